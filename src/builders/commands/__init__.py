@@ -1,0 +1,1 @@
+"""Command-line groups of the ``builders`` command, one module per game."""

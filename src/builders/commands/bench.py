@@ -1,0 +1,29 @@
+"""``builders bench ...``: speed benchmarks."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(no_args_is_help=True)
+
+
+@app.command("kingdom")
+def bench_kingdom(
+    runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
+    games: int = typer.Option(200, min=1, help="Two-player games per run (4-player: a quarter)."),
+) -> None:
+    """Random full Kingdom Builder games (tiles included) on the standard workload."""
+    from builders.kingdom.bench import run
+
+    run(runs=runs, games=games, echo=typer.echo)
+
+
+@app.command("middle-ages")
+def bench_middle_ages(
+    runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
+    games: int = typer.Option(200, min=1, help="Two-player games per run (4-player: a quarter)."),
+) -> None:
+    """Random full games of The Builders: Middle Ages, 2 and 4 players."""
+    from builders.middle_ages.bench import run
+
+    run(runs=runs, games=games, echo=typer.echo)
