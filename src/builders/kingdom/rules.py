@@ -1,0 +1,287 @@
+"""The building rules and move generation (rules.md, "A turn", "Building rules", "Location tiles").
+
+The functions read and change a :class:`~builders.kingdom.state.KingdomState`; the state calls them
+from ``legal_actions`` and ``apply``.
+"""
+
+from __future__ import annotations
+
+from builders.kingdom.board import BIT, TERRAIN_WORDS, bits, dilate, hex_name
+from builders.kingdom.data import SECTION_NAMES
+from builders.kingdom.notation import (
+    BUILD, END, END_CODE, HARBOR, PADDOCK, SHIFT, TWO_HEX, decode, to_string,
+)
+from builders.kingdom.tiles import BUILD_TILES, MOVE_TILES, paddock_reaches, tavern_line_ends
+
+
+
+def legal_actions(st) -> list[int]:
+    """Every legal action of the player to move: builds (hex order), tile actions (tile order), end."""
+    if st.over:
+        return []
+    p = st.to_move
+    built = st.built
+    supply = st.supply[p]
+    t = st.hand[p]
+    acts: list[int] = []
+    if built < 3 and supply and t >= 0:
+        # mandatory build: a free hex of the played terrain, next to own settlements if possible
+        cand = st.board.code_mask[t] & ~st.occ
+        m = (cand & st.near[p]) or cand
+        while m:
+            low = m & -m
+            m ^= low
+            acts.append(low.bit_length() - 1)
+        if built:
+            return acts  # no tile during the mandatory build, no end before it is done
+        done = False
+    else:
+        done = True
+    ready = st.held[p] & ~st.used[p] & ~st.new[p]
+    if ready:
+        acts.extend(tile_actions(st, p, ready, supply))
+    if done:
+        acts.append(END)
+    return acts
+
+
+def tile_actions(st, p: int, ready: int, supply: int) -> list[int]:
+    """The actions of the ready tiles (one set per kind, however many tiles of it are held)."""
+    loc_kind = st.board.loc_kind
+    kinds = sorted({loc_kind[h] for h in bits(ready)})
+    out: list[int] = []
+    for kind in kinds:
+        if kind in BUILD_TILES:
+            if not supply:
+                continue
+            m = BUILD_TILES[kind](st, p)
+            code_bits = (kind + 1) << SHIFT
+            while m:
+                low = m & -m
+                m ^= low
+                out.append(code_bits | (low.bit_length() - 1))
+        else:
+            out.extend(MOVE_TILES[kind](st, p))
+    return out
+
+
+def is_legal(st, action) -> bool:
+    """Whether ``action`` is legal now (the same rules as :func:`legal_actions`, checked directly)."""
+    if st.over or type(action) is not int or action < 0:
+        return False
+    p = st.to_move
+    t = st.hand[p]
+    supply = st.supply[p]
+    if action < 400:  # mandatory build
+        if st.built >= 3 or not supply or t < 0:
+            return False
+        cand = st.board.code_mask[t] & ~st.occ
+        return bool(((cand & st.near[p]) or cand) >> action & 1)
+    active = st.built < 3 and supply and t >= 0
+    if action == END:
+        return not active
+    code, src, dst = decode(action)
+    if code >= END_CODE or src >= 400 or dst >= 400:
+        return False
+    if active and st.built:
+        return False  # no tile during the mandatory build
+    kind = code - 1
+    if not ready_tile(st, p, kind):
+        return False
+    if code not in TWO_HEX:
+        return not src and bool(supply) and bool(BUILD_TILES[kind](st, p) >> dst & 1)
+    sb = BIT[src]
+    own = st.own[p]
+    if not own & sb:
+        return False
+    board = st.board
+    if code == PADDOCK:
+        return paddock_reaches(src, dst) and bool((board.buildable & ~st.occ) >> dst & 1)
+    if code == HARBOR:
+        terrain = board.water
+    elif t < 0:
+        return False
+    else:
+        terrain = board.code_mask[t]
+    cand = terrain & ~(st.occ & ~sb)
+    return bool(((cand & dilate(own & ~sb)) or cand) >> dst & 1)
+
+
+def mandatory_done(st) -> bool:
+    p = st.to_move
+    return st.built >= 3 or not st.supply[p] or st.hand[p] < 0
+
+
+def ready_tile(st, p: int, kind: int) -> int:
+    """The mask of one ready tile of ``kind`` held by ``p`` (the lowest location hex), or 0."""
+    ready = st.held[p] & ~st.used[p] & ~st.new[p] & st.board.kind_mask[kind]
+    return ready & -ready
+
+
+# -- changes ------------------------------------------------------------------------------------
+
+def take_tiles(st, p: int, h: int) -> None:
+    """Location tiles rule 1: a settlement put on ``h`` takes a tile from each location next to it
+    that still has one and that ``p`` never took from."""
+    board = st.board
+    m = board.adj_loc[h] & ~st.taken[p]
+    while m:
+        low = m & -m
+        m ^= low
+        o = board.loc_ord[low.bit_length() - 1]
+        if st.left[o]:
+            st.left[o] -= 1
+            st.taken[p] |= low
+            st.held[p] |= low
+            st.new[p] |= low
+
+
+def lose_tiles(st, p: int, h: int) -> None:
+    """Location tiles rule 2: after a settlement left ``h``, lose each tile whose location has no
+    own settlement next to it any more; of two tiles of a kind, the one used this turn goes (FAQ 6)."""
+    board = st.board
+    m = board.adj_loc[h] & st.held[p]
+    own = st.own[p]
+    while m:
+        low = m & -m
+        m ^= low
+        loc = low.bit_length() - 1
+        if board.nbr_mask[loc] & own:
+            continue
+        other = st.held[p] & board.kind_mask[board.loc_kind[loc]] & ~low
+        used = st.used[p]
+        if other and used & other and not used & low:
+            # the used tile is the one lost: the kept tile (now from the other location) is in the
+            # state the lost location's tile was in
+            st.used[p] &= ~other
+            if st.new[p] & low:
+                st.new[p] |= other
+        st.held[p] &= ~low
+        st.used[p] &= ~low
+        st.new[p] &= ~low
+
+
+def place(st, p: int, h: int) -> None:
+    """Put a settlement of ``p`` on ``h`` (the supply is the caller's business) and take tiles."""
+    b = BIT[h]
+    st.own[p] |= b
+    st.occ |= b
+    st.near[p] |= st.board.nbr_mask[h]
+    if st.board.adj_loc[h] & ~st.taken[p]:
+        take_tiles(st, p, h)
+
+
+def move(st, p: int, src: int, dst: int) -> None:
+    """Lift the settlement of ``p`` on ``src``, put it on ``dst``, then lose tiles left behind."""
+    b = BIT[src]
+    st.own[p] ^= b
+    st.occ ^= b
+    place(st, p, dst)
+    st.near[p] = dilate(st.own[p])
+    if st.board.adj_loc[src] & st.held[p]:
+        lose_tiles(st, p, src)
+
+
+# -- explanations of illegal actions ------------------------------------------------------------
+
+def _explain_target(st, p: int, h: int, terrain: int, what: str, occ: int, near: int) -> str | None:
+    if occ & BIT[h]:
+        return f"hex {hex_name(h)} is taken"
+    if not terrain & BIT[h]:
+        return f"hex {hex_name(h)} is not {what}"
+    cand = terrain & ~occ
+    adj = cand & near
+    if adj and not adj & BIT[h]:
+        first = (adj & -adj).bit_length() - 1
+        return f"hex {hex_name(h)} is not next to your settlements, and {hex_name(first)} is"
+    return None
+
+
+def why_illegal(st, action) -> str:
+    """Why ``action`` is not legal now (for error messages)."""
+    if st.over:
+        return "the game is over"
+    if not isinstance(action, int) or isinstance(action, bool) or action < 0:
+        return f"{action!r} is not an action of this game"
+    code, src, dst = decode(action)
+    if code > END_CODE or src >= 400 or dst >= 400 or (code != END_CODE and code not in TWO_HEX and src):
+        return f"{action!r} is not an action of this game"
+    p = st.to_move
+    board = st.board
+    supply = st.supply[p]
+    t = st.hand[p]
+    done = mandatory_done(st)
+    if action == END:
+        if done:
+            return "end is not legal now"
+        need = min(3 - st.built, supply) + st.built
+        if st.built == 0:
+            word = "settlement" if need == 1 else "settlements"
+            return f"you must build {need} {word} before ending the turn"
+        return f"the mandatory build is not finished ({st.built} of {need} built)"
+    if code == END_CODE:
+        return f"{action!r} is not an action of this game"
+    if code == BUILD:
+        if not supply:
+            return "you have no settlements left in your supply"
+        if t < 0:
+            return "there is no terrain card to build on"
+        if st.built >= 3:
+            return "the mandatory build is finished (3 built): use a tile or end the turn"
+        why = _explain_target(st, p, dst, board.code_mask[t], f"{TERRAIN_WORDS[t]} (the played terrain)",
+                              st.occ, st.near[p])
+        return why or f"{to_string(action)} is not legal now"
+    kind = code - 1
+    name = SECTION_NAMES[kind]
+    if 0 < st.built and not done:
+        return "tiles cannot be used during the mandatory build"
+    if not ready_tile(st, p, kind):
+        return f"you have no ready {name} tile"
+    if code not in TWO_HEX:
+        if not supply:
+            return "you have no settlements left in your supply"
+        occ = st.occ
+        near = st.near[p]
+        if kind == 0:
+            if t < 0:
+                return "there is no played terrain for the oracle"
+            why = _explain_target(st, p, dst, board.code_mask[t], f"{TERRAIN_WORDS[t]} (the played terrain)",
+                                  occ, near)
+        elif kind in (1, 2):
+            terr = board.code_mask[0 if kind == 1 else 2]
+            why = _explain_target(st, p, dst, terr, TERRAIN_WORDS[0 if kind == 1 else 2], occ, near)
+        elif kind == 3:
+            why = _explain_target(st, p, dst, board.edge_buildable, "a buildable hex on the edge of the map",
+                                  occ, near)
+        else:
+            if occ & BIT[dst]:
+                why = f"hex {hex_name(dst)} is taken"
+            elif not board.buildable & BIT[dst]:
+                why = f"hex {hex_name(dst)} is {TERRAIN_WORDS[board.terrain[dst]]}, not buildable"
+            elif not tavern_line_ends(st.own[p]) & BIT[dst]:
+                why = (f"hex {hex_name(dst)} is not at the end of a straight line of 3 or more "
+                       f"of your settlements")
+            else:
+                why = None
+        return why or f"{to_string(action)} is not legal now"
+    # move tiles
+    if not st.own[p] & BIT[src]:
+        return f"hex {hex_name(src)} is not one of your settlements"
+    if code == PADDOCK:
+        if not paddock_reaches(src, dst):
+            return f"hex {hex_name(dst)} is not 2 hexes in a straight line from {hex_name(src)}"
+        if st.occ & BIT[dst]:
+            return f"hex {hex_name(dst)} is taken"
+        if not board.buildable & BIT[dst]:
+            return f"hex {hex_name(dst)} is {TERRAIN_WORDS[board.terrain[dst]]}, not buildable"
+        return f"{to_string(action)} is not legal now"
+    if code == HARBOR:
+        terr, what = board.water, "water"
+    else:
+        if t < 0:
+            return "there is no played terrain for the barn"
+        terr, what = board.code_mask[t], f"{TERRAIN_WORDS[t]} (the played terrain)"
+    own = st.own[p] & ~BIT[src]
+    occ = st.occ & ~BIT[src]
+    why = _explain_target(st, p, dst, terr, what, occ, dilate(own))
+    return why or f"{to_string(action)} is not legal now"

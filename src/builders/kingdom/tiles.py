@@ -1,0 +1,149 @@
+"""The eight location tiles: one small rule per tile (rules.md, "The eight tiles").
+
+Build tiles give the mask of hexes where the extra settlement may go; move tiles give the list of
+their actions (``from > to``). Every function reads the position of seat ``p`` in state ``st``.
+"""
+
+from __future__ import annotations
+
+from builders.kingdom.board import (
+    BIT, DESERT, DIRECTIONS, GRASS, JUMP_DELTA, JUMP_FROM, shift,
+)
+from builders.kingdom.notation import BARN, HARBOR, PADDOCK, SHIFT, SRC_SHIFT
+
+
+def adjacent_if_possible(candidates: int, near: int) -> int:
+    """Building rule 3: the candidates next to the player's settlements if any, else all of them."""
+    return (candidates & near) or candidates
+
+
+# -- build tiles: one extra settlement from the supply ------------------------------------------
+
+def oracle_targets(st, p: int) -> int:
+    """Oracle: a free hex of the played terrain; adjacent if possible."""
+    t = st.hand[p]
+    if t < 0:
+        return 0
+    return adjacent_if_possible(st.board.code_mask[t] & ~st.occ, st.near[p])
+
+
+def farm_targets(st, p: int) -> int:
+    """Farm: a free grass hex; adjacent if possible."""
+    return adjacent_if_possible(st.board.code_mask[GRASS] & ~st.occ, st.near[p])
+
+
+def oasis_targets(st, p: int) -> int:
+    """Oasis: a free desert hex; adjacent if possible."""
+    return adjacent_if_possible(st.board.code_mask[DESERT] & ~st.occ, st.near[p])
+
+
+def tower_targets(st, p: int) -> int:
+    """Tower: a free buildable hex on the edge of the map; adjacent if possible among those."""
+    return adjacent_if_possible(st.board.edge_buildable & ~st.occ, st.near[p])
+
+
+def tavern_line_ends(own: int) -> int:
+    """Every hex at either end of a straight line of 3 or more hexes of ``own`` (any axis)."""
+    ends = 0
+    for o in DIRECTIONS:
+        a = shift(own, o)              # hexes x whose neighbour x - o is in own
+        starts = own & a & shift(a, o)  # x, x - o, x - 2o all in own
+        ends |= shift(starts, o)
+    return ends
+
+
+def tavern_targets(st, p: int) -> int:
+    """Tavern: a free buildable hex at either end of a line of 3+ own settlements; no adjacency."""
+    return tavern_line_ends(st.own[p]) & st.board.buildable & ~st.occ
+
+
+# -- move tiles: lift one own settlement, put it elsewhere ---------------------------------------
+
+def lift_moves(st, p: int, terrain: int, code: int) -> list[int]:
+    """Moves onto a free hex of ``terrain`` (a mask), adjacency judged without the lifted settlement.
+
+    The lifted hex counts as free (it may be the target). For each source, the targets next to the
+    remaining settlements are those next to the player's settlements less the ones whose only
+    neighbouring own settlement is the source itself.
+    """
+    board = st.board
+    nbr_mask = board.nbr_mask
+    own = st.own[p]
+    cand = terrain & ~st.occ
+    near_cand = cand & st.near[p]
+    only = {}
+    m = near_cand
+    while m:
+        low = m & -m
+        m ^= low
+        owners = nbr_mask[low.bit_length() - 1] & own
+        if not owners & (owners - 1):
+            only[owners] = only.get(owners, 0) | low
+    out: list[int] = []
+    code_bits = code << SHIFT
+    m = own
+    while m:
+        sb = m & -m
+        m ^= sb
+        s = sb.bit_length() - 1
+        adj = near_cand & ~only.get(sb, 0)
+        back = sb & terrain
+        if back and nbr_mask[s] & own:
+            adj |= sb
+        targets = adj or (cand | back)
+        base = code_bits | (s << SRC_SHIFT)
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            out.append(base | (low.bit_length() - 1))
+    return out
+
+
+def barn_moves(st, p: int) -> list[int]:
+    """Barn: move a settlement to a free hex of the played terrain; adjacent if possible."""
+    t = st.hand[p]
+    if t < 0:
+        return []
+    return lift_moves(st, p, st.board.code_mask[t], BARN)
+
+
+def harbor_moves(st, p: int) -> list[int]:
+    """Harbor: move a settlement to a free water hex; adjacent if possible."""
+    return lift_moves(st, p, st.board.water, HARBOR)
+
+
+_JUMPS = [(JUMP_DELTA[d], JUMP_FROM[d]) for d in DIRECTIONS]
+
+
+def paddock_moves(st, p: int) -> list[int]:
+    """Paddock: move a settlement exactly 2 hexes in a straight line, jumping anything, onto a free
+    buildable hex; adjacency does not apply."""
+    own = st.own[p]
+    free = st.board.buildable & ~st.occ
+    code_bits = PADDOCK << SHIFT
+    out: list[int] = []
+    for delta, origin in _JUMPS:
+        src = own & origin
+        if not src:
+            continue
+        targets = (src << delta if delta > 0 else src >> -delta) & free
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            t = low.bit_length() - 1
+            out.append(code_bits | ((t - delta) << SRC_SHIFT) | t)
+    return out
+
+
+def paddock_reaches(src: int, dst: int) -> bool:
+    """Whether ``dst`` is exactly 2 hexes in a straight line from ``src``."""
+    for delta, origin in _JUMPS:
+        if BIT[src] & origin and src + delta == dst:
+            return True
+    return False
+
+
+#: build tiles by kind (data.SECTION_NAMES order: oracle, farm, oasis, tower, tavern)
+BUILD_TILES = {0: oracle_targets, 1: farm_targets, 2: oasis_targets, 3: tower_targets, 4: tavern_targets}
+#: move tiles by kind (barn, harbor, paddock)
+MOVE_TILES = {5: barn_moves, 6: harbor_moves, 7: paddock_moves}
