@@ -159,7 +159,7 @@ def test_a_tile_taken_this_turn_cannot_be_used_until_the_next_turn():
     st.apply_string("build 2,8")
     st.apply_string("build 1,6")
     assert moves(st) == ["end"]
-    refused(st, "oracle 0,6", "you have no ready oracle tile")
+    refused(st, "oracle 0,6", "your oracle tile was taken this turn: it can be used from your next turn")
     st.apply_string("end")
     assert st.current_player == 1
     # seat 1 plays grass: next to (13,8) there is none, so it may build on any free grass
@@ -235,7 +235,7 @@ def test_two_tiles_of_one_kind_from_two_location_hexes_give_two_uses():
     ]
     st.apply_string("farm 15,11")
     assert moves(st) == ["end"]
-    refused(st, "farm 10,19", "you have no ready farm tile")
+    refused(st, "farm 10,19", "your farm tiles were both already used this turn")
 
 
 def test_never_a_second_tile_from_the_same_location_hex():

@@ -63,7 +63,8 @@ def test_building_next_to_a_location_takes_a_new_tile():
     st.apply_string("build 2,8")
     st.apply_string("build 0,6")
     assert legal(st) == ["end"]
-    assert error(st, "oracle 1,6") == "you have no ready oracle tile"
+    assert error(st, "oracle 1,6") == (
+        "your oracle tile was taken this turn: it can be used from your next turn")
     st.apply_string("end")
     assert st.to_json()["players"][0]["tiles"] == [tile("oracle", 3, 7, "ready")]
 
@@ -108,7 +109,7 @@ def test_oracle_builds_on_the_played_terrain_adjacent_if_possible():
     assert st.to_json()["players"][0]["supply"] == 38
     assert st.to_json()["players"][0]["tiles"] == [tile("oracle", 3, 7, "used")]
     assert legal(st) == ["build 0,6", "build 2,8"]
-    assert error(st, "oracle 0,6") == "you have no ready oracle tile"
+    assert error(st, "oracle 0,6") == "your oracle tile was already used this turn"
 
 
 def test_tile_after_the_mandatory_build_but_not_during_it():
@@ -136,7 +137,7 @@ def test_farm_and_oasis():
                         "tiles": [tile("oasis", 17, 5)]}, other()])
     assert legal(st, "oasis") == ["oasis 16,8", "oasis 17,6", "oasis 17,7"]
     assert error(st, "oasis 18,7") == "hex 18,7 is not next to your settlements, and 16,8 is"
-    assert error(st, "farm 16,5") == "you have no ready farm tile"
+    assert error(st, "farm 16,5") == "you have no farm tile"
 
 
 def test_tower_on_the_edge_adjacent_among_edge_candidates():
@@ -280,3 +281,14 @@ def test_empty_supply_can_still_move():
     assert legal(st, "paddock 7,10>") == ["paddock 7,10>5,11", "paddock 7,10>5,9", "paddock 7,10>7,12",
                                           "paddock 7,10>7,8", "paddock 7,10>9,11", "paddock 7,10>9,9"]
     assert "end" in legal(st) and not legal(st, "build")
+
+
+def test_the_refusal_says_why_no_tile_of_that_kind_is_ready():
+    """rules.md, A turn 3: each tile once per turn, and a tile taken this turn waits for the next
+    turn. With two farm tiles, one used and one new, neither can be used, and the message says why."""
+    st = state(FIRST, [{"settlements": [[11, 16], [15, 11]], "terrain": "canyon",
+                        "tiles": [tile("farm", 11, 17, "used"), tile("farm", 15, 12, "new")]}, other()])
+    assert legal(st, "farm") == []
+    assert error(st, "farm 14,11") == (
+        "your farm tiles are used up this turn: one was used, the other was taken this turn and can be "
+        "used from your next turn")

@@ -255,7 +255,7 @@ def load_position(pos: Any, seed: int = 0):
             count = _int(entry["count"], f"tiles_left at {hex_name(h)}", 0, 2)
             if count > most:
                 raise InvalidPosition(f"hex {hex_name(h)} cannot have {count} tiles left: "
-                                      f"{2 - most} were taken from it")
+                                      f"{2 - most} {'was' if 2 - most == 1 else 'were'} taken from it")
             st.left[o] = count
 
     discard = _terrains(pos.get("discard", []), "discard")

@@ -118,6 +118,22 @@ def ready_tile(st, p: int, kind: int) -> int:
     return ready & -ready
 
 
+def _why_no_ready_tile(st, p: int, kind: int, name: str) -> str:
+    """Why ``p`` cannot use a ``kind`` tile now: none held, taken this turn, or used this turn."""
+    held = st.held[p] & st.board.kind_mask[kind]
+    if not held:
+        return f"you have no {name} tile"
+    new = held & st.new[p]
+    if new == held:
+        return f"your {name} tile was taken this turn: it can be used from your next turn"
+    if not new:
+        if held & (held - 1):
+            return f"your {name} tiles were both already used this turn"
+        return f"your {name} tile was already used this turn"
+    return (f"your {name} tiles are used up this turn: one was used, "
+            f"the other was taken this turn and can be used from your next turn")
+
+
 # -- changes ------------------------------------------------------------------------------------
 
 def take_tiles(st, p: int, h: int) -> None:
@@ -236,7 +252,7 @@ def why_illegal(st, action) -> str:
     if 0 < st.built and not done:
         return "tiles cannot be used during the mandatory build"
     if not ready_tile(st, p, kind):
-        return f"you have no ready {name} tile"
+        return _why_no_ready_tile(st, p, kind, name)
     if code not in TWO_HEX:
         if not supply:
             return "you have no settlements left in your supply"
