@@ -3,22 +3,34 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TESTS  := $(VENV)/.installed-tests
 
-.PHONY: play test install bench clean
+# apt-get needs root; use sudo when we are not root.
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: play test install chromium bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e .
 	@touch $(STAMP)
 
-install: $(STAMP)
+$(TESTS): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(TESTS)
+
+install: $(TESTS)
 
 play: $(STAMP)
 	$(BIN)/builders play
 
-test: $(STAMP)
+# The browser tests drive Debian's Chromium (no browser is downloaded).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null'
+
+test: $(TESTS) chromium
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
