@@ -1,0 +1,249 @@
+"""The FastAPI application: the HTTP API under ``/api``, the game sockets under ``/ws`` and the web
+client's pages.
+
+``create_app(db_url)`` builds it; ``builders serve`` runs it with uvicorn.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import Body, FastAPI, Header, Path as PathParam, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from builders.server.bots import AgentFactory, BotRunner
+from builders.server.games import ApiError, GameService
+from builders.server.schemas import (
+    GAME_ID_PATTERN, ActionBody, Created, CreateGame, ErrorModel, Join, Joined, RecordModel, ReplayView,
+    ResignBody, Summary, View,
+)
+from builders.server.store import Store, default_db_url
+from builders.server.ws import game_socket
+
+log = logging.getLogger("builders.server")
+
+#: the largest HTTP request body accepted (bytes)
+MAX_BODY = 16 * 1024
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorModel, "description": text} for code, text in (
+        (400, "malformed request or illegal action"), (401, "missing or wrong seat token"),
+        (403, "not this seat's turn"), (404, "no such game"), (409, "conflict with the game's state"),
+        (413, "request body too large"), (422, "a field of the request is not valid"),
+        (503, "the database could not save the change (nothing changed)"),
+    )
+}
+
+GameId = PathParam(pattern=GAME_ID_PATTERN, description="the game's id")
+Token = Header(None, alias="X-Seat-Token", description="the seat's secret token")
+
+
+def default_static_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+class BodyLimit:
+    """Refuses request bodies larger than ``limit`` bytes with 413 (declared or streamed)."""
+
+    def __init__(self, app, limit: int = MAX_BODY):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = False
+                if too_big:
+                    return await self._refuse(send)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        started = False
+
+        async def tracking_send(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited, tracking_send)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send):
+        body = b'{"detail":"the request body is too large: at most %d bytes"}' % self.limit
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _json(text: str, status: int = 200) -> Response:
+    return Response(content=text, status_code=status, media_type="application/json")
+
+
+def create_app(db_url: str | None = None, *, bot_mode: str = "process", bot_delay: float = 0.3,
+               bot_factory: AgentFactory | None = None, bot_workers: int = 1,
+               static_dir: str | Path | None = None) -> FastAPI:
+    """The server application over the database ``db_url`` (default: a SQLite file in the user's
+    data folder).
+
+    ``bot_mode`` is where bot moves are computed: "process" (a worker process, the default),
+    "thread" or "inline"; ``bot_delay`` the pause in seconds before each bot move (0 in tests);
+    ``bot_factory(game, level, seed)`` replaces the project's bots (a module-level function, so that
+    worker processes can import it).
+    """
+    store = Store(db_url or default_db_url())
+    service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers), bot_delay=bot_delay)
+    static = Path(static_dir) if static_dir is not None else default_static_dir()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            store.close()
+
+    app = FastAPI(
+        title="Builders game server",
+        version="1",
+        description="Play Kingdom Builder and The Builders: Middle Ages over the network. "
+                    "Game sockets: /ws/games/{id} (see docs/server.md).",
+        lifespan=lifespan,
+        responses=_ERRORS,
+    )
+    app.state.service = service
+    app.state.store = store
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError):
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        if first.get("type") == "json_invalid":
+            return JSONResponse({"detail": "the request body is not valid JSON"}, status_code=400)
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
+        message = str(first.get("msg", "is not valid"))
+        return JSONResponse({"detail": f"{where}: {message}"[:300]}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, exc: Exception):
+        log.exception("request failed: %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "the server failed to handle this request"}, status_code=500)
+
+    # -- games ---------------------------------------------------------------------------------
+    @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
+              summary="Create a game")
+    async def create_game(body: CreateGame) -> dict[str, Any]:
+        return service.create(body)
+
+    @app.get("/api/games", response_model=list[Summary], tags=["games"], summary="List games, newest first")
+    async def list_games(status: Literal["open", "running", "finished"] | None = Query(None)):
+        return service.list_games(status)
+
+    @app.get("/api/games/{game_id}", response_model=Summary, tags=["games"], summary="One game's summary")
+    async def game_summary(game_id: str = GameId):
+        return service.summary(service.get(game_id))
+
+    @app.post("/api/games/{game_id}/join", response_model=Joined, tags=["seats"],
+              summary="Claim an open seat")
+    async def join(body: Join, game_id: str = GameId):
+        return service.join(game_id, body.seat, body.name)
+
+    @app.get("/api/games/{game_id}/state", response_model=View, tags=["play"],
+             summary="The view of a seat (with its token) or of a spectator (without)")
+    async def state(game_id: str = GameId, x_seat_token: str | None = Token):
+        live = service.get(game_id)
+        return _json(service.view_text(live, service.seat_of(live, x_seat_token)))
+
+    @app.post("/api/games/{game_id}/actions", response_model=View, tags=["play"],
+              summary="Play an action for the seat of the token")
+    async def act(body: ActionBody, game_id: str = GameId, x_seat_token: str | None = Token):
+        live = await service.act(game_id, x_seat_token, body.action, body.version)
+        return _json(service.view_text(live, service.seat_of(live, x_seat_token)))
+
+    @app.post("/api/games/{game_id}/undo", response_model=View, tags=["play"],
+              summary="Take back the seat's last action of its turn")
+    async def undo(game_id: str = GameId, x_seat_token: str | None = Token):
+        live = await service.undo(game_id, x_seat_token)
+        return _json(service.view_text(live, service.seat_of(live, x_seat_token)))
+
+    @app.post("/api/games/{game_id}/resign", response_model=Summary, tags=["seats"],
+              summary="Leave the game: a bot takes the seat over")
+    async def resign(game_id: str = GameId, x_seat_token: str | None = Token,
+                     body: ResignBody | None = Body(None)):
+        live = await service.resign(game_id, x_seat_token, body.bot if body else None)
+        return service.summary(live)
+
+    @app.get("/api/games/{game_id}/record", response_model=RecordModel, tags=["records"],
+             summary="The record of a finished game")
+    async def record(game_id: str = GameId):
+        return service.finished_record(game_id)
+
+    @app.get("/api/games/{game_id}/replay/{n}", response_model=ReplayView, tags=["records"],
+             summary="A finished game's position after n actions")
+    async def replay(game_id: str = GameId, n: int = PathParam(ge=0, le=100_000)):
+        return service.replay_view(game_id, n)
+
+    @app.websocket("/ws/games/{game_id}")
+    async def socket(ws: WebSocket, game_id: str):
+        await game_socket(ws, game_id, service)
+
+    # -- pages ---------------------------------------------------------------------------------
+    def page(name: str):
+        path = static / name
+        if path.is_file():
+            return FileResponse(path)
+        return HTMLResponse("<!doctype html><title>Builders</title><p>The web client is not installed. "
+                            "The API is described at <a href=\"/docs\">/docs</a>.</p>", status_code=404)
+
+    @app.get("/", include_in_schema=False)
+    async def lobby():
+        return page("index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str):
+        return page("play.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str):
+        return page("replay.html")
+
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    return app

@@ -1,0 +1,763 @@
+"""The game service: creates, loads and plays games, keeps their live states in memory, builds each
+seat's view and runs the bots.
+
+Every change follows one order: check, apply to a copy of the state, commit to the database, and
+only then swap the copy in and tell the connected clients. A change that fails at any step leaves
+the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from builders.core.errors import BuildersError
+from builders.core.games import get_game
+from builders.core.state import GameState
+from builders.server.bots import BotRunner
+from builders.server.schemas import CreateGame, SetupSpec
+from builders.server.store import Store, StoredStep
+
+log = logging.getLogger("builders.server")
+
+MAX_TOKEN_LENGTH = 100
+LIST_LIMIT = 200
+#: finished games kept in memory without a client (the oldest others are loaded again when asked for)
+KEEP_FINISHED = 200
+
+
+class ApiError(Exception):
+    """A refused request: an HTTP status and one sentence saying what was wrong."""
+
+    def __init__(self, status: int, detail: str):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+class Client(Protocol):
+    """A connected WebSocket client of one game (see :mod:`builders.server.ws`)."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None: ...
+
+
+@dataclass
+class Live:
+    """A game in memory: its stored data, its current state and what the views need."""
+
+    id: str
+    game: str
+    name: str | None
+    created: float
+    setup: dict[str, Any]
+    seats: list[dict[str, Any]]
+    version: int
+    state: GameState
+    steps: list[StoredStep]
+    log: list[dict[str, Any]]
+    #: states before the last steps that can still be undone (may be shorter than they are)
+    undo: list[GameState] = field(default_factory=list)
+    clients: set = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task | None = None
+    cache: dict[Any, Any] = field(default_factory=dict)
+    #: the map (Kingdom Builder), which never changes
+    board: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.game == "kingdom" and self.board is None:
+            self.board = kingdom_board(self.state)
+
+    def changed(self) -> None:
+        self.cache.clear()
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over()
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.state.is_over() else self.state.current_player
+
+    @property
+    def status(self) -> str:
+        if self.state.is_over():
+            return "finished"
+        if any(s["open"] and not s["claimed"] for s in self.seats):
+            return "open"
+        return "running"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def public_seat(seat: dict[str, Any], connected: bool) -> dict[str, Any]:
+    out = {"seat": seat["seat"], "type": seat["type"], "name": seat.get("name"), "open": seat["open"],
+           "claimed": seat["claimed"], "connected": connected, "resigned": seat.get("resigned", False)}
+    if seat["type"] == "bot":
+        out["level"] = seat["level"]
+    return out
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class GameService:
+    def __init__(self, store: Store, bots: BotRunner, bot_delay: float = 0.3, base_url: str = ""):
+        self.store = store
+        self.bots = bots
+        self.bot_delay = bot_delay
+        self.base_url = base_url
+        self.live: dict[str, Live] = {}
+        self.closing = False
+
+    # -- life cycle ----------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Load every unfinished game and let its bots go on."""
+        for game_id in self.store.unfinished_ids():
+            try:
+                live = self._load(game_id)
+            except Exception:
+                log.exception("game %s cannot be loaded", game_id)
+                continue
+            self._schedule_bot(live)
+
+    async def stop(self) -> None:
+        self.closing = True
+        tasks = [live.bot_task for live in self.live.values() if live.bot_task and not live.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self.bots.close()
+
+    # -- loading -------------------------------------------------------------------------------
+    def get(self, game_id: str) -> Live:
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        if not isinstance(game_id, str) or not game_id:
+            raise ApiError(404, "there is no such game")
+        return self._load(game_id)
+
+    def _load(self, game_id: str) -> Live:
+        row = self.store.game(game_id)
+        if row is None:
+            raise ApiError(404, f"there is no game {game_id!r}")
+        steps = self.store.steps(game_id)
+        game = get_game(row["game"])
+        state = game.new_state(row["setup"])
+        entries = []
+        for n, step in enumerate(steps):
+            try:
+                action = state.parse_action(step.action)
+                state.forced = list(step.chance)
+                before = len(state.history)
+                state.apply(action)
+            except BuildersError as e:
+                raise ApiError(409, f"game {game_id} cannot be replayed at action {n}: {e}") from None
+            if state.forced:
+                raise ApiError(409, f"game {game_id} cannot be replayed at action {n}: "
+                                    f"the recorded draws did not happen")
+            entries.append(log_entry(row["game"], state, n, step.seat, action,
+                                     [str(c) for c in state.history[before + 1:]]))
+        live = Live(id=row["id"], game=row["game"], name=row["name"], created=row["created"],
+                    setup=row["setup"], seats=row["seats"], version=row["version"], state=state,
+                    steps=steps, log=entries)
+        self._trim()
+        self.live[game_id] = live
+        return live
+
+    def _trim(self) -> None:
+        """Forget the oldest finished games nobody watches, beyond KEEP_FINISHED of them."""
+        idle = [g for g in self.live.values() if g.over and not g.clients]
+        if len(idle) > KEEP_FINISHED:
+            idle.sort(key=lambda g: g.created)
+            for g in idle[:len(idle) - KEEP_FINISHED]:
+                del self.live[g.id]
+
+    # -- creating and joining ------------------------------------------------------------------
+    def create(self, req: CreateGame) -> dict[str, Any]:
+        setup = build_setup(req.game, len(req.seats), req.setup or SetupSpec())
+        try:
+            state = get_game(req.game).new_state(setup)
+        except BuildersError as e:
+            raise ApiError(400, str(e)) from None
+        game_id = secrets.token_urlsafe(6)
+        seats, created = [], []
+        for i, spec in enumerate(req.seats):
+            if spec.type == "human":
+                token = None if spec.open else secrets.token_urlsafe(24)
+                seats.append({"seat": i, "type": "human", "level": None, "name": spec.name, "open": spec.open,
+                              "claimed": not spec.open, "resigned": False,
+                              "token_sha": token_hash(token) if token else None})
+                item = {"seat": i, "type": "human", "name": spec.name, "open": spec.open}
+                if token:
+                    item["token"] = token
+                    item["link"] = self.link(game_id, i, token)
+            else:
+                seats.append({"seat": i, "type": "bot", "level": spec.level, "name": None, "open": False,
+                              "claimed": True, "resigned": False, "token_sha": None})
+                item = {"seat": i, "type": "bot", "level": spec.level}
+            created.append(item)
+        now = time.time()
+        live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
+                    version=0, state=state, steps=[], log=[])
+        with _saving():
+            self.store.create({"id": game_id, "game": req.game, "name": req.name, "created": now,
+                               "setup": setup, "seats": seats, **self._row_summary(live, state, 0, 0)})
+        self.live[game_id] = live
+        self._schedule_bot(live)
+        return {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
+
+    def link(self, game_id: str, seat: int, token: str) -> str:
+        return f"/play/{game_id}#seat={seat}&token={token}"
+
+    def join(self, game_id: str, seat: int, name: str | None) -> dict[str, Any]:
+        live = self.get(game_id)
+        if live.over:
+            raise ApiError(409, "the game is over")
+        if not 0 <= seat < len(live.seats):
+            raise ApiError(409, f"the game has seats 0 to {len(live.seats) - 1}, not {seat}")
+        s = live.seats[seat]
+        if s["type"] != "human" or not s["open"]:
+            raise ApiError(409, f"seat {seat} is not open: it is joined by its own link")
+        if s["claimed"]:
+            raise ApiError(409, f"seat {seat} is already taken")
+        token = secrets.token_urlsafe(24)
+        seats = [dict(x) for x in live.seats]
+        seats[seat].update(claimed=True, token_sha=token_hash(token), name=name or s.get("name"))
+        with _saving():
+            self.store.update(live.id, {"seats": seats, "status": _status(live.state, seats)})
+        live.seats = seats
+        live.changed()
+        self._broadcast(live)
+        return {"seat": seat, "token": token, "link": self.link(live.id, seat, token)}
+
+    # -- seats ---------------------------------------------------------------------------------
+    def seat_of(self, live: Live, token: Any) -> int | None:
+        """The seat of ``token`` (None for no token); 401 for a token that is no seat's."""
+        if token is None:
+            return None
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
+            raise ApiError(401, "the seat token is not valid")
+        digest = token_hash(token)
+        found = None
+        for s in live.seats:  # look at every seat: the time taken does not depend on the match
+            stored = s.get("token_sha") or ""
+            if hmac.compare_digest(stored.encode(), digest.encode()) and found is None:
+                found = s["seat"]
+        if found is None:
+            raise ApiError(401, "the seat token is not valid for this game")
+        return found
+
+    def require_seat(self, live: Live, token: Any) -> int:
+        if token is None:
+            raise ApiError(401, "this needs the seat token (header X-Seat-Token)")
+        seat = self.seat_of(live, token)
+        assert seat is not None
+        return seat
+
+    # -- summaries and views -------------------------------------------------------------------
+    def connected(self, live: Live) -> set[int]:
+        return {c.seat for c in live.clients if c.seat is not None}
+
+    def summary(self, live: Live) -> dict[str, Any]:
+        cached = live.cache.get("summary")
+        if cached is None:
+            on = self.connected(live)
+            result = live.state.result().to_json() if live.over else None
+            cached = live.cache["summary"] = {
+                "id": live.id, "game": live.game, "name": live.name, "status": live.status,
+                "created": live.created,
+                "seats": [public_seat(s, s["seat"] in on) for s in live.seats],
+                "to_move": live.to_move, "turn": live.state.turn, "version": live.version,
+                "result": result,
+            }
+        return cached
+
+    def list_games(self, status: str | None) -> list[dict[str, Any]]:
+        out = []
+        for row in self.store.list_games(status, LIST_LIMIT):
+            live = self.live.get(row["id"])
+            if live is not None:
+                out.append(self.summary(live))
+            else:
+                out.append({
+                    "id": row["id"], "game": row["game"], "name": row["name"], "status": row["status"],
+                    "created": row["created"],
+                    "seats": [public_seat(s, False) for s in row["seats"]],
+                    "to_move": row["to_move"], "turn": row["turn"], "version": row["version"],
+                    "result": row["result"],
+                })
+        return out
+
+    def _common(self, live: Live) -> dict[str, Any]:
+        """The part of the views that every seat and spectator shares."""
+        common = live.cache.get("common")
+        if common is None:
+            st = live.state
+            summary = self.summary(live)
+            common = {
+                "status": summary["status"],
+                "log": live.log,
+                "scores": scores(live.game, st),
+                "result": summary["result"],
+                "seats": summary["seats"],
+            }
+            if live.game == "kingdom":
+                common["board"] = live.board
+                if st.is_over():
+                    common["scoring_hexes"] = kingdom_scoring_hexes(st)
+            live.cache["common"] = common
+        return common
+
+    def _own(self, live: Live, seat: int | None) -> dict[str, Any]:
+        """The part of the view that is the seat's own."""
+        st = live.state
+        to_move = live.to_move
+        playing = seat is not None and seat == to_move and live.seats[seat]["type"] == "human"
+        legal_actions = st.legal_actions() if playing else []
+        return {
+            "id": live.id, "game": live.game, "seat": seat, "version": live.version,
+            "actions": len(live.steps), "turn": st.turn, "to_move": to_move,
+            "view": observe(live.game, st, seat),
+            "legal": [st.action_to_string(a) for a in legal_actions],
+            "legal_costs": middle_ages_costs(st, legal_actions) if live.game == "middle-ages" and playing else None,
+            "can_undo": playing and self.undo_refusal(live, seat) is None,
+        }
+
+    def view(self, live: Live, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` (None: a spectator) as JSON data."""
+        return json.loads(self.view_text(live, seat))
+
+    def view_text(self, live: Live, seat: int | None) -> str:
+        """The view of ``seat`` as JSON text; the shared part is encoded once per change."""
+        key = ("text", seat)
+        text = live.cache.get(key)
+        if text is None:
+            common = live.cache.get("common_text")
+            if common is None:
+                common = live.cache["common_text"] = _dumps(self._common(live))[1:-1]
+            text = live.cache[key] = _dumps(self._own(live, seat))[:-1] + "," + common + "}"
+        return text
+
+    def state_message(self, live: Live, seat: int | None) -> str:
+        key = ("message", seat)
+        text = live.cache.get(key)
+        if text is None:
+            text = live.cache[key] = '{"type":"state",' + self.view_text(live, seat)[1:]
+        return text
+
+    # -- playing -------------------------------------------------------------------------------
+    async def act(self, game_id: str, token: Any, text: Any, version: Any = None) -> Live:
+        live = self.get(game_id)
+        seat = self.require_seat(live, token)
+        await self.act_as(live, seat, text, version)
+        return live
+
+    async def act_as(self, live: Live, seat: int, text: Any, version: Any = None) -> None:
+        """Play ``text`` for ``seat`` (whose token was checked)."""
+        if not isinstance(text, str):
+            raise ApiError(400, "the action must be a string in the game's notation")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise ApiError(400, "version must be a whole number")
+        async with live.lock:
+            if live.seats[seat]["type"] != "human":
+                raise ApiError(403, f"seat {seat} is played by a bot now")
+            self._apply(live, seat, text, version=version, by_bot=False)
+
+    def _apply(self, live: Live, seat: int, text: str, version: int | None, by_bot: bool) -> None:
+        st = live.state
+        if st.is_over():
+            raise ApiError(409, "the game is over")
+        if seat != st.current_player:
+            raise ApiError(403, f"it is seat {st.current_player}'s turn, not seat {seat}'s")
+        if version is not None and version != live.version:
+            raise ApiError(409, f"the game has changed: it is at version {live.version}, not {version}")
+        if len(text) > 200:
+            raise ApiError(400, "an action is at most 200 characters long")
+        new = st.copy()
+        try:
+            action = new.parse_action(text)
+            before = len(new.history)
+            new.apply(action)
+        except BuildersError as e:
+            raise ApiError(400, str(e)) from None
+        chance = [str(c) for c in new.history[before + 1:]]
+        step = StoredStep(seat, new.action_to_string(action), chance, by_bot)
+        n = len(live.steps)
+        with _saving():
+            self.store.append(live.id, n, step, self._row_summary(live, new, live.version + 1, n + 1))
+        # committed: now the change is real and may be told
+        if not chance and not new.is_over() and new.current_player == seat:
+            live.undo.append(st)
+        else:
+            live.undo.clear()
+        live.state = new
+        live.steps.append(step)
+        live.log.append(log_entry(live.game, new, n, seat, action, chance))
+        live.version += 1
+        live.changed()
+        self._broadcast(live)
+        if new.is_over():
+            self._trim()
+        else:
+            self._schedule_bot(live)
+
+    def undo_refusal(self, live: Live, seat: int) -> str | None:
+        """Why ``seat`` cannot undo now (None: it can)."""
+        st = live.state
+        if st.is_over():
+            return "the game is over"
+        if seat != st.current_player:
+            return "only the player to move can undo, within their own turn"
+        if live.seats[seat]["type"] != "human":
+            return f"seat {seat} is played by a bot now"
+        if not live.steps or live.steps[-1].seat != seat:
+            return "there is nothing to undo in this turn"
+        if live.steps[-1].chance:
+            return "a card was drawn since that action: it cannot be undone"
+        return None
+
+    async def undo(self, game_id: str, token: Any) -> Live:
+        live = self.get(game_id)
+        seat = self.require_seat(live, token)
+        await self.undo_as(live, seat)
+        return live
+
+    async def undo_as(self, live: Live, seat: int) -> None:
+        async with live.lock:
+            reason = self.undo_refusal(live, seat)
+            if reason is not None:
+                raise ApiError(409, reason)
+            n = len(live.steps) - 1
+            prev = live.undo[-1] if live.undo else self._rebuild(live, n)
+            with _saving():
+                self.store.pop(live.id, n, self._row_summary(live, prev, live.version + 1, n))
+            if live.undo:
+                live.undo.pop()
+            live.state = prev
+            live.steps.pop()
+            live.log.pop()
+            live.version += 1
+            live.changed()
+            self._broadcast(live)
+
+    def _rebuild(self, live: Live, n: int) -> GameState:
+        state = get_game(live.game).new_state(live.setup)
+        for step in live.steps[:n]:
+            action = state.parse_action(step.action)
+            state.forced = list(step.chance)
+            state.apply(action)
+        return state
+
+    async def resign(self, game_id: str, token: Any, level: str | None) -> Live:
+        live = self.get(game_id)
+        seat = self.require_seat(live, token)
+        async with live.lock:
+            if live.over:
+                raise ApiError(409, "the game is over")
+            if live.seats[seat]["type"] != "human":
+                raise ApiError(409, f"seat {seat} is already played by a bot")
+            seats = [dict(x) for x in live.seats]
+            seats[seat].update(type="bot", level=level or "medium", resigned=level is None)
+            with _saving():
+                self.store.update(live.id, {"seats": seats, "status": _status(live.state, seats)})
+            live.seats = seats
+            live.changed()
+            self._broadcast(live)
+            self._schedule_bot(live)
+        return live
+
+    # -- records -------------------------------------------------------------------------------
+    def record(self, live: Live, upto: int | None = None) -> dict[str, Any]:
+        history: list[Any] = []
+        for step in live.steps[:upto]:
+            history.append(step.action)
+            history.extend({"chance": c} for c in step.chance)
+        return {"game": live.game, "format": 1, "setup": live.setup, "history": history}
+
+    def finished_record(self, game_id: str) -> dict[str, Any]:
+        live = self.get(game_id)
+        if not live.over:
+            raise ApiError(409, "the record is available once the game is over")
+        record = self.record(live)
+        record["result"] = live.state.result().to_json()
+        return record
+
+    def replay_view(self, game_id: str, n: int) -> dict[str, Any]:
+        live = self.get(game_id)
+        if not live.over:
+            raise ApiError(409, "a game can be replayed once it is over")
+        total = len(live.steps)
+        if not 0 <= n <= total:
+            raise ApiError(404, f"the game has {total} actions: choose a position from 0 to {total}")
+        st = self._rebuild(live, n)
+        common = self._common(live)
+        return {
+            "id": live.id, "game": live.game, "status": "finished", "seat": None, "version": live.version,
+            "actions": n, "turn": st.turn, "to_move": None if st.is_over() else st.current_player,
+            "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
+            "log": live.log[:n], "scores": scores(live.game, st),
+            "result": common["result"], "seats": common["seats"], "board": live.board,
+            "scoring_hexes": common.get("scoring_hexes"), "total": total,
+        }
+
+    # -- clients -------------------------------------------------------------------------------
+    def add_client(self, live: Live, client: Client) -> None:
+        live.clients.add(client)
+        live.changed()
+        self._broadcast(live)
+
+    def client_changed(self, live: Live) -> None:
+        live.changed()
+        self._broadcast(live)
+
+    def remove_client(self, live: Live, client: Client) -> None:
+        if client in live.clients:
+            live.clients.discard(client)
+            live.changed()
+            self._broadcast(live)
+
+    def _broadcast(self, live: Live) -> None:
+        for client in list(live.clients):
+            client.send(self.state_message(live, client.seat))
+
+    # -- bots ----------------------------------------------------------------------------------
+    def _schedule_bot(self, live: Live) -> None:
+        if self.closing or (live.bot_task is not None and not live.bot_task.done()):
+            return
+        if live.over or live.seats[live.state.current_player]["type"] != "bot":
+            return
+        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live))
+
+    async def _bot_turns(self, live: Live) -> None:
+        failures = 0
+        while not self.closing:
+            st = live.state
+            if st.is_over() or live.seats[st.current_player]["type"] != "bot":
+                return
+            await asyncio.sleep(self.bot_delay)
+            version = live.version
+            seat = live.state.current_player
+            if live.over or live.seats[seat]["type"] != "bot":
+                continue
+            n = len(live.steps)
+            seed = int.from_bytes(hashlib.sha256(f"{live.id}:{n}".encode()).digest()[:8], "big") >> 2
+            try:
+                text = await self.bots.choose(self.record(live), live.seats[seat]["level"], seed)
+                async with live.lock:
+                    if live.version != version:
+                        continue
+                    self._apply(live, seat, text, version=None, by_bot=True)
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("the bot of game %s, seat %s failed", live.id, seat)
+                if failures >= 3:
+                    return
+                await asyncio.sleep(0.5)
+
+    async def idle(self, timeout: float = 30.0) -> None:
+        """Wait until no bot is thinking (for tests)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            tasks = [g.bot_task for g in self.live.values() if g.bot_task and not g.bot_task.done()]
+            if not tasks:
+                return
+            await asyncio.wait(tasks, timeout=deadline - time.monotonic())
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _row_summary(self, live: Live, state: GameState, version: int, actions: int) -> dict[str, Any]:
+        over = state.is_over()
+        return {"status": _status(state, live.seats), "version": version, "actions": actions,
+                "turn": state.turn, "to_move": None if over else state.current_player,
+                "result": state.result().to_json() if over else None}
+
+
+@contextmanager
+def _saving():
+    """A failed database write becomes a 503 refusal (the game is left as it was)."""
+    try:
+        yield
+    except SQLAlchemyError:
+        log.exception("a database write failed")
+        raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
+
+
+def _status(state: GameState, seats: Iterable[dict[str, Any]]) -> str:
+    if state.is_over():
+        return "finished"
+    if any(s["open"] and not s["claimed"] for s in seats):
+        return "open"
+    return "running"
+
+
+# -- setups ------------------------------------------------------------------------------------
+def build_setup(game: str, players: int, spec: SetupSpec) -> dict[str, Any]:
+    """The engine setup of a new game. Without a seed, the server draws a secret one: the deck
+    orders follow from it, so it must not be guessable."""
+    seed = spec.seed if spec.seed is not None else secrets.randbelow(2**62)
+    if game == "middle-ages":
+        if spec.mode != "random" or spec.sections is not None or spec.cards is not None:
+            raise ApiError(400, "The Builders: Middle Ages takes only a seed in its setup")
+        from builders.middle_ages.setup import random_setup
+
+        return random_setup(players, seed)
+    from builders.kingdom import setup as kb
+
+    dealt = kb.random_setup(players, seed)
+    if spec.mode == "random":
+        if spec.sections is not None or spec.cards is not None:
+            raise ApiError(400, "sections and cards are chosen in the custom setup mode only")
+        return dealt
+    if spec.mode == "first":
+        if spec.sections is not None or spec.cards is not None:
+            raise ApiError(400, "the first game has its own sections and cards: use the custom mode to choose them")
+        setup = kb.first_game_setup(players)
+    else:
+        if spec.sections is None or spec.cards is None:
+            raise ApiError(400, "the custom setup needs 4 sections and 3 cards")
+        setup = {"players": players, "sections": [[name, turned] for name, turned in spec.sections],
+                 "cards": list(spec.cards), "start_player": 0}
+    setup["deck"] = dealt["deck"]
+    setup["seed"] = dealt["seed"]
+    return setup
+
+
+# -- what each seat sees -------------------------------------------------------------------------
+def observe(game: str, state: GameState, seat: int | None) -> dict[str, Any]:
+    """The engine observation of ``seat``; for a spectator (None) one that hides every hidden card."""
+    if seat is not None:
+        return state.observation(seat)
+    obs = state.observation(0)
+    if game == "kingdom":
+        to_move = None if state.is_over() else state.current_player
+        for q, player in enumerate(obs["players"]):
+            if q != to_move:
+                player["terrain"] = None
+    else:
+        obs["seat"] = None
+    return obs
+
+
+def scores(game: str, state: GameState) -> dict[str, Any]:
+    if game == "kingdom":
+        parts = state.score_breakdown()
+    else:
+        from builders.middle_ages.scoring import breakdown
+
+        parts = [breakdown(state, seat) for seat in range(state.num_players)]
+    return {"players": [{"seat": seat, "breakdown": part, "total": sum(part.values())}
+                        for seat, part in enumerate(parts)]}
+
+
+def kingdom_board(state: GameState) -> dict[str, Any]:
+    from builders.kingdom.data import location_kind_at, map_rows
+
+    sections = [tuple(s) for s in state.setup["sections"]]
+    rows = list(map_rows(sections))
+    locations = [{"at": [r, c], "kind": location_kind_at(sections, r, c)}
+                 for r, row in enumerate(rows) for c, letter in enumerate(row) if letter == "L"]
+    return {"rows": rows, "locations": locations}
+
+
+def kingdom_scoring_hexes(state: GameState) -> dict[str, dict[str, list[list[int]]]]:
+    out = {}
+    for seat in range(state.num_players):
+        out[str(seat)] = {card: [list(h) for h in state.scoring_hexes(seat, card)]
+                          for card in ("castles", *state.cards)}
+    return out
+
+
+def middle_ages_costs(state: GameState, actions: list[Any]) -> dict[str, dict[str, int]]:
+    """What each legal action costs: actions and coins (a negative cost is a gain)."""
+    from builders.middle_ages.cards import COST
+    from builders.middle_ages.rules import ACTION_PRICE, BUY, COIN_GAIN, COINS, END, OPEN, SEND, send_parts
+
+    out = {}
+    for a in actions:
+        if a == END:
+            cost = {"actions": 0, "coins": 0}
+        elif a == BUY:
+            cost = {"actions": -1, "coins": ACTION_PRICE}
+        elif a < OPEN:
+            k = a - COINS
+            cost = {"actions": k, "coins": -COIN_GAIN[k]}
+        elif a < SEND:
+            cost = {"actions": 1, "coins": 0}
+        else:
+            worker, site = send_parts(a)
+            cost = {"actions": state.sent[site] + 1, "coins": COST[worker]}
+        out[state.action_to_string(a)] = cost
+    return out
+
+
+# -- the public log --------------------------------------------------------------------------------
+_KB_TILE_MOVES = {"barn", "harbor", "paddock"}
+
+
+def log_entry(game: str, after: GameState, n: int, seat: int, action: Any, chance: list[str]) -> dict[str, Any]:
+    """The log line of action ``n`` of ``seat``, from the state after it. Only public facts: in
+    Kingdom Builder the card drawn at the end of a turn stays hidden (it is shown when its owner's
+    next turn starts); every other draw is public."""
+    text = after.action_to_string(action)
+    verb, _, rest = text.partition(" ")
+    if game == "kingdom":
+        from builders.kingdom.data import TERRAINS
+
+        if verb == "end":
+            words = "ended the turn"
+            if not after.is_over():
+                q = after.current_player
+                if after.hand[q] >= 0:
+                    words += f"; seat {q} plays {TERRAINS[after.hand[q]]}"
+        else:
+            if verb == "build":
+                words = f"built a settlement on {rest}"
+            elif verb in _KB_TILE_MOVES:
+                src, _, dst = rest.partition(">")
+                words = f"used the {verb}: moved a settlement from {src} to {dst}"
+            else:
+                words = f"used the {verb}: built a settlement on {rest}"
+            if chance:
+                words += f"; no free hex of the played terrain: drew {', '.join(chance)}"
+    else:
+        if verb == "open":
+            words = f"opened {rest}"
+        elif verb == "recruit":
+            words = f"recruited {rest}"
+        elif verb == "send":
+            worker, _, site = rest.partition(" ")
+            words = f"sent {worker} to {site}"
+        elif verb == "coins":
+            words = f"took {(0, 1, 3, 6)[int(rest)]} coins for {rest} action{'s' if rest != '1' else ''}"
+        elif verb == "buy":
+            words = "bought an action for 5 coins"
+        else:
+            words = "ended the turn"
+        if chance:
+            row = "worker" if verb == "recruit" else "building"
+            words += f"; {', '.join(chance)} came into the {row} row"
+    return {"n": n + 1, "seat": seat, "action": text, "text": words}

@@ -1,0 +1,158 @@
+"""The WebSocket of a game, ``/ws/games/{id}``.
+
+The client's first message is ``{"type": "hello", "token": str | null}`` (null: a spectator); the
+server answers with the client's view, ``{"type": "state", ...}``, and sends a new one after every
+change of the game. The client sends ``action``, ``undo`` and ``ping`` messages; anything wrong gets
+``{"type": "error", "message": ...}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from builders.server.games import ApiError, GameService, Live
+
+log = logging.getLogger("builders.server")
+
+MAX_MESSAGE = 8 * 1024
+QUEUE_LIMIT = 512
+
+
+def _error(message: str, code: int | None = None) -> str:
+    out: dict[str, Any] = {"type": "error", "message": message}
+    if code is not None:
+        out["code"] = code
+    return json.dumps(out)
+
+
+class Connection:
+    """One socket: messages go out in order through a queue drained by a writer task, so a slow
+    client never holds up the game or the other clients."""
+
+    def __init__(self, ws: WebSocket):
+        self.ws = ws
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:  # the client does not read: let it go
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    await self.ws.close(code=1008)
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # the socket is gone; the reader sees it too
+            self.closed = True
+
+    async def finish(self) -> None:
+        self.closed = True
+        self.writer.cancel()
+        try:
+            await self.writer
+        except (asyncio.CancelledError, Exception):
+            pass
+
+
+async def game_socket(ws: WebSocket, game_id: str, service: GameService) -> None:
+    await ws.accept()
+    try:
+        live = service.get(game_id)
+    except ApiError as e:
+        await ws.send_text(_error(e.detail, e.status))
+        await ws.close(code=4404)
+        return
+    conn = Connection(ws)
+    joined = False
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+                if len(raw) > MAX_MESSAGE:
+                    conn.send(_error(f"message too long: at most {MAX_MESSAGE} bytes", 413))
+                    continue
+                try:
+                    raw = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    conn.send(_error("a message is JSON text in UTF-8", 400))
+                    continue
+            if len(raw) > MAX_MESSAGE:
+                conn.send(_error(f"message too long: at most {MAX_MESSAGE} bytes", 413))
+                continue
+            try:
+                msg = json.loads(raw)
+            except (ValueError, RecursionError):
+                conn.send(_error("a message must be a JSON object, for example {\"type\": \"ping\"}", 400))
+                continue
+            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                conn.send(_error("a message must be a JSON object with a \"type\" "
+                                 "(hello, action, undo or ping)", 400))
+                continue
+            kind = msg["type"]
+            if kind == "ping":
+                conn.send('{"type":"pong"}')
+                continue
+            if kind == "hello":
+                try:
+                    seat = service.seat_of(live, msg.get("token"))
+                except ApiError as e:
+                    conn.send(_error(e.detail, e.status))
+                    continue
+                conn.seat = seat
+                if joined:
+                    service.client_changed(live)  # its seat (and so the seats' presence) may differ
+                else:
+                    joined = True
+                    service.add_client(live, conn)  # sends this client its view too
+                continue
+            if not joined:
+                conn.send(_error("say hello first: {\"type\": \"hello\", \"token\": ...}", 400))
+                continue
+            if kind in ("action", "undo"):
+                if conn.seat is None:
+                    conn.send(_error("a spectator cannot play: hello with a seat token first", 403))
+                    continue
+                await _play(service, live, conn, msg, kind)
+                continue
+            conn.send(_error(f"unknown message type {kind[:40]!r} (hello, action, undo or ping)", 400))
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("socket of game %s failed", game_id)
+    finally:
+        if joined:
+            service.remove_client(live, conn)
+        await conn.finish()
+
+
+async def _play(service: GameService, live: Live, conn: Connection, msg: dict[str, Any], kind: str) -> None:
+    # the seat's token was checked by hello; act() checks the seat's rights again
+    try:
+        if kind == "action":
+            if not isinstance(msg.get("action"), str):
+                raise ApiError(400, "an action message needs \"action\": a string in the game's notation")
+            await service.act_as(live, conn.seat, msg["action"], msg.get("version"))
+        else:
+            await service.undo_as(live, conn.seat)
+    except ApiError as e:
+        conn.send(_error(e.detail, e.status))

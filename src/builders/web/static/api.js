@@ -1,0 +1,349 @@
+// Talking to the game server: REST calls, the seats this browser holds, the live connection, messages.
+
+export const GAME_TITLES = { kingdom: "Kingdom Builder", "middle-ages": "The Builders: Middle Ages" };
+export const SEAT_COLOURS = ["#e0512b", "#2f6fdb", "#f4f1e6", "#2e2e33"];
+export const SEAT_INK = ["#ffffff", "#ffffff", "#1d1d1d", "#ffffff"];
+export const SEAT_NAMES = ["Red", "Blue", "White", "Black"];
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+// One JSON request; throws ApiError with the server's own sentence on any 4xx/5xx.
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, "The server cannot be reached; check that it is running.");
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, describeError(response.status, data));
+  }
+  return data;
+}
+
+function describeError(status, data) {
+  const detail = data && data.detail;
+  if (typeof detail === "string" && detail) return detail;
+  if (Array.isArray(detail) && detail.length) {
+    return detail.map((d) => (d && d.msg ? d.msg : String(d))).join("; ");
+  }
+  const words = {
+    400: "The server refused the request as malformed.",
+    401: "This seat's token is missing or wrong.",
+    403: "It is not your turn.",
+    404: "There is no such game.",
+    409: "The game has moved on; the table was refreshed.",
+    413: "The request was too large.",
+  };
+  return words[status] || `The server answered with an error (${status}).`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seats held by this browser: {gameId: {game, name, mine: seat|null, tokens: {seat: token}, created}}
+
+const STORE_KEY = "builders.seats";
+const NAME_KEY = "builders.name";
+
+export function loadSeats() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE_KEY) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch (err) {
+    return {};
+  }
+}
+
+function saveSeats(all) {
+  try {
+    localStorage.setItem(STORE_KEY, JSON.stringify(all));
+  } catch (err) {
+    /* private mode: seats then live only in the page links */
+  }
+}
+
+export function rememberSeat(gameId, seat, token, extra = {}) {
+  const all = loadSeats();
+  const entry = all[gameId] || { tokens: {}, mine: null, created: new Date().toISOString() };
+  entry.tokens[String(seat)] = token;
+  if (entry.mine === null || entry.mine === undefined || extra.mine) entry.mine = seat;
+  if (extra.game) entry.game = extra.game;
+  if (extra.name) entry.name = extra.name;
+  all[gameId] = entry;
+  saveSeats(all);
+}
+
+export function rememberGame(gameId, fields) {
+  const all = loadSeats();
+  all[gameId] = Object.assign(all[gameId] || { tokens: {}, mine: null, created: new Date().toISOString() }, fields);
+  saveSeats(all);
+}
+
+export function forgetGame(gameId) {
+  const all = loadSeats();
+  delete all[gameId];
+  saveSeats(all);
+}
+
+export function seatsFor(gameId) {
+  return loadSeats()[gameId] || null;
+}
+
+export function playerName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch (err) {
+    return "";
+  }
+}
+
+export function setPlayerName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch (err) {
+    /* ignore */
+  }
+}
+
+// "#seat=1&token=abc" -> {seat: 1, token: "abc"} (or null)
+export function seatFromFragment(hash) {
+  const params = new URLSearchParams((hash || "").replace(/^#/, ""));
+  const token = params.get("token");
+  const seat = params.get("seat");
+  if (!token || seat === null || !/^\d+$/.test(seat)) return null;
+  return { seat: Number(seat), token };
+}
+
+export function gameIdFromPath(prefix) {
+  const parts = location.pathname.split("/").filter(Boolean);
+  const at = parts.indexOf(prefix);
+  if (at >= 0 && parts[at + 1]) return decodeURIComponent(parts[at + 1]);
+  return new URLSearchParams(location.search).get("id");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages in words
+
+let toastBox = null;
+
+export function toast(message, kind = "error", ms = 6000) {
+  if (!toastBox) {
+    toastBox = document.createElement("div");
+    toastBox.className = "toasts";
+    toastBox.setAttribute("role", "status");
+    toastBox.setAttribute("aria-live", "polite");
+    document.body.appendChild(toastBox);
+  }
+  const item = document.createElement("div");
+  item.className = `toast toast-${kind}`;
+  item.textContent = message;
+  const close = document.createElement("button");
+  close.className = "toast-close";
+  close.setAttribute("aria-label", "Dismiss");
+  close.textContent = "×";
+  close.addEventListener("click", () => item.remove());
+  item.appendChild(close);
+  toastBox.appendChild(item);
+  if (ms) setTimeout(() => item.remove(), ms);
+  return item;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live connection: hello with the seat token, state pushes, ping, reconnect with backoff.
+
+export class GameSocket {
+  constructor(gameId, token, { onState, onError, onStatus }) {
+    this.gameId = gameId;
+    this.token = token || null;
+    this.onState = onState;
+    this.onError = onError || ((m) => toast(m));
+    this.onStatus = onStatus || (() => {});
+    this.delay = 500;
+    this.closed = false;
+    this.ws = null;
+    this.pingTimer = null;
+    this.retryTimer = null;
+    this.connect();
+    this.onVisible = () => {
+      if (document.visibilityState === "visible" && !this.isOpen()) this.reconnectNow();
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.addEventListener("online", this.onVisible);
+  }
+
+  isOpen() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const url = `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+    this.onStatus("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(url);
+    } catch (err) {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      this.delay = 500;
+      this.onStatus("live");
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
+    });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch (err) {
+        return;
+      }
+      if (msg.type === "state") this.onState(msg);
+      else if (msg.type === "error") this.onError(msg.message || "The server reported an error.");
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(this.pingTimer);
+      if (this.ws === ws) {
+        this.ws = null;
+        this.onStatus(this.closed ? "closed" : "offline");
+        this.scheduleRetry();
+      }
+    });
+    ws.addEventListener("error", () => {
+      /* close follows */
+    });
+  }
+
+  scheduleRetry() {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    const wait = this.delay + Math.random() * 250;
+    this.delay = Math.min(this.delay * 2, 15000);
+    this.retryTimer = setTimeout(() => this.connect(), wait);
+  }
+
+  reconnectNow() {
+    clearTimeout(this.retryTimer);
+    this.delay = 500;
+    if (!this.ws) this.connect();
+  }
+
+  send(message) {
+    if (this.isOpen()) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  setToken(token) {
+    this.token = token || null;
+    if (this.ws) {
+      const old = this.ws;
+      this.ws = null;
+      old.close();
+    }
+    clearInterval(this.pingTimer);
+    this.delay = 500;
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    window.removeEventListener("online", this.onVisible);
+    if (this.ws) this.ws.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small DOM helpers
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+  }
+  return node;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.setAttribute("class", value);
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+export function seatLabel(seats, seat, mySeat = null) {
+  const info = (seats || []).find((s) => s.seat === seat) || {};
+  let who;
+  if (info.type === "bot") who = `${info.name || "Bot"} (${info.level || "bot"})`;
+  else if (info.name) who = info.name;
+  else who = info.open && !info.claimed ? "open seat" : "Player";
+  const you = mySeat === seat ? " (you)" : "";
+  return `${SEAT_NAMES[seat] || `Seat ${seat}`} · ${who}${you}`;
+}
+
+export function seatName(seats, seat, mySeat = null) {
+  if (mySeat === seat) return "You";
+  const info = (seats || []).find((s) => s.seat === seat) || {};
+  if (info.type === "bot") return `${SEAT_NAMES[seat]} bot (${info.level || "bot"})`;
+  return info.name || SEAT_NAMES[seat] || `Seat ${seat}`;
+}
+
+export function winnersText(result, seats, mySeat = null) {
+  if (!result || !result.winners) return "";
+  const names = result.winners.map((w) => seatName(seats, w, mySeat));
+  if (names.length === 1) return names[0] === "You" ? "You win!" : `${names[0]} wins.`;
+  return `Shared win: ${names.join(" and ")}.`;
+}
+
+// One line of the game log in words: who, then what.
+export function logText(view, entry, mySeat = null) {
+  const who = seatName(view.seats, entry.seat, mySeat);
+  const what = (entry.text || entry.action || "").replace(/\bseat (\d)\b/g, (m, d) => SEAT_NAMES[Number(d)] || m);
+  return `${who} ${what}`;
+}

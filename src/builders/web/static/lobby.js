@@ -1,0 +1,339 @@
+// The lobby (/): start a game, your games, open seats to join, games to watch, finished games to replay.
+
+import {
+  api, toast, el, loadSeats, rememberSeat, forgetGame, playerName, setPlayerName,
+  GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES,
+} from "./api.js";
+import { SECTIONS, CARD_NAMES, CARD_TEXT, capital } from "./kingdom.js";
+
+const FIRST_SECTIONS = ["tavern", "paddock", "oasis", "farm"];
+const FIRST_CARDS = ["fishermen", "merchants", "knights"];
+const SEAT_CHOICES = [
+  ["you", "You"],
+  ["friend", "A friend (by link)"],
+  ["open", "Open seat (anyone can join)"],
+  ["bot-easy", "Bot: easy"],
+  ["bot-medium", "Bot: medium"],
+  ["bot-hard", "Bot: hard"],
+];
+
+const state = {
+  game: "kingdom",
+  players: 2,
+  seats: ["you", "bot-medium", "bot-easy", "bot-easy"],
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ------------------------------------------------------------------------------------------------
+// New game form
+
+function renderSeats() {
+  const list = $("seats");
+  list.replaceChildren();
+  for (let i = 0; i < state.players; i++) {
+    const select = el("select", { id: `seat-${i}`, "aria-label": `${SEAT_NAMES[i]} seat`, onchange: (e) => { state.seats[i] = e.target.value; updateNote(); } });
+    for (const [value, label] of SEAT_CHOICES) select.appendChild(el("option", { value, selected: state.seats[i] === value, text: label }));
+    list.appendChild(el("li", { class: "seat-row" },
+      el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[i], color: SEAT_INK[i] } }, SEAT_NAMES[i]),
+      select));
+  }
+  updateNote();
+}
+
+function updateNote() {
+  const chosen = state.seats.slice(0, state.players);
+  const friends = chosen.filter((s) => s === "friend").length;
+  const you = chosen.filter((s) => s === "you").length;
+  let note = "";
+  if (!you) note = "No seat is yours: you will watch.";
+  else if (you > 1) note = "Several seats are yours: play them in turn on this screen.";
+  if (friends) note += `${note ? " " : ""}You get ${friends === 1 ? "a link" : `${friends} links`} to send.`;
+  $("start-note").textContent = note;
+}
+
+function selectGame(game) {
+  state.game = game;
+  for (const b of document.querySelectorAll(".game-option")) {
+    const on = b.dataset.game === game;
+    b.classList.toggle("selected", on);
+    b.setAttribute("aria-checked", String(on));
+  }
+  $("kb-setup").hidden = game !== "kingdom";
+}
+
+function selectPlayers(n) {
+  state.players = n;
+  for (const b of document.querySelectorAll("#players button")) {
+    const on = Number(b.dataset.n) === n;
+    b.classList.toggle("selected", on);
+    b.setAttribute("aria-checked", String(on));
+  }
+  renderSeats();
+}
+
+function buildCustom() {
+  const sections = $("sections");
+  sections.replaceChildren(el("div", { class: "label", text: "Board sections (top left, top right, bottom left, bottom right)" }));
+  const grid = el("div", { class: "section-grid" });
+  for (let slot = 0; slot < 4; slot++) {
+    const select = el("select", { id: `section-${slot}`, "aria-label": `Section in slot ${slot}` });
+    for (const name of SECTIONS) select.appendChild(el("option", { value: name, selected: name === FIRST_SECTIONS[slot], text: capital(name) }));
+    grid.appendChild(el("div", { class: "section-slot" }, select,
+      el("label", { class: "small" }, el("input", { type: "checkbox", id: `turned-${slot}` }), " turned")));
+  }
+  sections.appendChild(grid);
+  const cards = $("cards-choice");
+  cards.replaceChildren(el("div", { class: "label", text: "Kingdom Builder cards" }));
+  const row = el("div", { class: "card-selects" });
+  for (let i = 0; i < 3; i++) {
+    const select = el("select", { id: `card-${i}`, "aria-label": `Card ${i + 1}` });
+    for (const name of CARD_NAMES) select.appendChild(el("option", { value: name, selected: name === FIRST_CARDS[i], text: capital(name), title: CARD_TEXT[name] }));
+    row.appendChild(select);
+  }
+  cards.appendChild(row);
+}
+
+function setupMode() {
+  const checked = document.querySelector('input[name="mode"]:checked');
+  return checked ? checked.value : "random";
+}
+
+function onModeChange() {
+  const mode = setupMode();
+  $("custom").hidden = mode !== "custom";
+  $("setup-summary").textContent = { first: "first game", random: "random", custom: "chosen" }[mode];
+}
+
+function readSetup() {
+  const seedText = $("seed").value.trim();
+  const seed = seedText === "" ? undefined : Number(seedText);
+  if (seed !== undefined && (!Number.isInteger(seed) || seed < 0)) throw new Error("The seed must be a whole number, 0 or more.");
+  if (state.game !== "kingdom") return seed === undefined ? undefined : { seed };
+  const mode = setupMode();
+  const setup = { mode };
+  if (seed !== undefined) setup.seed = seed;
+  if (mode === "custom") {
+    setup.sections = [0, 1, 2, 3].map((slot) => [$(`section-${slot}`).value, $(`turned-${slot}`).checked]);
+    setup.cards = [0, 1, 2].map((i) => $(`card-${i}`).value);
+    if (new Set(setup.sections.map((s) => s[0])).size !== 4) throw new Error("Choose 4 different board sections.");
+    if (new Set(setup.cards).size !== 3) throw new Error("Choose 3 different cards.");
+  }
+  return setup;
+}
+
+async function startGame() {
+  const button = $("start");
+  const name = $("your-name").value.trim();
+  setPlayerName(name);
+  let setup;
+  try {
+    setup = readSetup();
+  } catch (err) {
+    toast(err.message);
+    return;
+  }
+  const choices = state.seats.slice(0, state.players);
+  const seats = choices.map((choice) => {
+    if (choice.startsWith("bot-")) return { type: "bot", level: choice.slice(4) };
+    if (choice === "open") return { type: "human", open: true };
+    if (choice === "you") return name ? { type: "human", name } : { type: "human" };
+    return { type: "human" };
+  });
+  const body = { game: state.game, seats };
+  if (setup) body.setup = setup;
+  button.disabled = true;
+  try {
+    const created = await api("/api/games", { method: "POST", body });
+    const mine = choices.indexOf("you");
+    const links = [];
+    for (const s of created.seats || []) {
+      if (!s.token) continue;
+      const choice = choices[s.seat];
+      if (choice === "you" || choice === "friend") {
+        rememberSeat(created.id, s.seat, s.token, { game: created.game, mine: s.seat === mine });
+      }
+      if (choice === "friend") links.push(s);
+    }
+    const target = mine >= 0
+      ? `/play/${encodeURIComponent(created.id)}#seat=${mine}&token=${encodeURIComponent((created.seats[mine] || {}).token || "")}`
+      : created.watch || `/play/${encodeURIComponent(created.id)}`;
+    if (links.length) showLinks(created, links, target);
+    else location.href = target;
+  } catch (err) {
+    toast(err.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function fullLink(s, id) {
+  const link = s.link || `/play/${encodeURIComponent(id)}#seat=${s.seat}&token=${encodeURIComponent(s.token)}`;
+  return link.startsWith("http") ? link : `${location.origin}${link}`;
+}
+
+function showLinks(created, seats, target) {
+  const dialog = el("dialog", { class: "invite-dialog", id: "invite-dialog" });
+  dialog.appendChild(el("h3", { text: "Send each friend their link" }));
+  dialog.appendChild(el("p", { class: "muted small", text: "A link is the key to its seat: send it only to the person who plays it." }));
+  for (const s of seats) {
+    const link = fullLink(s, created.id);
+    dialog.appendChild(el("div", { class: "invite-row" },
+      el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[s.seat], color: SEAT_INK[s.seat] } }, SEAT_NAMES[s.seat]),
+      el("input", { type: "text", readonly: true, value: link, class: "link-input", "data-seat": s.seat }),
+      el("button", { class: "btn small", onclick: () => copy(link) }, "Copy")));
+  }
+  dialog.appendChild(el("div", { class: "form-row" }, el("a", { class: "btn btn-primary", href: target, id: "go-to-table" }, "Go to the table")));
+  document.body.appendChild(dialog);
+  dialog.showModal();
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Link copied.", "info", 2500);
+  } catch (err) {
+    toast("Copying is blocked here: select the link and copy it by hand.");
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Lists
+
+function seatChips(summary, mySeats = []) {
+  const box = el("span", { class: "seat-chips" });
+  for (const s of summary.seats || []) {
+    let label;
+    if (s.type === "bot") label = `bot ${s.level || ""}`.trim();
+    else if (mySeats.includes(s.seat)) label = "you";
+    else if (s.open && !s.claimed) label = "open";
+    else label = s.name || "player";
+    const chip = el("span", { class: `seat-chip small${s.connected ? " online" : ""}`, style: { background: SEAT_COLOURS[s.seat], color: SEAT_INK[s.seat] }, title: `${SEAT_NAMES[s.seat]}: ${label}${s.connected ? " (online)" : ""}` }, label);
+    box.appendChild(chip);
+  }
+  return box;
+}
+
+function resultText(summary) {
+  const r = summary.result;
+  if (!r || !r.players) return "";
+  const scores = r.players.map((p) => `${SEAT_NAMES[p.seat]} ${p.total}`).join(" · ");
+  const winners = (r.winners || []).map((w) => SEAT_NAMES[w]).join(" and ");
+  return `${winners ? `${winners} won. ` : ""}${scores}`;
+}
+
+function when(iso) {
+  if (!iso) return "";
+  const d = typeof iso === "number" ? new Date(iso < 1e12 ? iso * 1000 : iso) : new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+}
+
+function gameRow(summary, { actions = [], mySeats = [], note = "" } = {}) {
+  const title = GAME_TITLES[summary.game] || summary.game;
+  const yourTurn = summary.status !== "finished" && mySeats.includes(summary.to_move);
+  const status = summary.status === "finished" ? "finished" : yourTurn ? "your turn" : summary.status === "open" ? "waiting for players" : `turn ${summary.turn ?? ""}`;
+  return el("li", { class: `game-row${yourTurn ? " your-turn" : ""}`, "data-id": summary.id },
+    el("div", { class: "game-row-main" },
+      el("b", { text: summary.name || title }),
+      summary.name && summary.name !== title ? el("span", { class: "muted small", text: ` ${title}` }) : null,
+      el("div", { class: "small" }, seatChips(summary, mySeats), " ", el("span", { class: `status status-${summary.status}`, text: status }),
+        note ? el("span", { class: "muted", text: ` ${note}` }) : null,
+        summary.created ? el("span", { class: "muted", text: ` · ${when(summary.created)}` }) : null)),
+    el("div", { class: "game-row-actions" }, ...actions));
+}
+
+async function loadMine() {
+  const list = $("my-games");
+  const held = loadSeats();
+  const ids = Object.keys(held).sort((a, b) => String(held[b].created || "").localeCompare(String(held[a].created || "")));
+  if (!ids.length) {
+    list.replaceChildren(el("li", { class: "muted", text: "Games you start or join appear here." }));
+    return;
+  }
+  const rows = await Promise.all(ids.slice(0, 30).map(async (id) => {
+    const entry = held[id];
+    const mySeats = Object.keys(entry.tokens || {}).map(Number);
+    const mine = entry.mine ?? mySeats[0];
+    const token = entry.tokens && entry.tokens[String(mine)];
+    const link = `/play/${encodeURIComponent(id)}#seat=${mine}&token=${encodeURIComponent(token || "")}`;
+    const forget = el("button", { class: "btn small ghost", title: "Remove from this list (the game stays on the server)", onclick: () => { forgetGame(id); loadMine(); } }, "Forget");
+    try {
+      const summary = await api(`/api/games/${encodeURIComponent(id)}`);
+      const actions = summary.status === "finished"
+        ? [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(id)}` }, "Replay"), el("a", { class: "btn small", href: link }, "Table"), forget]
+        : [el("a", { class: "btn small btn-primary", href: link }, summary.to_move !== null && mySeats.includes(summary.to_move) ? "Play now" : "Open"), forget];
+      return gameRow(summary, { actions, mySeats, note: summary.status === "finished" ? resultText(summary) : "" });
+    } catch (err) {
+      return el("li", { class: "game-row gone" }, el("div", { class: "game-row-main" }, el("b", { text: GAME_TITLES[entry.game] || "Game" }), el("div", { class: "muted small", text: err.message })), el("div", { class: "game-row-actions" }, forget));
+    }
+  }));
+  list.replaceChildren(...rows);
+}
+
+async function loadList(status, listId, makeActions, empty) {
+  const list = $(listId);
+  try {
+    const games = await api(`/api/games?status=${status}`);
+    const held = loadSeats();
+    const rows = [];
+    for (const summary of games.slice(0, 20)) {
+      const mySeats = Object.keys((held[summary.id] || {}).tokens || {}).map(Number);
+      const row = makeActions(summary, mySeats);
+      if (row) rows.push(row);
+    }
+    if (rows.length) list.replaceChildren(...rows);
+    else list.replaceChildren(el("li", { class: "muted", text: empty }));
+  } catch (err) {
+    list.replaceChildren(el("li", { class: "error-text", text: err.message }));
+  }
+}
+
+async function join(summary, seat) {
+  const name = ($("your-name").value || playerName()).trim();
+  try {
+    const body = name ? { seat, name } : { seat };
+    const joined = await api(`/api/games/${encodeURIComponent(summary.id)}/join`, { method: "POST", body });
+    rememberSeat(summary.id, joined.seat, joined.token, { game: summary.game, mine: true });
+    location.href = joined.link || `/play/${encodeURIComponent(summary.id)}#seat=${joined.seat}&token=${encodeURIComponent(joined.token)}`;
+  } catch (err) {
+    toast(err.message);
+    refreshLists();
+  }
+}
+
+function refreshLists() {
+  loadMine();
+  loadList("open", "open-games", (summary, mySeats) => {
+    const free = (summary.seats || []).filter((s) => s.type === "human" && s.open && !s.claimed);
+    if (!free.length) return null;
+    const actions = free.map((s) => el("button", { class: "btn small btn-primary join", "data-seat": s.seat, onclick: () => join(summary, s.seat) }, `Join as ${SEAT_NAMES[s.seat]}`));
+    actions.push(el("a", { class: "btn small", href: `/play/${encodeURIComponent(summary.id)}` }, "Watch"));
+    return gameRow(summary, { actions, mySeats });
+  }, "No open seat right now. Start a game with an open seat and others can join it here.");
+  loadList("running", "running-games", (summary, mySeats) => gameRow(summary, {
+    actions: [el("a", { class: "btn small", href: `/play/${encodeURIComponent(summary.id)}` }, "Watch")], mySeats,
+  }), "No game in progress.");
+  loadList("finished", "finished-games", (summary, mySeats) => gameRow(summary, {
+    actions: [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(summary.id)}` }, "Replay")], mySeats, note: resultText(summary),
+  }), "No finished game yet.");
+}
+
+// ------------------------------------------------------------------------------------------------
+
+function init() {
+  $("your-name").value = playerName();
+  for (const b of document.querySelectorAll(".game-option")) b.addEventListener("click", () => selectGame(b.dataset.game));
+  for (const b of document.querySelectorAll("#players button")) b.addEventListener("click", () => selectPlayers(Number(b.dataset.n)));
+  for (const r of document.querySelectorAll('input[name="mode"]')) r.addEventListener("change", onModeChange);
+  $("start").addEventListener("click", startGame);
+  buildCustom();
+  renderSeats();
+  onModeChange();
+  refreshLists();
+  setInterval(() => {
+    if (document.visibilityState === "visible") refreshLists();
+  }, 15000);
+}
+
+init();

@@ -1,0 +1,359 @@
+// The Builders: Middle Ages at the table: rows of cards, crews, sites and their progress, prices of actions.
+
+import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName } from "./api.js";
+import { CARDS, RESOURCES } from "./ma_cards.js";
+
+const RES_COLOUR = { stone: "#8d8a84", wood: "#9a6232", knowledge: "#2f6fb0", tile: "#c4502c" };
+const RES_WORD = { stone: "stone", wood: "wood", knowledge: "knowledge", tile: "tile" };
+const KIND_WORD = { apprentice: "Apprentice", labourer: "Labourer", craftsman: "Craftsman", master: "Master", building: "Building", machine: "Machine" };
+
+export function resourceIcon(res, size = 14) {
+  const s = svg("svg", { viewBox: "-8 -8 16 16", width: size, height: size, class: `res-icon res-${res}`, "aria-hidden": "true" });
+  const c = RES_COLOUR[res];
+  if (res === "stone") {
+    s.appendChild(svg("path", { d: "M-6,3 L-4,-4 L2,-6 L6,-1 L4,5 L-3,6 Z", fill: c, stroke: "#4f4c47", "stroke-width": 1 }));
+  } else if (res === "wood") {
+    s.appendChild(svg("rect", { x: -7, y: -4, width: 12, height: 8, rx: 2, fill: c, stroke: "#5a3512", "stroke-width": 1 }));
+    s.appendChild(svg("ellipse", { cx: 5, cy: 0, rx: 2.4, ry: 4, fill: "#d7a56c", stroke: "#5a3512", "stroke-width": 1 }));
+  } else if (res === "knowledge") {
+    s.appendChild(svg("path", { d: "M-7,-5 Q-3,-7 0,-4 Q3,-7 7,-5 V6 Q3,4 0,6 Q-3,4 -7,6 Z", fill: c, stroke: "#1c446e", "stroke-width": 1 }));
+    s.appendChild(svg("path", { d: "M0,-4 V6", stroke: "#dbe8f7", "stroke-width": 1 }));
+  } else {
+    s.appendChild(svg("path", { d: "M-7,5 L-5,-5 H5 L7,5 Z", fill: c, stroke: "#7c2a12", "stroke-width": 1 }));
+    s.appendChild(svg("path", { d: "M-3,-5 L-4,5 M3,-5 L4,5", stroke: "#f2b199", "stroke-width": 1 }));
+  }
+  return s;
+}
+
+function resList(amounts, cls = "res-list") {
+  const box = el("div", { class: cls });
+  RESOURCES.forEach((res, i) => {
+    if (!amounts || !amounts[i]) return;
+    box.appendChild(el("span", { class: "res", title: `${amounts[i]} ${RES_WORD[res]}` }, resourceIcon(res), el("b", { text: String(amounts[i]) })));
+  });
+  return box;
+}
+
+export function coinBadge(n, cls = "coin") {
+  return el("span", { class: cls, title: `${n} coins` }, el("span", { class: "coin-disc" }), String(n));
+}
+
+function vpBadge(n) {
+  return el("span", { class: "vp", title: `${n} victory points` }, `${n} VP`);
+}
+
+export function describeCost(cost) {
+  if (!cost) return "";
+  const parts = [];
+  if (cost.actions !== undefined && cost.actions >= 0) parts.push(`${cost.actions} action${cost.actions === 1 ? "" : "s"}`);
+  if (cost.coins > 0) parts.push(`${cost.coins} coin${cost.coins === 1 ? "" : "s"}`);
+  return parts.join(" · ");
+}
+
+// A card as printed: buildings and machines show their requirement, coins and VP; workers their cost and production.
+export function cardElement(id, { small = false, extra = null, cls = "" } = {}) {
+  const card = CARDS[id] || { kind: "unknown" };
+  const box = el("div", { class: `ma-card kind-${card.kind}${small ? " small" : ""} ${cls}`, "data-card": id, title: cardTitle(id) });
+  if (card.kind === "building" || card.kind === "machine") {
+    box.append(
+      el("div", { class: "ma-head" }, el("span", { class: "ma-id", text: id }), el("span", { class: "ma-name", text: card.name || "" })),
+      el("div", { class: "ma-body" }, el("span", { class: "ma-label", text: "needs" }), resList(card.req)),
+      el("div", { class: "ma-foot" },
+        card.coins ? coinBadge(card.coins) : null,
+        card.kind === "machine" ? el("span", { class: "makes" }, "then works: ", resList(card.prod, "res-list inline")) : null,
+        vpBadge(card.vp || 0)),
+    );
+  } else {
+    box.append(
+      el("div", { class: "ma-head" }, el("span", { class: "ma-id", text: id }), el("span", { class: "ma-name", text: KIND_WORD[card.kind] || card.kind })),
+      el("div", { class: "ma-body" }, resList(card.prod)),
+      el("div", { class: "ma-foot" }, coinBadge(card.cost || 0, "coin cost")),
+    );
+  }
+  if (extra) box.appendChild(extra);
+  return box;
+}
+
+function cardTitle(id) {
+  const card = CARDS[id];
+  if (!card) return id;
+  const amounts = (a) => RESOURCES.map((r, i) => (a && a[i] ? `${a[i]} ${r}` : null)).filter(Boolean).join(", ");
+  if (card.kind === "building") return `${id} ${card.name}: needs ${amounts(card.req)}; pays ${card.coins} coins and ${card.vp} VP`;
+  if (card.kind === "machine") return `${id} ${card.name}: needs ${amounts(card.req)}; ${card.vp} VP, then works as ${amounts(card.prod)} for 0 coins`;
+  return `${id} ${KIND_WORD[card.kind]}: ${amounts(card.prod)}; costs ${card.cost} coins to send`;
+}
+
+// A site: the card plus a bar per resource showing the progress toward its requirement.
+function siteElement(site, { small = false, sendButton = null } = {}) {
+  const req = site.requirement || (CARDS[site.card] || {}).req || [0, 0, 0, 0];
+  const prog = site.progress || [0, 0, 0, 0];
+  const bars = el("div", { class: "progress" });
+  RESOURCES.forEach((res, i) => {
+    if (!req[i]) return;
+    const done = Math.min(prog[i], req[i]);
+    const row = el("div", { class: `bar-row${prog[i] >= req[i] ? " met" : ""}`, title: `${res}: ${prog[i]} of ${req[i]}` },
+      resourceIcon(res, 12),
+      el("div", { class: "bar" }, el("div", { class: "fill", style: { width: `${(100 * done) / req[i]}%`, background: RES_COLOUR[res] } })),
+      el("span", { class: "bar-num", text: `${prog[i]}/${req[i]}` }));
+    bars.appendChild(row);
+  });
+  const workers = el("div", { class: "site-workers" });
+  for (const w of site.workers || []) workers.appendChild(el("span", { class: "worker-tag", title: cardTitle(w), text: w }));
+  const extra = el("div", { class: "site-extra" }, bars, (site.workers || []).length ? workers : null, sendButton);
+  const box = cardElement(site.card, { small, extra, cls: "site" });
+  box.dataset.site = site.card;
+  return box;
+}
+
+export class BuildersTable {
+  constructor(root, opts = {}) {
+    this.root = root;
+    this.opts = opts;
+    this.view = null;
+    this.selected = null; // a worker id in my crew
+    this.legalKey = "";
+    this.onKey = (event) => {
+      if (event.key === "Escape" && this.selected) {
+        this.selected = null;
+        this.render();
+      }
+    };
+    document.addEventListener("keydown", this.onKey);
+    root.replaceChildren();
+    root.classList.add("builders-table");
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  update(view) {
+    this.view = view;
+    const legalKey = (view.legal || []).join("|");
+    if (legalKey !== this.legalKey) {
+      this.legalKey = legalKey;
+      if (this.selected && !(view.legal || []).some((a) => a.startsWith(`send ${this.selected} `))) this.selected = null;
+    }
+    this.render();
+  }
+
+  legal(action) {
+    return !this.opts.replay && (this.view.legal || []).includes(action);
+  }
+
+  cost(action) {
+    const costs = this.view.legal_costs || {};
+    if (costs[action]) return costs[action];
+    return null;
+  }
+
+  actionButton(action, label, { cls = "btn", fallbackCost = null } = {}) {
+    const ok = this.legal(action);
+    const cost = this.cost(action) || fallbackCost;
+    const b = el("button", { class: `${cls} act`, "data-action": action, disabled: !ok, onclick: () => this.act(action) },
+      el("span", { class: "act-label", text: label }),
+      cost && ok ? el("span", { class: "price", text: describeCost(cost) }) : null);
+    return b;
+  }
+
+  act(action) {
+    this.selected = null;
+    if (this.opts.onAction) this.opts.onAction(action);
+  }
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    const obs = view.view;
+    const me = view.seat;
+    const root = this.root;
+    root.replaceChildren();
+    const mine = !this.opts.replay && me !== null && me !== undefined && me === view.to_move && !view.result;
+
+    // banner
+    const banner = el("div", { class: "turn-banner", id: "turn-banner", "aria-live": "polite" });
+    if (view.result || obs.over) {
+      banner.classList.add("over");
+      banner.append(el("strong", { text: "Game over. " }), this.opts.winnersText ? this.opts.winnersText(view) : "");
+    } else if (view.to_move !== null && view.to_move !== undefined) {
+      const mover = view.to_move;
+      const chip = el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[mover], color: SEAT_INK[mover] } }, SEAT_NAMES[mover]);
+      const left = obs.actions_left;
+      if (mine) {
+        banner.classList.add("yours");
+        const coins = obs.players[me].coins;
+        banner.append(chip, ` Your turn: ${left} action${left === 1 ? "" : "s"} left, ${coins} coin${coins === 1 ? "" : "s"}.`);
+      } else {
+        banner.append(chip, ` ${seatName(view.seats, mover, me)} ${this.opts.replay ? "to move" : "is playing"} (${left} action${left === 1 ? "" : "s"} left).`);
+      }
+      if (obs.final_round) banner.append(el("span", { class: "final-round", text: " Final round!" }));
+    }
+    root.appendChild(banner);
+
+    // actions bar
+    if (!this.opts.replay && me !== null && me !== undefined) {
+      const bar = el("div", { class: "action-bar ma-actions", id: "action-bar" });
+      const p = obs.players[me];
+      bar.append(
+        el("span", { class: "pill actions-left", title: "Actions left this turn" }, el("b", { text: String(view.to_move === me ? obs.actions_left : 0) }), view.to_move === me && obs.actions_left === 1 ? " action" : " actions"),
+        el("span", { class: "pill coins-left", title: "Your coins" }, el("span", { class: "coin-disc" }), el("b", { text: String(p.coins) }), p.coins === 1 ? " coin" : " coins"),
+        this.actionButton("coins 1", "+1 coin", { fallbackCost: { actions: 1 } }),
+        this.actionButton("coins 2", "+3 coins", { fallbackCost: { actions: 2 } }),
+        this.actionButton("coins 3", "+6 coins", { fallbackCost: { actions: 3 } }),
+        this.actionButton("buy", "Buy an action", { fallbackCost: { coins: 5 } }),
+        el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, onclick: () => this.opts.onUndo && this.opts.onUndo() }, "↶ Undo"),
+        this.actionButton("end", "End turn", { cls: "btn btn-primary" }),
+      );
+      root.appendChild(bar);
+      const hint = el("div", { class: "hint", id: "hint" });
+      if (mine) {
+        if (this.selected) hint.textContent = `Send ${this.selected}: choose one of your sites below (the price is on each button). Esc to cancel.`;
+        else if (obs.actions_left > 0) hint.textContent = "Open a site, recruit a worker, take coins, or pick a worker in your crew to send it.";
+        else if (this.legal("end")) hint.textContent = "No action left: buy one more for 5 coins or end your turn.";
+      }
+      hint.hidden = !hint.textContent;
+      root.appendChild(hint);
+    }
+
+    const grid = el("div", { class: "ma-grid" });
+    root.appendChild(grid);
+    const main = el("div", { class: "ma-main" });
+    const side = el("aside", { class: "ma-side" });
+    grid.append(main, side);
+
+    if (view.result) main.appendChild(this.scoreTable(true));
+    const mySeatFirst = !this.opts.replay && me !== null && me !== undefined ? me : null;
+    if (mySeatFirst !== null) main.appendChild(this.tableau(obs.players[mySeatFirst], true));
+
+    // building row
+    const brow = el("div", { class: "card-row", id: "building-row" });
+    for (const id of obs.building_row || []) {
+      brow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`open ${id}`, "Open", { cls: "btn small", fallbackCost: { actions: 1 } }) }));
+    }
+    const deckInfo = el("div", { class: "deck-info" },
+      el("span", { text: `Deck: ${obs.building_deck_size ?? "?"}` }),
+      obs.building_deck_top ? el("div", { class: "deck-top" }, el("span", { class: "muted small", text: "next:" }), cardElement(obs.building_deck_top, { small: true, cls: "faded" })) : null);
+    brow.appendChild(deckInfo);
+    main.appendChild(el("section", { class: "panel" }, el("h3", { text: "Buildings and machines" }), brow));
+
+    // worker row
+    const wrow = el("div", { class: "card-row", id: "worker-row" });
+    for (const id of obs.worker_row || []) {
+      wrow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`recruit ${id}`, "Recruit", { cls: "btn small", fallbackCost: { actions: 1 } }) }));
+    }
+    wrow.appendChild(el("div", { class: "deck-info" }, el("span", { text: `Deck: ${obs.worker_deck_size ?? "?"}` })));
+    main.appendChild(el("section", { class: "panel" }, el("h3", { text: "Workers for hire" }), wrow));
+
+    // tableaux: mine first and large, then the others
+    const order = obs.players.map((p) => p.seat ?? obs.players.indexOf(p));
+    const mySeat = !this.opts.replay && me !== null && me !== undefined ? me : null;
+    const others = el("div", { class: "others" });
+    for (const seat of order) if (seat !== mySeat) others.appendChild(this.tableau(obs.players[seat], false));
+    (mySeat !== null ? side : main).appendChild(others);
+
+    if (!view.result) side.appendChild(this.scoreTable(false));
+    if (this.opts.extraSide) side.appendChild(this.opts.extraSide);
+  }
+
+  tableau(p, isMe) {
+    const view = this.view;
+    const seat = p.seat ?? this.view.view.players.indexOf(p);
+    const moving = seat === view.to_move && !view.result;
+    const box = el("section", { class: `panel tableau${isMe ? " mine" : " theirs"}${moving ? " moving" : ""}`, id: `tableau-${seat}`, "data-seat": seat });
+    box.appendChild(el("h3", { class: "tableau-head" },
+      el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[seat] } }),
+      isMe ? "Your workshop" : seatName(view.seats, seat, view.seat),
+      el("span", { class: "spacer" }),
+      coinBadge(p.coins, "coin big"),
+      el("span", { class: "vp big", text: `${p.vp ?? 0} VP` })));
+
+    // crew
+    const crew = el("div", { class: "card-row crew", id: isMe ? "my-crew" : null });
+    for (const w of p.crew || []) {
+      if (isMe && !this.opts.replay) {
+        const sendable = (view.legal || []).some((a) => a.startsWith(`send ${w} `));
+        const cardEl = cardElement(w, { small: !isMe, cls: `${sendable ? "sendable" : ""}${this.selected === w ? " selected" : ""}` });
+        if (sendable) {
+          cardEl.setAttribute("role", "button");
+          cardEl.tabIndex = 0;
+          cardEl.dataset.worker = w;
+          const choose = () => {
+            this.selected = this.selected === w ? null : w;
+            this.render();
+          };
+          cardEl.addEventListener("click", choose);
+          cardEl.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(); } });
+        }
+        crew.appendChild(cardEl);
+      } else {
+        const card = CARDS[w] || {};
+        crew.appendChild(el("span", { class: `crew-chip kind-${card.kind}`, "data-card": w, title: cardTitle(w) },
+          el("b", { text: w }), resList(card.prod, "res-list inline"), el("span", { class: "chip-cost", text: `${card.cost || 0}¢` })));
+      }
+    }
+    if (!(p.crew || []).length) crew.appendChild(el("span", { class: "muted", text: "no free worker" }));
+    box.append(el("h4", { text: isMe ? "Crew (click a worker to send it)" : "Crew" }), crew);
+
+    // sites
+    const sites = el("div", { class: "card-row sites", id: isMe ? "my-sites" : null });
+    for (const site of p.sites || []) {
+      let sendButton = null;
+      if (isMe && this.selected) {
+        const action = `send ${this.selected} ${site.card}`;
+        if (this.legal(action)) sendButton = this.actionButton(action, `Send ${this.selected} here`, { cls: "btn small btn-primary send" });
+      }
+      sites.appendChild(siteElement(site, { small: !isMe, sendButton }));
+    }
+    if (!(p.sites || []).length) sites.appendChild(el("span", { class: "muted", text: "no open site" }));
+    box.append(el("h4", { text: "Open sites" }), sites);
+
+    // completed
+    if ((p.completed || []).length) {
+      const done = el("div", { class: "card-row completed" });
+      for (const c of p.completed) {
+        const id = typeof c === "string" ? c : c.card;
+        done.appendChild(cardElement(id, { small: true, cls: "done" }));
+      }
+      box.append(el("h4", { text: "Completed" }), done);
+    }
+    return box;
+  }
+
+  scoreTable(final) {
+    const view = this.view;
+    const obs = view.view;
+    const source = final ? view.result : view.scores;
+    const bySeat = new Map(((source && source.players) || []).map((p) => [p.seat, p]));
+    const rows = [["buildings", "Buildings"], ["machines", "Machines"], ["coins", "Coins (1 VP per 10)"]];
+    const panel = el("div", { class: `panel score-panel${final ? " final" : ""}`, id: final ? "final-scores" : "running-scores" });
+    panel.appendChild(el("h3", { text: final ? "Final score" : "Score so far" }));
+    if (final && this.opts.winnersText) panel.appendChild(el("p", { class: "winners", text: this.opts.winnersText(view) }));
+    const table = el("table", { class: "score-table" });
+    const head = el("tr", {}, el("th", { text: "" }));
+    obs.players.forEach((p, i) => {
+      const seat = p.seat ?? i;
+      head.appendChild(el("th", { class: "seat-col" }, el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[seat] } }), " ", seatName(view.seats, seat, view.seat)));
+    });
+    table.appendChild(el("thead", {}, head));
+    const body = el("tbody");
+    for (const [k, label] of rows) {
+      const tr = el("tr", { "data-row": k }, el("th", { text: label }));
+      obs.players.forEach((p, i) => {
+        const seat = p.seat ?? i;
+        const parts = (bySeat.get(seat) || {}).breakdown || {};
+        tr.appendChild(el("td", { class: "score-cell", "data-seat": seat, "data-card": k, text: String(parts[k] ?? 0) }));
+      });
+      body.appendChild(tr);
+    }
+    const total = el("tr", { class: "total-row" }, el("th", { text: "Total" }));
+    obs.players.forEach((p, i) => {
+      const seat = p.seat ?? i;
+      const win = final && view.result.winners && view.result.winners.includes(seat);
+      total.appendChild(el("td", { class: `total${win ? " winner" : ""}`, "data-seat": seat, text: String((bySeat.get(seat) || {}).total ?? 0) }));
+    });
+    body.appendChild(total);
+    table.appendChild(body);
+    panel.appendChild(table);
+    return panel;
+  }
+}

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+import pytest
+
+from builders.server.app import create_app
+from builders.server.bots import random_agent
+from tests.server.helpers import ThreadServer
+
+
+def make_app(tmp_path, **kwargs):
+    kwargs.setdefault("bot_mode", "inline")
+    kwargs.setdefault("bot_delay", 0)
+    kwargs.setdefault("bot_factory", random_agent)
+    return create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", **kwargs)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server with cheap (random) bots that move at once, on 127.0.0.1."""
+    app = make_app(tmp_path_factory.mktemp("server"))
+    with ThreadServer(app) as srv:
+        yield srv
+
+
+@pytest.fixture
+def api(server):
+    import httpx
+
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        yield client

@@ -1,0 +1,61 @@
+"""Bots think in a worker process: the server keeps answering while a bot thinks."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+from tests.server.conftest import make_app
+from tests.server.helpers import ThreadServer, slow_agent
+
+
+def test_a_thinking_bot_does_not_block_the_server(tmp_path):
+    app = make_app(tmp_path, bot_mode="process", bot_factory=slow_agent)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as api:
+        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
+                                                                            {"type": "human"}]}).json()
+        gid = created["id"]
+        started = time.monotonic()
+        worst = 0.0
+        polls = 0
+        while api.get(f"/api/games/{gid}").json()["version"] == 0:
+            t = time.monotonic()
+            r = api.get(f"/api/games/{gid}/state")
+            worst = max(worst, time.monotonic() - t)
+            assert r.status_code == 200
+            polls += 1
+            assert time.monotonic() - started < 30, "the bot never moved"
+        # the bot needed 2 s of CPU; the server answered all along (a bot on the server's own
+        # thread would have held every answer for those 2 s)
+        assert time.monotonic() - started >= 1.9
+        assert polls >= 10 and worst < 1.0
+        view = api.get(f"/api/games/{gid}/state").json()
+        assert view["version"] >= 1 and view["log"][0]["seat"] == 0
+
+
+def test_bot_workers_come_back_after_a_crash():
+    import asyncio
+    import os
+    import signal
+
+    from builders.core.games import get_game
+    from builders.server.bots import BotRunner, random_agent
+
+    runner = BotRunner("process", random_agent)
+    record = {"game": "kingdom", "format": 1, "setup": get_game("kingdom").random_setup(2, 1), "history": []}
+
+    async def main():
+        first = await runner.choose(record, "easy", 7)
+        state = get_game("kingdom").new_state(record["setup"])
+        assert first in [state.action_to_string(a) for a in state.legal_actions()]
+        for pid in list(runner._executor._processes):
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.3)
+        # same record, same seed: the same move, from a new worker
+        assert await runner.choose(record, "easy", 7) == first
+
+    try:
+        asyncio.run(main())
+    finally:
+        runner.close()

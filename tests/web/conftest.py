@@ -1,0 +1,126 @@
+"""Browser tests: a real server (uvicorn in a thread, temporary SQLite file, bots that move at once) and
+Debian's Chromium driven by Playwright. Screenshots of every stage go to ``out/web/`` (ignored by git)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from builders.server.app import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "out" / "web"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 812}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """The game server in a background thread on a free 127.0.0.1 port."""
+
+    def __init__(self, db_path: Path):
+        app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
+                                ws_max_size=64 * 1024)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    with Server(tmp_path_factory.mktemp("web") / "games.sqlite3") as srv:
+        yield srv
+
+
+@pytest.fixture
+def api(server):
+    with httpx.Client(base_url=server.url, timeout=20) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.fail("Debian's Chromium is needed for the browser tests: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Shots:
+    """Saves numbered screenshots of one test under out/web/<test name>/."""
+
+    def __init__(self, name: str):
+        self.folder = SHOTS / re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+
+    def __call__(self, page, label: str, full_page: bool = False) -> Path:
+        self.count += 1
+        path = self.folder / f"{self.count:02d}-{label}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+
+@pytest.fixture
+def shots(request):
+    return Shots(request.node.name)
+
+
+@pytest.fixture
+def new_page(browser, server):
+    """``new_page(viewport=DESKTOP)``: a page in a fresh browser context (its own localStorage); every
+    uncaught script error fails the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(viewport=DESKTOP):
+        context = browser.new_context(viewport=viewport, base_url=server.url)
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"script errors in the page: {errors}"
