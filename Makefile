@@ -24,7 +24,7 @@ $(TESTS): $(STAMP)
 install: $(TESTS)
 
 play: $(STAMP)
-	$(BIN)/builders play
+	$(BIN)/builders serve
 
 # The browser tests drive Debian's Chromium (no browser is downloaded).
 chromium:

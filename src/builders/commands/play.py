@@ -1,4 +1,4 @@
-"""``builders play``: until the web app lands, a full Kingdom Builder game between random players,
+"""``builders play``: a full Kingdom Builder game between random players,
 shown in the terminal (final map and score table)."""
 
 from __future__ import annotations
