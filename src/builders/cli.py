@@ -23,13 +23,15 @@ def fail(message: str) -> None:
 
 
 def _register() -> None:
-    from builders.commands import bench, kingdom, middle_ages, play, serve
+    from builders.commands import bench, kingdom, middle_ages, play, serve, tournament
 
     app.add_typer(kingdom.app, name="kingdom", help="Kingdom Builder: positions, moves, records, pictures.")
     app.add_typer(middle_ages.app, name="middle-ages", help="The Builders: Middle Ages: records and tools.")
     app.add_typer(bench.app, name="bench", help="Speed benchmarks (medians of several runs).")
-    app.command("play", help="Play a game (until the web app lands: random players, in the terminal).")(play.play)
+    app.command("play", help="Watch random players play a Kingdom Builder game in the terminal.")(play.play)
     app.command("serve", help="Start the game server and web app, and print the address to open.")(serve.serve)
+    app.command("tournament", help="Play paired games between agents and report their strength.")(
+        tournament.tournament)
 
 
 _register()

@@ -199,6 +199,12 @@ class Game(ABC):
         """The initial state of ``setup``; raises InvalidSetup saying what is wrong."""
 
 
+def public_history(history: list) -> list:
+    """The history without its chance outcomes: what a determinized copy keeps of its past, so that
+    no drawn card (another seat's hand, a deck order) shows through it."""
+    return [entry for entry in history if not isinstance(entry, Chance)]
+
+
 def check_not_over(state: GameState) -> None:
     if state.is_over():
         raise IllegalAction("the game is over")

@@ -12,7 +12,7 @@ from typing import Any
 
 from builders.core.errors import IllegalAction
 from builders.core.rng import Rng
-from builders.core.state import Chance, GameState, Result, check_not_over
+from builders.core.state import Chance, GameState, Result, check_not_over, public_history
 from builders.kingdom import notation, rules
 from builders.kingdom.board import BIT, Board
 from builders.kingdom.data import TERRAINS
@@ -272,15 +272,22 @@ class KingdomState(GameState):
     def resample_hidden(self, seat: int, rng: Rng) -> KingdomState:
         """A copy with the deck order and the hidden hand cards of the other seats redrawn.
 
-        The card of the player to move is public once their turn began (rules.md, "A turn" 1)."""
+        The card of the player to move is public once their turn began (rules.md, "A turn" 1).
+        The result depends only on what ``seat`` sees and on ``rng``: the unseen cards are pooled in
+        sorted order before the shuffle, the copy gets a generator drawn from ``rng`` for its own
+        reshuffles of the discard pile, and pending forced draws and the
+        drawn cards of the history (which would show what was hidden) are dropped."""
         st = self.copy()
         hidden = [q for q in range(self.num_players)
                   if q != seat and st.hand[q] >= 0 and not (q == st.to_move and not st.over)]
-        pool = st.deck[:] + [st.hand[q] for q in hidden]
+        pool = sorted(st.deck + [st.hand[q] for q in hidden])
         rng.shuffle(pool)
         for q in hidden:
             st.hand[q] = pool.pop()
         st.deck = pool
+        st.forced = []
+        st.rng = Rng(rng.next64())
+        st.history = public_history(st.history)
         return st
 
     # -- helpers ------------------------------------------------------------------------------

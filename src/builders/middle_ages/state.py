@@ -12,7 +12,7 @@ from typing import Any
 
 from builders.core.errors import IllegalAction, InvalidPosition
 from builders.core.rng import Rng
-from builders.core.state import Chance, GameState, Result
+from builders.core.state import Chance, GameState, Result, public_history
 from builders.middle_ages import rules
 from builders.middle_ages.cards import (
     BUILDING_DECK, COST, GUARD, IDS, INDEX, MACHINES, NUM_CARDS, PROD, REQ, REWARD, VP, unpack,
@@ -335,15 +335,23 @@ class MiddleAgesState(GameState):
 
     def resample_hidden(self, seat: int, rng: Rng) -> MiddleAgesState:
         """A copy with the hidden deck orders drawn anew: the building deck below its visible top card,
-        and the whole worker deck. Every seat knows the same, so ``seat`` changes nothing."""
+        and the whole worker deck. Every seat knows the same, so ``seat`` changes nothing.
+
+        The result depends only on what is visible and on ``rng``: the hidden cards are put in sorted
+        order before they are shuffled, and pending forced draws and the
+        drawn cards of the history (which would show what was hidden) are dropped."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise ValueError(f"seat must be from 0 to {self.num_players - 1}, not {seat!r}")
         other = self.copy()
         if other.bdeck:
-            below = other.bdeck[:-1]
+            below = sorted(other.bdeck[:-1])
             rng.shuffle(below)
             other.bdeck[:-1] = below
-        rng.shuffle(other.wdeck)
+        workers = sorted(other.wdeck)
+        rng.shuffle(workers)
+        other.wdeck = workers
+        other.forced = []
+        other.history = public_history(other.history)
         return other
 
     # -- positions ---------------------------------------------------------------------------------
