@@ -179,12 +179,17 @@ export class GameSocket {
     this.ws = null;
     this.pingTimer = null;
     this.retryTimer = null;
+    this.lost = false; // a connection was lost and is not back yet: the badge says "reconnecting…"
     this.connect();
     this.onVisible = () => {
       if (document.visibilityState === "visible" && !this.isOpen()) this.reconnectNow();
     };
+    // the browser knows before the socket does that the network is gone: an open socket may stay
+    // "open" for minutes while nothing gets through, so let go of it at once and say so
+    this.onOffline = () => this.drop();
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("online", this.onVisible);
+    window.addEventListener("offline", this.onOffline);
   }
 
   isOpen() {
@@ -195,7 +200,7 @@ export class GameSocket {
     if (this.closed) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const url = `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
-    this.onStatus("connecting");
+    this.onStatus(this.lost ? "offline" : "connecting");
     let ws;
     try {
       ws = new WebSocket(url);
@@ -205,13 +210,17 @@ export class GameSocket {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
+      if (this.ws !== ws) return;
+      // the server answers hello with the current view: whatever was missed while away is caught up
       ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.delay = 500;
+      this.lost = false;
       this.onStatus("live");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
     });
     ws.addEventListener("message", (event) => {
+      if (this.ws !== ws) return; // a socket let go of (dropped, or replaced by a new seat's)
       let msg;
       try {
         msg = JSON.parse(event.data);
@@ -222,9 +231,11 @@ export class GameSocket {
       else if (msg.type === "error") this.onError(msg.message || "The server reported an error.");
     });
     ws.addEventListener("close", () => {
-      clearInterval(this.pingTimer);
+      // a socket already let go of closes late: the timer then belongs to its successor
       if (this.ws === ws) {
+        clearInterval(this.pingTimer);
         this.ws = null;
+        this.lost = !this.closed;
         this.onStatus(this.closed ? "closed" : "offline");
         this.scheduleRetry();
       }
@@ -240,6 +251,22 @@ export class GameSocket {
     const wait = this.delay + Math.random() * 250;
     this.delay = Math.min(this.delay * 2, 15000);
     this.retryTimer = setTimeout(() => this.connect(), wait);
+  }
+
+  // Lets go of the current socket (it may not have noticed yet that the network is gone) and retries.
+  drop() {
+    const ws = this.ws;
+    if (!ws || this.closed) return;
+    this.ws = null;
+    this.lost = true;
+    clearInterval(this.pingTimer);
+    this.onStatus("offline");
+    try {
+      ws.close();
+    } catch (err) {
+      /* already closing */
+    }
+    this.scheduleRetry();
   }
 
   reconnectNow() {
@@ -274,6 +301,7 @@ export class GameSocket {
     clearTimeout(this.retryTimer);
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("online", this.onVisible);
+    window.removeEventListener("offline", this.onOffline);
     if (this.ws) this.ws.close();
   }
 }

@@ -2,7 +2,7 @@
 
 import {
   api, ApiError, GameSocket, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
-  rememberGame, GAME_TITLES, SEAT_COLOURS, SEAT_NAMES, seatName, winnersText, logText,
+  rememberGame, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText,
 } from "./api.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
@@ -39,7 +39,22 @@ function chooseSeat() {
 function setConn(status) {
   connEl.dataset.status = status;
   connEl.textContent = { live: "live", connecting: "connecting…", offline: "reconnecting…", closed: "closed" }[status] || status;
-  connEl.title = status === "live" ? "Connected: moves appear as they happen" : "The live connection is down; retrying";
+  connEl.title = {
+    live: "Connected: moves appear as they happen",
+    connecting: "Connecting to the game server",
+    offline: "The live connection is down; retrying. The table catches up as soon as it is back.",
+  }[status] || "The live connection is closed";
+}
+
+// The seat this page plays, or null: a seat handed over to a bot is only watched from here.
+function playingSeat(view) {
+  return view.seat !== null && view.seat !== undefined && !botSeat(view) ? view.seat : null;
+}
+
+function botSeat(view) {
+  if (view.seat === null || view.seat === undefined) return null;
+  const info = (view.seats || []).find((s) => s.seat === view.seat);
+  return info && info.type === "bot" ? info : null;
 }
 
 function render(view) {
@@ -47,6 +62,13 @@ function render(view) {
   // views can cross on the way (a reply to an action and a push after a bot's move): never go back
   if (current && current.seat === view.seat && typeof view.version === "number" && view.version < current.version) return;
   current = view;
+  // once the seat is a bot's, the page shows the table as a spectator would (with this seat's view)
+  const shown = botSeat(view) ? { ...view, seat: null } : view;
+  if (table && table.shownSeat !== shown.seat) {
+    table.destroy();
+    table = null;
+    tableRoot.replaceChildren();
+  }
   if (!table) {
     const opts = {
       onAction: sendAction,
@@ -55,23 +77,36 @@ function render(view) {
       extraSide: logBox,
     };
     table = view.game === "kingdom" ? new KingdomTable(tableRoot, opts) : new BuildersTable(tableRoot, opts);
+    table.shownSeat = shown.seat;
     document.body.dataset.game = view.game;
   }
-  table.update(view);
+  table.update(shown);
   document.body.dataset.version = String(view.version ?? "");
   document.body.dataset.toMove = view.to_move === null || view.to_move === undefined ? "" : String(view.to_move);
   document.body.dataset.status = view.result ? "finished" : view.status || "";
-  renderLog(view);
+  renderLog(shown);
   renderHeader(view);
 }
 
 function renderHeader(view) {
   const name = GAME_TITLES[view.game] || view.game;
-  titleEl.replaceChildren(el("span", { class: "game-name", text: name }),
-    view.seat !== null && view.seat !== undefined
-      ? el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[view.seat], color: view.seat === 2 ? "#1d1d1d" : "#fff" } }, `you: ${SEAT_NAMES[view.seat]}`)
-      : el("span", { class: "seat-chip spectator", text: "watching" }));
-  const yourTurn = view.seat !== null && view.seat === view.to_move && !view.result;
+  const bot = botSeat(view);
+  const seatStyle = (s) => ({ background: SEAT_COLOURS[s], color: SEAT_INK[s] });
+  let chip;
+  if (bot) {
+    chip = el("span", {
+      class: "seat-chip handed-over", id: "seat-chip", style: seatStyle(view.seat),
+      title: `You handed ${SEAT_NAMES[view.seat]} over to a bot: it plays the seat and you watch.`,
+    }, `${SEAT_NAMES[view.seat]}: ${bot.level || "a"} bot`);
+  } else if (view.seat !== null && view.seat !== undefined) {
+    chip = el("span", { class: "seat-chip", id: "seat-chip", style: seatStyle(view.seat) }, `you: ${SEAT_NAMES[view.seat]}`);
+  } else {
+    chip = el("span", { class: "seat-chip spectator", id: "seat-chip", text: "watching" });
+  }
+  titleEl.replaceChildren(el("span", { class: "game-name", text: name }), chip);
+  const mine = playingSeat(view);
+  const yourTurn = mine !== null && mine === view.to_move && !view.result;
+  document.body.classList.toggle("handed-over", Boolean(bot));
   document.title = `${yourTurn ? "● Your turn · " : ""}${name}`;
   document.body.classList.toggle("your-turn", yourTurn);
 
@@ -90,8 +125,8 @@ function renderHeader(view) {
   }
   if (view.result) {
     toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, "Replay"));
-  } else if (view.seat !== null && view.seat !== undefined) {
-    toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", onclick: resign }, "Hand over to a bot"));
+  } else if (mine !== null) {
+    toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", onclick: showBotDialog }, "Hand over to a bot"));
   }
   toolsEl.appendChild(el("a", { class: "btn small", href: "/" }, "Lobby"));
 }
@@ -184,20 +219,54 @@ async function sendUndo() {
   }
 }
 
-async function resign() {
-  const level = window.prompt("Hand your seat over to a bot: which level? (easy, medium, hard)", "medium");
-  if (level === null) return;
-  const bot = level.trim().toLowerCase();
-  if (!["easy", "medium", "hard"].includes(bot)) {
-    toast("Choose easy, medium or hard.");
-    return;
-  }
-  try {
-    await api(`/api/games/${encodeURIComponent(gameId)}/resign`, { method: "POST", body: { bot }, token });
-    toast(`A ${bot} bot plays your seat from now on.`, "info");
+const BOT_LEVELS = [
+  ["easy", "Easy", "Plays sensible moves but often misjudges them: a gentle opponent."],
+  ["medium", "Medium", "Always takes the move that looks best right now, in an instant."],
+  ["hard", "Hard", "Tries many moves ahead before each one (about a second): the strongest."],
+];
+
+// "Hand over to a bot": a small dialog to choose the level; the bot then plays this seat to the end.
+function showBotDialog() {
+  if (document.getElementById("bot-dialog") || seat === null) return;
+  const error = el("p", { class: "error-text dialog-error", role: "alert", hidden: true });
+  const options = el("fieldset", { class: "level-options" },
+    el("legend", { class: "sr-only", text: "Bot level" }),
+    BOT_LEVELS.map(([level, label, text]) => el("label", { class: "level-option", "data-level": level },
+      el("input", { type: "radio", name: "bot-level", value: level, checked: level === "medium" }),
+      el("b", { text: label }),
+      el("small", { text }))));
+  const cancel = el("button", { type: "button", class: "btn", id: "bot-cancel", onclick: () => dialog.close() }, "Cancel");
+  const confirm = el("button", { type: "submit", class: "btn btn-primary", id: "bot-confirm" }, "Hand over");
+  const form = el("form", { method: "dialog", onsubmit: submit },
+    el("h3", { id: "bot-dialog-title" },
+      el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[seat] } }), ` Hand ${SEAT_NAMES[seat]} over to a bot`),
+    el("p", { class: "dialog-text", text: "The bot plays your seat to the end of the game; you keep watching. The seat cannot be taken back." }),
+    options, error,
+    el("div", { class: "dialog-buttons" }, cancel, confirm));
+  const dialog = el("dialog", { class: "bot-dialog", id: "bot-dialog", "aria-labelledby": "bot-dialog-title" }, form);
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.appendChild(dialog);
+  dialog.showModal();
+  options.querySelector("input:checked").focus();
+
+  async function submit(event) {
+    event.preventDefault();
+    const bot = form.elements["bot-level"].value;
+    confirm.disabled = true;
+    cancel.disabled = true;
+    error.hidden = true;
+    try {
+      await api(`/api/games/${encodeURIComponent(gameId)}/resign`, { method: "POST", body: { bot }, token });
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+      confirm.disabled = false;
+      cancel.disabled = false;
+      return;
+    }
+    dialog.close();
+    toast(`${bot === "easy" ? "An" : "A"} ${bot} bot plays ${SEAT_NAMES[seat]} from now on.`, "info");
     await refresh();
-  } catch (err) {
-    toast(err.message);
   }
 }
 
@@ -218,7 +287,7 @@ function switchSeat(newSeat) {
 
 document.addEventListener("keydown", (event) => {
   const typing = event.target && ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName);
-  if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (typing || event.ctrlKey || event.metaKey || event.altKey || document.querySelector("dialog[open]")) return;
   if (event.key === "z" && current && current.can_undo) sendUndo();
 });
 
