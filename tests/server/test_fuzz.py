@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 
-import httpx
 import schemathesis
 import websockets
 from hypothesis import HealthCheck, given, settings, strategies as st

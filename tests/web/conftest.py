@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import re
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from builders.server.app import create_app
+from tests.server.helpers import ThreadServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "web"
@@ -27,41 +24,11 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 812}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """The game server in a background thread on a free 127.0.0.1 port."""
-
-    def __init__(self, db_path: Path):
-        app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
-                                ws_max_size=64 * 1024)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    with Server(tmp_path_factory.mktemp("web") / "games.sqlite3") as srv:
+    db_path = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0)
+    with ThreadServer(app) as srv:
         yield srv
 
 
@@ -71,8 +38,10 @@ def api(server):
         yield client
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope, not session: Playwright's sync API keeps an asyncio loop running while it is
+    # open, and a test of another module run later in the same process (asyncio.run) must not see it.
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.fail("Debian's Chromium is needed for the browser tests: apt-get install -y chromium")
     from playwright.sync_api import sync_playwright

@@ -167,6 +167,16 @@ export function toast(message, kind = "error", ms = 6000) {
 // ---------------------------------------------------------------------------------------------
 // The live connection: hello with the seat token, state pushes, ping, reconnect with backoff.
 
+/** Copy ``text`` to the clipboard, saying in a toast whether it worked. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Link copied.", "info", 2500);
+  } catch (err) {
+    toast("Copying is blocked here: select the link and copy it by hand.", "error");
+  }
+}
+
 export class GameSocket {
   constructor(gameId, token, { onState, onError, onStatus }) {
     this.gameId = gameId;

@@ -1,7 +1,7 @@
 // The lobby (/): start a game, your games, open seats to join, games to watch, finished games to replay.
 
 import {
-  api, toast, el, loadSeats, rememberSeat, forgetGame, playerName, setPlayerName,
+  api, copyText, toast, el, loadSeats, rememberSeat, forgetGame, playerName, setPlayerName,
   GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES,
 } from "./api.js";
 import { SECTIONS, CARD_NAMES, CARD_TEXT, capital } from "./kingdom.js";
@@ -181,20 +181,11 @@ function showLinks(created, seats, target) {
     dialog.appendChild(el("div", { class: "invite-row" },
       el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[s.seat], color: SEAT_INK[s.seat] } }, SEAT_NAMES[s.seat]),
       el("input", { type: "text", readonly: true, value: link, class: "link-input", "data-seat": s.seat }),
-      el("button", { class: "btn small", onclick: () => copy(link) }, "Copy")));
+      el("button", { class: "btn small", onclick: () => copyText(link) }, "Copy")));
   }
   dialog.appendChild(el("div", { class: "form-row" }, el("a", { class: "btn btn-primary", href: target, id: "go-to-table" }, "Go to the table")));
   document.body.appendChild(dialog);
   dialog.showModal();
-}
-
-async function copy(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast("Link copied.", "info", 2500);
-  } catch (err) {
-    toast("Copying is blocked here: select the link and copy it by hand.");
-  }
 }
 
 // ------------------------------------------------------------------------------------------------

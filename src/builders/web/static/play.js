@@ -1,7 +1,7 @@
 // The table page (/play/{id}): loads the view for this browser's seat, keeps it live, sends actions.
 
 import {
-  api, ApiError, GameSocket, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
+  api, ApiError, GameSocket, copyText, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
   rememberGame, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText,
 } from "./api.js";
 import { KingdomTable } from "./kingdom.js";
@@ -155,20 +155,11 @@ function showInvites(seats, tokens) {
     const input = el("input", { type: "text", readonly: true, value: link, class: "link-input" });
     dialog.appendChild(el("div", { class: "invite-row" },
       el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[s] } }), el("b", { text: SEAT_NAMES[s] }), input,
-      el("button", { class: "btn small", onclick: () => copy(link) }, "Copy")));
+      el("button", { class: "btn small", onclick: () => copyText(link) }, "Copy")));
   }
   dialog.appendChild(el("button", { class: "btn", onclick: () => { dialog.close(); dialog.remove(); } }, "Close"));
   document.body.appendChild(dialog);
   dialog.showModal();
-}
-
-async function copy(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast("Link copied.", "info", 2500);
-  } catch (err) {
-    toast("Copying is blocked here: select the link and copy it by hand.", "error");
-  }
 }
 
 async function refresh() {
