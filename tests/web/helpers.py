@@ -158,3 +158,20 @@ def play_builders_turn(page, rng: random.Random, stats: dict) -> None:
                 else:
                     raise AssertionError("no action button is enabled while actions are left")
     raise AssertionError("a turn did not end after 60 clicks")
+
+
+def play_to_end(page, play_turn, rng: random.Random, max_turns: int, on_turn=None) -> dict:
+    """Play the page's seat with ``play_turn(page, rng, stats)`` until the game is over; ``on_turn(n)``
+    is called after turn ``n`` (for screenshots). Returns the stats the turns collected."""
+    stats: dict = {}
+    turns = 0
+    while not is_finished(page):
+        wait_ready(page)
+        if is_finished(page):
+            break
+        play_turn(page, rng, stats)
+        turns += 1
+        if on_turn:
+            on_turn(turns)
+        assert turns < max_turns, "the game did not end"
+    return stats

@@ -9,7 +9,7 @@ import time
 from urllib.parse import parse_qs, urlparse
 
 from tests.web.conftest import PHONE
-from tests.web.helpers import play_builders_turn, play_kingdom_turn, wait_ready, is_finished, number
+from tests.web.helpers import play_builders_turn, play_kingdom_turn, play_to_end, wait_ready, number
 
 
 def seat_and_token(page) -> tuple[str, int, str]:
@@ -60,18 +60,8 @@ def test_kingdom_builder_against_a_bot(new_page, api, shots):
                            arg=before)
     wait_ready(page)
 
-    rng = random.Random(5)
-    stats: dict = {}
-    turns = 0
-    while not is_finished(page):
-        wait_ready(page)
-        if is_finished(page):
-            break
-        play_kingdom_turn(page, rng, stats)
-        turns += 1
-        if turns == 5:
-            shots(page, "turn-5")
-        assert turns < 40, "the game did not end"
+    stats = play_to_end(page, play_kingdom_turn, random.Random(5), 40,
+                        lambda n: n == 5 and shots(page, "turn-5"))
     page.wait_for_selector("#final-scores")
     shots(page, "final-score")
     assert stats.get("builds", 0) + stats.get("tiles", 0) >= 30
@@ -129,19 +119,12 @@ def test_builders_against_a_bot(new_page, api, shots):
             if cost["coins"] > 0:
                 assert f'{cost["coins"]} coin' in text
 
-    rng = random.Random(3)
-    stats: dict = {}
-    turns = 0
-    while not is_finished(page):
-        wait_ready(page)
-        if is_finished(page):
-            break
-        play_builders_turn(page, rng, stats)
-        turns += 1
-        if turns == 6:
+    def at_turn(n: int) -> None:
+        if n == 6:
             shots(page, "turn-6")
             shots(page, "turn-6-full", full_page=True)
-        assert turns < 80, "the game did not end"
+
+    stats = play_to_end(page, play_builders_turn, random.Random(3), 80, at_turn)
     page.wait_for_selector("#final-scores")
     shots(page, "final-score")
     assert stats.get("sends", 0) > 5 and stats.get("opens", 0) > 1
