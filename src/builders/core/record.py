@@ -81,7 +81,11 @@ def replay(record: Mapping[str, Any], until: int | None = None, game: str | None
     if until is not None and until < 0:
         raise RecordError("--until must be 0 or more")
     g = get_game(record["game"])
-    state = g.new_state(record["setup"])
+    fmt = record.get("format", 1)
+    if type(fmt) is not int or fmt not in g.record_formats:
+        known = ", ".join(str(f) for f in g.record_formats)
+        raise RecordError(f"record format {fmt!r} is not one this version reads (it reads {known})")
+    state = g.state_for_record(record["setup"], fmt)
     all_steps = list(steps(record["history"]))
     if until is not None and until > len(all_steps):
         raise RecordError(f"the record has only {len(all_steps)} actions, not {until}")

@@ -78,6 +78,8 @@ class GameState(ABC):
 
     #: the registry name of the game ("kingdom", "middle-ages")
     GAME: ClassVar[str]
+    #: the record format this engine writes (see Game.record_formats for the ones it reads)
+    RECORD_FORMAT: ClassVar[int] = 1
 
     num_players: int
     #: player actions (engine-native) and Chance outcomes, in the order they happened
@@ -167,7 +169,7 @@ class GameState(ABC):
     def to_record(self) -> dict[str, Any]:
         record: dict[str, Any] = {
             "game": self.GAME,
-            "format": 1,
+            "format": self.RECORD_FORMAT,
             "setup": self.setup,
             "history": self.history_strings(),
         }
@@ -194,9 +196,20 @@ class Game(ABC):
     def random_setup(self, players: int, seed: int | str) -> dict[str, Any]:
         """A complete, explicit setup drawn from ``seed`` (the same on every machine)."""
 
+    #: the record formats this game can replay; a record's own format decides how it replays
+    record_formats: ClassVar[tuple[int, ...]] = (1,)
+
     @abstractmethod
     def new_state(self, setup: Mapping[str, Any]) -> GameState:
         """The initial state of ``setup``; raises InvalidSetup saying what is wrong."""
+
+    def state_for_record(self, setup: Mapping[str, Any], record_format: int) -> GameState:
+        """The initial state for replaying a record written in ``record_format``.
+
+        Engines whose rules changed between formats override this to replay older records under
+        the rules they were written with. Callers check ``record_format in record_formats`` first.
+        """
+        return self.new_state(setup)
 
 
 def public_history(history: list) -> list:
