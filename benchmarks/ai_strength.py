@@ -11,7 +11,7 @@ import argparse
 import json
 from pathlib import Path
 
-from builders.core.tournament import run_tournament
+from builders.ai.tournament import run_tournament
 
 #: name -> (game, agents, players, games, seed)
 TOURNAMENTS = {

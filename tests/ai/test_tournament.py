@@ -1,4 +1,4 @@
-"""Tournaments (builders.core.tournament): paired seatings, numbers that add up, the JSON, and the same
+"""Tournaments (builders.ai.tournament): paired seatings, numbers that add up, the JSON, and the same
 results whatever the number of workers or the backend."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from builders.core.tournament import run_tournament, seating, wilson_interval
+from builders.ai.tournament import run_tournament, seating, wilson_interval
 
 
 def test_wilson_interval_known_values():

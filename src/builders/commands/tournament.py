@@ -38,7 +38,7 @@ def tournament(
 
     from builders.ai.agents import parse_agents
     from builders.core.games import game_names
-    from builders.core.tournament import run_tournament
+    from builders.ai.tournament import run_tournament
 
     if game not in game_names():
         _fail(f"unknown game {game!r} (choose from {', '.join(game_names())})")
@@ -74,7 +74,7 @@ def tournament(
         except OSError as e:
             _fail(f"cannot write {out}: {e.strerror}")
     if plot is not None:
-        from builders.core.tournament import plot_result
+        from builders.ai.tournament import plot_result
 
         try:
             plot_result(result, str(plot))
