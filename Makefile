@@ -8,7 +8,7 @@ TESTS  := $(VENV)/.installed-tests
 # apt-get needs root; use sudo when we are not root.
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test install chromium bench clean
+.PHONY: play test install chromium services bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -30,7 +30,12 @@ play: $(STAMP)
 chromium:
 	@command -v chromium >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null'
 
-test: $(TESTS) chromium
+# The server tests start their own throwaway PostgreSQL and Redis (Debian's packages; no service is
+# started system-wide).
+services:
+	@{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } && command -v redis-server >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null'
+
+test: $(TESTS) chromium services
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

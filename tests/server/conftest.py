@@ -28,3 +28,39 @@ def api(server):
 
     with httpx.Client(base_url=server.url, timeout=10) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL server for this test process (see tests/server/services.py)."""
+    import tempfile
+    from pathlib import Path
+
+    from tests.server.services import Postgres
+
+    pg = Postgres(Path(tempfile.mkdtemp(prefix="builders-pg-"))).start()
+    try:
+        yield pg
+    finally:
+        pg.stop()
+
+
+@pytest.fixture
+def pg_url(postgres):
+    """The URL of a new, empty PostgreSQL database."""
+    return postgres.new_database()
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """A throwaway redis-server for this test process."""
+    import tempfile
+    from pathlib import Path
+
+    from tests.server.services import Redis
+
+    server = Redis(Path(tempfile.mkdtemp(prefix="builders-redis-"))).start()
+    try:
+        yield server
+    finally:
+        server.stop()
