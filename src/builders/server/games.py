@@ -27,7 +27,7 @@ from builders.core.games import get_game
 from builders.core.state import GameState
 from builders.server.bots import BotRunner
 from builders.server.schemas import CreateGame, SetupSpec
-from builders.server.store import Store, StoredStep
+from builders.server.store import Stale, Store, StoredStep
 
 log = logging.getLogger("builders.server")
 
@@ -125,6 +125,12 @@ class GameService:
         self.base_url = base_url
         self.live: dict[str, Live] = {}
         self.closing = False
+        #: whether this process acts for the machine: plays the bots (see builders.server.lease)
+        self.acting = True
+        #: called after every change of a game a client may see (the fan-out to other processes)
+        self.on_change: Any = None
+        #: the seats connected through other server processes, per game (kept by the fan-out)
+        self.remote_seats: dict[str, set[int]] = {}
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -153,12 +159,65 @@ class GameService:
     def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
         if live is not None:
+            self.freshen(live)
             return live
         if not isinstance(game_id, str) or not game_id:
             raise ApiError(404, "there is no such game")
         return self._load(game_id)
 
     def _load(self, game_id: str) -> Live:
+        live = self._build(game_id)
+        self._trim()
+        self.live[game_id] = live
+        return live
+
+    # -- several processes -----------------------------------------------------------------------
+    def freshen(self, live: Live) -> None:
+        """Bring ``live`` up to the database if another process changed the game (one key lookup)."""
+        if not live.lock.locked() and self.store.version(live.id) not in (None, live.version):
+            self.refresh(live)
+
+    def refresh(self, live: Live) -> bool:
+        """Replace ``live``'s copy with the stored game, tell its clients; True if it had changed.
+        Never while a change of this process is being committed (the caller holds the lock or
+        checked it is free)."""
+        fresh = self._build(live.id)
+        if fresh.version == live.version:
+            return False
+        for name in ("name", "seats", "version", "state", "steps", "log"):
+            setattr(live, name, getattr(fresh, name))
+        live.undo = []
+        live.changed()
+        self._broadcast(live)
+        self._schedule_bot(live)
+        return True
+
+    async def _write(self, live: Live, method: Any, *args: Any) -> None:
+        """Commit one write of ``live`` in a thread (other games go on meanwhile; nobody is told
+        before it is committed). A stale copy (another process changed the game) is brought up to
+        date, its clients get the fresh state, and the change is refused with 409."""
+        try:
+            await asyncio.to_thread(method, *args)
+        except Stale:
+            self.refresh(live)
+            raise ApiError(409, "the game was changed meanwhile (by another server process): "
+                                "its current state has been sent; choose again") from None
+        except SQLAlchemyError:
+            log.exception("a database write failed")
+            raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
+
+    def _save_seats(self, live: Live, seats: list[dict[str, Any]]) -> None:
+        """Store new seats of ``live`` if the stored game is still at its version (else 409)."""
+        try:
+            self.store.update(live.id, {"seats": seats, "status": _status(live.state, seats)}, version=live.version)
+        except Stale:
+            if not live.lock.locked():
+                self.refresh(live)
+            raise ApiError(409, "the game was changed meanwhile (by another server process): try again") from None
+        live.version += 1
+
+    def _build(self, game_id: str) -> Live:
+        """The stored game ``game_id``, replayed (not registered)."""
         row = self.store.game(game_id)
         if row is None:
             raise ApiError(404, f"there is no game {game_id!r}")
@@ -182,8 +241,6 @@ class GameService:
         live = Live(id=row["id"], game=row["game"], name=row["name"], created=row["created"],
                     setup=row["setup"], seats=row["seats"], version=row["version"], state=state,
                     steps=steps, log=entries)
-        self._trim()
-        self.live[game_id] = live
         return live
 
     def _trim(self) -> None:
@@ -246,7 +303,7 @@ class GameService:
         seats = [dict(x) for x in live.seats]
         seats[seat].update(claimed=True, token_sha=token_hash(token), name=name or s.get("name"))
         with _saving():
-            self.store.update(live.id, {"seats": seats, "status": _status(live.state, seats)})
+            self._save_seats(live, seats)
         live.seats = seats
         live.changed()
         self._broadcast(live)
@@ -278,7 +335,9 @@ class GameService:
 
     # -- summaries and views -------------------------------------------------------------------
     def connected(self, live: Live) -> set[int]:
-        return {c.seat for c in live.clients if c.seat is not None}
+        here = {c.seat for c in live.clients if c.seat is not None}
+        there = self.remote_seats.get(live.id)
+        return here | there if there else here
 
     def summary(self, live: Live) -> dict[str, Any]:
         cached = live.cache.get("summary")
@@ -368,24 +427,44 @@ class GameService:
         return text
 
     # -- playing -------------------------------------------------------------------------------
-    async def act(self, game_id: str, token: Any, text: Any, version: Any = None) -> Live:
+    async def act(self, game_id: str, token: Any, text: Any, version: Any = None, key: Any = None) -> Live:
         live = self.get(game_id)
         seat = self.require_seat(live, token)
-        await self.act_as(live, seat, text, version)
+        await self.act_as(live, seat, text, version, key)
         return live
 
-    async def act_as(self, live: Live, seat: int, text: Any, version: Any = None) -> None:
-        """Play ``text`` for ``seat`` (whose token was checked)."""
+    async def act_as(self, live: Live, seat: int, text: Any, version: Any = None, key: Any = None) -> None:
+        """Play ``text`` for ``seat`` (whose token was checked). ``key`` is the client's key for the
+        action: an action already stored with the same key and seat is not played again."""
         if not isinstance(text, str):
             raise ApiError(400, "the action must be a string in the game's notation")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise ApiError(400, "version must be a whole number")
+        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 100):
+            raise ApiError(400, "the idempotency key must be a string of 1 to 100 characters")
         async with live.lock:
+            if key is not None and self._keyed(live, seat, key):
+                return
             if live.seats[seat]["type"] != "human":
                 raise ApiError(403, f"seat {seat} is played by a bot now")
-            self._apply(live, seat, text, version=version, by_bot=False)
+            try:
+                await self._apply(live, seat, text, version=version, by_bot=False, key=key)
+            except ApiError as e:
+                if key is not None and e.status == 409 and self._keyed(live, seat, key):
+                    return  # another process stored this very action: it is applied once
+                raise
 
-    def _apply(self, live: Live, seat: int, text: str, version: int | None, by_bot: bool) -> None:
+    @staticmethod
+    def _keyed(live: Live, seat: int, key: str) -> bool:
+        for step in reversed(live.steps):
+            if step.key == key:
+                if step.seat != seat:
+                    raise ApiError(409, "this idempotency key was used for another seat's action")
+                return True
+        return False
+
+    async def _apply(self, live: Live, seat: int, text: str, version: int | None, by_bot: bool,
+                     key: str | None = None) -> None:
         st = live.state
         if st.is_over():
             raise ApiError(409, "the game is over")
@@ -403,10 +482,10 @@ class GameService:
         except BuildersError as e:
             raise ApiError(400, str(e)) from None
         chance = [str(c) for c in new.history[before + 1:]]
-        step = StoredStep(seat, new.action_to_string(action), chance, by_bot)
+        step = StoredStep(seat, new.action_to_string(action), chance, by_bot, key)
         n = len(live.steps)
-        with _saving():
-            self.store.append(live.id, n, step, self._row_summary(live, new, live.version + 1, n + 1))
+        await self._write(live, self.store.append, live.id, n, step,
+                          self._row_summary(live, new, live.version + 1, n + 1), live.version)
         # committed: now the change is real and may be told
         if not chance and not new.is_over() and new.current_player == seat:
             live.undo.append(st)
@@ -451,8 +530,8 @@ class GameService:
                 raise ApiError(409, reason)
             n = len(live.steps) - 1
             prev = live.undo[-1] if live.undo else self._rebuild(live, n)
-            with _saving():
-                self.store.pop(live.id, n, self._row_summary(live, prev, live.version + 1, n))
+            await self._write(live, self.store.pop, live.id, n, live.steps[-1],
+                              self._row_summary(live, prev, live.version + 1, n), live.version)
             if live.undo:
                 live.undo.pop()
             live.state = prev
@@ -481,7 +560,7 @@ class GameService:
             seats = [dict(x) for x in live.seats]
             seats[seat].update(type="bot", level=level or "medium", resigned=level is None)
             with _saving():
-                self.store.update(live.id, {"seats": seats, "status": _status(live.state, seats)})
+                self._save_seats(live, seats)
             live.seats = seats
             live.changed()
             self._broadcast(live)
@@ -541,10 +620,12 @@ class GameService:
     def _broadcast(self, live: Live) -> None:
         for client in list(live.clients):
             client.send(self.state_message(live, client.seat))
+        if self.on_change is not None:
+            self.on_change(live)
 
     # -- bots ----------------------------------------------------------------------------------
     def _schedule_bot(self, live: Live) -> None:
-        if self.closing or (live.bot_task is not None and not live.bot_task.done()):
+        if self.closing or not self.acting or (live.bot_task is not None and not live.bot_task.done()):
             return
         if live.over or live.seats[live.state.current_player]["type"] != "bot":
             return
@@ -568,7 +649,7 @@ class GameService:
                 async with live.lock:
                     if live.version != version:
                         continue
-                    self._apply(live, seat, text, version=None, by_bot=True)
+                    await self._apply(live, seat, text, version=None, by_bot=True)
                 failures = 0
             except asyncio.CancelledError:
                 raise

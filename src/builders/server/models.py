@@ -4,7 +4,7 @@ actions in order; the server rebuilds a game's state by replaying it."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -43,3 +43,18 @@ class ActionRow(Base):
     chance: Mapped[list] = mapped_column(JSON, default=list)
     by_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     at: Mapped[float] = mapped_column(Float)
+    #: the client's key for the action (Idempotency-Key): a retried action is found, not played again
+    client_key: Mapped[str | None] = mapped_column(String(100), nullable=True)
+
+    __table_args__ = (Index("ix_actions_client_key", "game_id", "client_key", unique=True),)
+
+
+class LeaseRow(Base):
+    """A lease: the one server process that acts for the machine (bots, clocks, expiry) holds the
+    row named "machine" and renews it; another takes it over once it has expired."""
+
+    __tablename__ = "leases"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(200))
+    expires: Mapped[float] = mapped_column(Float)

@@ -1,7 +1,13 @@
 """Persistence: games and their accepted actions in a SQL database (SQLite by default).
 
 Every write is one transaction, committed before the caller goes on: the game service tells nobody
-of an action before :meth:`Store.append` has returned. SQLite runs in WAL mode with
+of an action before :meth:`Store.append` has returned.
+
+Several server processes may share one database. Each write of a game names the version it was made
+from: the game's row is updated only if it is still at that version (``UPDATE ... WHERE version = v``),
+in the same transaction as the insert of action ``n`` (whose key ``(game_id, n)`` is unique) or the
+delete of exactly the action meant (number, seat and text). A process whose copy is stale gets
+:class:`Stale` and nothing is written. SQLite runs in WAL mode with
 ``synchronous=NORMAL``: a committed transaction survives the server process being killed at any
 moment (only a power cut may lose the last transactions).
 """
@@ -15,8 +21,9 @@ from typing import Any
 
 from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
-from builders.server.models import ActionRow, Base, GameRow
+from builders.server.models import ActionRow, Base, GameRow, SeatOwnerRow
 
 
 def default_db_url() -> str:
@@ -38,6 +45,12 @@ class StoredStep:
     action: str
     chance: list[str]
     by_bot: bool
+    #: the client's key for the action (HTTP ``Idempotency-Key``, ``id`` on the socket), if it gave one
+    key: str | None = None
+
+
+class Stale(Exception):
+    """The stored game is not at the version a write was made from (another process changed it)."""
 
 
 def database_url(db: str) -> str:
@@ -48,19 +61,24 @@ def database_url(db: str) -> str:
 
 
 class Store:
-    def __init__(self, url: str):
+    def __init__(self, url: str, *, create: bool = True):
         url = database_url(url)
         self.url = url
+        self.sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
-        if url.startswith("sqlite"):
+        if self.sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
         self.engine: Engine = create_engine(url, **kwargs)
-        if url.startswith("sqlite"):
+        if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        if create:
+            Base.metadata.create_all(self.engine)
         # statements built once: the per-action writes are the server's hottest path
         self._insert_action = insert(ActionRow)
-        self._update_game = (update(GameRow).where(GameRow.id == bindparam("game_id_"))
+        self._update_game = (update(GameRow)
+                             .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
                              .values({name: bindparam(name) for name in SUMMARY_COLUMNS}))
 
     def close(self) -> None:
@@ -70,27 +88,76 @@ class Store:
     def create(self, row: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(GameRow), [row])
+            _write_owners(conn, row["id"], row["seats"])
 
-    def append(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any]) -> None:
-        """Add action number ``n`` and update the game's summary, in one transaction."""
+    def append(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
+        """Add action number ``n`` and update the game's summary, in one transaction, if the stored
+        game is at ``version`` with ``n`` actions (else :class:`Stale`, nothing written)."""
         with self.engine.begin() as conn:
-            conn.execute(self._insert_action, {
-                "game_id": game_id, "n": n, "seat": step.seat, "action": step.action,
-                "chance": list(step.chance), "by_bot": step.by_bot, "at": time.time(),
-            })
-            conn.execute(self._update_game, {"game_id_": game_id, **summary})
+            # the guarded update first: it takes the row's write lock, so a racing process waits here
+            # and then finds the version changed
+            moved = conn.execute(self._update_game, {"game_id_": game_id, "from_": version, **summary})
+            if moved.rowcount != 1:
+                raise Stale(f"the game is no longer at version {version}")
+            try:
+                conn.execute(self._insert_action, {
+                    "game_id": game_id, "n": n, "seat": step.seat, "action": step.action,
+                    "chance": list(step.chance), "by_bot": step.by_bot, "at": time.time(), "client_key": step.key,
+                })
+            except IntegrityError:
+                raise Stale(f"action {n} is already stored") from None
 
-    def pop(self, game_id: str, n: int, summary: dict[str, Any]) -> None:
-        """Take back action number ``n`` (the last one) and update the summary, in one transaction."""
+    def pop(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
+        """Take back action number ``n`` (the last one), which must be ``step`` (same seat and text),
+        and update the summary, in one transaction, if the game is at ``version`` (else :class:`Stale`)."""
         with self.engine.begin() as conn:
-            gone = conn.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.n == n))
+            moved = conn.execute(self._update_game, {"game_id_": game_id, "from_": version, **summary})
+            if moved.rowcount != 1:
+                raise Stale(f"the game is no longer at version {version}")
+            gone = conn.execute(delete(ActionRow).where(
+                ActionRow.game_id == game_id, ActionRow.n == n, ActionRow.seat == step.seat,
+                ActionRow.action == step.action))
             if gone.rowcount != 1:
-                raise RuntimeError(f"game {game_id} has no action {n} to take back")
-            conn.execute(self._update_game, {"game_id_": game_id, **summary})
+                raise Stale(f"action {n} is not {step.action!r} of seat {step.seat}")
+            later = conn.execute(select(func.count()).select_from(ActionRow).where(
+                ActionRow.game_id == game_id, ActionRow.n > n)).scalar_one()
+            if later:
+                raise Stale(f"action {n} is not the last one")
 
-    def update(self, game_id: str, values: dict[str, Any]) -> None:
+    def update(self, game_id: str, values: dict[str, Any], version: int | None = None) -> None:
+        """Update the game's row; with ``version``, only if it is at that version, and move it to
+        the next one (else :class:`Stale`)."""
         with self.engine.begin() as conn:
-            conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            query = update(GameRow).where(GameRow.id == game_id)
+            if version is not None:
+                query = query.where(GameRow.version == version)
+                values = {**values, "version": version + 1}
+            moved = conn.execute(query.values(**values))
+            if version is not None and moved.rowcount != 1:
+                raise Stale(f"the game is no longer at version {version}")
+            if "seats" in values:
+                _write_owners(conn, game_id, values["seats"])
+
+    def version(self, game_id: str) -> int | None:
+        """The stored version of a game (None: no such game)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(GameRow.version).where(GameRow.id == game_id)).scalar_one_or_none()
+
+    def versions(self, ids: list[str] | None = None) -> dict[str, int]:
+        """The stored versions of the unfinished games and of the games ``ids``."""
+        with self.engine.connect() as conn:
+            out = dict(conn.execute(select(GameRow.id, GameRow.version).where(GameRow.status != "finished")).all())
+            if ids:
+                rest = [i for i in ids if i not in out]
+                for start in range(0, len(rest), 500):
+                    out.update(conn.execute(select(GameRow.id, GameRow.version)
+                                            .where(GameRow.id.in_(rest[start:start + 500]))).all())
+        return out
+
+    def ping(self) -> None:
+        """Raises if the database cannot be reached."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1)).scalar_one()
 
     # -- reads ---------------------------------------------------------------------------------
     def game(self, game_id: str) -> dict[str, Any] | None:
@@ -101,10 +168,10 @@ class Store:
     def steps(self, game_id: str) -> list[StoredStep]:
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(ActionRow.seat, ActionRow.action, ActionRow.chance, ActionRow.by_bot)
+                select(ActionRow.seat, ActionRow.action, ActionRow.chance, ActionRow.by_bot, ActionRow.client_key)
                 .where(ActionRow.game_id == game_id).order_by(ActionRow.n)
             ).all()
-        return [StoredStep(r.seat, r.action, list(r.chance or []), bool(r.by_bot)) for r in rows]
+        return [StoredStep(r.seat, r.action, list(r.chance or []), bool(r.by_bot), r.client_key) for r in rows]
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -119,12 +186,29 @@ class Store:
         with self.engine.connect() as conn:
             return [dict(r) for r in conn.execute(query).mappings()]
 
+    def games_of(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
+        """The games in which ``account_id`` has a seat, newest first."""
+        query = (select(GameRow.__table__).join(SeatOwnerRow, SeatOwnerRow.game_id == GameRow.id)
+                 .where(SeatOwnerRow.account_id == account_id).distinct()
+                 .order_by(GameRow.created.desc(), GameRow.id).limit(limit))
+        with self.engine.connect() as conn:
+            return [dict(r) for r in conn.execute(query).mappings()]
+
     def counts(self) -> dict[str, int]:
         """Games and actions stored (for tests: bad requests must change neither)."""
         with self.engine.connect() as conn:
             games = conn.execute(select(func.count()).select_from(GameRow)).scalar_one()
             actions = conn.execute(select(func.count()).select_from(ActionRow)).scalar_one()
         return {"games": games, "actions": actions}
+
+
+def _write_owners(conn, game_id: str, seats: list[dict[str, Any]]) -> None:
+    """The seat_owners rows of a game, from its seats (in the caller's transaction)."""
+    conn.execute(delete(SeatOwnerRow).where(SeatOwnerRow.game_id == game_id))
+    owned = [{"game_id": game_id, "seat": s["seat"], "account_id": s["account"]}
+             for s in seats if s.get("account") is not None]
+    if owned:
+        conn.execute(insert(SeatOwnerRow), owned)
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:

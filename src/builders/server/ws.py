@@ -151,7 +151,7 @@ async def _play(service: GameService, live: Live, conn: Connection, msg: dict[st
         if kind == "action":
             if not isinstance(msg.get("action"), str):
                 raise ApiError(400, "an action message needs \"action\": a string in the game's notation")
-            await service.act_as(live, conn.seat, msg["action"], msg.get("version"))
+            await service.act_as(live, conn.seat, msg["action"], msg.get("version"), msg.get("id"))
         else:
             await service.undo_as(live, conn.seat)
     except ApiError as e:
