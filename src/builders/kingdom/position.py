@@ -1,5 +1,5 @@
-"""JSON positions: :func:`dump_position` (``state.to_json()``), :func:`load_position`
-(``KingdomState.from_json``) and :func:`observation`.
+"""JSON positions: :func:`load_position` (``KingdomState.from_json``) reads one; :func:`dump_position`
+(``state.to_json()``) and :func:`observation` (both in :mod:`builders.kingdom.dump`) write one.
 
 A position::
 
@@ -13,7 +13,10 @@ A position::
 
 Every key but sections, cards and players[].settlements may be left out: it then takes the value of
 a turn's start with nothing else happened. A missing (or null) terrain card is drawn from the cards
-not accounted for, shuffled with the seed.
+not accounted for, shuffled with the seed. ``"format": 1`` marks a position of a game played under
+the rules of record format 1 (the reshuffle waits for the next draw): only such a position may have
+an empty deck while the discard pile holds cards. Any other key is refused, and so is any value of
+the wrong type: the error (InvalidPosition) names the key and the place.
 """
 
 from __future__ import annotations
@@ -25,111 +28,86 @@ from typing import Any
 from builders.core.errors import InvalidPosition
 from builders.core.rng import Rng
 from builders.kingdom.board import BIT, TERRAIN_WORDS, bits, cell, dilate, get_board, hex_name
+from builders.kingdom.checks import check_cards, check_deck, check_sections, is_int, shown
 from builders.kingdom.data import SECTION_NAMES, TERRAINS
-from builders.kingdom.setup import check_cards, check_deck, check_sections
+from builders.kingdom.dump import dump_position, observation
+from builders.kingdom.state import KingdomState
+
+__all__ = ["POSITION_KEYS", "PLAYER_KEYS", "cells", "dump_position", "load_position", "observation"]
 
 POSITION_KEYS = (
     "sections", "cards", "players", "tiles_left", "to_move", "built_this_turn", "deck", "deck_count",
-    "discard", "removed", "start_player", "final_round", "game_over", "turn", "seed",
+    "discard", "removed", "start_player", "final_round", "game_over", "turn", "seed", "format",
 )
 PLAYER_KEYS = ("settlements", "supply", "terrain", "tiles", "taken_from")
+TILE_KEYS = ("kind", "from", "state")
+TILES_LEFT_KEYS = ("at", "count")
+#: the record formats whose rules a position may follow (see builders.kingdom.state)
+POSITION_FORMATS = (1, 2)
 _CODE = {t: i for i, t in enumerate(TERRAINS)}
-
-
-def _rc(i: int) -> list[int]:
-    return [i // 20, i % 20]
-
-
-def dump_position(st) -> dict[str, Any]:
-    board = st.board
-    players = []
-    for p in range(st.num_players):
-        tiles = []
-        for h in bits(st.held[p]):
-            state = "used" if st.used[p] & BIT[h] else "new" if st.new[p] & BIT[h] else "ready"
-            tiles.append({"kind": board.kind_name(h), "from": _rc(h), "state": state})
-        players.append({
-            "settlements": [_rc(h) for h in bits(st.own[p])],
-            "supply": st.supply[p],
-            "terrain": TERRAINS[st.hand[p]] if st.hand[p] >= 0 else None,
-            "tiles": tiles,
-            "taken_from": [_rc(h) for h in bits(st.taken[p])],
-        })
-    return {
-        "sections": [[n, t] for n, t in board.sections],
-        "cards": list(st.cards),
-        "players": players,
-        "tiles_left": [{"at": _rc(h), "count": st.left[board.loc_ord[h]]} for h in board.locations],
-        "to_move": st.to_move,
-        "built_this_turn": st.built,
-        "deck": [TERRAINS[c] for c in reversed(st.deck)],
-        "discard": [TERRAINS[c] for c in st.discard],
-        "removed": [TERRAINS[c] for c in st.removed],
-        "start_player": st.start_player,
-        "final_round": st.final_round,
-        "game_over": st.over,
-        "turn": st.turn,
-    }
-
-
-def observation(st, seat: int) -> dict[str, Any]:
-    """The position as ``seat`` sees it: the hidden hand cards of the other seats are null (the card
-    of the player to move is public: it was revealed when the turn began) and the deck is only
-    its size, ``deck_count``."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.num_players:
-        raise ValueError(f"seat must be from 0 to {st.num_players - 1}, not {seat!r}")
-    pos = dump_position(st)
-    for q, player in enumerate(pos["players"]):
-        if q != seat and not (q == st.to_move and not st.over):
-            player["terrain"] = None
-    pos["deck_count"] = len(pos.pop("deck"))
-    return pos
 
 
 # -- loading ------------------------------------------------------------------------------------
 
 def _hex(value: Any, what: str) -> int:
-    if (not isinstance(value, (list, tuple)) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise InvalidPosition(f"{what} must be a [R, C] pair, not {value!r}")
+    if (not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) for v in value)):
+        raise InvalidPosition(f"{what} must be a [R, C] pair, not {shown(value)}")
     r, c = value
     if not (0 <= r < 20 and 0 <= c < 20):
-        raise InvalidPosition(f"{what}: hex {r},{c} is off the map")
+        raise InvalidPosition(f"{what}: hex {shown(r)},{shown(c)} is off the map")
     return r * 20 + c
 
 
+def _list(value: Any, what: str) -> list | tuple:
+    if not isinstance(value, (list, tuple)):
+        raise InvalidPosition(f"{what} must be a list, not {shown(value)}")
+    return value
+
+
+def _object(value: Any, keys: tuple[str, ...], what: str, required: tuple[str, ...] = ()) -> Mapping:
+    """``value`` as a JSON object with only ``keys`` (and every one of ``required``)."""
+    if not isinstance(value, Mapping):
+        raise InvalidPosition(f"{what} must be an object with keys {', '.join(keys)}, not {shown(value)}")
+    for key in value:
+        if key not in keys:
+            raise InvalidPosition(f"{what}: unknown key {shown(key)} (the keys are {', '.join(keys)})")
+    for key in required:
+        if key not in value:
+            raise InvalidPosition(f"{what} has no {key!r}")
+    return value
+
+
 def _int(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidPosition(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    if not is_int(value) or not low <= value <= high:
+        raise InvalidPosition(f"{what} must be a whole number from {low} to {high}, not {shown(value)}")
     return value
 
 
 def _bool(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidPosition(f"{what} must be true or false, not {value!r}")
+        raise InvalidPosition(f"{what} must be true or false, not {shown(value)}")
     return value
+
+
+def _terrain(value: Any, what: str) -> int:
+    if not isinstance(value, str) or value not in _CODE:
+        raise InvalidPosition(f"{what}: unknown terrain {shown(value)} (the terrains are {', '.join(TERRAINS)})")
+    return _CODE[value]
 
 
 def _terrains(value: Any, what: str) -> list[int]:
     if not isinstance(value, (list, tuple)):
-        raise InvalidPosition(f"{what} must be a list of terrain names")
-    out = []
-    for name in value:
-        if name not in _CODE:
-            raise InvalidPosition(f"unknown terrain {name!r} in {what} (the terrains are {', '.join(TERRAINS)})")
-        out.append(_CODE[name])
-    return out
+        raise InvalidPosition(f"{what} must be a list of terrain names, not {shown(value)}")
+    return [_terrain(name, f"{what}[{i}]") for i, name in enumerate(value)]
 
 
-def load_position(pos: Any, seed: int = 0):
-    """The state of a JSON position; InvalidPosition saying exactly what is wrong."""
-    from builders.kingdom.state import KingdomState
-
+def load_position(pos: Any, seed: int = 0) -> KingdomState:
+    """The state of a JSON position; InvalidPosition saying exactly what is wrong and where."""
     if not isinstance(pos, Mapping):
         raise InvalidPosition("a position is a JSON object with keys sections, cards and players")
     for key in pos:
         if key not in POSITION_KEYS:
-            raise InvalidPosition(f"unknown position key {key!r} (the keys are {', '.join(POSITION_KEYS)})")
+            raise InvalidPosition(f"unknown position key {shown(key)} (the keys are {', '.join(POSITION_KEYS)})")
     for key in ("sections", "cards", "players"):
         if key not in pos:
             raise InvalidPosition(f"the position has no {key!r}")
@@ -142,12 +120,19 @@ def load_position(pos: Any, seed: int = 0):
     n = len(players)
     if "seed" in pos:
         seed = pos["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidPosition(f"the seed must be an integer, not {seed!r}")
+    if not is_int(seed):
+        raise InvalidPosition(f"the seed must be an integer, not {shown(seed)}")
+    fmt = pos.get("format", 2)
+    if not is_int(fmt) or fmt not in POSITION_FORMATS:
+        raise InvalidPosition(f"format must be 1 or 2 (the record format whose rules the game follows), "
+                              f"not {shown(fmt)}")
+    if "deck_count" in pos:
+        _int(pos["deck_count"], "deck_count", 0, 25)
     start = _int(pos.get("start_player", 0), "start_player", 0, n - 1)
     setup = {"players": n, "sections": [[a, b] for a, b in sections], "cards": list(cards),
              "start_player": start, "seed": seed & ((1 << 64) - 1)}
     st = KingdomState.blank(board, n, cards, setup, start, Rng(seed))
+    st.legacy = fmt == 1
     st.to_move = _int(pos.get("to_move", 0), "to_move", 0, n - 1)
     st.built = _int(pos.get("built_this_turn", 0), "built_this_turn", 0, 3)
     st.turn = _int(pos.get("turn", 0), "turn", 0, 10**9)
@@ -157,13 +142,7 @@ def load_position(pos: Any, seed: int = 0):
     hands: list[int | None] = []
     for p, player in enumerate(players):
         who = f"seat {p}"
-        if not isinstance(player, Mapping):
-            raise InvalidPosition(f"{who} must be a JSON object with settlements")
-        for key in player:
-            if key not in PLAYER_KEYS:
-                raise InvalidPosition(f"{who}: unknown key {key!r} (the keys are {', '.join(PLAYER_KEYS)})")
-        if "settlements" not in player:
-            raise InvalidPosition(f"{who} has no 'settlements'")
+        _object(player, PLAYER_KEYS, who, required=("settlements",))
         setts = player["settlements"]
         if not isinstance(setts, (list, tuple)):
             raise InvalidPosition(f"{who}: settlements must be a list of [R, C] pairs")
@@ -190,30 +169,28 @@ def load_position(pos: Any, seed: int = 0):
         st.near[p] = dilate(own)
         st.supply[p] = supply
         terrain = player.get("terrain")
-        if terrain is not None and terrain not in _CODE:
-            raise InvalidPosition(f"{who}: unknown terrain {terrain!r} (the terrains are {', '.join(TERRAINS)})")
-        hands.append(None if terrain is None else _CODE[terrain])
+        hands.append(None if terrain is None else _terrain(terrain, who))
         tiles = player.get("tiles", [])
         if not isinstance(tiles, (list, tuple)):
             raise InvalidPosition(f"{who}: tiles must be a list of {{kind, from, state}} objects")
-        for tile in tiles:
-            if not isinstance(tile, Mapping) or "from" not in tile:
-                raise InvalidPosition(f"{who}: a tile must be an object with kind, from and state, not {tile!r}")
-            h = _hex(tile["from"], f"{who}: tile 'from'")
+        for i, tile in enumerate(tiles):
+            what = f"{who}: tile {i}"
+            _object(tile, TILE_KEYS, what, required=("from",))
+            h = _hex(tile["from"], f"{what} 'from'")
             if not board.location & BIT[h]:
                 raise InvalidPosition(f"{who}: a tile from hex {hex_name(h)}, which is not a location hex")
             kind = board.kind_name(h)
             if "kind" in tile and tile["kind"] != kind:
-                if tile["kind"] not in SECTION_NAMES:
-                    raise InvalidPosition(f"{who}: unknown tile kind {tile['kind']!r}")
+                if not isinstance(tile["kind"], str) or tile["kind"] not in SECTION_NAMES:
+                    raise InvalidPosition(f"{what}: unknown tile kind {shown(tile['kind'])}")
                 raise InvalidPosition(f"{who}: a {tile['kind']} tile cannot come from hex {hex_name(h)}, "
                                       f"a {kind} location")
             if st.held[p] & BIT[h]:
                 raise InvalidPosition(f"{who} holds two tiles from hex {hex_name(h)}; one location gives "
                                       f"a player one tile")
             state = tile.get("state", "ready")
-            if state not in ("ready", "used", "new"):
-                raise InvalidPosition(f"{who}: tile state must be ready, used or new, not {state!r}")
+            if not isinstance(state, str) or state not in ("ready", "used", "new"):
+                raise InvalidPosition(f"{what}: tile state must be ready, used or new, not {shown(state)}")
             if state != "ready" and p != st.to_move:
                 raise InvalidPosition(f"{who}: only the player to move can have a {state} tile")
             if not board.nbr_mask[h] & own:
@@ -244,10 +221,9 @@ def load_position(pos: Any, seed: int = 0):
     if tiles_left is not None:
         if not isinstance(tiles_left, (list, tuple)):
             raise InvalidPosition("tiles_left must be a list of {at, count} objects")
-        for entry in tiles_left:
-            if not isinstance(entry, Mapping) or "at" not in entry or "count" not in entry:
-                raise InvalidPosition(f"a tiles_left entry must be an object with at and count, not {entry!r}")
-            h = _hex(entry["at"], "tiles_left 'at'")
+        for i, entry in enumerate(tiles_left):
+            _object(entry, TILES_LEFT_KEYS, f"tiles_left entry {i}", required=TILES_LEFT_KEYS)
+            h = _hex(entry["at"], f"tiles_left entry {i} 'at'")
             if not board.location & BIT[h]:
                 raise InvalidPosition(f"tiles_left: hex {hex_name(h)} is not a location hex")
             o = board.loc_ord[h]
@@ -280,6 +256,10 @@ def load_position(pos: Any, seed: int = 0):
         for c in range(5):
             deck.extend([c] * (5 - known[c]))
         st.rng.shuffle(deck)
+    if not deck and discard and not st.legacy:
+        raise InvalidPosition(f"the deck is empty while the discard pile holds {len(discard)} "
+                              f"card{'s' if len(discard) > 1 else ''}: the discard pile is shuffled into a "
+                              f"new deck as soon as the deck runs out (put those cards in the deck)")
     st.deck = deck
     st.discard = discard
     st.removed = removed
@@ -290,8 +270,9 @@ def load_position(pos: Any, seed: int = 0):
         q = (st.to_move + i) % n
         if hands[q] is not None:
             st.hand[q] = hands[q]
-        elif not st.over and st.deck:
-            st.hand[q] = st.deck.pop()
+        elif not st.over and (st.deck or st.discard):
+            st.hand[q] = st._draw()
+    st.history = []
     if not st.over:
         p = st.to_move
         t = st.hand[p]
@@ -299,6 +280,10 @@ def load_position(pos: Any, seed: int = 0):
             st._replace_card(p)
             st.history = []
     return st
+
+
+#: KingdomState.from_json reads positions with load_position (the state module knows no JSON format)
+KingdomState.position_loader = staticmethod(load_position)
 
 
 def cells(mask: int) -> list[tuple[int, int]]:

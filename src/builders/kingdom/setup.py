@@ -11,84 +11,20 @@ A setup is JSON::
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from builders.core.errors import InvalidSetup
 from builders.core.rng import Rng, seed_from
 from builders.kingdom.board import get_board
+from builders.kingdom.checks import (  # noqa: F401  (check_* are part of this module's interface)
+    check_cards, check_deck, check_players, check_sections, check_seed, is_int, shown,
+)
 from builders.kingdom.data import CARDS, FIRST_GAME_CARDS, FIRST_GAME_SECTIONS, SECTION_NAMES, TERRAINS
+from builders.kingdom.state import KingdomState
 
 SETUP_KEYS = ("players", "sections", "cards", "start_player", "deck", "seed")
 FULL_DECK = [t for t in TERRAINS for _ in range(5)]
-
-
-def check_players(players: Any) -> int:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidSetup(f"players must be a whole number from 2 to 4, not {players!r}")
-    if not 2 <= players <= 4:
-        raise InvalidSetup(f"Kingdom Builder is for 2 to 4 players, not {players}")
-    return players
-
-
-def check_sections(sections: Any, error=InvalidSetup) -> tuple[tuple[str, bool], ...]:
-    """4 distinct (name, turned) pairs for slots 0-3."""
-    if not isinstance(sections, (list, tuple)):
-        raise error("sections must be a list of 4 [name, turned] pairs")
-    if len(sections) != 4:
-        raise error(f"the map needs 4 sections, not {len(sections)}")
-    out = []
-    for slot, pair in enumerate(sections):
-        if isinstance(pair, str):
-            name, turned = pair, False
-        elif isinstance(pair, (list, tuple)) and len(pair) == 2:
-            name, turned = pair
-        else:
-            raise error(f"section {slot} must be a [name, turned] pair, not {pair!r}")
-        if name not in SECTION_NAMES:
-            raise error(f"unknown section name {name!r} in slot {slot} (the sections are "
-                        f"{', '.join(SECTION_NAMES)})")
-        if not isinstance(turned, bool):
-            raise error(f"section {slot} ({name}): turned must be true or false, not {turned!r}")
-        if any(n == name for n, _ in out):
-            raise error(f"duplicate section {name!r}: the map needs 4 different sections")
-        out.append((name, turned))
-    return tuple(out)
-
-
-def check_cards(cards: Any, error=InvalidSetup) -> tuple[str, ...]:
-    if not isinstance(cards, (list, tuple)):
-        raise error("cards must be a list of 3 Kingdom Builder card names")
-    if len(cards) != 3:
-        raise error(f"a game uses 3 Kingdom Builder cards, not {len(cards)}")
-    for card in cards:
-        if card not in CARDS:
-            raise error(f"unknown card {card!r} (the cards are {', '.join(CARDS)})")
-    dup = [c for c, n in Counter(cards).items() if n > 1]
-    if dup:
-        raise error(f"duplicate card {dup[0]!r}: the game uses 3 different cards")
-    return tuple(cards)
-
-
-def check_deck(deck: Any, error=InvalidSetup, what: str = "deck") -> list[str]:
-    """25 terrain names, 5 of each."""
-    if not isinstance(deck, (list, tuple)):
-        raise error(f"the {what} must be a list of 25 terrain names, top first")
-    for name in deck:
-        if name not in TERRAINS:
-            raise error(f"unknown terrain {name!r} in the {what} (the terrains are {', '.join(TERRAINS)})")
-    counts = Counter(deck)
-    for name in TERRAINS:
-        if counts[name] != 5:
-            raise error(f"the {what} has {counts[name]} {name}, not 5 (25 cards: 5 of each terrain)")
-    return list(deck)
-
-
-def check_seed(seed: Any, error=InvalidSetup) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise error(f"the seed must be an integer, not {seed!r}")
-    return seed_from(seed)
 
 
 def normalize_setup(setup: Any) -> dict[str, Any]:
@@ -97,7 +33,7 @@ def normalize_setup(setup: Any) -> dict[str, Any]:
         raise InvalidSetup("a setup is a JSON object with keys players, sections and cards")
     for key in setup:
         if key not in SETUP_KEYS:
-            raise InvalidSetup(f"unknown setup key {key!r} (the keys are {', '.join(SETUP_KEYS)})")
+            raise InvalidSetup(f"unknown setup key {shown(key)} (the keys are {', '.join(SETUP_KEYS)})")
     for key in ("players", "sections", "cards"):
         if key not in setup:
             raise InvalidSetup(f"the setup has no {key!r}")
@@ -105,8 +41,8 @@ def normalize_setup(setup: Any) -> dict[str, Any]:
     sections = check_sections(setup["sections"])
     cards = check_cards(setup["cards"])
     start = setup.get("start_player", 0)
-    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
-        raise InvalidSetup(f"start_player must be a seat from 0 to {players - 1}, not {start!r}")
+    if not is_int(start) or not 0 <= start < players:
+        raise InvalidSetup(f"start_player must be a seat from 0 to {players - 1}, not {shown(start)}")
     out: dict[str, Any] = {
         "players": players,
         "sections": [[n, t] for n, t in sections],
@@ -165,8 +101,6 @@ def new_state(setup: Any):
 
 def start_state(norm: dict[str, Any]):
     """The initial state of an already normalized setup."""
-    from builders.kingdom.state import KingdomState
-
     board = get_board(norm["sections"])
     rng = Rng(norm["seed"])
     if "deck" in norm:

@@ -1,0 +1,122 @@
+"""Checks shared by setups (:mod:`builders.kingdom.setup`) and JSON positions
+(:mod:`builders.kingdom.position`): players, sections, cards, decks and seeds, each with a one-sentence
+error naming what is wrong and where. Any JSON value may come in: a wrong type is an error like any
+other, never a TypeError.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from builders.core.errors import InvalidSetup
+from builders.core.rng import seed_from
+from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS
+
+
+def shown(value: Any, depth: int = 0) -> str:
+    """A short readable form of a JSON value for an error message: long strings, long lists, deep
+    nesting and huge numbers are cut (a plain repr of them can be endless or fail)."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value) if -10**18 < value < 10**18 else "a number too large"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
+    if isinstance(value, (list, tuple)):
+        if depth >= 2:
+            return "[...]" if value else "[]"
+        items = [shown(v, depth + 1) for v in value[:4]]
+        return "[" + ", ".join(items + (["..."] if len(value) > 4 else [])) + "]"
+    if isinstance(value, dict):
+        if depth >= 2:
+            return "{...}" if value else "{}"
+        items = [f"{shown(k, depth + 1)}: {shown(v, depth + 1)}" for k, v in list(value.items())[:4]]
+        return "{" + ", ".join(items + (["..."] if len(value) > 4 else [])) + "}"
+    return f"a {type(value).__name__}"
+
+
+def is_int(value: Any) -> bool:
+    """A whole number (JSON integer), not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_players(players: Any) -> int:
+    if not is_int(players):
+        raise InvalidSetup(f"players must be a whole number from 2 to 4, not {shown(players)}")
+    if not 2 <= players <= 4:
+        raise InvalidSetup(f"Kingdom Builder is for 2 to 4 players, not {shown(players)}")
+    return players
+
+
+def check_sections(sections: Any, error=InvalidSetup) -> tuple[tuple[str, bool], ...]:
+    """4 distinct (name, turned) pairs for slots 0-3."""
+    if not isinstance(sections, (list, tuple)):
+        raise error("sections must be a list of 4 [name, turned] pairs")
+    if len(sections) != 4:
+        raise error(f"the map needs 4 sections, not {len(sections)}")
+    out = []
+    for slot, pair in enumerate(sections):
+        if isinstance(pair, str):
+            name, turned = pair, False
+        elif isinstance(pair, (list, tuple)) and len(pair) == 2:
+            name, turned = pair
+        else:
+            raise error(f"section {slot} must be a [name, turned] pair, not {shown(pair)}")
+        if not isinstance(name, str) or name not in SECTION_NAMES:
+            raise error(f"unknown section name {shown(name)} in slot {slot} (the sections are "
+                        f"{', '.join(SECTION_NAMES)})")
+        if not isinstance(turned, bool):
+            raise error(f"section {slot} ({name}): turned must be true or false, not {shown(turned)}")
+        if any(n == name for n, _ in out):
+            raise error(f"duplicate section {name!r}: the map needs 4 different sections")
+        out.append((name, turned))
+    return tuple(out)
+
+
+def check_cards(cards: Any, error=InvalidSetup) -> tuple[str, ...]:
+    if not isinstance(cards, (list, tuple)):
+        raise error("cards must be a list of 3 Kingdom Builder card names")
+    if len(cards) != 3:
+        raise error(f"a game uses 3 Kingdom Builder cards, not {len(cards)}")
+    for card in cards:
+        if not isinstance(card, str) or card not in CARDS:
+            raise error(f"unknown card {shown(card)} (the cards are {', '.join(CARDS)})")
+    dup = [c for c, n in Counter(cards).items() if n > 1]
+    if dup:
+        raise error(f"duplicate card {dup[0]!r}: the game uses 3 different cards")
+    return tuple(cards)
+
+
+def check_terrain_names(value: Any, error, what: str) -> list[str]:
+    """A list of terrain names (any number); ``what`` names the list in the message."""
+    if not isinstance(value, (list, tuple)):
+        raise error(f"the {what} must be a list of terrain names, not {shown(value)}")
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or name not in TERRAINS:
+            raise error(f"unknown terrain {shown(name)} at place {i} of the {what} (the terrains are "
+                        f"{', '.join(TERRAINS)})")
+    return list(value)
+
+
+def check_deck(deck: Any, error=InvalidSetup, what: str = "deck") -> list[str]:
+    """25 terrain names, 5 of each."""
+    if not isinstance(deck, (list, tuple)):
+        raise error(f"the {what} must be a list of 25 terrain names, top first")
+    for name in deck:
+        if not isinstance(name, str) or name not in TERRAINS:
+            raise error(f"unknown terrain {shown(name)} in the {what} (the terrains are {', '.join(TERRAINS)})")
+    counts = Counter(deck)
+    for name in TERRAINS:
+        if counts[name] != 5:
+            raise error(f"the {what} has {counts[name]} {name}, not 5 (25 cards: 5 of each terrain)")
+    return list(deck)
+
+
+def check_seed(seed: Any, error=InvalidSetup) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise error(f"the seed must be an integer, not {shown(seed)}")
+    try:
+        return seed_from(seed)
+    except UnicodeEncodeError:
+        raise error("the seed is a string that is not valid text (unpaired surrogate)") from None

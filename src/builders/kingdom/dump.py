@@ -1,0 +1,61 @@
+"""A state as JSON: :func:`dump_position` (``state.to_json()``, the whole position) and
+:func:`observation` (what one seat may know). The format is described in
+:mod:`builders.kingdom.position`, which reads it back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from builders.kingdom.board import BIT, bits
+from builders.kingdom.data import TERRAINS
+
+
+def _rc(i: int) -> list[int]:
+    return [i // 20, i % 20]
+
+
+def dump_position(st) -> dict[str, Any]:
+    board = st.board
+    players = []
+    for p in range(st.num_players):
+        tiles = []
+        for h in bits(st.held[p]):
+            state = "used" if st.used[p] & BIT[h] else "new" if st.new[p] & BIT[h] else "ready"
+            tiles.append({"kind": board.kind_name(h), "from": _rc(h), "state": state})
+        players.append({
+            "settlements": [_rc(h) for h in bits(st.own[p])],
+            "supply": st.supply[p],
+            "terrain": TERRAINS[st.hand[p]] if st.hand[p] >= 0 else None,
+            "tiles": tiles,
+            "taken_from": [_rc(h) for h in bits(st.taken[p])],
+        })
+    return {
+        "sections": [[n, t] for n, t in board.sections],
+        "cards": list(st.cards),
+        "players": players,
+        "tiles_left": [{"at": _rc(h), "count": st.left[board.loc_ord[h]]} for h in board.locations],
+        "to_move": st.to_move,
+        "built_this_turn": st.built,
+        "deck": [TERRAINS[c] for c in reversed(st.deck)],
+        "discard": [TERRAINS[c] for c in st.discard],
+        "removed": [TERRAINS[c] for c in st.removed],
+        "start_player": st.start_player,
+        "final_round": st.final_round,
+        "game_over": st.over,
+        "turn": st.turn,
+        **({"format": 1} if st.legacy else {}),
+    }
+
+
+def observation(st, seat: int) -> dict[str, Any]:
+    """The position as ``seat`` sees it: the hidden hand cards of the other seats are null (the card
+    of the player to move is public: it was revealed when the turn began) and the deck is only
+    its size, ``deck_count``."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.num_players:
+        raise ValueError(f"seat must be from 0 to {st.num_players - 1}, not {seat!r}")
+    pos = dump_position(st)
+    for q, player in enumerate(pos["players"]):
+        if q != seat and not (q == st.to_move and not st.over):
+            player["terrain"] = None
+    pos["deck_count"] = len(pos.pop("deck"))
+    return pos
