@@ -9,6 +9,8 @@ import time
 import pytest
 
 from builders.ai import AgentSpec, GreedyAgent, MCTSAgent, make_bot, parse_agent, parse_agents
+from builders.ai.factory import BotError
+from builders.core.errors import BuildersError
 from builders.ai.evaluate import values, win_values
 from builders.core.agents import RandomAgent, play
 from builders.core.games import get_game
@@ -18,9 +20,9 @@ GAMES = ("kingdom", "middle-ages")
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "random"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert", "random"])
 def test_make_bot_levels_play_legal_moves(game, level):
-    bot = make_bot(game, level, seed=1, time_limit=0.02)
+    bot = make_bot(game, level, seed=1, turn_time=0.1)
     assert bot.name == level
     state = midgame(game, 2, 4, 12)
     for _ in range(6):
@@ -31,13 +33,34 @@ def test_make_bot_levels_play_legal_moves(game, level):
         state.apply(action)
 
 
-def test_make_bot_refuses_unknown_names():
-    with pytest.raises(ValueError, match=r"^unknown game 'chess' \(choose from kingdom, middle-ages\)$"):
+def test_make_bot_refuses_unknown_names_and_bad_turn_times():
+    with pytest.raises(BotError, match=r"^unknown game 'chess' \(choose from kingdom, middle-ages\)$"):
         make_bot("chess", "easy")
-    with pytest.raises(ValueError, match=r"^unknown level 'expert' \(choose from easy, medium, hard, random\)$"):
-        make_bot("kingdom", "expert")
-    with pytest.raises(ValueError, match="time limit must be positive"):
-        make_bot("kingdom", "hard", time_limit=0)
+    with pytest.raises(ValueError, match=r"^unknown level 'master' \(choose from random, easy, medium, hard, "
+                                         r"expert\)$"):
+        make_bot("kingdom", "master")
+    for bad, message in [(0, "turn time must be positive, not 0"), (-1.5, "turn time must be positive, not -1.5"),
+                         (float("nan"), "turn time must be positive, not nan"),
+                         (601, "turn time must be at most 600 seconds, not 601"),
+                         (float("inf"), "turn time must be at most 600 seconds, not inf"),
+                         ("2", "turn time must be a number of seconds, not '2'"),
+                         (True, "turn time must be a number of seconds, not True")]:
+        with pytest.raises(BotError) as info:
+            make_bot("kingdom", "hard", turn_time=bad)
+        assert str(info.value) == message
+        assert isinstance(info.value, BuildersError)
+
+
+def test_levels_and_their_budgets():
+    """hard and expert search with a whole-turn budget (2 s and 10 s by default) and the fast move
+    ordering; the other levels do not search."""
+    hard = make_bot("kingdom", "hard", seed=1)
+    expert = make_bot("middle-ages", "expert", seed=1)
+    assert (hard.turn_time, hard.time_limit, hard.prior, hard.reuse) == (2.0, None, "fast", True)
+    assert (expert.turn_time, expert.prior) == (10.0, "fast")
+    assert make_bot("kingdom", "hard", seed=1, turn_time=0.5).turn_time == 0.5
+    assert isinstance(make_bot("kingdom", "medium", 1), GreedyAgent)
+    assert make_bot("kingdom", "easy", 1).noise == 0.6
 
 
 @pytest.mark.parametrize("game", GAMES)

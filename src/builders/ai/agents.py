@@ -6,11 +6,21 @@ name       options
 random     (none)
 greedy     ``noise`` (Gaussian error on each value, in units of the game's win scale; default 0)
 mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per decision; with
-           ``iters`` alone there is no time limit), ``c`` (exploration, default 0.5),
+           ``iters`` alone there is no time limit), ``turn`` (seconds per whole turn, split
+           across its decisions; replaces the default ``time``), ``c`` (exploration),
            ``rollout`` (random playout actions before the evaluation, default 0),
            ``scale`` (logistic scale of the evaluation, in points), ``widen`` (progressive
-           widening, default 2; 0 tries every action once before any twice)
+           widening, default 2; 0 tries every action once before any twice), ``prior``
+           (``full``, the default, or ``fast``: how widening orders actions), ``reuse`` (1: keep
+           the subtree of the action played for the next decision of the turn; default 0)
+easy,      the bot levels of ``make_bot`` (hard and expert take ``turn``, seconds per turn, and
+medium,    the other mcts options)
+hard,
+expert
 =========  ====================================================================================
+
+``mcts`` with its defaults is the search as it was before the fast move ordering and turn budgets
+(``mcts:time=1`` was the hard level then); ``hard`` is ``mcts:turn=2:prior=fast:reuse=1``.
 
 A list of agents is written with commas: ``mcts:time=0.2,greedy``. A comma-separated item that is
 only ``key=value`` adds an option to the agent before it, so ``mcts:time=0.2,c=0.7,greedy`` is the
@@ -22,17 +32,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from builders.ai.factory import EASY_NOISE, TURN_TIME
 from builders.ai.greedy import GreedyAgent
-from builders.ai.mcts import MCTSAgent
+from builders.ai.mcts import PRIORS, MCTSAgent
 from builders.core.agents import Agent, RandomAgent
 
 #: per agent name: option -> (type, keyword of the constructor)
 OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
     "random": {},
     "greedy": {"noise": (float, "noise")},
-    "mcts": {"time": (float, "time_limit"), "iters": (int, "iterations"), "c": (float, "c"),
-             "rollout": (int, "rollout"), "scale": (float, "scale"), "widen": (float, "widen")},
+    "mcts": {"time": (float, "time_limit"), "iters": (int, "iterations"), "turn": (float, "turn_time"),
+             "c": (float, "c"), "rollout": (int, "rollout"), "scale": (float, "scale"),
+             "widen": (float, "widen"), "prior": (str, "prior"), "reuse": (int, "reuse")},
 }
+_SEARCH = {k: v for k, v in OPTIONS["mcts"].items() if k not in ("prior", "reuse")}
+OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(_SEARCH), "expert": dict(_SEARCH)})
 
 
 @dataclass(frozen=True)
@@ -56,8 +70,16 @@ class AgentSpec:
             agent: Any = RandomAgent(seed)
         elif self.kind == "greedy":
             agent = GreedyAgent(seed, **kwargs)
+        elif self.kind == "easy":
+            agent = GreedyAgent(seed, noise=EASY_NOISE)
+        elif self.kind == "medium":
+            agent = GreedyAgent(seed)
         else:
-            if "iterations" in kwargs and "time_limit" not in kwargs:
+            if self.kind in ("hard", "expert"):
+                kwargs = {"prior": "fast", "reuse": True, **kwargs}
+                if "iterations" not in kwargs and "time_limit" not in kwargs:
+                    kwargs.setdefault("turn_time", TURN_TIME[self.kind])
+            if ("iterations" in kwargs or "turn_time" in kwargs) and "time_limit" not in kwargs:
                 kwargs["time_limit"] = None
             agent = MCTSAgent(seed, **kwargs)
         agent.name = self.label
@@ -66,13 +88,21 @@ class AgentSpec:
 
 def _value(kind: str, key: str, text: str) -> Any:
     typ = OPTIONS[kind][key][0]
+    if key == "prior":
+        if text not in PRIORS:
+            raise ValueError(f"option prior of {kind} must be one of {', '.join(PRIORS)}, not {text!r}")
+        return text
     try:
         value = typ(text)
     except ValueError:
         raise ValueError(f"option {key} of {kind} must be {'a whole number' if typ is int else 'a number'}, "
                          f"not {text!r}") from None
-    if key in ("time", "iters", "c", "scale") and value <= 0:
+    if key in ("time", "iters", "turn", "c", "scale") and not value > 0:
         raise ValueError(f"option {key} of {kind} must be positive, not {text}")
+    if key in ("time", "turn") and value > 600:
+        raise ValueError(f"option {key} of {kind} must be at most 600 seconds, not {text}")
+    if key == "reuse" and value not in (0, 1):
+        raise ValueError(f"option reuse of {kind} must be 0 or 1, not {text}")
     if key in ("noise", "rollout", "widen") and value < 0:
         raise ValueError(f"option {key} of {kind} must not be negative, not {text}")
     return value

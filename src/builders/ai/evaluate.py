@@ -23,103 +23,199 @@ KB_TILE_PER_TURN = 0.6
 KB_LOCATION_REACH = 1.5
 #: a castle not yet scored, with a free buildable hex next to it that the seat reaches
 KB_CASTLE_REACH = 1.0
-
-
-def _kingdom_values(st) -> list[float]:
-    from builders.kingdom.board import SECTOR_MASKS
-    from builders.kingdom.scoring import CARD_RULES, castles
-
-    board = st.board
-    n = st.num_players
-    rules = [CARD_RULES[c] for c in st.cards]
-    turns_left = min(st.supply) / 3.0
-    tile_value = KB_TILE_BASE + KB_TILE_PER_TURN * min(turns_left, 12.0)
-    free = board.buildable & ~st.occ
-    nbr = board.nbr_mask
-    counts = [[(own & sector).bit_count() for sector in SECTOR_MASKS] for own in st.own]
-    out = []
-    for p in range(n):
-        v = float(castles(st, p))
-        for rule in rules:
-            v += rule(st, p)
-        if st.over:
-            out.append(v)
-            continue
-        v += tile_value * st.held[p].bit_count()
-        v += _kingdom_shaping(st, p, counts)
-        reach = st.near[p] & free
-        if reach:
-            own = st.own[p]
-            taken = st.taken[p]
-            for o, h in enumerate(board.locations):
-                if st.left[o] and not (taken >> h) & 1 and nbr[h] & reach:
-                    v += KB_LOCATION_REACH
-            for c in board.castles:
-                if not nbr[c] & own and nbr[c] & reach:
-                    v += KB_CASTLE_REACH
-        out.append(v)
-    return out
-
-
 #: gradients toward the cards whose gold comes in steps (values per settlement)
 KB_LORDS_LEAD = 0.8
 KB_FARMERS_LOW = 0.8
 KB_CITIZENS_HALF = 0.5
-
-
 KB_FRONTIER = 0.25       # a free hex next to own settlements where a settlement would score
 KB_FRONTIER_CAP = 8
 KB_NEW_ROW = 0.3         # discoverers: a row not yet reached with a free hex next to own settlements
 KB_FARMERS_GAP = 0.6     # farmers: per step a sector without own settlement is away from them
 
+#: the own-settlement part of the evaluation is cached per map and cards, by settlement mask
+_KB_CACHE_SIZE = 1 << 16
 
-def _kingdom_shaping(st, p: int, counts: list[list[int]]) -> float:
-    """Small values that lead toward the next step of lords, farmers and citizens, whose gold moves in
-    jumps that one build rarely reaches, and toward free hexes next to own settlements (the places the
-    next builds can go) where a settlement would score."""
-    from builders.kingdom.board import ROW_MASKS, SECTOR_MASKS, dilate
 
-    v = 0.0
-    mine = counts[p]
+class _KingdomContext:
+    """What the evaluation of one map and card set precomputes, and its cache of the parts of a
+    seat's value that depend only on its own settlements."""
+
+    def __init__(self, board, cards: tuple[str, ...]):
+        from builders.kingdom.board import ROW_MASKS, SECTOR_MASKS
+
+        self.board = board
+        self.cards = cards
+        self.nbr = board.nbr_mask
+        self.castle_nbrs = [board.nbr_mask[c] for c in board.castles]
+        #: (ordinal, hex bit, neighbour mask) of each location
+        self.locs = [(o, 1 << h, board.nbr_mask[h]) for o, h in enumerate(board.locations)]
+        self.rows = ROW_MASKS
+        self.sectors = SECTOR_MASKS
+        self.lords = "lords" in cards
+        #: per card with a frontier gradient: the hexes where a settlement scores for it
+        goods = []
+        for card in cards:
+            if card == "fishermen":
+                goods.append(board.near_water & ~board.water)
+            elif card == "miners":
+                goods.append(board.near_mountain)
+            elif card in ("workers", "merchants"):
+                goods.append(board.near_special)
+        self.goods = goods
+        self.discoverers = "discoverers" in cards
+        self.cache: dict[int, tuple[float, float, tuple[int, ...]]] = {}
+
+    def groups(self, own: int) -> list[int]:
+        """The connected groups of ``own`` (flood fill over the neighbour masks)."""
+        nbr = self.nbr
+        out = []
+        rest = own
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            group = front = low
+            while front:
+                b = front & -front
+                front ^= b
+                n = nbr[b.bit_length() - 1] & rest
+                if n:
+                    rest ^= n
+                    group |= n
+                    front |= n
+            out.append(group)
+        return out
+
+    def own_part(self, own: int) -> tuple[float, float, tuple[int, ...]]:
+        """The gold of the castles and the cards (lords excepted), the shaping that depends only on
+        ``own``, and the per-sector counts (for lords)."""
+        hit = self.cache.get(own)
+        if hit is not None:
+            return hit
+        from builders.kingdom.board import dilate
+
+        board = self.board
+        counts = tuple((own & s).bit_count() for s in self.sectors)
+        v = 3.0 * sum(1 for m in self.castle_nbrs if m & own)
+        shape = 0.0
+        gs = None
+        for card in self.cards:
+            if card == "fishermen":
+                v += (own & board.near_water & ~board.water).bit_count()
+            elif card == "miners":
+                v += (own & board.near_mountain).bit_count()
+            elif card == "workers":
+                v += (own & board.near_special).bit_count()
+            elif card == "discoverers":
+                v += sum(1 for row in self.rows if own & row)
+            elif card == "knights":
+                v += 2 * max((own & row).bit_count() for row in self.rows)
+            elif card == "lords":
+                continue
+            else:
+                if gs is None:
+                    gs = self.groups(own)
+                if card == "hermits":
+                    v += len(gs)
+                elif card == "citizens":
+                    big = max((g.bit_count() for g in gs), default=0)
+                    v += big // 2
+                    shape += KB_CITIZENS_HALF * (big & 1)
+                elif card == "merchants":
+                    linked = 0
+                    special = board.special
+                    for g in gs:
+                        touched = dilate(g) & special
+                        if touched & (touched - 1):
+                            linked |= touched
+                    v += 4 * linked.bit_count()
+                elif card == "farmers":
+                    low = sorted(counts)
+                    v += 3 * low[0]
+                    shape += KB_FARMERS_LOW * (low[0] + low[1])
+                    if own:
+                        for k in range(4):
+                            if counts[k]:
+                                continue
+                            reach = own
+                            steps = 0
+                            sector = self.sectors[k]
+                            while not reach & sector and steps < 8:
+                                reach |= dilate(reach)
+                                steps += 1
+                            shape -= KB_FARMERS_GAP * steps
+        out = (v, shape, counts)
+        if len(self.cache) >= _KB_CACHE_SIZE:
+            self.cache.clear()
+        self.cache[own] = out
+        return out
+
+
+_KB_CONTEXTS: dict[tuple[int, tuple[str, ...]], _KingdomContext] = {}
+
+
+def _kingdom_context(st) -> _KingdomContext:
+    key = (id(st.board), st.cards)
+    ctx = _KB_CONTEXTS.get(key)
+    if ctx is None or ctx.board is not st.board:
+        if len(_KB_CONTEXTS) > 64:
+            _KB_CONTEXTS.clear()
+        ctx = _KB_CONTEXTS[key] = _KingdomContext(st.board, st.cards)
+    return ctx
+
+
+def _kingdom_values(st) -> list[float]:
+    ctx = _kingdom_context(st)
     board = st.board
-    own = st.own[p]
-    frontier = st.near[p] & board.buildable & ~st.occ
-    for card in st.cards:
-        good = 0
-        if card == "fishermen":
-            good = board.near_water & ~board.water
-        elif card == "miners":
-            good = board.near_mountain
-        elif card in ("workers", "merchants"):
-            good = board.near_special
-        if good:
-            v += KB_FRONTIER * min(KB_FRONTIER_CAP, (frontier & good).bit_count())
-        if card == "discoverers":
-            v += KB_NEW_ROW * sum(1 for row in ROW_MASKS if frontier & row and not own & row)
-        elif card == "farmers" and own:
+    n = st.num_players
+    parts = [ctx.own_part(own) for own in st.own]
+    over = st.over
+    if not over:
+        turns_left = min(st.supply) / 3.0
+        tile_value = KB_TILE_BASE + KB_TILE_PER_TURN * min(turns_left, 12.0)
+        free = board.buildable & ~st.occ
+    out = []
+    for p in range(n):
+        v, shape, mine = parts[p]
+        if ctx.lords:
             for k in range(4):
-                if mine[k]:
-                    continue
-                reach = own
-                steps = 0
-                while not reach & SECTOR_MASKS[k] and steps < 8:
-                    reach |= dilate(reach)
-                    steps += 1
-                v -= KB_FARMERS_GAP * steps
-        if card == "lords":
-            for k in range(4):
-                best = max(counts[q][k] for q in range(len(counts)) if q != p)
-                lead = mine[k] - best
-                v += KB_LORDS_LEAD * (lead if -3 <= lead <= 2 else (2 if lead > 2 else -3))
-        elif card == "farmers":
-            low = sorted(mine)
-            v += KB_FARMERS_LOW * (low[0] + low[1])
-        elif card == "citizens":
-            from builders.kingdom.scoring import groups
-
-            big = max((g.bit_count() for g in groups(st.own[p])), default=0)
-            v += KB_CITIZENS_HALF * (big & 1)
-    return v
+                m = mine[k]
+                best = second = -1
+                for q in range(n):
+                    c = parts[q][2][k]
+                    if c > best:
+                        best, second = c, best
+                    elif best > c > second:
+                        second = c
+                if m == best:
+                    v += 12
+                elif m == second:
+                    v += 6
+                if not over:
+                    other = max(parts[q][2][k] for q in range(n) if q != p)
+                    lead = m - other
+                    v += KB_LORDS_LEAD * (lead if -3 <= lead <= 2 else (2 if lead > 2 else -3))
+        if over:
+            out.append(v)
+            continue
+        v += shape + tile_value * st.held[p].bit_count()
+        frontier = st.near[p] & free
+        for good in ctx.goods:
+            c = (frontier & good).bit_count()
+            v += KB_FRONTIER * (c if c < KB_FRONTIER_CAP else KB_FRONTIER_CAP)
+        if frontier:
+            own = st.own[p]
+            if ctx.discoverers:
+                v += KB_NEW_ROW * sum(1 for row in ctx.rows if frontier & row and not own & row)
+            taken = st.taken[p]
+            left = st.left
+            for o, hb, nb in ctx.locs:
+                if left[o] and not taken & hb and nb & frontier:
+                    v += KB_LOCATION_REACH
+            for nb in ctx.castle_nbrs:
+                if not nb & own and nb & frontier:
+                    v += KB_CASTLE_REACH
+        out.append(v)
+    return out
 
 
 # -- The Builders: Middle Ages ------------------------------------------------------------------
@@ -223,3 +319,124 @@ def win_values(state: GameState, scale: float | None = None) -> list[float]:
         x = a / s
         out.append(1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0)
     return out
+
+
+# -- search helpers -----------------------------------------------------------------------------
+
+#: the move heuristic of Kingdom Builder: weights of a settlement on a hex that ...
+KB_MOVE_CASTLE = 3.0     # ... reaches a castle the seat has not reached
+KB_MOVE_GOOD = 1.0       # ... scores a settlement card (fishermen, miners, workers, discoverers)
+KB_MOVE_MERCHANTS = 1.5  # ... is next to a castle or location (merchants)
+KB_MOVE_KNIGHTS = 2.0    # ... lands on a row where the seat has the most
+KB_MOVE_HERMITS = 1.0    # ... starts a new group
+KB_MOVE_CITIZENS = 0.5   # ... joins own settlements
+KB_MOVE_LORDS = 2.0      # ... is in a sector where the seat is behind or level (0.5 elsewhere)
+KB_MOVE_FARMERS = 2.0    # ... is in the seat's weakest sector
+KB_MOVE_TILE_BUILD = 1.0  # an extra settlement from a tile
+
+
+def _kingdom_move_values(st, acts: list) -> list[float]:
+    """A cheap value of each action for the player to move, from masks of the hexes where a
+    settlement gains something (no copy, no apply): the move ordering of deeper search nodes."""
+    from builders.kingdom.notation import END, SHIFT, SRC_SHIFT
+
+    ctx = _kingdom_context(st)
+    board = st.board
+    p = st.to_move
+    own = st.own[p]
+    near = st.near[p]
+    feats: list[tuple[int, float]] = []
+    m = 0
+    for nb in ctx.castle_nbrs:
+        if not nb & own:
+            m |= nb
+    if m:
+        feats.append((m, KB_MOVE_CASTLE))
+    m = 0
+    taken = st.taken[p]
+    left = st.left
+    for o, hb, nb in ctx.locs:
+        if left[o] and not taken & hb:
+            m |= nb
+    if m:
+        feats.append((m, KB_TILE_BASE + KB_TILE_PER_TURN * min(min(st.supply) / 3.0, 12.0)))
+    n = st.num_players
+    for card in st.cards:
+        if card == "fishermen":
+            feats.append((board.near_water & ~board.water, KB_MOVE_GOOD))
+        elif card == "miners":
+            feats.append((board.near_mountain, KB_MOVE_GOOD))
+        elif card == "workers":
+            feats.append((board.near_special, KB_MOVE_GOOD))
+        elif card == "merchants":
+            feats.append((board.near_special, KB_MOVE_MERCHANTS))
+        elif card == "discoverers":
+            m = 0
+            for row in ctx.rows:
+                if not own & row:
+                    m |= row
+            feats.append((m, KB_MOVE_GOOD))
+        elif card == "knights":
+            counts = [(own & row).bit_count() for row in ctx.rows]
+            top = max(counts)
+            m = 0
+            for row, k in zip(ctx.rows, counts):
+                if k == top:
+                    m |= row
+            feats.append((m, KB_MOVE_KNIGHTS))
+        elif card == "hermits":
+            feats.append((~near, KB_MOVE_HERMITS))
+        elif card == "citizens":
+            feats.append((near, KB_MOVE_CITIZENS))
+        elif card == "lords":
+            for k, sector in enumerate(ctx.sectors):
+                mine = (own & sector).bit_count()
+                other = max((st.own[q] & sector).bit_count() for q in range(n) if q != p)
+                feats.append((sector, KB_MOVE_LORDS if mine <= other else 0.5))
+        elif card == "farmers":
+            counts = [(own & s).bit_count() for s in ctx.sectors]
+            low = min(counts)
+            m = 0
+            for s, k in zip(ctx.sectors, counts):
+                if k == low:
+                    m |= s
+            feats.append((m, KB_MOVE_FARMERS))
+    hexes: dict[int, float] = {}
+
+    def value(h: int) -> float:
+        v = hexes.get(h)
+        if v is None:
+            v = 0.0
+            for m, w in feats:
+                if m >> h & 1:
+                    v += w
+            hexes[h] = v
+        return v
+
+    out = []
+    for a in acts:
+        if a == END:
+            out.append(0.0)
+        elif a < 400:
+            out.append(value(a))
+        elif a >> SHIFT >= 6:      # a move: what the settlement gains where it lands less where it was
+            out.append(value(a & 511) - 0.5 * value((a >> SRC_SHIFT) & 511))
+        else:
+            out.append(value(a & 511) + KB_MOVE_TILE_BUILD)
+    return out
+
+
+def move_values(state: GameState, actions: list) -> list[float] | None:
+    """A cheap value of each of ``actions`` for the player to move (higher first), or None when the
+    game has no move heuristic (the search then orders actions by the full evaluation)."""
+    if state.GAME == "kingdom":
+        return _kingdom_move_values(state, actions) if actions else []
+    return None
+
+
+def decision_key(state: GameState):
+    """What, besides the actions that led to a position, decides its legal actions: in Kingdom
+    Builder the terrain card of the player to move (everything else follows from the actions)."""
+    if state.GAME == "kingdom":
+        return state.hand[state.to_move]
+    return None

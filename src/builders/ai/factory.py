@@ -1,4 +1,4 @@
-"""``make_bot(game, level, seed)``: a ready-to-play agent for a person to play against.
+"""``make_bot(game, level, seed, turn_time=None)``: a ready-to-play agent for a person to play against.
 
 ========  ======================================================================================
 level     agent
@@ -6,8 +6,13 @@ level     agent
 random    uniformly random legal actions
 easy      greedy with noise (one ply, the game's evaluation plus a Gaussian error): fast
 medium    greedy (one ply, the game's evaluation): fast
-hard      mcts, about ``time_limit`` seconds a decision (default 1)
+hard      mcts with the fast move ordering, 2 s for the seat's whole turn
+expert    the same search with 10 s for the seat's whole turn
 ========  ======================================================================================
+
+The time of hard and expert covers the seat's whole turn (Kingdom Builder: the three builds, the
+tiles and ``end``; The Builders: every action until ``end``), split across its decisions
+(``builders.ai.budget``); ``turn_time`` sets another.
 """
 
 from __future__ import annotations
@@ -15,25 +20,54 @@ from __future__ import annotations
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import MCTSAgent
 from builders.core.agents import Agent, RandomAgent
+from builders.core.errors import BuildersError
 
 GAMES = ("kingdom", "middle-ages")
-LEVELS = ("easy", "medium", "hard", "random")
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: the noise of the easy level, in units of the game's win scale
 EASY_NOISE = 0.6
+#: seconds for a whole turn of the searching levels
+TURN_TIME = {"hard": 2.0, "expert": 10.0}
+#: the longest turn time a bot accepts (seconds)
+MAX_TURN_TIME = 600.0
 
 
-def make_bot(game: str, level: str, seed: int | None = None, time_limit: float = 1.0) -> Agent:
-    """An agent for ``game`` ("kingdom" or "middle-ages") at ``level`` (easy, medium, hard, random).
+class BotError(BuildersError, ValueError):
+    """A bot that cannot be made: an unknown game or level, or a turn time out of range."""
 
-    The agent decides from what ``state.current_player`` may know. ``time_limit`` is the time per
-    decision of the hard level, in seconds. Raises ValueError for an unknown game or level.
+
+def check_turn_time(turn_time: object) -> float:
+    """``turn_time`` as seconds, or BotError saying why it is not a usable turn time."""
+    if isinstance(turn_time, bool) or not isinstance(turn_time, (int, float)):
+        raise BotError(f"turn time must be a number of seconds, not {turn_time!r}")
+    t = float(turn_time)
+    if not t > 0 or t != t:
+        raise BotError(f"turn time must be positive, not {turn_time!r}")
+    if t > MAX_TURN_TIME:
+        raise BotError(f"turn time must be at most {MAX_TURN_TIME:g} seconds, not {turn_time!r}")
+    return t
+
+
+def make_searcher(seed: int | None, turn_time: float) -> MCTSAgent:
+    """The search of the hard and expert levels with ``turn_time`` seconds a turn."""
+    return MCTSAgent(seed, time_limit=None, turn_time=turn_time, prior="fast", reuse=True)
+
+
+def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | None = None) -> Agent:
+    """An agent for ``game`` ("kingdom" or "middle-ages") at ``level`` (random, easy, medium, hard,
+    expert).
+
+    The agent decides from what ``state.current_player`` may know. ``turn_time`` (seconds, more
+    than 0 and at most 600) is the time of a whole turn of the hard and expert levels (default 2 and
+    10); the other levels take no time worth counting and ignore it. Raises BotError (a ValueError)
+    for an unknown game or level or a turn time out of range.
     """
     if game not in GAMES:
-        raise ValueError(f"unknown game {game!r} (choose from {', '.join(GAMES)})")
+        raise BotError(f"unknown game {game!r} (choose from {', '.join(GAMES)})")
     if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
-    if not time_limit > 0:
-        raise ValueError(f"time limit must be positive, not {time_limit!r}")
+        raise BotError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+    if turn_time is not None:
+        turn_time = check_turn_time(turn_time)
     agent: Agent
     if level == "random":
         agent = RandomAgent(seed)
@@ -42,6 +76,6 @@ def make_bot(game: str, level: str, seed: int | None = None, time_limit: float =
     elif level == "medium":
         agent = GreedyAgent(seed)
     else:
-        agent = MCTSAgent(seed, time_limit=time_limit)
+        agent = make_searcher(seed, turn_time if turn_time is not None else TURN_TIME[level])
     agent.name = level
     return agent

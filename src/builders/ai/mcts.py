@@ -8,13 +8,28 @@ when the game ends inside the search. Because different determinizations allow d
 opponent's terrain card, the card drawn into a row), a child's exploration term counts the iterations
 in which it was available rather than its parent's visits.
 
-With progressive widening a node gets its children best first, by the evaluation of the position
-right after each action, and only as its visits grow; with a budget of one iteration the agent plays
-greedy's move.
+With progressive widening a node gets its children best first, and only as its visits grow. How
+"best" is judged is the ``prior``:
 
-The search is sequential and single-threaded; the budget is a time limit (``time_limit`` seconds),
-an iteration count (``iterations``), or both (the first reached stops the search). With an iteration
-budget and a seed, the agent is deterministic.
+- ``full``: by the evaluation of the position right after each action (a copy, the action and the
+  whole evaluation, for every legal action of the node); that evaluation is also the new leaf's
+  value. Accurate and slow where positions have many actions.
+- ``fast``: the root still orders its actions by the full evaluation (so a budget of one iteration
+  plays greedy's move), but deeper nodes order theirs by the game's cheap move heuristic
+  (``builders.ai.evaluate.move_values``) and only the new leaf is evaluated. Games without a
+  heuristic use ``full``.
+
+Where the game says what, besides the actions leading to a node, decides its legal actions
+(``evaluate.decision_key``: in Kingdom Builder the terrain card of the player to move), a node keeps
+its legal actions and their order per key, so that later iterations through it do not generate them
+again.
+
+The budget is a time limit per decision (``time_limit``), an iteration count (``iterations``), or a
+time for the seat's whole turn (``turn_time``: split across the decisions of the turn by
+``builders.ai.budget``; single-choice decisions are played at once, a decision stops early when the
+most visited action can no longer be overtaken, and the time left over goes to the rest of the
+turn). With ``reuse``, the subtree under the action played is kept for the seat's next decision of
+the same turn. With an iteration budget and a seed, the agent is deterministic.
 """
 
 from __future__ import annotations
@@ -23,174 +38,324 @@ import math
 import random
 import time
 
-from builders.ai.evaluate import win_values
+from builders.ai.budget import turn_share
+from builders.ai.evaluate import decision_key, move_values, win_values
 from builders.core.rng import Rng
-from builders.core.state import Action, GameState
-
+from builders.core.state import Action, Chance, GameState
 
 #: per game: exploration constant, evaluation scale (points), progressive widening
 DEFAULTS = {
     "kingdom": {"c": 0.3, "scale": 4.0, "widen": 2.0},
     "middle-ages": {"c": 0.5, "scale": 2.5, "widen": 2.0},
 }
+PRIORS = ("full", "fast")
+#: how often (iterations) a time-limited search looks at the clock and at an early stop
+CHECK_EVERY = 16
 
 
 class Node:
-    __slots__ = ("children", "visits", "avail", "value", "player", "priors")
+    __slots__ = ("children", "visits", "avail", "value", "player", "priors", "legal")
 
     def __init__(self, player: int):
         self.children: dict[Action, Node] = {}
-        #: per action tried from here: the evaluation (per-seat win values) right after it
+        #: per action tried from here (``full`` priors): the evaluation (per-seat win values) right after it
         self.priors: dict[Action, list[float]] | None = None
+        #: per decision key: the legal actions, best first by the move heuristic (``fast`` priors)
+        self.legal: dict | None = None
         self.visits = 0
         self.avail = 0
         self.value = 0.0
         #: the seat that chose the action leading here (its rewards are summed in ``value``)
         self.player = player
 
+    def mean(self) -> float:
+        return self.value / self.visits if self.visits else 0.0
+
+
+def _player_actions(state: GameState) -> int:
+    return sum(1 for e in state.history if not isinstance(e, Chance))
+
 
 class MCTSAgent:
     """UCT over determinizations with truncated playouts and an evaluation at the cut.
 
-    - ``time_limit``: seconds per decision (None: no time limit; then ``iterations`` is needed);
+    - ``time_limit``: seconds per decision (None: no time limit per decision);
     - ``iterations``: at most this many iterations per decision;
+    - ``turn_time``: seconds for the seat's whole turn, split across its decisions (see the module
+      docstring); with ``time_limit`` too, a decision also stops at ``time_limit``;
     - ``c``: the UCT exploration constant (rewards are in [0, 1]; None: the game's default);
     - ``rollout``: the number of random playout actions after the new node before the evaluation;
     - ``scale``: the logistic scale of the evaluation, in points (None: the game's default);
     - ``widen``: progressive widening: a node visited ``n`` times has at most ``1 + widen * sqrt(n)``
-      children, added best first by the evaluation right after each action (0: every legal action
-      is tried once, in random order, before any is tried twice; None: the game's default).
+      children, added best first (0: every legal action is tried once, in random order, before any
+      is tried twice; None: the game's default);
+    - ``prior``: how widening orders the actions, ``full`` or ``fast`` (module docstring);
+    - ``reuse``: keep the subtree of the action played for the next decision of the same turn.
 
     The games' defaults (``DEFAULTS``) come from short tuning matches against greedy (docs/ai.md).
 
-    ``last_stats`` holds the iterations, the time, the simulations per second and the root visits of
-    the last decision.
+    ``last_stats`` holds the iterations, the time, the simulations per second, the root visits and
+    the best action's value (the seat's estimated win chance) of the last decision.
     """
 
     def __init__(self, seed: int | None = None, time_limit: float | None = 1.0, iterations: int | None = None,
                  c: float | None = None, rollout: int = 0, scale: float | None = None,
-                 widen: float | None = None, name: str | None = None):
-        if time_limit is None and iterations is None:
+                 widen: float | None = None, name: str | None = None, turn_time: float | None = None,
+                 prior: str = "full", reuse: bool = False):
+        if time_limit is None and iterations is None and turn_time is None:
             raise ValueError("mcts needs a time limit or an iteration budget")
-        if time_limit is not None and time_limit <= 0:
+        if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time limit must be positive, not {time_limit}")
+        if turn_time is not None and not turn_time > 0:
+            raise ValueError(f"turn time must be positive, not {turn_time}")
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if prior not in PRIORS:
+            raise ValueError(f"prior must be one of {', '.join(PRIORS)}, not {prior!r}")
         self.seed = seed
         self.time_limit = time_limit
         self.iterations = iterations
+        self.turn_time = turn_time
         self.c = c
         self.rollout = int(rollout)
         self.scale = scale
         self.widen = widen
+        self.prior = prior
+        self.reuse = bool(reuse)
         self.random = random.Random(seed)
         self.rng = Rng(self.random.getrandbits(64))
         self.name = name or "mcts"
         self.last_stats: dict[str, float] = {}
         #: the tree of the last decision (for inspection)
         self.last_root: Node | None = None
+        #: (seat, player actions after this agent's last action, its deadline for the turn)
+        self._turn: tuple[int, int, float] | None = None
+        #: (seat, player actions after the last action, the action, its subtree)
+        self._kept: tuple[int, int, Action, Node] | None = None
 
-    # -- the search ---------------------------------------------------------------------------
-    def act(self, state: GameState) -> Action:
+    # -- the decision -------------------------------------------------------------------------
+    def _setup(self, state: GameState) -> None:
         defaults = DEFAULTS.get(state.GAME, DEFAULTS["middle-ages"])
         self._c = defaults["c"] if self.c is None else float(self.c)
         self._scale = defaults["scale"] if self.scale is None else float(self.scale)
         self._widen = defaults["widen"] if self.widen is None else float(self.widen)
+        self._fast = self.prior == "fast" and move_values(state, []) is not None
+
+    def _time_for(self, state: GameState, seat: int, done: int, now: float) -> float | None:
+        """The seconds this decision may take (None: no time limit); see builders.ai.budget."""
+        limit = self.time_limit
+        if self.turn_time is None:
+            return limit
+        this, rest, total = turn_share(state)
+        turn = self._turn
+        if turn is not None and turn[0] == seat and turn[1] == done:
+            deadline = turn[2]
+            t = max(0.0, deadline - now) * (this / rest if rest > 0 else 1.0)
+        else:
+            deadline = now + self.turn_time * min(1.0, rest / total)
+            t = self.turn_time * this / total
+        self._turn = (seat, done + 1, deadline)
+        return t if limit is None else min(t, limit)
+
+    def act(self, state: GameState) -> Action:
+        self._setup(state)
         legal = state.legal_actions()
+        seat = state.current_player
+        start = time.perf_counter()
+        done = _player_actions(state) if (self.turn_time is not None or self.reuse) else 0
+        seconds = self._time_for(state, seat, done, start)
         if len(legal) == 1:
             self.last_stats = {"iterations": 0, "seconds": 0.0, "sims_per_s": 0.0}
             self.last_root = None
+            self._kept = None
             return legal[0]
-        seat = state.current_player
-        root = Node(-1)
-        start = time.perf_counter()
-        deadline = start + self.time_limit if self.time_limit is not None else math.inf
+        root = None
+        kept = self._kept
+        if self.reuse and kept is not None and kept[0] == seat and kept[1] == done:
+            root = kept[3]
+            root.priors = None      # the root orders its actions by the full evaluation
+        if root is None:
+            root = Node(-1)
+        deadline = start + seconds if seconds is not None else math.inf
         budget = self.iterations if self.iterations is not None else 1 << 62
-        n = 0
-        while n < budget:
-            if n and time.perf_counter() >= deadline:
-                break
-            self._iterate(state.resample_hidden(seat, self.rng), root)
-            n += 1
+        n = self._search(state, seat, root, budget, deadline, early=self.turn_time is not None)
         elapsed = time.perf_counter() - start
-        best_action, best_visits, best_value = legal[0], -1, -1.0
-        for a in legal:
-            child = root.children.get(a)
-            if child is None:
-                continue
-            mean = child.value / child.visits if child.visits else 0.0
-            if child.visits > best_visits or (child.visits == best_visits and mean > best_value):
-                best_action, best_visits, best_value = a, child.visits, mean
+        best_action, best = self._best(root, legal)
         self.last_root = root
         self.last_stats = {
             "iterations": n,
             "seconds": elapsed,
             "sims_per_s": n / elapsed if elapsed > 0 else 0.0,
             "root_children": len(root.children),
-            "best_visits": best_visits,
-            "best_value": best_value,
+            "best_visits": best.visits if best else -1,
+            "best_value": best.mean() if best else -1.0,
         }
+        if self.reuse and best is not None:
+            self._kept = (seat, done + 1, best_action, best)
         return best_action
 
-    def _iterate(self, det: GameState, root: Node) -> None:
+    @staticmethod
+    def _best(root: Node, legal: list[Action]) -> tuple[Action, Node | None]:
+        """The most visited legal child (ties: the higher mean, then legal order)."""
+        best_action, best, best_visits, best_value = legal[0], None, -1, -1.0
+        for a in legal:
+            child = root.children.get(a)
+            if child is None:
+                continue
+            mean = child.mean()
+            if child.visits > best_visits or (child.visits == best_visits and mean > best_value):
+                best_action, best, best_visits, best_value = a, child, child.visits, mean
+        return best_action, best
+
+    def _search(self, state: GameState, seat: int, root: Node, budget: int, deadline: float,
+                early: bool = False, first: Action | None = None) -> int:
+        """Run iterations from ``state`` for ``seat`` into ``root`` until the budget or the deadline;
+        with ``first``, every iteration starts with that action (it must be legal) and ``root`` is
+        that action's node (its value counts the rewards of its ``player``). Returns the number of
+        iterations."""
+        n = 0
+        clock = time.perf_counter
+        timed = deadline != math.inf
+        iterate = self._iterate
+        resample = state.resample_hidden
+        rng = self.rng
+        while n < budget:
+            if n % CHECK_EVERY == 0 and n:
+                if timed:
+                    now = clock()
+                    if now >= deadline:
+                        break
+                    if early and self._settled(root, n, (deadline - now) * n / max(1e-9, now - self._t0)):
+                        break
+            elif n == 0:
+                self._t0 = clock()
+            det = resample(seat, rng)
+            if first is not None:
+                det.apply(first)
+                root.value += iterate(det, root)[root.player]
+            else:
+                iterate(det, root)
+            n += 1
+        return n
+
+    @staticmethod
+    def _settled(root: Node, n: int, more: float) -> bool:
+        """Whether the most visited child stays the most visited whatever the next ``more``
+        iterations do."""
+        top = second = 0
+        for ch in root.children.values():
+            v = ch.visits
+            if v > top:
+                top, second = v, top
+            elif v > second:
+                second = v
+        return top - second > more
+
+    def _iterate(self, det: GameState, root: Node) -> list[float]:
         node = root
         path = []
         c = self._c
         log = math.log
         sqrt = math.sqrt
         widen = self._widen
+        fast = self._fast
         rewards = None
+        apply = getattr(det, "apply_unchecked", det.apply)
         while not det.is_over():
-            acts = det.legal_actions()
             children = node.children
             p = det.current_player
-            if widen:
-                allowed = 1 + int(widen * sqrt(node.visits))
-                expand = len(children) < allowed and len(children) < len(acts)
+            key = decision_key(det)
+            aset = None
+            heuristic = False
+            if key is not None:
+                legal = node.legal
+                if legal is None:
+                    legal = node.legal = {}
+                cached = legal.get(key)
+                if cached is None:
+                    acts = det.legal_actions()
+                    if fast and widen and node is not root and len(acts) > 1:
+                        vals = move_values(det, acts)
+                        acts = [a for _, _, a in sorted(zip([-v for v in vals], range(len(acts)), acts))]
+                    cached = legal[key] = (acts, frozenset(acts))
+                acts, aset = cached
+                heuristic = fast and node is not root
             else:
-                expand = len(children) < len(acts)
-            if expand or not any(b in children for b in acts):
-                untried = [a for a in acts if a not in children]
-                expand = bool(untried)
-            if expand:
-                if widen:
-                    priors = node.priors
-                    if priors is None:
-                        priors = node.priors = {}
-                    best_a, best_v = None, -1.0
-                    for a in untried:
-                        pv = priors.get(a)
-                        if pv is None:
-                            child_state = det.copy()
-                            child_state.apply(a)
-                            pv = priors[a] = win_values(child_state, self._scale)
-                        if pv[p] > best_v:
-                            best_a, best_v = a, pv[p]
-                    a = best_a
+                acts = det.legal_actions()
+            nch = len(children)
+            if widen:
+                expand = nch < 1 + int(widen * sqrt(node.visits)) and nch < len(acts)
+            else:
+                expand = nch < len(acts)
+            if not expand:
+                if aset is not None:
+                    expand = not any(b in aset for b in children)
                 else:
-                    a = untried[self.rng.randbelow(len(untried))] if len(untried) > 1 else untried[0]
-                for b in acts:
-                    ch = children.get(b)
-                    if ch is not None:
-                        ch.avail += 1
+                    expand = not any(b in children for b in acts)
+            a = None
+            if expand:
+                prior_value = None
+                if widen and heuristic:
+                    for b in acts:
+                        if b not in children:
+                            a = b
+                            break
+                else:
+                    untried = [b for b in acts if b not in children]
+                    if not untried:
+                        pass
+                    elif not widen:
+                        a = untried[self.rng.randbelow(len(untried))] if len(untried) > 1 else untried[0]
+                    else:
+                        priors = node.priors
+                        if priors is None:
+                            priors = node.priors = {}
+                        best_v = -1.0
+                        for b in untried:
+                            pv = priors.get(b)
+                            if pv is None:
+                                child_state = det.copy()
+                                child_state.apply(b)
+                                pv = priors[b] = win_values(child_state, self._scale)
+                            if pv[p] > best_v:
+                                a, best_v, prior_value = b, pv[p], pv
+            if a is not None:
+                if aset is not None:
+                    for b, ch in children.items():
+                        if b in aset:
+                            ch.avail += 1
+                else:
+                    for b in acts:
+                        ch = children.get(b)
+                        if ch is not None:
+                            ch.avail += 1
                 child = children[a] = Node(p)
                 child.avail = 1
-                det.apply(a)
+                apply(a)
                 path.append(child)
-                if widen and not self.rollout:
-                    rewards = node.priors[a]  # type: ignore[index]
+                if prior_value is not None and not self.rollout:
+                    rewards = prior_value
                 break
             best = None
             best_score = -math.inf
-            for b in acts:
-                ch = children.get(b)
-                if ch is None:
-                    continue
-                ch.avail += 1
-                score = ch.value / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                if score > best_score:
-                    best, best_score, best_action = ch, score, b
-            det.apply(best_action)
+            if aset is not None:
+                for b, ch in children.items():
+                    if b not in aset:
+                        continue
+                    ch.avail += 1
+                    score = ch.value / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if score > best_score:
+                        best, best_score, best_action = ch, score, b
+            else:
+                for b in acts:
+                    ch = children.get(b)
+                    if ch is None:
+                        continue
+                    ch.avail += 1
+                    score = ch.value / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if score > best_score:
+                        best, best_score, best_action = ch, score, b
+            apply(best_action)
             path.append(best)
             node = best
         if rewards is None:
@@ -199,6 +364,7 @@ class MCTSAgent:
         for nd in path:
             nd.visits += 1
             nd.value += rewards[nd.player]
+        return rewards
 
     def _leaf(self, det: GameState) -> list[float]:
         rng = self.rng
@@ -208,3 +374,27 @@ class MCTSAgent:
             acts = det.legal_actions()
             det.apply(acts[rng.randbelow(len(acts))])
         return win_values(det, self._scale)
+
+    # -- analysis -----------------------------------------------------------------------------
+    def evaluate_actions(self, state: GameState, iterations: int, played: Action | None = None,
+                         min_share: float = 0.25) -> tuple[Action, Node, Node | None]:
+        """Search ``state`` for its player to move with ``iterations`` iterations; return the most
+        visited action, its node, and the node of ``played``, which gets at least ``min_share`` of
+        the iterations (extra iterations that start with it) so that its value is measured too."""
+        self._setup(state)
+        seat = state.current_player
+        legal = state.legal_actions()
+        root = Node(-1)
+        self._search(state, seat, root, iterations, math.inf)
+        best_action, best = self._best(root, legal)
+        node = None
+        if played is not None:
+            node = root.children.get(played)
+            if node is None:
+                node = root.children[played] = Node(seat)
+            need = int(iterations * min_share) - node.visits
+            if need > 0:
+                self._search(state, seat, node, need, math.inf, first=played)
+        self.last_root = root
+        assert best is not None
+        return best_action, best, node
