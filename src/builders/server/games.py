@@ -22,9 +22,10 @@ from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from builders.core.errors import BuildersError
+from builders.core.errors import BuildersError, InvalidSetup
 from builders.core.games import get_game
 from builders.core.state import GameState
+from builders.core.view import GameView, get_view
 from builders.server.bots import BotRunner
 from builders.server.schemas import CreateGame, SetupSpec
 from builders.server.store import Stale, Store, StoredStep
@@ -74,12 +75,13 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
     cache: dict[Any, Any] = field(default_factory=dict)
-    #: the map (Kingdom Builder), which never changes
-    board: dict[str, Any] | None = None
+    #: the game's presentation, and the parts of its views that never change (a map, ...)
+    presenter: GameView = field(init=False)
+    fixed: dict[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.game == "kingdom" and self.board is None:
-            self.board = kingdom_board(self.state)
+        self.presenter = get_view(self.game)
+        self.fixed = self.presenter.fixed(self.state)
 
     def changed(self) -> None:
         self.cache.clear()
@@ -236,7 +238,7 @@ class GameService:
             if state.forced:
                 raise ApiError(409, f"game {game_id} cannot be replayed at action {n}: "
                                     f"the recorded draws did not happen")
-            entries.append(log_entry(row["game"], state, n, step.seat, action,
+            entries.append(log_entry(get_view(row["game"]), state, n, step.seat, action,
                                      [str(c) for c in state.history[before + 1:]]))
         live = Live(id=row["id"], game=row["game"], name=row["name"], created=row["created"],
                     setup=row["setup"], seats=row["seats"], version=row["version"], state=state,
@@ -378,14 +380,11 @@ class GameService:
             common = {
                 "status": summary["status"],
                 "log": live.log,
-                "scores": scores(live.game, st),
+                "scores": scores(live.presenter, st),
                 "result": summary["result"],
                 "seats": summary["seats"],
+                **live.presenter.shared(st, live.fixed),
             }
-            if live.game == "kingdom":
-                common["board"] = live.board
-                if st.is_over():
-                    common["scoring_hexes"] = kingdom_scoring_hexes(st)
             live.cache["common"] = common
         return common
 
@@ -398,9 +397,9 @@ class GameService:
         return {
             "id": live.id, "game": live.game, "seat": seat, "version": live.version,
             "actions": len(live.steps), "turn": st.turn, "to_move": to_move,
-            "view": observe(live.game, st, seat),
+            "view": live.presenter.observe(st, seat),
             "legal": [st.action_to_string(a) for a in legal_actions],
-            "legal_costs": middle_ages_costs(st, legal_actions) if live.game == "middle-ages" and playing else None,
+            "legal_costs": live.presenter.legal_costs(st, legal_actions) if playing else None,
             "can_undo": playing and self.undo_refusal(live, seat) is None,
         }
 
@@ -493,7 +492,7 @@ class GameService:
             live.undo.clear()
         live.state = new
         live.steps.append(step)
-        live.log.append(log_entry(live.game, new, n, seat, action, chance))
+        live.log.append(log_entry(live.presenter, new, n, seat, action, chance))
         live.version += 1
         live.changed()
         self._broadcast(live)
@@ -596,9 +595,9 @@ class GameService:
             "id": live.id, "game": live.game, "status": "finished", "seat": None, "version": live.version,
             "actions": n, "turn": st.turn, "to_move": None if st.is_over() else st.current_player,
             "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
-            "log": live.log[:n], "scores": scores(live.game, st),
-            "result": common["result"], "seats": common["seats"], "board": live.board,
-            "scoring_hexes": common.get("scoring_hexes"), "total": total,
+            "log": live.log[:n], "scores": scores(live.presenter, st),
+            "result": common["result"], "seats": common["seats"],
+            **live.presenter.replay(live.fixed, common), "total": total,
         }
 
     # -- clients -------------------------------------------------------------------------------
@@ -700,145 +699,20 @@ def build_setup(game: str, players: int, spec: SetupSpec) -> dict[str, Any]:
     """The engine setup of a new game. Without a seed, the server draws a secret one: the deck
     orders follow from it, so it must not be guessable."""
     seed = spec.seed if spec.seed is not None else secrets.randbelow(2**62)
-    if game == "middle-ages":
-        if spec.mode != "random" or spec.sections is not None or spec.cards is not None:
-            raise ApiError(400, "The Builders: Middle Ages takes only a seed in its setup")
-        from builders.middle_ages.setup import random_setup
-
-        return random_setup(players, seed)
-    from builders.kingdom import setup as kb
-
-    dealt = kb.random_setup(players, seed)
-    if spec.mode == "random":
-        if spec.sections is not None or spec.cards is not None:
-            raise ApiError(400, "sections and cards are chosen in the custom setup mode only")
-        return dealt
-    if spec.mode == "first":
-        if spec.sections is not None or spec.cards is not None:
-            raise ApiError(400, "the first game has its own sections and cards: use the custom mode to choose them")
-        setup = kb.first_game_setup(players)
-    else:
-        if spec.sections is None or spec.cards is None:
-            raise ApiError(400, "the custom setup needs 4 sections and 3 cards")
-        setup = {"players": players, "sections": [[name, turned] for name, turned in spec.sections],
-                 "cards": list(spec.cards), "start_player": 0}
-    setup["deck"] = dealt["deck"]
-    setup["seed"] = dealt["seed"]
-    return setup
+    try:
+        return get_view(game).setup(players, seed, mode=spec.mode, sections=spec.sections, cards=spec.cards)
+    except InvalidSetup as e:
+        raise ApiError(400, str(e)) from None
 
 
 # -- what each seat sees -------------------------------------------------------------------------
-def observe(game: str, state: GameState, seat: int | None) -> dict[str, Any]:
-    """The engine observation of ``seat``; for a spectator (None) one that hides every hidden card."""
-    if seat is not None:
-        return state.observation(seat)
-    obs = state.observation(0)
-    if game == "kingdom":
-        to_move = None if state.is_over() else state.current_player
-        for q, player in enumerate(obs["players"]):
-            if q != to_move:
-                player["terrain"] = None
-    else:
-        obs["seat"] = None
-    return obs
-
-
-def scores(game: str, state: GameState) -> dict[str, Any]:
-    if game == "kingdom":
-        parts = state.score_breakdown()
-    else:
-        from builders.middle_ages.scoring import breakdown
-
-        parts = [breakdown(state, seat) for seat in range(state.num_players)]
+def scores(presenter: GameView, state: GameState) -> dict[str, Any]:
     return {"players": [{"seat": seat, "breakdown": part, "total": sum(part.values())}
-                        for seat, part in enumerate(parts)]}
+                        for seat, part in enumerate(presenter.score_parts(state))]}
 
 
-def kingdom_board(state: GameState) -> dict[str, Any]:
-    from builders.kingdom.data import location_kind_at, map_rows
-
-    sections = [tuple(s) for s in state.setup["sections"]]
-    rows = list(map_rows(sections))
-    locations = [{"at": [r, c], "kind": location_kind_at(sections, r, c)}
-                 for r, row in enumerate(rows) for c, letter in enumerate(row) if letter == "L"]
-    return {"rows": rows, "locations": locations}
-
-
-def kingdom_scoring_hexes(state: GameState) -> dict[str, dict[str, list[list[int]]]]:
-    out = {}
-    for seat in range(state.num_players):
-        out[str(seat)] = {card: [list(h) for h in state.scoring_hexes(seat, card)]
-                          for card in ("castles", *state.cards)}
-    return out
-
-
-def middle_ages_costs(state: GameState, actions: list[Any]) -> dict[str, dict[str, int]]:
-    """What each legal action costs: actions and coins (a negative cost is a gain)."""
-    from builders.middle_ages.cards import COST
-    from builders.middle_ages.rules import ACTION_PRICE, BUY, COIN_GAIN, COINS, END, OPEN, SEND, send_parts
-
-    out = {}
-    for a in actions:
-        if a == END:
-            cost = {"actions": 0, "coins": 0}
-        elif a == BUY:
-            cost = {"actions": -1, "coins": ACTION_PRICE}
-        elif a < OPEN:
-            k = a - COINS
-            cost = {"actions": k, "coins": -COIN_GAIN[k]}
-        elif a < SEND:
-            cost = {"actions": 1, "coins": 0}
-        else:
-            worker, site = send_parts(a)
-            cost = {"actions": state.sent[site] + 1, "coins": COST[worker]}
-        out[state.action_to_string(a)] = cost
-    return out
-
-
-# -- the public log --------------------------------------------------------------------------------
-_KB_TILE_MOVES = {"barn", "harbor", "paddock"}
-
-
-def log_entry(game: str, after: GameState, n: int, seat: int, action: Any, chance: list[str]) -> dict[str, Any]:
-    """The log line of action ``n`` of ``seat``, from the state after it. Only public facts: in
-    Kingdom Builder the card drawn at the end of a turn stays hidden (it is shown when its owner's
-    next turn starts); every other draw is public."""
+def log_entry(presenter: GameView, after: GameState, n: int, seat: int, action: Any,
+              chance: list[str]) -> dict[str, Any]:
+    """The public log line of action ``n`` of ``seat``, from the state after it."""
     text = after.action_to_string(action)
-    verb, _, rest = text.partition(" ")
-    if game == "kingdom":
-        from builders.kingdom.data import TERRAINS
-
-        if verb == "end":
-            words = "ended the turn"
-            if not after.is_over():
-                q = after.current_player
-                if after.hand[q] >= 0:
-                    words += f"; seat {q} plays {TERRAINS[after.hand[q]]}"
-        else:
-            if verb == "build":
-                words = f"built a settlement on {rest}"
-            elif verb in _KB_TILE_MOVES:
-                src, _, dst = rest.partition(">")
-                words = f"used the {verb}: moved a settlement from {src} to {dst}"
-            else:
-                words = f"used the {verb}: built a settlement on {rest}"
-            if chance:
-                words += f"; no free hex of the played terrain: drew {', '.join(chance)}"
-    else:
-        if verb == "open":
-            words = f"opened {rest}"
-        elif verb == "recruit":
-            words = f"recruited {rest}"
-        elif verb == "send":
-            worker, _, site = rest.partition(" ")
-            words = f"sent {worker} to {site}"
-        elif verb == "coins":
-            words = f"took {(0, 1, 3, 6)[int(rest)]} coins for {rest} action{'s' if rest != '1' else ''}"
-        elif verb == "buy":
-            words = "bought an action for 5 coins"
-        else:
-            words = "ended the turn"
-        if chance:
-            row = "worker" if verb == "recruit" else "building"
-            words += f"; {', '.join(chance)} came into the {row} row"
-    return {"n": n + 1, "seat": seat, "action": text, "text": words}
+    return {"n": n + 1, "seat": seat, "action": text, "text": presenter.log_text(after, text, chance)}

@@ -1,0 +1,80 @@
+"""How a game is shown: the one interface between a game package and whatever presents it.
+
+The server (and any other front end) knows no game. Everything it sends that depends on the game,
+the deal of a new game from a request, what one seat may see, the score table, the costs of the legal
+actions, the words of the public log, comes from the game's :class:`GameView`. Each game package has a
+module ``view`` beside its ``game`` module with one instance of its view as ``VIEW``;
+:func:`get_view` finds it from the game's name in the registry of :mod:`builders.core.games`, so a
+new game is shown by writing its package and one registry line, with no change to the server.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from functools import cache
+from importlib import import_module
+from typing import Any
+
+from builders.core.games import get_game
+from builders.core.state import Action, GameState
+
+
+class GameView(ABC):
+    """The presentation of one game. Every method is pure: it reads the state and changes nothing.
+
+    A view never shows one seat what another seat keeps secret: :meth:`observe` of a seat is that
+    seat's own observation, and of a spectator (``None``) one with every hidden card hidden.
+    """
+
+    @abstractmethod
+    def setup(self, players: int, seed: int, mode: str = "random",
+              sections: Sequence[Sequence[Any]] | None = None,
+              cards: Sequence[str] | None = None) -> dict[str, Any]:
+        """The engine setup of a new game for ``players`` seats, dealt from ``seed``.
+
+        ``mode`` is ``"random"`` (everything dealt from the seed), ``"first"`` (the game's
+        suggested first setup) or ``"custom"`` (``sections`` and ``cards`` chosen); a game that has
+        no such choices refuses them. Refusals raise :class:`~builders.core.errors.InvalidSetup`
+        with one sentence saying what was wrong."""
+
+    @abstractmethod
+    def observe(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees of ``state`` (``None``: a spectator, who sees no hidden card)."""
+
+    @abstractmethod
+    def score_parts(self, state: GameState) -> list[dict[str, int]]:
+        """Per seat, the points of each source so far (the values add up to the seat's score)."""
+
+    def fixed(self, state: GameState) -> dict[str, Any]:
+        """The parts of every view that never change during a game (made once per game)."""
+        return {}
+
+    def shared(self, state: GameState, fixed: dict[str, Any]) -> dict[str, Any]:
+        """The game's parts of the view that every seat and spectator shares, besides the log, the
+        scores and the seats; ``fixed`` is what :meth:`fixed` made for this game."""
+        return dict(fixed)
+
+    def replay(self, fixed: dict[str, Any], final_shared: dict[str, Any]) -> dict[str, Any]:
+        """The game's parts of a replay view (of any position of a finished game); ``final_shared``
+        is what :meth:`shared` gives for the final position."""
+        return dict(final_shared)
+
+    def legal_costs(self, state: GameState, actions: Sequence[Action]) -> dict[str, dict[str, int]] | None:
+        """What each of the legal ``actions`` costs, by its notation (None: the game shows no costs)."""
+        return None
+
+    @abstractmethod
+    def log_text(self, after: GameState, action: str, chance: Sequence[str]) -> str:
+        """The public log words for ``action`` (in notation) from the state after it; ``chance`` are
+        the outcomes the action drew. Only public facts."""
+
+
+@cache
+def get_view(name: str) -> GameView:
+    """The view of the game registered as ``name`` (raises RecordError for an unknown game)."""
+    module = type(get_game(name)).__module__.rpartition(".")[0] + ".view"
+    view = import_module(module).VIEW
+    if not isinstance(view, GameView):
+        raise TypeError(f"{module}.VIEW is not a GameView")
+    return view

@@ -1,0 +1,105 @@
+"""How Kingdom Builder is shown (see :mod:`builders.core.view`): the deal of a new game from a
+request, each seat's view, the map, the scored hexes at the end and the words of the public log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from builders.core.errors import InvalidSetup
+from builders.core.state import GameState
+from builders.core.view import GameView
+from builders.kingdom.data import TERRAINS, location_kind_at, map_rows
+from builders.kingdom.setup import first_game_setup, random_setup
+
+#: the tiles that move a settlement (the others build one)
+_MOVING_TILES = {"barn", "harbor", "paddock"}
+
+
+class KingdomView(GameView):
+    def setup(self, players: int, seed: int, mode: str = "random",
+              sections: Sequence[Sequence[Any]] | None = None,
+              cards: Sequence[str] | None = None) -> dict[str, Any]:
+        dealt = random_setup(players, seed)
+        if mode == "random":
+            if sections is not None or cards is not None:
+                raise InvalidSetup("sections and cards are chosen in the custom setup mode only")
+            return dealt
+        if mode == "first":
+            if sections is not None or cards is not None:
+                raise InvalidSetup("the first game has its own sections and cards: use the custom mode to choose them")
+            setup = first_game_setup(players)
+        elif mode == "custom":
+            if sections is None or cards is None:
+                raise InvalidSetup("the custom setup needs 4 sections and 3 cards")
+            setup = {"players": players, "sections": [[name, turned] for name, turned in sections],
+                     "cards": list(cards), "start_player": 0}
+        else:
+            raise InvalidSetup(f"the setup mode is first, random or custom, not {mode!r}")
+        # the terrain deck is shuffled from the seed in every mode
+        setup["deck"] = dealt["deck"]
+        setup["seed"] = dealt["seed"]
+        return setup
+
+    def observe(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        if seat is not None:
+            return state.observation(seat)
+        # a spectator sees the terrain card of the player to move only (it is shown on the table)
+        obs = state.observation(0)
+        to_move = None if state.is_over() else state.current_player
+        for q, player in enumerate(obs["players"]):
+            if q != to_move:
+                player["terrain"] = None
+        return obs
+
+    def score_parts(self, state: GameState) -> list[dict[str, int]]:
+        return state.score_breakdown()
+
+    def fixed(self, state: GameState) -> dict[str, Any]:
+        """The map: its rows of terrain letters and the kind of each location."""
+        sections = [tuple(s) for s in state.setup["sections"]]
+        rows = list(map_rows(sections))
+        locations = [{"at": [r, c], "kind": location_kind_at(sections, r, c)}
+                     for r, row in enumerate(rows) for c, letter in enumerate(row) if letter == "L"]
+        return {"board": {"rows": rows, "locations": locations}}
+
+    def shared(self, state: GameState, fixed: dict[str, Any]) -> dict[str, Any]:
+        out = dict(fixed)
+        if state.is_over():
+            out["scoring_hexes"] = scoring_hexes(state)
+        return out
+
+    def replay(self, fixed: dict[str, Any], final_shared: dict[str, Any]) -> dict[str, Any]:
+        return {"board": fixed["board"], "scoring_hexes": final_shared.get("scoring_hexes")}
+
+    def log_text(self, after: GameState, action: str, chance: Sequence[str]) -> str:
+        """The card drawn at the end of a turn stays hidden (it is shown when its owner's next turn
+        starts); a replacement card drawn during a turn is public."""
+        verb, _, rest = action.partition(" ")
+        if verb == "end":
+            words = "ended the turn"
+            if not after.is_over():
+                q = after.current_player
+                if after.hand[q] >= 0:
+                    words += f"; seat {q} plays {TERRAINS[after.hand[q]]}"
+            return words
+        if verb == "build":
+            words = f"built a settlement on {rest}"
+        elif verb in _MOVING_TILES:
+            src, _, dst = rest.partition(">")
+            words = f"used the {verb}: moved a settlement from {src} to {dst}"
+        else:
+            words = f"used the {verb}: built a settlement on {rest}"
+        if chance:
+            words += f"; no free hex of the played terrain: drew {', '.join(chance)}"
+        return words
+
+
+def scoring_hexes(state: GameState) -> dict[str, dict[str, list[list[int]]]]:
+    """Per seat (as a string) and per scoring card (castles included), the hexes that scored."""
+    return {str(seat): {card: [list(h) for h in state.scoring_hexes(seat, card)]
+                        for card in ("castles", *state.cards)}
+            for seat in range(state.num_players)}
+
+
+VIEW = KingdomView()
