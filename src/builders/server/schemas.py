@@ -7,7 +7,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-GameName = Literal["kingdom", "middle-ages"]
+from builders.core.games import game_names
+
+#: the registered games (builders.core.games): a new game needs no change here
+GameName = Literal[tuple(game_names())]  # type: ignore[valid-type]
 Level = Literal["easy", "medium", "hard"]
 Status = Literal["open", "running", "finished"]
 Name = Annotated[str, Field(min_length=1, max_length=40)]
