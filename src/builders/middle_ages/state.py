@@ -14,6 +14,7 @@ from builders.core.errors import IllegalAction, InvalidPosition
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, public_history
 from builders.middle_ages import rules
+from builders.middle_ages.rules import can_gain_vp
 from builders.middle_ages.cards import (
     BUILDING_DECK, COST, GUARD, IDS, INDEX, MACHINES, NUM_CARDS, PROD, REQ, REWARD, VP, unpack,
 )
@@ -25,6 +26,12 @@ from builders.middle_ages.rules import (
 _CHANCE = tuple(Chance(card_id) for card_id in IDS)
 _COIN_ACTIONS = ((), (COINS + 1,), (COINS + 1, COINS + 2), (COINS + 1, COINS + 2, COINS + 3))
 _MACHINE_SET = frozenset(MACHINES)
+#: legal_actions' first codes, by (coins >= ACTION_PRICE, actions left up to 3)
+_HEAD = (tuple((*_COIN_ACTIONS[k],) for k in range(4)), tuple((BUY, *_COIN_ACTIONS[k]) for k in range(4)))
+#: per site, per worker: the code of sending the worker there (made once: no new int per legal action)
+_SEND_CODES = tuple(tuple(SEND + (site << 7) + w for w in range(NUM_CARDS)) for site in range(NUM_CARDS))
+_SEND_CODES_OF = _SEND_CODES.__getitem__
+_AFFORD = tuple(frozenset(w for w in range(NUM_CARDS) if COST[w] <= c).__contains__ for c in range(5))
 
 
 class MiddleAgesState(GameState):
@@ -33,9 +40,11 @@ class MiddleAgesState(GameState):
     __slots__ = (
         "num_players", "history", "forced", "rng", "_setup",
         "start", "cur", "actions", "over", "final_round", "turn",
-        "coins", "crew", "sites", "placed", "progress", "sent", "done", "vp",
+        "coins", "crew", "sites", "placed", "progress", "sent", "touched", "done", "vp",
         "brow", "bdeck", "wrow", "wdeck",
     )
+    # placed: site -> tuple of the workers on it (a tuple, so that copy() copies the dict only);
+    # touched: the sites that got a worker this turn (their ``sent`` count is not 0), reset by end.
 
     def __init__(self, setup: Mapping[str, Any]):
         """The initial state of a checked setup (use ``MiddleAges().new_state`` for unchecked input)."""
@@ -57,6 +66,7 @@ class MiddleAgesState(GameState):
         self.placed = {}
         self.progress = [0] * NUM_CARDS
         self.sent = [0] * NUM_CARDS
+        self.touched = []
         self.done = [[] for _ in range(n)]
         self.vp = [0] * n
         bdeck = [INDEX[c] for c in setup["buildings"]]
@@ -81,23 +91,20 @@ class MiddleAgesState(GameState):
         left = self.actions
         p = self.cur
         coins = self.coins[p]
-        if left == 0:
+        if not left:
             return [END, BUY] if coins >= ACTION_PRICE else [END]
-        if coins >= ACTION_PRICE:
-            out = [BUY, *_COIN_ACTIONS[left if left < 3 else 3], *self.brow, *self.wrow]
-        else:
-            out = [*_COIN_ACTIONS[left if left < 3 else 3], *self.brow, *self.wrow]
-        sites = self.sites[p]
-        if sites:
-            crew = self.crew[p]
-            if crew:
-                ready = crew if coins >= 5 else [w for w in crew if COST[w] <= coins]
+        out = [*_HEAD[coins >= ACTION_PRICE][left if left < 3 else 3], *self.brow, *self.wrow]
+        crew = self.crew[p]
+        if crew:
+            sites = self.sites[p]
+            if sites:
+                ready = crew if coins >= 5 else [*filter(_AFFORD[coins], crew)]
                 if ready:
-                    sent = self.sent
-                    for s in sites:
-                        if sent[s] < left:
-                            base = SEND + (s << 7)
-                            out += [base + w for w in ready]
+                    if self.touched:
+                        sent = self.sent
+                        out += [c[w] for s in sites if sent[s] < left for c in [_SEND_CODES[s]] for w in ready]
+                    else:
+                        out += [c[w] for c in map(_SEND_CODES_OF, sites) for w in ready]
         return out
 
     def is_legal(self, action: Any) -> bool:
@@ -108,13 +115,25 @@ class MiddleAgesState(GameState):
             self._refuse(action)
         p = self.cur
         if action < OPEN:
+            if action > BUY:
+                # rules.md "Take coins": 1, 3 or 6 coins for 1, 2 or 3 actions.
+                k = action - COINS
+                if k > 3 or k > self.actions:
+                    self._refuse(action)
+                self.actions -= k
+                self.coins[p] += COIN_GAIN[k]
+                self.history.append(action)
+                return
             if action == END:
                 if self.actions:
                     self._refuse(action)
-                self.history.append(action)
-                sent = self.sent
-                for s in self.sites[p]:
-                    sent[s] = 0
+                self.history.append(END)
+                touched = self.touched
+                if touched:
+                    sent = self.sent
+                    for s in touched:
+                        sent[s] = 0
+                    touched.clear()
                 # rules.md "End of the game": 17 VP at the end of a turn finishes the round; the game
                 # also ends after a round in which no VP can be gained any more.
                 if self.vp[p] >= END_TRIGGER_VP:
@@ -123,26 +142,19 @@ class MiddleAgesState(GameState):
                 p += 1
                 if p == self.num_players:
                     p = 0
-                if p == self.start and (self.final_round or not rules.can_gain_vp(self)):
+                if p == self.start and (self.final_round or not (self.brow or self.bdeck or can_gain_vp(self))):
                     self.over = True
                 self.cur = p
                 self.actions = FREE_ACTIONS
                 return
-            if action == BUY:
-                # rules.md "A turn": more actions at 5 coins each, at any time in the turn.
-                if self.coins[p] < ACTION_PRICE:
-                    self._refuse(action)
-                self.coins[p] -= ACTION_PRICE
-                self.actions += 1
-                self.history.append(action)
-                return
-            k = action - COINS
-            if k > 3 or k < 1 or k > self.actions:
+            if action != BUY:
                 self._refuse(action)
-            # rules.md "Take coins": 1, 3 or 6 coins for 1, 2 or 3 actions.
-            self.actions -= k
-            self.coins[p] += COIN_GAIN[k]
-            self.history.append(action)
+            # rules.md "A turn": more actions at 5 coins each, at any time in the turn.
+            if self.coins[p] < ACTION_PRICE:
+                self._refuse(action)
+            self.coins[p] -= ACTION_PRICE
+            self.actions += 1
+            self.history.append(BUY)
             return
         if action >= SEND:
             w = action & 127
@@ -159,14 +171,16 @@ class MiddleAgesState(GameState):
             # turn costs k actions.
             self.actions -= need
             sent[s] = need
+            if need == 1:
+                self.touched.append(s)
             crew.remove(w)
             progress = self.progress[s] + PROD[w]
-            self.placed[s].append(w)
             self.history.append(action)
             if ((progress | GUARD) - REQ[s]) & GUARD == GUARD:
                 # rules.md "Completing a site": workers back at once, coins paid, VP counted; a
                 # machine joins the crew.
                 crew += self.placed.pop(s)
+                crew.append(w)
                 self.sites[p].remove(s)
                 self.done[p].append(s)
                 self.vp[p] += VP[s]
@@ -176,38 +190,42 @@ class MiddleAgesState(GameState):
                 if s in _MACHINE_SET:
                     crew.append(s)
             else:
+                self.placed[s] += (w,)
                 self.progress[s] = progress
             self.coins[p] = coins
             return
         # open a site or recruit a worker; the rows hold action codes
         if action >= RECRUIT:
-            row, deck, base = self.wrow, self.wdeck, RECRUIT
+            row = self.wrow
+            deck = self.wdeck
         else:
-            row, deck, base = self.brow, self.bdeck, OPEN
-        if action not in row or self.actions < 1:
+            row = self.brow
+            deck = self.bdeck
+        if action not in row or not self.actions:
             self._refuse(action)
-        forced = self._forced_card(deck) if deck and self.forced else -1
+        forced = self._forced_card(deck) if self.forced and deck else -1
         self.actions -= 1
-        c = action - base
-        if base == RECRUIT:
-            self.crew[p].append(c)
+        if action >= RECRUIT:
+            base = RECRUIT
+            self.crew[p].append(action - RECRUIT)
         else:
+            base = OPEN
+            c = action - OPEN
             self.sites[p].append(c)
-            self.placed[c] = []
+            self.placed[c] = ()
         self.history.append(action)
         # rules.md "Open a site" / "Recruit a worker": refill the row at once; "Running out of
         # cards": an empty deck leaves the row short.
-        i = row.index(action)
         if deck:
             if forced >= 0:
                 deck.remove(forced)
                 new = forced
             else:
                 new = deck.pop()
-            row[i] = base + new
+            row[row.index(action)] = base + new
             self.history.append(_CHANCE[new])
         else:
-            del row[i]
+            row.remove(action)
 
     def _forced_card(self, deck: list[int]) -> int:
         name = self.forced[0]
@@ -237,12 +255,13 @@ class MiddleAgesState(GameState):
         other.final_round = self.final_round
         other.turn = self.turn
         other.coins = self.coins[:]
-        other.crew = [c[:] for c in self.crew]
-        other.sites = [s[:] for s in self.sites]
-        other.placed = {s: w[:] for s, w in self.placed.items()}
+        other.crew = [*map(list.copy, self.crew)]
+        other.sites = [*map(list.copy, self.sites)]
+        other.placed = self.placed.copy()
         other.progress = self.progress[:]
         other.sent = self.sent[:]
-        other.done = [d[:] for d in self.done]
+        other.touched = self.touched[:]
+        other.done = [*map(list.copy, self.done)]
         other.vp = self.vp[:]
         other.brow = self.brow[:]
         other.bdeck = self.bdeck[:]
@@ -482,9 +501,11 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
                 sent = _int(site.get("sent_this_turn", 0), f"sent_this_turn of {IDS[s]}")
                 if sent and p != cur:
                     raise InvalidPosition(f"seat {p} is not playing, so nothing was sent to {IDS[s]} this turn")
-                state.placed[s] = on
+                state.placed[s] = tuple(on)
                 state.progress[s] = progress
                 state.sent[s] = sent
+                if sent:
+                    state.touched.append(s)
                 sites.append(s)
             state.sites[p] = sites
         for c in MACHINES:
