@@ -36,6 +36,7 @@ services:
 	@{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } && command -v redis-server >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null'
 
 test: $(TESTS) chromium services
+	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
