@@ -23,7 +23,15 @@ export const KIND_COLOUR = {
   oracle: "#7b4fb8", farm: "#9a7a1c", oasis: "#1f9486", tower: "#4f6472",
   tavern: "#b8432f", barn: "#8a3324", harbor: "#1d67a3", paddock: "#a0612a",
 };
-const KIND_MARK = { oracle: "Or", farm: "Fa", oasis: "Oa", tower: "To", tavern: "Ta", barn: "Ba", harbor: "Ha", paddock: "Pa" };
+// The outline of a highlighted hex: dark shades of the tile colours (and of magenta for the three builds),
+// at least 3:1 against every terrain (tests/web/test_pictures.py computes the ratios from these values).
+export const TARGET_INK = {
+  build: "#780042", oracle: "#492d6f", farm: "#48390d", oasis: "#0e423c", tower: "#303c45",
+  tavern: "#69261b", barn: "#68261b", harbor: "#113e62", paddock: "#553416",
+};
+export const SCORING_INK = "#4d3800";
+export const SCORING_FILL = "#fff45c";
+export const RECENT_RING = "#fff8d0";
 export const SECTIONS = ["oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock"];
 export const CARD_NAMES = ["fishermen", "miners", "merchants", "workers", "discoverers", "knights", "hermits", "lords", "citizens", "farmers"];
 
@@ -119,11 +127,52 @@ function defs() {
       svg("path", { d: "M-3,11 V5 Q0,1 3,5 V11 Z", fill: "#4d3a28" }),
       svg("path", { d: "M0,-9 V-16", fill: "none" }),
       svg("path", { d: "M0,-16 L6,-14 L0,-12 Z", fill: "#c8392b", stroke: "#8e2519", "stroke-width": 0.6 })));
+  // the eight locations: a white picture on the location's colour, drawn for a disc of radius 12
+  const W = "#ffffff";
+  const line = { fill: "none", stroke: W, "stroke-width": 1.8, "stroke-linecap": "round", "stroke-linejoin": "round" };
+  add("kb-loc-oracle", // a crystal ball on its stand
+    svg("circle", { cx: 0, cy: -2.5, r: 5.6, fill: W }),
+    svg("path", { d: "M-2.6,-4.6 a3,3 0 0 1 2.6,-1.6", fill: "none", stroke: KIND_COLOUR.oracle, "stroke-width": 1.3, "stroke-linecap": "round" }),
+    svg("path", { d: "M-4.5,3.6 H4.5 L6,7.5 H-6 Z", fill: W }));
+  add("kb-loc-farm", // a sheaf of wheat
+    svg("path", { d: "M0,8 V-7 M0,8 L-5,-4 M0,8 L5,-4 M-4,3 H4", ...line }),
+    svg("ellipse", { cx: 0, cy: -7.5, rx: 1.8, ry: 3, fill: W }),
+    svg("ellipse", { cx: -5.2, cy: -5, rx: 1.7, ry: 2.8, fill: W, transform: "rotate(-22 -5.2 -5)" }),
+    svg("ellipse", { cx: 5.2, cy: -5, rx: 1.7, ry: 2.8, fill: W, transform: "rotate(22 5.2 -5)" }));
+  add("kb-loc-oasis", // a palm tree over a pool
+    svg("path", { d: "M1,5 Q-1,-1 1,-6", ...line, "stroke-width": 2 }),
+    svg("path", { d: "M1,-6 Q-4,-9 -8,-5 M1,-6 Q5,-10 8,-5 M1,-6 Q-2,-3 -5,0 M1,-6 Q5,-3 6,0", ...line, "stroke-width": 1.6 }),
+    svg("ellipse", { cx: 0, cy: 7, rx: 7.5, ry: 2.2, fill: W }));
+  add("kb-loc-tower", // a watchtower with battlements
+    svg("path", { d: "M-4,8.5 V-4 H-5.5 V-9 H-3 V-7 H-1 V-9 H1 V-7 H3 V-9 H5.5 V-4 H4 V8.5 Z", fill: W }),
+    svg("path", { d: "M-1,-2 h2 v3 h-2 Z", fill: KIND_COLOUR.tower }));
+  add("kb-loc-tavern", // a mug with foam
+    svg("path", { d: "M-6,-3 H3 V8 H-6 Z", fill: W }),
+    svg("path", { d: "M3,-1 H6 V5 H3", ...line }),
+    svg("path", { d: "M-7,-3 a2.6,2.6 0 0 1 3,-4 a3,3 0 0 1 5,0 a2.6,2.6 0 0 1 3,4 Z", fill: W }),
+    svg("path", { d: "M-3,0 V6 M0,0 V6", stroke: KIND_COLOUR.tavern, "stroke-width": 1.2 }));
+  add("kb-loc-barn", // a barn with its cross-braced door
+    svg("path", { d: "M-8,8 V-2 L0,-9 L8,-2 V8 Z", fill: W }),
+    svg("path", { d: "M-3.5,8 V1 H3.5 V8 M-3.5,1 L3.5,8 M3.5,1 L-3.5,8", fill: "none", stroke: KIND_COLOUR.barn, "stroke-width": 1.3 }));
+  add("kb-loc-harbor", // an anchor
+    svg("circle", { cx: 0, cy: -6.5, r: 2.2, ...line }),
+    svg("path", { d: "M0,-4.3 V8 M-4,-1 H4 M-7,2 Q-6,8 0,8 Q6,8 7,2", ...line }));
+  add("kb-loc-paddock", // a horseshoe
+    svg("path", { d: "M-5,8 L-6.5,0 A6.5,7 0 0 1 6.5,0 L5,8", fill: "none", stroke: W, "stroke-width": 3.6, "stroke-linecap": "butt" }),
+    svg("path", { d: "M-5.6,2.5 h.1 M5.6,2.5 h.1 M-4.5,-4 h.1 M4.5,-4 h.1", stroke: KIND_COLOUR.paddock, "stroke-width": 1.5, "stroke-linecap": "round" }));
   // a settlement: a small house, coloured per seat where it is used
   add("kb-house",
     svg("path", { d: "M-8,8 H8 V-1 L0,-9 L-8,-1 Z", "stroke-width": 1.6, stroke: "#1b1b1b", "stroke-linejoin": "round" }),
     svg("rect", { x: -2, y: 2, width: 4, height: 6, fill: "#3a2a1c" }));
   return d;
+}
+
+// The drawings live once in the page, in a hidden SVG that every map, swatch and icon refers to.
+export function ensureSprite() {
+  if (document.getElementById("kb-sprite")) return;
+  const sprite = svg("svg", { id: "kb-sprite", width: 0, height: 0, "aria-hidden": "true", focusable: "false", style: "position:absolute;width:0;height:0;overflow:hidden" });
+  sprite.appendChild(defs());
+  document.body.appendChild(sprite);
 }
 
 // A settlement drawn in a seat colour
@@ -134,13 +183,97 @@ export function houseIcon(seat, size = 22) {
   return s;
 }
 
+// A location's picture (a disc in the location's colour), for the rules, the legend and the tiles.
+export function locationIcon(kind, size = 30) {
+  const s = svg("svg", { viewBox: "-13 -13 26 26", width: size, height: size, class: "location-icon", "aria-hidden": "true" });
+  ensureSprite();
+  s.appendChild(svg("circle", { r: 12.5, fill: KIND_COLOUR[kind] || "#777", stroke: "#fff", "stroke-width": 1 }));
+  s.appendChild(svg("use", { href: `#kb-loc-${kind}` }));
+  return s;
+}
+
 export function terrainSwatch(terrain, size = 34) {
   const letter = TERRAIN_LETTER[terrain];
   const s = svg("svg", { viewBox: "-20 -20 40 40", width: size, height: size, class: "terrain-swatch", "aria-hidden": "true" });
-  s.appendChild(defs());
+  ensureSprite();
   s.appendChild(svg("polygon", { points: corners(0, 0, 19), fill: TERRAIN_FILL[letter] || "#ddd", stroke: "#6f6252", "stroke-width": 1 }));
   if (letter) s.appendChild(svg("use", { href: `#kb-${letter}` }));
   return s;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The legend: what every mark on the table means (also on the rules page)
+
+function legendPicture(letter, ...marks) {
+  ensureSprite();
+  const s = svg("svg", { viewBox: "-24 -24 48 48", width: 40, height: 40, "aria-hidden": "true", class: "legend-pic" });
+  s.appendChild(svg("polygon", { points: corners(0, 0, 22), fill: TERRAIN_FILL[letter], stroke: "#6f6252", "stroke-opacity": 0.5 }));
+  s.append(...marks);
+  return s;
+}
+
+function houseMark(seat) {
+  return svg("g", { transform: "translate(0,1) scale(1.3)" },
+    svg("path", { d: "M-8,8 H8 V-1 L0,-9 L-8,-1 Z", fill: SEAT_COLOURS[seat], stroke: "#1b1b1b", "stroke-width": 1.4, "stroke-linejoin": "round" }),
+    svg("rect", { x: -2, y: 2, width: 4, height: 6, fill: "#3a2a1c" }));
+}
+
+function tileSample(kind, state, label) {
+  return el("span", { class: `tile-chip sample state-${state}`, style: { background: KIND_COLOUR[kind] } }, locationIcon(kind, 16), label);
+}
+
+export function legendPanel() {
+  const row = (pic, text) => el("li", { class: "legend-row" }, pic, el("span", {}, ...[].concat(text)));
+  const target = (ink, extra = {}) => svg("polygon", { points: corners(0, 0, R - 2.6), fill: "#fff", "fill-opacity": 0.3, stroke: ink, "stroke-width": 3.4, "stroke-linejoin": "round", ...extra });
+  const list = el("ul", { class: "legend" },
+    row(legendPicture("C", svg("use", { href: "#kb-C" }), target(TARGET_INK.build)),
+      "A dark outline: you may build there now. Click it, or press Tab to reach it, the arrow keys to move and Enter to build."),
+    row(legendPicture("G", svg("use", { href: "#kb-G" }), target(TARGET_INK.farm)),
+      "An outline in a tile's colour: where the chosen tile can build or move to."),
+    row(legendPicture("D", houseMark(0), target("#111", { "stroke-dasharray": "5 3", fill: "none" })),
+      "Black dashed: a settlement that the chosen tile (Barn, Harbor, Paddock) can move; choose it first."),
+    row(legendPicture("L",
+      svg("circle", { cx: 0, cy: 1, r: 12.5, fill: KIND_COLOUR.oasis, stroke: "#fff", "stroke-width": 1.5 }),
+      svg("use", { href: "#kb-loc-oasis", y: 1 }),
+      svg("circle", { cx: 10, cy: -10.5, r: 6.8, fill: "#3b2f22", stroke: "#fff", "stroke-width": 1.2 }),
+      svg("text", { x: 10, y: -7.2, "text-anchor": "middle", class: "loc-count", text: "2" })),
+    "A location (here the Oasis). The number is how many of its tiles are left; grey 0 when none is."),
+    row(legendPicture("F", svg("circle", { r: R - 5, fill: "none", stroke: "#3b2f22", "stroke-width": 4.5 }), svg("circle", { r: R - 5, fill: "none", stroke: RECENT_RING, "stroke-width": 3 }), houseMark(1)),
+      "A ringed house was built or moved in the last turns."),
+    row(legendPicture("T", svg("polygon", { points: corners(0, 0, R - 1), fill: SCORING_FILL, "fill-opacity": 0.55, stroke: SCORING_INK, "stroke-width": 3 })),
+      "Yellow: the hexes that score the card you point at in the score table."),
+    row(el("span", { class: "legend-tiles" }, tileSample("farm", "ready", "Farm")), "A tile you can use this turn glows; click it or press its number key."),
+    row(el("span", { class: "legend-tiles" }, tileSample("tower", "new", "Tower")), "Dashed: taken this turn, usable from your next turn."),
+    row(el("span", { class: "legend-tiles" }, tileSample("harbor", "used", "Harbor")), "Struck through: already used this turn."));
+  const places = el("ul", { class: "legend-places" }, SECTIONS.map((kind) =>
+    el("li", {}, locationIcon(kind, 26), el("a", { href: `/static/rules.html#kb-tile-${kind}`, target: "_blank", rel: "noopener", text: capital(kind) }))));
+  return el("div", { class: "legend-panel" }, list, el("h4", { text: "The eight locations" }), places,
+    el("p", { class: "muted small" }, "Keys: arrows move between highlighted hexes, Enter builds, 1–9 choose a tile, Z undoes, R restarts the turn, E ends it, Esc drops a tile choice, M goes to the map."));
+}
+
+// Whether the running gold is hidden during the game (a choice kept in this browser).
+const HIDE_KEY = "builders.hideScores";
+export function scoresHidden() {
+  try {
+    return localStorage.getItem(HIDE_KEY) === "1";
+  } catch (err) {
+    return false;
+  }
+}
+function setScoresHidden(on) {
+  try {
+    localStorage.setItem(HIDE_KEY, on ? "1" : "0");
+  } catch (err) {
+    /* private mode: the choice lasts for this page */
+  }
+}
+
+// A "?" that opens the rules page at the part that explains something (in a new tab: the game stays).
+export function helpLink(part, what) {
+  return el("a", {
+    class: "help-link", href: `/static/rules.html#${part}`, target: "_blank", rel: "noopener",
+    "aria-label": `How ${what} works (rules, opens in a new tab)`, title: `How ${what} works`, "data-part": part,
+  }, "?");
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -178,15 +311,20 @@ function actionTarget(action) {
   return rest.includes(">") ? rest.split(">")[1] : rest;
 }
 
-function actionWords(action) {
+function actionWords(action, table = null) {
   const [word, rest] = action.split(" ");
+  const hex = (h) => {
+    if (!table) return h;
+    const [r, c] = h.split(",").map(Number);
+    return `${table.hexWords(r, c)}${table.nearWords(r, c)}`;
+  };
   if (word === "end") return "End the turn";
-  if (word === "build") return `Build on ${rest}`;
+  if (word === "build") return `Build on ${hex(rest)}`;
   if (rest && rest.includes(">")) {
     const [a, b] = rest.split(">");
-    return `${capital(word)}: move ${a} to ${b}`;
+    return `${capital(word)}: move ${a} to ${hex(b)}`;
   }
-  return `${capital(word)}: build on ${rest}`;
+  return `${capital(word)}: build on ${hex(rest)}`;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -203,9 +341,8 @@ export class KingdomTable {
     this.pinned = null; // {seat, card} pinned in the score table
     this.boardKey = "";
     this.build();
-    this.onKey = (event) => {
-      if (event.key === "Escape") this.clearSelection();
-    };
+    if (!opts.replay && window.matchMedia && window.matchMedia("(max-width: 600px)").matches) this.mapBox.classList.add("zoomed");
+    this.onKey = (event) => this.onKeyDown(event);
     document.addEventListener("keydown", this.onKey);
   }
 
@@ -213,12 +350,56 @@ export class KingdomTable {
     document.removeEventListener("keydown", this.onKey);
   }
 
+  // Keys of the table: Esc drops a tile choice, 1-9 choose a tile, E ends the turn, R restarts it (Z, undo,
+  // is the page's); M goes to the map.
+  onKeyDown(event) {
+    if (event.key === "Escape") {
+      this.clearSelection();
+      return;
+    }
+    const typing = event.target && ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName);
+    if (typing || event.ctrlKey || event.metaKey || event.altKey || document.querySelector("dialog[open]") || this.opts.replay) return;
+    const view = this.view;
+    if (!view) return;
+    if (/^[1-9]$/.test(event.key)) {
+      const chips = [...this.side.querySelectorAll(".my-tiles .tile-chip")];
+      const chip = chips[Number(event.key) - 1];
+      if (chip && !chip.disabled) {
+        event.preventDefault();
+        this.keyboard = true;
+        chip.click();
+        const first = this.layerTargets.querySelector(".target");
+        if (first) first.focus();
+      }
+    } else if (event.key === "e" || event.key === "E") {
+      const end = this.actionBar.querySelector("#end-btn:not([disabled])");
+      if (end) {
+        event.preventDefault();
+        this.keyboard = true;
+        end.click();
+      }
+    } else if (event.key === "r" || event.key === "R") {
+      const restart = this.actionBar.querySelector("#restart-btn:not([disabled])");
+      if (restart) {
+        event.preventDefault();
+        this.keyboard = true;
+        restart.click();
+      }
+    } else if (event.key === "m" || event.key === "M") {
+      const first = this.layerTargets.querySelector(".target");
+      if (first) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+  }
+
   build() {
     this.root.replaceChildren();
     this.root.classList.add("kingdom-table");
     this.banner = el("div", { class: "turn-banner", id: "turn-banner", "aria-live": "polite" });
     this.mapBox = el("div", { class: "map-box" });
-    this.svg = svg("svg", { class: "kb-map", id: "kb-map", viewBox: `0 0 ${MAP_W.toFixed(1)} ${MAP_H.toFixed(1)}`, role: "img", "aria-label": "Kingdom Builder map" });
+    this.svg = svg("svg", { class: "kb-map", id: "kb-map", viewBox: `0 0 ${MAP_W.toFixed(1)} ${MAP_H.toFixed(1)}`, role: "group", "aria-label": "Kingdom Builder map: 20 rows of 20 hexes. The hexes you may play are buttons; the arrow keys move between them." });
     this.mapBox.appendChild(this.svg);
     this.actionBar = el("div", { class: "action-bar", id: "action-bar" });
     this.hint = el("div", { class: "hint", id: "hint" });
@@ -226,6 +407,32 @@ export class KingdomTable {
     this.side = el("aside", { class: "side-col" });
     this.root.append(boardCol, this.side);
     this.svg.addEventListener("click", (event) => this.onMapClick(event));
+  }
+
+  toggleZoom(on = null) {
+    const zoomed = on === null ? !this.mapBox.classList.contains("zoomed") : on;
+    this.mapBox.classList.toggle("zoomed", zoomed);
+    if (this.view) this.drawActionBar();
+    if (zoomed) this.centreOnTargets();
+  }
+
+  // In a zoomed map, scroll so that the hexes that can be played now (else your settlements, else the
+  // middle of the map) are in the middle of the view.
+  centreOnTargets() {
+    if (!this.mapBox.classList.contains("zoomed")) return;
+    let hexes = [...this.layerTargets.querySelectorAll(".target")].map((t) => [Number(t.dataset.r), Number(t.dataset.c)]);
+    if (!hexes.length && this.view && this.view.seat !== null && this.view.seat !== undefined) {
+      const me = (this.view.view.players || [])[this.view.seat];
+      hexes = (me && me.settlements) || [];
+    }
+    if (!hexes.length) hexes = [[10, 10]];
+    const xs = hexes.map(([r, c]) => centre(r, c)[0]);
+    const ys = hexes.map(([r, c]) => centre(r, c)[1]);
+    const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    const scale = this.svg.getBoundingClientRect().width / MAP_W;
+    this.mapBox.scrollLeft = Math.max(0, cx * scale - this.mapBox.clientWidth / 2);
+    this.mapBox.scrollTop = Math.max(0, cy * scale - this.mapBox.clientHeight / 2);
   }
 
   clearSelection() {
@@ -238,7 +445,8 @@ export class KingdomTable {
   update(view) {
     this.view = view;
     const legalKey = (view.legal || []).join("|");
-    if (legalKey !== this.legalKey) {
+    const legalChanged = legalKey !== this.legalKey;
+    if (legalChanged) {
       this.legalKey = legalKey;
       const parsed = parseLegal(view.legal);
       // keep a tile choice only while it still has targets
@@ -247,6 +455,7 @@ export class KingdomTable {
       else if (this.selection.from && !(t.move && t.from.has(this.selection.from))) this.selection.from = null;
     }
     this.render();
+    if (legalChanged && legalKey && !this.keyboard) this.centreOnTargets();
   }
 
   render() {
@@ -277,7 +486,7 @@ export class KingdomTable {
     this.rows = rows;
     const s = this.svg;
     s.replaceChildren();
-    s.appendChild(defs());
+    ensureSprite();
     const shadow = svg("g", { fill: "#d6c8aa" });
     const hexes = svg("g", { class: "hexes" });
     const symbols = svg("g", { class: "symbols", "pointer-events": "none" });
@@ -292,7 +501,7 @@ export class KingdomTable {
           points: corners(x, y), fill: TERRAIN_FILL[letter] || "#eee",
           stroke: "#6f6252", "stroke-opacity": 0.45, "stroke-width": 1,
         });
-        hex.appendChild(svg("title", { text: `${r},${c} · ${kind}` }));
+        hex.appendChild(svg("title", { text: `${kind} ${r},${c}` }));
         hexes.appendChild(hex);
         if (letter !== "L") symbols.appendChild(svg("use", { href: `#kb-${letter}`, x: x.toFixed(2), y: y.toFixed(2), class: `sym sym-${r}-${c}` }));
       }
@@ -325,7 +534,8 @@ export class KingdomTable {
     this.layerDynamic = svg("g", { class: "dynamic", "pointer-events": "none" });
     this.layerScoring = svg("g", { class: "scoring-layer", "pointer-events": "none" });
     this.layerTargets = svg("g", { class: "targets" });
-    s.append(shadow, hexes, symbols, borders, this.layerScoring, this.layerDynamic, this.layerTargets, labels);
+    this.layerLit = svg("g", { class: "lit-layer", "pointer-events": "none" });
+    s.append(shadow, hexes, symbols, borders, this.layerScoring, this.layerDynamic, this.layerLit, this.layerTargets, labels);
   }
 
   recentHexes() {
@@ -354,6 +564,16 @@ export class KingdomTable {
     dyn.replaceChildren();
     const occupied = new Map();
     obs.players.forEach((p, seat) => (p.settlements || []).forEach(([r, c]) => occupied.set(key(r, c), seat)));
+    // every hex says what it is and what stands on it (its tooltip, read by screen readers)
+    for (const hex of this.svg.querySelectorAll(".hexes .hex")) {
+      const r = Number(hex.dataset.r);
+      const c = Number(hex.dataset.c);
+      const k = key(r, c);
+      let text = this.hexWords(r, c);
+      if (occupied.has(k)) text += `, ${SEAT_NAMES[occupied.get(k)]} settlement`;
+      const title = hex.firstChild;
+      if (title && title.textContent !== text) title.textContent = text;
+    }
     // terrain symbols under settlements are hidden
     for (const use of this.layerSymbols.children) {
       const [, r, c] = use.getAttribute("class").split(" ")[1].split("-");
@@ -367,7 +587,7 @@ export class KingdomTable {
       const count = left.has(k) ? left.get(k) : 0;
       const g = svg("g", { class: "location", "data-r": r, "data-c": c, "data-kind": kind, "data-count": count });
       g.appendChild(svg("circle", { cx: x, cy: y + 1, r: 12.5, fill: KIND_COLOUR[kind] || "#777", stroke: "#fff", "stroke-width": 1.5 }));
-      g.appendChild(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "loc-mark", text: KIND_MARK[kind] || "?" }));
+      g.appendChild(svg("use", { href: `#kb-loc-${kind}`, x: x.toFixed(2), y: (y + 1).toFixed(2) }));
       const bx = x + 10;
       const by = y - 10.5;
       g.appendChild(svg("circle", { cx: bx, cy: by, r: 6.8, fill: count ? "#3b2f22" : "#b9ad98", stroke: "#fff", "stroke-width": 1.2 }));
@@ -380,7 +600,8 @@ export class KingdomTable {
       const [r, c] = k.split(",").map(Number);
       const [x, y] = centre(r, c);
       if (recent.has(k)) {
-        dyn.appendChild(svg("circle", { cx: x, cy: y, r: R - 5, class: "recent-ring", fill: "none", stroke: "#fff8d0", "stroke-width": 3, opacity: 0.9 }));
+        dyn.appendChild(svg("circle", { cx: x, cy: y, r: R - 5, class: "recent-ring-edge", fill: "none", stroke: "#3b2f22", "stroke-width": 4.5 }));
+        dyn.appendChild(svg("circle", { cx: x, cy: y, r: R - 5, class: "recent-ring", fill: "none", stroke: RECENT_RING, "stroke-width": 3 }));
       }
       const g = svg("g", { class: "house", "data-seat": seat, "data-r": r, "data-c": c, transform: `translate(${x.toFixed(2)},${(y + 1).toFixed(2)}) scale(1.3)` });
       g.appendChild(svg("path", { d: "M-8,8 H8 V-1 L0,-9 L-8,-1 Z", fill: SEAT_COLOURS[seat], stroke: "#1b1b1b", "stroke-width": 1.4, "stroke-linejoin": "round" }));
@@ -410,25 +631,163 @@ export class KingdomTable {
     const layer = this.layerTargets;
     layer.replaceChildren();
     if (this.opts.replay) return;
-    const colour = this.selection.tile ? KIND_COLOUR[this.selection.tile] : "#e3007d";
+    const ink = this.selection.tile ? TARGET_INK[this.selection.tile] : TARGET_INK.build;
     if (this.selection.from) {
       const [r, c] = this.selection.from.split(",").map(Number);
       const [x, y] = centre(r, c);
       layer.appendChild(svg("polygon", { class: "selected-from", points: corners(x, y, R - 2.5), fill: "none", stroke: "#111", "stroke-width": 3.4, "stroke-dasharray": "5 3", "pointer-events": "none" }));
     }
-    const targets = this.targets();
+    // reading order: row by row, left to right
+    const targets = this.targets().map((t) => ({ ...t, rc: t.hex.split(",").map(Number) }))
+      .sort((a, b) => a.rc[0] - b.rc[0] || a.rc[1] - b.rc[1]);
     this.svg.classList.toggle("choosing", targets.length > 0);
     for (const t of targets) {
-      const [r, c] = t.hex.split(",").map(Number);
+      const [r, c] = t.rc;
       const [x, y] = centre(r, c);
+      const label = t.action ? `${actionWords(t.action, this)}. Legal.` : `Move the settlement on ${this.hexWords(r, c)}. Legal.`;
       const poly = svg("polygon", {
         class: `target target-${t.kind}`, "data-r": r, "data-c": c, "data-hex": t.hex,
-        "data-action": t.action || "", points: corners(x, y, R - 2.6),
-        fill: "#ffffff", "fill-opacity": 0.3, stroke: t.kind === "from" ? "#111" : colour, "stroke-width": 3.4, "stroke-linejoin": "round",
+        "data-action": t.action || "", points: corners(x, y, R - 2.6), tabindex: 0, role: "button", "aria-label": label,
+        fill: "#ffffff", "fill-opacity": 0.3, stroke: t.kind === "from" ? "#111" : ink, "stroke-width": 3.4, "stroke-linejoin": "round",
       });
-      poly.appendChild(svg("title", { text: t.action ? actionWords(t.action) : `Move the settlement on ${t.hex}` }));
+      poly.appendChild(svg("title", { text: label }));
+      poly.addEventListener("keydown", (event) => this.onTargetKey(event, poly));
+      poly.addEventListener("focus", () => { this.focusHex = t.hex; });
       layer.appendChild(poly);
+      layer.appendChild(svg("polygon", { class: "target-glow", points: corners(x, y, R - 5), fill: "none", stroke: "#ffffff", "stroke-width": 1.2, "stroke-opacity": 0.9, "pointer-events": "none" }));
     }
+    if (this.keyboard) this.restoreFocus();
+  }
+
+  // After a move made from the keyboard the map is redrawn: focus the target nearest to the last one,
+  // or the next sensible button when the map has none.
+  restoreFocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && this.root.contains(active) && active.isConnected) return;
+    const targets = [...this.layerTargets.querySelectorAll(".target")];
+    if (targets.length) {
+      const [fr, fc] = (this.focusHex || "0,0").split(",").map(Number);
+      const [fx, fy] = centre(fr, fc);
+      let best = targets[0];
+      let bestD = Infinity;
+      for (const t of targets) {
+        const [x, y] = centre(Number(t.dataset.r), Number(t.dataset.c));
+        const d = (x - fx) ** 2 + (y - fy) ** 2;
+        if (d < bestD) { bestD = d; best = t; }
+      }
+      best.focus({ preventScroll: false });
+      return;
+    }
+    const usable = this.side && this.side.querySelector(".tile-chip.usable");
+    const end = this.actionBar.querySelector("#end-btn:not([disabled])");
+    (usable || end || this.actionBar.querySelector("button:not([disabled])") || this.svg).focus();
+  }
+
+  onTargetKey(event, poly) {
+    const dirs = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.keyboard = true;
+      this.focusHex = poly.dataset.hex;
+      this.onMapClick({ target: poly });
+    } else if (dirs[event.key]) {
+      event.preventDefault();
+      const [dx, dy] = dirs[event.key];
+      const [x0, y0] = centre(Number(poly.dataset.r), Number(poly.dataset.c));
+      let best = null;
+      let bestScore = Infinity;
+      for (const t of this.layerTargets.querySelectorAll(".target")) {
+        if (t === poly) continue;
+        const [x, y] = centre(Number(t.dataset.r), Number(t.dataset.c));
+        const along = (x - x0) * dx + (y - y0) * dy;
+        if (along <= 1) continue;
+        const across = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+        const score = along + 2.5 * across;
+        if (score < bestScore) { bestScore = score; best = t; }
+      }
+      if (best) best.focus();
+    }
+  }
+
+  // "canyon 16,15"
+  hexWords(r, c) {
+    const letter = ((this.rows || [])[r] || "")[c];
+    const kind = letter === "L" ? `${(this.locations && this.locations.get(key(r, c))) || "location"}` : LETTER_WORD[letter] || "hex";
+    return `${kind} ${r},${c}`;
+  }
+
+  // " next to the Oasis and a castle" (or "")
+  nearWords(r, c) {
+    const near = [];
+    for (let e = 0; e < 6; e++) {
+      const [nr, nc] = neighbour(r, c, e);
+      const letter = ((this.rows || [])[nr] || "")[nc];
+      if (letter === "L") near.push(`the ${capital((this.locations && this.locations.get(key(nr, nc))) || "location")}`);
+      else if (letter === "K") near.push("a castle");
+    }
+    const unique = [...new Set(near)];
+    return unique.length ? ` next to ${unique.join(" and ")}` : "";
+  }
+
+  // One log line in words, with terrains and neighbours: "built on canyon 16,15 next to the Oasis".
+  describe(entry) {
+    const action = entry.action || "";
+    const [word, rest] = action.split(" ");
+    const hex = (h) => {
+      const [r, c] = h.split(",").map(Number);
+      return `${this.hexWords(r, c)}${this.nearWords(r, c)}`;
+    };
+    const text = entry.text || "";
+    const drew = text.includes("; no free hex") ? text.slice(text.indexOf("; no free hex")) : "";
+    let words;
+    if (word === "end") {
+      words = text.replace(/\bplays flower\b/, "plays flower field").replace(/\bseat (\d)\b/g, (m, d) => SEAT_NAMES[Number(d)] || m);
+      return words;
+    } else if (word === "build") {
+      words = `built on ${hex(rest)}`;
+    } else if (rest && rest.includes(">")) {
+      const [a, b] = rest.split(">");
+      words = `used the ${capital(word)}: moved a settlement from ${a} to ${hex(b)}`;
+    } else if (rest) {
+      words = `used the ${capital(word)}: built on ${hex(rest)}`;
+    } else {
+      return text || action;
+    }
+    return words + drew.replace(/\bflower\b(?! field)/g, "flower field");
+  }
+
+  // The hexes an action touched, for lighting them up from the log.
+  static actionHexes(action) {
+    const rest = (action || "").split(" ")[1];
+    if (!rest) return [];
+    return rest.split(">").filter((h) => /^\d+,\d+$/.test(h));
+  }
+
+  // A log line pointed at (null: none): its hexes light up.
+  showEntry(entry) {
+    this.lightHexes(entry ? KingdomTable.actionHexes(entry.action) : []);
+  }
+
+  // Another player's move as it arrives: its hexes light up for a moment.
+  flash(entry) {
+    const hexes = KingdomTable.actionHexes(entry.action);
+    if (hexes.length) this.lightHexes(hexes, { ms: 1400, cls: "flash-hex" });
+  }
+
+  // Light up hexes (from a log line, a bot's move) for a moment, or until lightHexes([]) .
+  lightHexes(hexes, { ms = 0, cls = "lit-hex" } = {}) {
+    if (!this.layerLit) return;
+    if (!ms) this.layerLit.replaceChildren();
+    const made = [];
+    for (const h of hexes || []) {
+      const [r, c] = h.split(",").map(Number);
+      const [x, y] = centre(r, c);
+      const poly = svg("polygon", { class: cls, "data-hex": h, points: corners(x, y, R - 1), fill: "none", stroke: "#111", "stroke-width": 4.5, "pointer-events": "none" });
+      const inner = svg("polygon", { class: `${cls}-inner`, points: corners(x, y, R - 4.5), fill: "none", stroke: "#fff", "stroke-width": 2.2, "pointer-events": "none" });
+      this.layerLit.append(poly, inner);
+      made.push(poly, inner);
+    }
+    if (ms) setTimeout(() => made.forEach((m) => m.remove()), ms);
   }
 
   drawScoring() {
@@ -440,7 +799,7 @@ export class KingdomTable {
     const list = (hexes[String(focus.seat)] || {})[focus.card] || [];
     for (const [r, c] of list) {
       const [x, y] = centre(r, c);
-      layer.appendChild(svg("polygon", { class: "scoring-hex", "data-r": r, "data-c": c, points: corners(x, y, R - 1), fill: "#fff45c", "fill-opacity": 0.55, stroke: "#d19a00", "stroke-width": 3 }));
+      layer.appendChild(svg("polygon", { class: "scoring-hex", "data-r": r, "data-c": c, points: corners(x, y, R - 1), fill: SCORING_FILL, "fill-opacity": 0.55, stroke: SCORING_INK, "stroke-width": 3 }));
     }
   }
 
@@ -523,21 +882,35 @@ export class KingdomTable {
       return;
     }
     const mine = view.seat !== null && view.seat === view.to_move && !view.result;
+    const over = Boolean(view.result || view.view.game_over);
+    const zoomed = this.mapBox.classList.contains("zoomed");
+    const zoom = el("button", {
+      class: "btn small zoom-btn", id: "zoom-btn", "aria-pressed": String(zoomed),
+      title: "Show the map larger (scroll to move around)",
+      onclick: () => this.toggleZoom(),
+    }, zoomed ? "Fit map" : "Zoom map");
+    if (over) {
+      // the game is over: no turn buttons, only what still helps to look at the map
+      bar.hidden = false;
+      bar.append(zoom);
+      this.hint.hidden = true;
+      return;
+    }
     bar.hidden = view.seat === null || view.seat === undefined;
     const undo = el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, title: "Take back your last action of this turn (Z)", onclick: () => this.opts.onUndo && this.opts.onUndo() }, "↶ Undo");
-    const end = el("button", { class: "btn btn-primary", id: "end-btn", disabled: !(mine && this.parsed.end), onclick: () => this.act("end") }, "End turn");
-    bar.append(undo);
+    const restart = el("button", {
+      class: "btn", id: "restart-btn", disabled: !view.can_undo || !this.opts.onRestart,
+      title: "Take back every action of this turn since the last card drawn (R)",
+      onclick: () => this.opts.onRestart && this.opts.onRestart(),
+    }, "⟲ Restart turn");
+    const end = el("button", { class: "btn btn-primary", id: "end-btn", disabled: !(mine && this.parsed.end), title: "End your turn (E)", onclick: () => this.act("end") }, "End turn");
+    bar.append(undo, restart);
     if (this.selection.tile) {
       const kind = this.selection.tile;
       bar.append(el("span", { class: "tile-chip selected", style: { background: KIND_COLOUR[kind] } }, capital(kind)),
         el("button", { class: "btn", id: "cancel-tile", onclick: () => this.clearSelection() }, "Cancel"));
     }
-    bar.append(end);
-    bar.append(el("button", {
-      class: "btn small zoom-btn", id: "zoom-btn", "aria-pressed": String(this.mapBox.classList.contains("zoomed")),
-      title: "Show the map larger (scroll to move around)",
-      onclick: () => { this.mapBox.classList.toggle("zoomed"); this.drawActionBar(); },
-    }, this.mapBox.classList.contains("zoomed") ? "Fit map" : "Zoom map"));
+    bar.append(end, zoom, helpLink("kb-turn", "a turn"));
     // what the highlights mean
     let hint = "";
     if (mine) {
@@ -588,24 +961,33 @@ export class KingdomTable {
       const head = el("div", { class: "player-head" }, houseIcon(seat, 22),
         el("span", { class: "player-name", text: seatName(view.seats, seat, me) }),
         moving ? el("span", { class: "to-move", text: "to move" }) : null,
-        el("span", { class: "gold", title: "Gold if the game ended now", text: `${(running.get(seat) || {}).total ?? 0} gold` }));
+        scoresHidden() && !view.result ? null : el("span", { class: "gold", title: "Gold if the game ended now", text: `${(running.get(seat) || {}).total ?? 0} gold` }));
+      // at the end every card is shown (the page fetches the whole last position)
+      const shownTerrain = p.terrain || (this.revealed && this.revealed[seat]) || null;
       const facts = el("div", { class: "player-facts" },
         el("span", { class: "supply", title: "Settlements left in the supply" }, el("b", { text: String(p.supply) }), " in supply"),
-        p.terrain && seat !== me
-          ? el("span", { class: "their-terrain" }, terrainSwatch(p.terrain, 18), " ", TERRAIN_WORD[p.terrain] || p.terrain)
+        shownTerrain && (seat !== me || view.result)
+          ? el("span", { class: "their-terrain", "data-terrain": shownTerrain }, terrainSwatch(shownTerrain, 18), " ", TERRAIN_WORD[shownTerrain] || shownTerrain)
           : seat !== me ? el("span", { class: "muted", text: "card hidden" }) : null);
-      const tiles = el("div", { class: "tiles" });
+      const mineRow = seat === me && !this.opts.replay;
+      const tiles = el("div", { class: `tiles${mineRow ? " my-tiles" : ""}` });
+      let number = 0;
       (p.tiles || []).forEach((t) => {
         const usable = !this.opts.replay && seat === me && moving && this.parsed.tiles.has(t.kind) && t.state === "ready";
         const selected = usable && this.selection.tile === t.kind;
+        const stateWords = t.state === "new" ? "taken this turn: usable from your next turn" : t.state === "used" ? "used this turn" : "ready";
+        if (mineRow) number += 1;
+        const keyHint = mineRow && number <= 9 ? ` (key ${number})` : "";
         const chip = el("button", {
           class: `tile-chip state-${t.state}${usable ? " usable" : ""}${selected ? " selected" : ""}`,
-          "data-kind": t.kind, "data-state": t.state, disabled: !usable,
-          title: `${capital(t.kind)} (${t.state === "new" ? "new: usable from your next turn" : t.state === "used" ? "used this turn" : "ready"}): ${TILE_TEXT[t.kind]}`,
+          "data-kind": t.kind, "data-state": t.state, disabled: !usable, "aria-pressed": usable ? String(selected) : null,
+          "aria-label": `${capital(t.kind)} tile, ${stateWords}${usable ? ", can be used now" : ""}${keyHint}`,
+          title: `${capital(t.kind)} (${stateWords}): ${TILE_TEXT[t.kind]}${keyHint}`,
           style: { background: KIND_COLOUR[t.kind] },
           onclick: () => this.selectTile(t.kind),
-        }, capital(t.kind), el("small", { text: t.state === "ready" ? "" : ` · ${t.state}` }));
-        tiles.appendChild(chip);
+        }, locationIcon(t.kind, 18), capital(t.kind), el("small", { text: t.state === "ready" ? "" : ` · ${t.state}` }),
+        keyHint ? el("kbd", { class: "key-hint", "aria-hidden": "true", text: String(number) }) : null);
+        tiles.append(el("span", { class: "tile-wrap" }, chip, helpLink(`kb-tile-${t.kind}`, `the ${capital(t.kind)}`)));
       });
       if (!(p.tiles || []).length) tiles.appendChild(el("span", { class: "muted", text: "no tiles" }));
       card.append(head, facts, tiles);
@@ -615,6 +997,9 @@ export class KingdomTable {
 
     // cards with their text and running gold
     if (!view.result) side.appendChild(this.scoreTable(false));
+    side.appendChild(el("details", { class: "panel legend-box", id: "legend", open: this.legendOpen || null,
+      ontoggle: (e) => { this.legendOpen = e.target.open; } },
+    el("summary", { text: "What the pictures mean" }), legendPanel()));
 
     // deck
     side.appendChild(el("div", { class: "panel deck muted" },
@@ -632,6 +1017,12 @@ export class KingdomTable {
     const bySeat = new Map(((source && source.players) || []).map((p) => [p.seat, p]));
     const panel = el("div", { class: `panel score-panel${final ? " final" : ""}`, id: final ? "final-scores" : "running-scores" });
     panel.appendChild(el("h3", { text: final ? "Final score" : "Cards and gold so far" }));
+    const hide = !final && scoresHidden();
+    if (!final && !this.opts.replay) {
+      panel.appendChild(el("label", { class: "hide-scores small" },
+        el("input", { type: "checkbox", id: "hide-scores", checked: hide, onchange: (e) => { setScoresHidden(e.target.checked); this.drawSide(); } }),
+        " Hide the gold until the end"));
+    }
     if (final && this.opts.winnersText) panel.appendChild(el("p", { class: "winners", text: this.opts.winnersText(view) }));
     const table = el("table", { class: "score-table" });
     const head = el("tr", {}, el("th", { text: "Card" }));
@@ -641,14 +1032,14 @@ export class KingdomTable {
     const hasHexes = !!view.scoring_hexes;
     for (const card of rows) {
       const tr = el("tr", { "data-card": card });
-      tr.appendChild(el("th", { class: "card-name" }, el("b", { text: capital(card) }), el("span", { class: "card-text", text: CARD_TEXT[card] || "" })));
+      tr.appendChild(el("th", { class: "card-name", scope: "row" }, el("b", { text: capital(card) }), " ", helpLink(`kb-card-${card}`, `the ${capital(card)} card`), el("span", { class: "card-text", text: CARD_TEXT[card] || "" })));
       obs.players.forEach((_, seat) => {
         const p = bySeat.get(seat);
         const parts = p ? p.cards || p.breakdown || {} : {};
         const value = parts[card] ?? 0;
         const focus = this.pinned || this.hovered;
         const active = focus && focus.seat === seat && focus.card === card;
-        const td = el("td", { class: `score-cell${hasHexes ? " has-hexes" : ""}${active ? " active" : ""}`, "data-seat": seat, "data-card": card, text: String(value), tabindex: hasHexes ? 0 : null });
+        const td = el("td", { class: `score-cell${hasHexes ? " has-hexes" : ""}${active ? " active" : ""}`, "data-seat": seat, "data-card": card, text: hide ? "·" : String(value), tabindex: hasHexes ? 0 : null, "aria-label": hide ? "hidden" : null });
         if (hasHexes) {
           td.title = "Hover or tap to see the hexes that scored this";
           td.addEventListener("mouseenter", () => { this.hovered = { seat, card }; this.drawScoring(); this.markActive(); });
@@ -669,7 +1060,7 @@ export class KingdomTable {
     obs.players.forEach((_, seat) => {
       const p = bySeat.get(seat);
       const win = final && view.result.winners && view.result.winners.includes(seat);
-      total.appendChild(el("td", { class: `total${win ? " winner" : ""}`, "data-seat": seat, text: String(p ? p.total : 0) }));
+      total.appendChild(el("td", { class: `total${win ? " winner" : ""}`, "data-seat": seat, text: hide ? "·" : String(p ? p.total : 0), "aria-label": hide ? "hidden" : null }));
     });
     body.appendChild(total);
     table.appendChild(body);

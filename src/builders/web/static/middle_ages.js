@@ -42,6 +42,29 @@ function vpBadge(n) {
   return el("span", { class: "vp", title: `${n} victory points` }, `${n} VP`);
 }
 
+// A "?" that opens the rules page at the part that explains something (in a new tab: the game stays).
+export function helpLink(part, what) {
+  return el("a", {
+    class: "help-link", href: `/static/rules.html#${part}`, target: "_blank", rel: "noopener",
+    "aria-label": `How ${what} works (rules, opens in a new tab)`, title: `How ${what} works`, "data-part": part,
+  }, "?");
+}
+
+// What the marks of the table mean (also on the rules page).
+export function legendPanel() {
+  const row = (pic, text) => el("li", { class: "legend-row" }, pic, el("span", { text }));
+  const bar = (done, need) => el("div", { class: "progress legend-bar" }, el("div", { class: `bar-row${done >= need ? " met" : ""}` },
+    resourceIcon("wood", 12), el("div", { class: "bar" }, el("div", { class: "fill", style: { width: `${(100 * Math.min(done, need)) / need}%`, background: RES_COLOUR.wood } })),
+    el("span", { class: "bar-num", text: `${done}/${need}` })));
+  return el("div", { class: "legend-panel" }, el("ul", { class: "legend" },
+    row(el("span", { class: "legend-res" }, RESOURCES.map((r) => el("span", { class: "res" }, resourceIcon(r, 16), ` ${RES_WORD[r]}`))), "The four resources a building needs and a worker brings."),
+    row(bar(1, 3), "On a site: how much of each resource its workers bring so far, against what it needs."),
+    row(el("span", { class: "legend-cards" }, el("span", { class: "ma-card sample sendable", text: "W07" })), "A worker you may send now is outlined in yellow: click it (or Tab to it and press Enter), then Send here on a site."),
+    row(el("span", { class: "legend-cards" }, coinBadge(3), " ", el("span", { class: "vp", text: "1 VP" })), "Coins a building pays and the victory points it counts when complete; on a worker, the coins you pay to send it."),
+    row(el("span", { class: "price", text: "2 actions · 3 coins" }), "The price of an action, shown on its button before you click.")),
+  el("p", { class: "muted small" }, "Keys: Tab and Enter for every button and worker, Z undoes, R restarts the turn, E ends it, Esc drops a chosen worker."));
+}
+
 export function describeCost(cost) {
   if (!cost) return "";
   const parts = [];
@@ -116,6 +139,16 @@ export class BuildersTable {
       if (event.key === "Escape" && this.selected) {
         this.selected = null;
         this.render();
+        return;
+      }
+      const typing = event.target && ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName);
+      if (typing || event.ctrlKey || event.metaKey || event.altKey || document.querySelector("dialog[open]") || this.opts.replay) return;
+      const id = { e: "end", E: "end", r: "restart", R: "restart" }[event.key];
+      const button = id === "end" ? this.root.querySelector('#action-bar [data-action="end"]:not([disabled])')
+        : id === "restart" ? this.root.querySelector("#restart-btn:not([disabled])") : null;
+      if (button) {
+        event.preventDefault();
+        button.click();
       }
     };
     document.addEventListener("keydown", this.onKey);
@@ -150,10 +183,40 @@ export class BuildersTable {
   actionButton(action, label, { cls = "btn", fallbackCost = null } = {}) {
     const ok = this.legal(action);
     const cost = this.cost(action) || fallbackCost;
-    const b = el("button", { class: `${cls} act`, "data-action": action, disabled: !ok, onclick: () => this.act(action) },
+    const price = cost && ok ? describeCost(cost) : "";
+    const b = el("button", { class: `${cls} act`, "data-action": action, disabled: !ok, onclick: () => this.act(action), "aria-label": price ? `${label}: ${price}` : label },
       el("span", { class: "act-label", text: label }),
-      cost && ok ? el("span", { class: "price", text: describeCost(cost) }) : null);
+      price ? el("span", { class: "price", text: price }) : null);
     return b;
+  }
+
+  // One log line in words, with the names of the cards: "sent labourer W07 to The Wash House (B06)".
+  describe(entry) {
+    const text = entry.text || entry.action || "";
+    return text.replace(/\b([BWM]\d{1,2})\b/g, (id) => {
+      const card = CARDS[id];
+      if (!card) return id;
+      if (card.name) return `${card.name} (${id})`;
+      return `${KIND_WORD[card.kind] ? KIND_WORD[card.kind].toLowerCase() : "card"} ${id}`;
+    });
+  }
+
+  // The cards a log line names light up (null: none).
+  showEntry(entry, cls = "lit-card") {
+    for (const old of this.root.querySelectorAll(`.${cls}`)) old.classList.remove(cls);
+    if (!entry) return [];
+    const ids = ((entry.action || "").match(/\b[BWM]\d{1,2}\b/g) || []);
+    const found = [];
+    for (const id of ids) for (const card of this.root.querySelectorAll(`.ma-card[data-card="${id}"], .crew-chip[data-card="${id}"]`)) {
+      card.classList.add(cls);
+      found.push(card);
+    }
+    return found;
+  }
+
+  flash(entry) {
+    const cards = this.showEntry(entry, "flash-card");
+    setTimeout(() => cards.forEach((c) => c.classList.remove("flash-card")), 1400);
   }
 
   act(action) {
@@ -167,6 +230,11 @@ export class BuildersTable {
     const obs = view.view;
     const me = view.seat;
     const root = this.root;
+    // keep the keyboard focus on the same control across redraws
+    const active = document.activeElement;
+    const focusKey = active && this.root.contains(active)
+      ? active.dataset.action ? `[data-action="${active.dataset.action}"]` : active.dataset.worker ? `[data-worker="${active.dataset.worker}"]` : active.id ? `#${active.id}` : null
+      : null;
     root.replaceChildren();
     const mine = !this.opts.replay && me !== null && me !== undefined && me === view.to_move && !view.result;
 
@@ -191,7 +259,7 @@ export class BuildersTable {
     root.appendChild(banner);
 
     // actions bar
-    if (!this.opts.replay && me !== null && me !== undefined) {
+    if (!this.opts.replay && me !== null && me !== undefined && !view.result) {
       const bar = el("div", { class: "action-bar ma-actions", id: "action-bar" });
       const p = obs.players[me];
       bar.append(
@@ -200,9 +268,13 @@ export class BuildersTable {
         this.actionButton("coins 1", "+1 coin", { fallbackCost: { actions: 1 } }),
         this.actionButton("coins 2", "+3 coins", { fallbackCost: { actions: 2 } }),
         this.actionButton("coins 3", "+6 coins", { fallbackCost: { actions: 3 } }),
+        helpLink("ma-coins", "taking coins"),
         this.actionButton("buy", "Buy an action", { fallbackCost: { coins: 5 } }),
-        el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, onclick: () => this.opts.onUndo && this.opts.onUndo() }, "↶ Undo"),
+        helpLink("ma-buy", "buying an action"),
+        el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, title: "Take back your last action of this turn (Z)", onclick: () => this.opts.onUndo && this.opts.onUndo() }, "↶ Undo"),
+        el("button", { class: "btn", id: "restart-btn", disabled: !view.can_undo || !this.opts.onRestart, title: "Take back every action of this turn that can be taken back (R)", onclick: () => this.opts.onRestart && this.opts.onRestart() }, "⟲ Restart turn"),
         this.actionButton("end", "End turn", { cls: "btn btn-primary" }),
+        helpLink("ma-turn", "a turn"),
       );
       root.appendChild(bar);
       const hint = el("div", { class: "hint", id: "hint" });
@@ -230,19 +302,23 @@ export class BuildersTable {
     for (const id of obs.building_row || []) {
       brow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`open ${id}`, "Open", { cls: "btn small", fallbackCost: { actions: 1 } }) }));
     }
-    const deckInfo = el("div", { class: "deck-info" },
-      el("span", { text: `Deck: ${obs.building_deck_size ?? "?"}` }),
-      obs.building_deck_top ? el("div", { class: "deck-top" }, el("span", { class: "muted small", text: "next:" }), cardElement(obs.building_deck_top, { small: true, cls: "faded" })) : null);
+    // the live views give the deck sizes; a replay has the whole position, decks included
+    const bsize = obs.building_deck_size ?? (Array.isArray(obs.building_deck) ? obs.building_deck.length : null);
+    const btop = obs.building_deck_top ?? (Array.isArray(obs.building_deck) ? obs.building_deck[0] : null);
+    const deckInfo = el("div", { class: "deck-info", id: "building-deck" },
+      el("span", { class: "deck-count", text: `Deck: ${bsize ?? "?"} card${bsize === 1 ? "" : "s"}` }),
+      btop ? el("div", { class: "deck-top" }, el("span", { class: "muted small", text: "next:" }), cardElement(btop, { small: true, cls: "faded" })) : null);
     brow.appendChild(deckInfo);
-    main.appendChild(el("section", { class: "panel" }, el("h3", { text: "Buildings and machines" }), brow));
+    main.appendChild(el("section", { class: "panel", id: "building-panel" }, el("h3", {}, `Buildings and machines (${(obs.building_row || []).length} in the row) `, helpLink("ma-open", "opening a site")), brow));
 
     // worker row
     const wrow = el("div", { class: "card-row", id: "worker-row" });
     for (const id of obs.worker_row || []) {
       wrow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`recruit ${id}`, "Recruit", { cls: "btn small", fallbackCost: { actions: 1 } }) }));
     }
-    wrow.appendChild(el("div", { class: "deck-info" }, el("span", { text: `Deck: ${obs.worker_deck_size ?? "?"}` })));
-    main.appendChild(el("section", { class: "panel" }, el("h3", { text: "Workers for hire" }), wrow));
+    const wsize = obs.worker_deck_size ?? (Array.isArray(obs.worker_deck) ? obs.worker_deck.length : null);
+    wrow.appendChild(el("div", { class: "deck-info", id: "worker-deck" }, el("span", { class: "deck-count", text: `Deck: ${wsize ?? "?"} card${wsize === 1 ? "" : "s"}` })));
+    main.appendChild(el("section", { class: "panel", id: "worker-panel" }, el("h3", {}, `Workers for hire (${(obs.worker_row || []).length} in the row) `, helpLink("ma-recruit", "recruiting")), wrow));
 
     // tableaux: mine first and large, then the others
     const order = obs.players.map((p) => p.seat ?? obs.players.indexOf(p));
@@ -252,7 +328,16 @@ export class BuildersTable {
     (mySeat !== null ? side : main).appendChild(others);
 
     if (!view.result) side.appendChild(this.scoreTable(false));
+    side.appendChild(el("details", { class: "panel legend-box", id: "legend", open: this.legendOpen || null,
+      ontoggle: (e) => { this.legendOpen = e.target.open; } },
+    el("summary", { text: "What the pictures mean" }), legendPanel()));
     if (this.opts.extraSide) side.appendChild(this.opts.extraSide);
+    if (focusKey) {
+      const again = root.querySelector(`${focusKey}:not([disabled])`)
+        || root.querySelector("#my-sites button.send:not([disabled])")
+        || root.querySelector("#action-bar button:not([disabled])");
+      if (again) again.focus();
+    }
   }
 
   tableau(p, isMe) {
@@ -275,6 +360,8 @@ export class BuildersTable {
         const cardEl = cardElement(w, { small: !isMe, cls: `${sendable ? "sendable" : ""}${this.selected === w ? " selected" : ""}` });
         if (sendable) {
           cardEl.setAttribute("role", "button");
+          cardEl.setAttribute("aria-label", `${cardTitle(w)}. Choose it to send it to a site.`);
+          cardEl.setAttribute("aria-pressed", String(this.selected === w));
           cardEl.tabIndex = 0;
           cardEl.dataset.worker = w;
           const choose = () => {
@@ -292,7 +379,7 @@ export class BuildersTable {
       }
     }
     if (!(p.crew || []).length) crew.appendChild(el("span", { class: "muted", text: "no free worker" }));
-    box.append(el("h4", { text: isMe ? "Crew (click a worker to send it)" : "Crew" }), crew);
+    box.append(el("h4", {}, isMe ? "Crew (click a worker to send it) " : "Crew ", isMe ? helpLink("ma-send", "sending a worker") : null), crew);
 
     // sites
     const sites = el("div", { class: "card-row sites", id: isMe ? "my-sites" : null });

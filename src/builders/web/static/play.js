@@ -2,7 +2,7 @@
 
 import {
   api, ApiError, GameSocket, copyText, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
-  rememberGame, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText,
+  rememberGame, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText, seatName,
 } from "./api.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
@@ -21,6 +21,15 @@ let socket = null;
 let busy = false;
 
 const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: "Game log" }), el("ol", { class: "log", id: "log" }));
+// what happens is read out to screen readers here (one line per move)
+const announcer = el("div", { class: "sr-only", id: "announcer", role: "log", "aria-live": "polite" });
+document.body.appendChild(announcer);
+// the log as this page saw it: undone moves stay in it, struck through ({entry, undone, seq})
+let logSeen = [];
+let logSeq = 0;
+let lastAnnounced = null;
+let overSeen = false;
+
 
 function chooseSeat() {
   const fromLink = seatFromFragment(location.hash);
@@ -73,6 +82,7 @@ function render(view) {
     const opts = {
       onAction: sendAction,
       onUndo: sendUndo,
+      onRestart: restartTurn,
       winnersText: (v) => winnersText(v.result, v.seats, v.seat),
       extraSide: logBox,
     };
@@ -86,7 +96,39 @@ function render(view) {
   document.body.dataset.status = view.result ? "finished" : view.status || "";
   renderLog(shown);
   renderHeader(view);
+  if (view.result && !overSeen) gameOver(view);
 }
+
+// The end: a last line in the log, said aloud, and every hidden card shown (from the whole last position).
+async function gameOver(view) {
+  overSeen = true;
+  say(`Game over. ${winnersText(view.result, view.seats, playingSeat(view))}`);
+  if (view.game !== "kingdom") return;
+  try {
+    const last = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${view.actions ?? (view.log || []).length}`);
+    if (table && last && last.view && last.view.players) {
+      table.revealed = last.view.players.map((p) => p.terrain || null);
+      table.render();
+    }
+  } catch (err) {
+    /* the hidden cards simply stay hidden */
+  }
+}
+
+function say(text) {
+  announcer.appendChild(el("p", { text }));
+  while (announcer.childElementCount > 5) announcer.firstChild.remove();
+}
+
+// "Restart turn": takes back the actions of this turn one by one, as far as they can be taken back.
+async function restartTurn() {
+  for (let i = 0; i < 40 && current && current.can_undo; i++) {
+    const before = current.version;
+    await sendUndo();
+    if (!current || current.version === before) break;
+  }
+}
+
 
 function renderHeader(view) {
   const name = GAME_TITLES[view.game] || view.game;
@@ -104,6 +146,15 @@ function renderHeader(view) {
     chip = el("span", { class: "seat-chip spectator", id: "seat-chip", text: "watching" });
   }
   titleEl.replaceChildren(el("span", { class: "game-name", text: name }), chip);
+  // a bot to move: say that it is thinking (its moves then come one by one, each lit up for a moment)
+  const moverInfo = (view.seats || []).find((s) => s.seat === view.to_move);
+  const thinking = !view.result && moverInfo && moverInfo.type === "bot" && view.to_move !== view.seat;
+  document.body.classList.toggle("bot-thinking", Boolean(thinking));
+  if (thinking) {
+    titleEl.appendChild(el("span", { class: "thinking", id: "thinking", role: "status" },
+      el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[view.to_move] } }),
+      ` ${seatName(view.seats, view.to_move, view.seat)} is thinking…`));
+  }
   const mine = playingSeat(view);
   const yourTurn = mine !== null && mine === view.to_move && !view.result;
   document.body.classList.toggle("handed-over", Boolean(bot));
@@ -128,20 +179,71 @@ function renderHeader(view) {
   } else if (mine !== null) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", onclick: showBotDialog }, "Hand over to a bot"));
   }
+  toolsEl.appendChild(el("a", {
+    class: "btn small", id: "rules-link", href: `/static/rules.html#${view.game === "kingdom" ? "kingdom" : "middle-ages"}`,
+    target: "_blank", rel: "noopener", title: "How to play (opens in a new tab)",
+  }, "Rules"));
   toolsEl.appendChild(el("a", { class: "btn small", href: "/" }, "Lobby"));
+}
+
+function entryWords(view, entry) {
+  const words = table && table.describe ? table.describe(entry) : null;
+  if (!words) return logText(view, entry, view.seat);
+  return `${seatName(view.seats, entry.seat, view.seat)} ${words}`;
 }
 
 function renderLog(view) {
   const list = logBox.querySelector("#log");
   const entries = view.log || [];
-  if (list.dataset.count === String(entries.length) && list.dataset.last === String(entries.length ? entries[entries.length - 1].n : "")) return;
-  list.replaceChildren();
-  for (const entry of entries) {
-    list.appendChild(el("li", { "data-n": entry.n, "data-seat": entry.seat },
-      el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[entry.seat] || "#999" } }),
-      el("span", { text: logText(view, entry, view.seat) })));
+  // moves that were in the log and are gone now were undone: keep them, struck through
+  const now = new Map(entries.map((e) => [e.n, e]));
+  const live = logSeen.filter((x) => !x.undone);
+  for (const x of live) {
+    const same = now.get(x.entry.n);
+    if (!same || same.action !== x.entry.action || same.seat !== x.entry.seat) x.undone = true;
   }
-  if (!entries.length) list.appendChild(el("li", { class: "muted", text: "No move yet." }));
+  const known = new Set(logSeen.filter((x) => !x.undone).map((x) => x.entry.n));
+  const fresh = entries.filter((e) => !known.has(e.n));
+  for (const entry of fresh) logSeen.push({ entry, undone: false, seq: ++logSeq });
+  // undone lines are kept only for the current turn and the one before it (the log would fill up)
+  if (entries.length) {
+    const first = Math.max(1, entries[entries.length - 1].n - 12);
+    logSeen = logSeen.filter((x) => !x.undone || x.entry.n >= first);
+  }
+  logSeen.sort((a, b) => a.entry.n - b.entry.n || a.seq - b.seq);
+  const keyNow = logSeen.map((x) => `${x.entry.n}${x.undone ? "u" : ""}`).join(",") + (view.result ? "!" : "");
+  // announce what is new (not on the first load)
+  if (lastAnnounced !== null) {
+    for (const entry of fresh) if (entry.n > lastAnnounced) say(entryWords(view, entry));
+    const theirs = fresh.filter((e) => e.seat !== view.seat && e.n > lastAnnounced);
+    if (theirs.length && table && table.flash) theirs.forEach((e) => table.flash(e));
+  }
+  lastAnnounced = entries.length ? entries[entries.length - 1].n : 0;
+  if (list.dataset.key === keyNow) return;
+  list.replaceChildren();
+  for (const x of logSeen) {
+    const { entry } = x;
+    const text = entryWords(view, entry);
+    const li = el("li", {
+      "data-n": entry.n, "data-seat": entry.seat, class: x.undone ? "undone" : null, tabindex: 0,
+      title: x.undone ? "Taken back" : "Point at the line to see the move on the table",
+    },
+    el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[entry.seat] || "#999" } }),
+    x.undone ? el("s", {}, el("span", { class: "sr-only", text: "undone: " }), text) : el("span", { text }));
+    const on = () => table && table.showEntry && table.showEntry(entry);
+    const off = () => table && table.showEntry && table.showEntry(null);
+    li.addEventListener("mouseenter", on);
+    li.addEventListener("mouseleave", off);
+    li.addEventListener("focus", on);
+    li.addEventListener("blur", off);
+    list.appendChild(li);
+  }
+  if (!logSeen.length) list.appendChild(el("li", { class: "muted", text: "No move yet." }));
+  if (view.result) {
+    list.appendChild(el("li", { class: "game-over-line", id: "game-over-line" },
+      el("strong", { text: "Game over. " }), winnersText(view.result, view.seats, playingSeat(view))));
+  }
+  list.dataset.key = keyNow;
   list.dataset.count = String(entries.length);
   list.dataset.last = String(entries.length ? entries[entries.length - 1].n : "");
   list.scrollTop = list.scrollHeight;
@@ -279,7 +381,10 @@ function switchSeat(newSeat) {
 document.addEventListener("keydown", (event) => {
   const typing = event.target && ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName);
   if (typing || event.ctrlKey || event.metaKey || event.altKey || document.querySelector("dialog[open]")) return;
-  if (event.key === "z" && current && current.can_undo) sendUndo();
+  if ((event.key === "z" || event.key === "Z") && current && current.can_undo) {
+    if (table) table.keyboard = true;
+    sendUndo();
+  }
 });
 
 async function main() {
