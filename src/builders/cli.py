@@ -6,20 +6,15 @@ import sys
 
 import typer
 
-from builders.core.errors import BuildersError
+from builders.commands._errors import OneLineErrors, one_line
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-def fail(message: str) -> None:
-    """Print a one-line error and exit with status 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _register() -> None:
@@ -38,8 +33,11 @@ _register()
 
 
 def main() -> None:
+    """The ``builders`` command. Bad input ends in one ``error: ...`` line and exit status 2 (see
+    :mod:`builders.commands._errors`); a fault of the program itself in one line and status 1."""
     try:
         app()
-    except BuildersError as e:
-        typer.echo(f"error: {e}", err=True)
-        sys.exit(2)
+    except Exception as e:  # noqa: BLE001 - the last guard: a user never sees a traceback
+        typer.echo(f"error: internal error ({type(e).__name__}: {one_line(str(e))}); please report it "
+                   f"with the command that caused it", err=True)
+        sys.exit(1)

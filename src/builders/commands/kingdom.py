@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 import typer
 
+from builders.commands._errors import fail
 from builders.core.errors import BuildersError
 
 app = typer.Typer(
@@ -26,13 +27,6 @@ app = typer.Typer(
 )
 
 _FILE_HELP = "A position (JSON) or a game record (JSON)."
-
-
-def fail(message: str) -> None:
-    """Print ``error: message`` on stderr and exit with status 2 (see :func:`builders.cli.fail`)."""
-    from builders.cli import fail as cli_fail
-
-    cli_fail(message)
 
 
 # -- reading files -------------------------------------------------------------------------------

@@ -8,17 +8,12 @@ from typing import Any
 
 import typer
 
+from builders.commands._errors import fail
 from builders.core.errors import BuildersError
 
 app = typer.Typer(no_args_is_help=True)
 
 GAME = "middle-ages"
-
-
-def _fail(message: str) -> None:
-    from builders.cli import fail
-
-    fail(message)
 
 
 def _replay(path: Path, until: int | None) -> Any:
@@ -27,7 +22,7 @@ def _replay(path: Path, until: int | None) -> Any:
     try:
         return replay(load_json(path), until=until, game=GAME)
     except BuildersError as e:
-        _fail(str(e))
+        fail(str(e))
 
 
 @app.command("random-game")
@@ -45,12 +40,12 @@ def random_game(
     try:
         state = game.new_state(game.random_setup(players, seed))
     except BuildersError as e:
-        _fail(str(e))
+        fail(str(e))
     play(state, [RandomAgent(seed * 10 + seat) for seat in range(players)])
     try:
         save_record(state, out)
     except OSError as e:
-        _fail(f"cannot write {out}: {e.strerror}")
+        fail(f"cannot write {out}: {e.strerror}")
     result = state.result()
     winners = ", ".join(str(w) for w in result.winners)
     typer.echo(f"wrote {out}: {players} players, {len(state.player_actions())} actions, "
@@ -89,5 +84,5 @@ def score(record: Path = typer.Argument(..., help="A record (JSON) of a finished
     """Print the final result as JSON: per seat the VP of buildings, machines and coins, the total; winners."""
     state = _replay(record, None)
     if not state.is_over():
-        _fail(f"the game of {record} is not over (it stops after {len(state.player_actions())} actions)")
+        fail(f"the game of {record} is not over (it stops after {len(state.player_actions())} actions)")
     typer.echo(json.dumps(state.result().to_json()))

@@ -9,11 +9,7 @@ from pathlib import Path
 
 import typer
 
-
-def _fail(message: str) -> None:
-    from builders.cli import fail
-
-    fail(message)
+from builders.commands._errors import fail
 
 
 def tournament(
@@ -41,17 +37,17 @@ def tournament(
     from builders.ai.tournament import run_tournament
 
     if game not in game_names():
-        _fail(f"unknown game {game!r} (choose from {', '.join(game_names())})")
+        fail(f"unknown game {game!r} (choose from {', '.join(game_names())})")
     try:
         specs = parse_agents(agents)
     except ValueError as e:
-        _fail(str(e))
+        fail(str(e))
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        _fail(f"the plot must be a .png or .svg file, not {plot.name!r}")
+        fail(f"the plot must be a .png or .svg file, not {plot.name!r}")
     if workers < 0:
-        _fail(f"workers must be 0 (one per CPU) or more, not {workers}")
+        fail(f"workers must be 0 (one per CPU) or more, not {workers}")
     if address and backend != "ray":
-        _fail("--address needs --backend ray")
+        fail("--address needs --backend ray")
     n_workers = workers or os.cpu_count() or 1
     console = Console(stderr=True)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -66,20 +62,20 @@ def tournament(
             result = run_tournament(game, specs, players, games, seed, workers=n_workers, backend=backend,
                                     address=address, progress=advance)
     except ValueError as e:
-        _fail(str(e))
+        fail(str(e))
     _print_table(result)
     if out is not None:
         try:
             out.write_text(json.dumps(result.to_json(), indent=1) + "\n")
         except OSError as e:
-            _fail(f"cannot write {out}: {e.strerror}")
+            fail(f"cannot write {out}: {e.strerror}")
     if plot is not None:
         from builders.ai.tournament import plot_result
 
         try:
             plot_result(result, str(plot))
         except OSError as e:
-            _fail(f"cannot write {plot}: {e.strerror}")
+            fail(f"cannot write {plot}: {e.strerror}")
 
 
 def _print_table(result) -> None:

@@ -1,11 +1,22 @@
 """Speed of the engine: random full games through the public API (``legal_actions`` + ``apply``),
-2 and 4 players, and legal-action generation alone. Every figure is the median of ``runs`` runs."""
+2 and 4 players, and legal-action generation alone. Every figure is the median of ``runs`` runs.
+
+Each run is timed twice: by the CPU time of this process (``time.process_time``), which is what the
+engine costs whatever else the machine is doing, and by the wall clock (``time.perf_counter``), which
+on a shared machine also counts the time other processes held the core. The players choose exactly
+as in :func:`builders.bench.play_random_games` (``random.Random(seed).randrange``), so the games are
+the same ones.
+"""
 
 from __future__ import annotations
 
+import random
+import statistics
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from builders.bench import legal_generation_figures, random_game_figures
+from builders.bench import legal_generation_figures
 from builders.middle_ages.game import MiddleAges
 from builders.middle_ages.state import MiddleAgesState
 
@@ -19,10 +30,44 @@ def make_state(players: int) -> Callable[[int], MiddleAgesState]:
     return make
 
 
+@dataclass
+class Run:
+    cpu_seconds: float
+    wall_seconds: float
+    games: int
+    decisions: int
+
+
+def play(make: Callable[[int], MiddleAgesState], games: int, seed: int) -> Run:
+    """Play ``games`` random games, the setup of each included."""
+    randrange = random.Random(seed).randrange
+    decisions = 0
+    cpu, wall = time.process_time(), time.perf_counter()
+    for g in range(games):
+        state = make(seed * 100_003 + g)
+        while not state.is_over():
+            actions = state.legal_actions()
+            state.apply(actions[randrange(len(actions))])
+            decisions += 1
+    return Run(time.process_time() - cpu, time.perf_counter() - wall, games, decisions)
+
+
+def line(label: str, runs: list[Run]) -> str:
+    cpu = sorted(r.games / r.cpu_seconds for r in runs)
+    wall = sorted(r.games / r.wall_seconds for r in runs)
+    decisions = statistics.median(r.decisions / r.cpu_seconds for r in runs)
+    return (f"{label:<22} {statistics.median(cpu):>7,.0f} games/s {decisions:>9,.0f} decisions/s per CPU second "
+            f"(runs {cpu[0]:,.0f}-{cpu[-1]:,.0f}); wall clock {statistics.median(wall):,.0f} games/s "
+            f"(runs {wall[0]:,.0f}-{wall[-1]:,.0f})")
+
+
 def run(runs: int = 5, games: int = 200, echo: Callable[[str], object] = print) -> None:
     echo(f"The Builders: Middle Ages: random games (setup included), median of {runs} runs")
     for players, count in ((2, games), (4, max(1, games // 4))):
-        figures = random_game_figures(f"{players} players, {count} games", make_state(players), count, runs)
-        echo(figures.line())
+        make = make_state(players)
+        figures = [play(make, count, 1 + r) for r in range(runs)]
+        echo(line(f"{players} players, {count} games", figures))
     gen = legal_generation_figures("2 players, 20 games", make_state(2), 20, runs)
     echo(gen.line())
+    echo("CPU: time.process_time of this process; wall clock: time.perf_counter (on a shared machine it also "
+         "counts other processes' turns on the core)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from builders.core.errors import IllegalAction
 from builders.middle_ages.cards import BUILDING_DECK, CARDS, IDS, MACHINES, WORKERS, card_id_index
-from builders.middle_ages.rules import BUY, COINS, END, OPEN, RECRUIT, SEND, send_code, send_parts
+from builders.middle_ages.codes import BUY, COINS, END, OPEN, RECRUIT, SEND, send_code, send_parts
 
 VERBS = "open, recruit, send, coins, buy or end"
 

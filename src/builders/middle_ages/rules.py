@@ -1,88 +1,44 @@
-"""The rules as data and small functions: action codes, action costs, the reasons an action is illegal,
-and the test that no VP can be gained any more.
-
-Actions are small integers (cheap to make, compare and hash):
-
-==================  ===================================  ============================
-action              code                                 notation
-==================  ===================================  ============================
-end the turn        ``END`` = 0                          ``end``
-buy an action       ``BUY`` = 1                          ``buy``
-take coins          ``COINS + k`` (k = 1, 2, 3 actions)  ``coins 1|2|3``
-open a site         ``OPEN + card``                      ``open B07``
-recruit a worker    ``RECRUIT + card``                   ``recruit W12``
-send a worker       ``SEND + (site << 7) + worker``      ``send W12 B07``
-==================  ===================================  ============================
-
-``card``, ``site`` and ``worker`` are card indices (:mod:`builders.middle_ages.cards`).
+"""The rules as small functions over a position: the reasons an action is illegal, and the test that
+no VP can be gained any more. The action codes and the numbers of the rules are in
+:mod:`builders.middle_ages.codes` (and are importable from here too).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from builders.middle_ages.cards import (
-    BUILDING_DECK, COST, IDS, MACHINES, NUM_CARDS, PROD, REQ, WORKERS, covers,
+from builders.middle_ages.cards import COST, IDS, PROD, REQ, covers
+from builders.middle_ages.codes import (  # noqa: F401 - the action codes and numbers, importable from here
+    ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
+    START_COINS, is_action_code, send_actions, send_code, send_parts,
 )
-
-if TYPE_CHECKING:
-    from builders.middle_ages.state import MiddleAgesState
-
-END = 0
-BUY = 1
-COINS = 1                    # COINS + k, k = 1, 2, 3
-OPEN = 256
-RECRUIT = 512
-SEND = 1024
-
-FREE_ACTIONS = 3             # per turn
-ACTION_PRICE = 5             # coins per bought action
-START_COINS = 10
-ROW_SIZE = 5
-END_TRIGGER_VP = 17
-#: coins gained for 0, 1, 2, 3 actions
-COIN_GAIN = (0, 1, 3, 6)
+from builders.middle_ages.notation import action_text
 
 
-def send_code(worker: int, site: int) -> int:
-    return SEND + (site << 7) + worker
+class Position(Protocol):
+    """What these rules read of a position (:class:`builders.middle_ages.state.MiddleAgesState`)."""
 
-
-def send_parts(action: int) -> tuple[int, int]:
-    """(worker, site) of a send action."""
-    return action & 127, (action >> 7) - (SEND >> 7)
-
-
-def send_actions(already_sent: int) -> int:
-    """Actions to send one more worker to a site that has had ``already_sent`` workers this turn."""
-    return already_sent + 1
+    num_players: int
+    over: bool
+    cur: int
+    actions: int
+    coins: list[int]
+    crew: list[list[int]]
+    sites: list[list[int]]
+    sent: list[int]
+    progress: list[int]
+    brow: list[int]
+    bdeck: list[int]
+    wrow: list[int]
+    wdeck: list[int]
 
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def is_action_code(action: object) -> bool:
-    """True if ``action`` is well formed (whatever the position)."""
-    if type(action) is not int:
-        return False
-    if action in (END, BUY) or COINS + 1 <= action <= COINS + 3:
-        return True
-    if OPEN <= action < OPEN + NUM_CARDS:
-        return action - OPEN in BUILDING_DECK
-    if RECRUIT <= action < RECRUIT + NUM_CARDS:
-        return action - RECRUIT in WORKERS
-    if action >= SEND:
-        worker, site = send_parts(action)
-        return (0 <= site < NUM_CARDS and site in BUILDING_DECK
-                and (worker in WORKERS or worker in MACHINES))
-    return False
-
-
-def why_illegal(state: MiddleAgesState, action: object) -> str | None:
+def why_illegal(state: Position, action: object) -> str | None:
     """Why ``action`` cannot be played now, in words; None if it is legal."""
-    from builders.middle_ages.notation import action_text
-
     if state.over:
         return "the game is over"
     if not is_action_code(action):
@@ -137,7 +93,7 @@ def why_illegal(state: MiddleAgesState, action: object) -> str | None:
     return None
 
 
-def can_gain_vp(state: MiddleAgesState) -> bool:
+def can_gain_vp(state: Position) -> bool:
     """False when no building or machine VP can be gained any more, whatever anyone does.
 
     That is so when the building row and deck are empty and no open site can ever be completed: a

@@ -14,14 +14,15 @@ from builders.core.errors import IllegalAction, InvalidPosition
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, public_history
 from builders.middle_ages import rules
-from builders.middle_ages.rules import can_gain_vp
 from builders.middle_ages.cards import (
     BUILDING_DECK, COST, GUARD, IDS, INDEX, MACHINES, NUM_CARDS, PROD, REQ, REWARD, VP, unpack,
 )
-from builders.middle_ages.rules import (
+from builders.middle_ages.codes import (
     ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
     START_COINS,
 )
+from builders.middle_ages.notation import action_text, parse
+from builders.middle_ages.scoring import final_result
 
 _CHANCE = tuple(Chance(card_id) for card_id in IDS)
 _COIN_ACTIONS = ((), (COINS + 1,), (COINS + 1, COINS + 2), (COINS + 1, COINS + 2, COINS + 3))
@@ -142,7 +143,7 @@ class MiddleAgesState(GameState):
                 p += 1
                 if p == self.num_players:
                     p = 0
-                if p == self.start and (self.final_round or not (self.brow or self.bdeck or can_gain_vp(self))):
+                if p == self.start and (self.final_round or not (self.brow or self.bdeck or rules.can_gain_vp(self))):
                     self.over = True
                 self.cur = p
                 self.actions = FREE_ACTIONS
@@ -273,21 +274,15 @@ class MiddleAgesState(GameState):
     def result(self) -> Result:
         if not self.over:
             raise ValueError("the game is not over")
-        from builders.middle_ages.scoring import final_result
-
         return final_result(self)
 
     # -- notation ----------------------------------------------------------------------------------
     def action_to_string(self, action: Any) -> str:
-        from builders.middle_ages.notation import action_text
-
         if not rules.is_action_code(action):
             raise IllegalAction(f"{action!r} is not an action of The Builders: Middle Ages")
         return action_text(action)
 
     def parse_action(self, text: str) -> int:
-        from builders.middle_ages.notation import parse
-
         action = parse(text)
         reason = rules.why_illegal(self, action)
         if reason is not None:
