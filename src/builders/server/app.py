@@ -18,7 +18,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from builders.server.bots import AgentFactory, BotRunner
+from builders.server.cluster import Cluster
 from builders.server.games import ApiError, GameService
+from builders.server.guard import Guard, Limits
+from builders.server.ops import install_ops
 from builders.server.schemas import (
     GAME_ID_PATTERN, ActionBody, Created, CreateGame, ErrorModel, Join, Joined, RecordModel, ReplayView,
     ResignBody, Summary, View,
@@ -107,7 +110,8 @@ def _json(text: str, status: int = 200) -> Response:
     return Response(content=text, status_code=status, media_type="application/json")
 
 
-def create_app(db_url: str | None = None, *, bot_mode: str = "process", bot_delay: float = 0.3,
+def create_app(db_url: str | None = None, *, redis_url: str | None = None, limits: Limits | None = None,
+               upgrade: bool = True, bot_mode: str = "process", bot_delay: float = 0.3,
                bot_factory: AgentFactory | None = None, bot_workers: int = 1,
                static_dir: str | Path | None = None) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
@@ -120,14 +124,17 @@ def create_app(db_url: str | None = None, *, bot_mode: str = "process", bot_dela
     """
     store = Store(db_url or default_db_url())
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers), bot_delay=bot_delay)
+    cluster = Cluster(service, store, redis_url)
     static = Path(static_dir) if static_dir is not None else default_static_dir()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        await cluster.start()
         await service.start()
         try:
             yield
         finally:
+            await cluster.stop()
             await service.stop()
             store.close()
 
@@ -142,6 +149,8 @@ def create_app(db_url: str | None = None, *, bot_mode: str = "process", bot_dela
     app.state.service = service
     app.state.store = store
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.state.cluster = cluster
+    app.add_middleware(Guard, limits=limits, metrics=install_ops(app, service, store, cluster))
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):

@@ -602,19 +602,31 @@ class GameService:
 
     # -- clients -------------------------------------------------------------------------------
     def add_client(self, live: Live, client: Client) -> None:
+        """A new client: it gets its view; the others only if the seats present changed."""
+        before = self.connected(live)
         live.clients.add(client)
-        live.changed()
-        self._broadcast(live)
+        self._presence(live, before, client)
 
-    def client_changed(self, live: Live) -> None:
-        live.changed()
-        self._broadcast(live)
+    def client_changed(self, live: Live, client: Client | None = None, before: set[int] | None = None) -> None:
+        """``client`` said hello again (its seat may differ; ``before``: the seats present before)."""
+        if client is None or before is None:
+            live.changed()
+            self._broadcast(live)
+        else:
+            self._presence(live, before, client)
 
     def remove_client(self, live: Live, client: Client) -> None:
         if client in live.clients:
+            before = self.connected(live)
             live.clients.discard(client)
+            self._presence(live, before, None)
+
+    def _presence(self, live: Live, before: set[int], client: Client | None) -> None:
+        if self.connected(live) != before:
             live.changed()
             self._broadcast(live)
+        elif client is not None:
+            client.send(self.state_message(live, client.seat))
 
     def _broadcast(self, live: Live) -> None:
         for client in list(live.clients):

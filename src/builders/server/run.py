@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 #: the largest WebSocket frame uvicorn accepts; the game socket refuses messages over 8 KiB itself
 WS_MAX_SIZE = 64 * 1024
@@ -20,20 +21,53 @@ def default_bot_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def limits_from_env() -> Any:
+    """The abuse limits of this server (``BUILDERS_ALLOWED_HOSTS``: comma-separated host names)."""
+    from builders.server.guard import Limits
+
+    hosts = os.environ.get("BUILDERS_ALLOWED_HOSTS")
+    return Limits(allowed_hosts=[h.strip() for h in hosts.split(",") if h.strip()] if hosts else None)
+
+
+def app_from_env():
+    """The application of a uvicorn worker process (``--workers N``): its settings come from the
+    environment the parent process set (BUILDERS_DB, BUILDERS_REDIS, BUILDERS_BOT_DELAY, ...)."""
+    from builders.server.app import create_app
+    from builders.server.guard import GuardedHttpTools
+
+    GuardedHttpTools.limits = limits_from_env()
+    return create_app(os.environ["BUILDERS_DB"], redis_url=os.environ.get("BUILDERS_REDIS") or None,
+                      limits=GuardedHttpTools.limits, upgrade=os.environ.get("BUILDERS_UPGRADE", "1") == "1",
+                      bot_mode=os.environ.get("BUILDERS_BOT_MODE", "process"),
+                      bot_delay=float(os.environ.get("BUILDERS_BOT_DELAY", "0.3")),
+                      bot_workers=int(os.environ.get("BUILDERS_BOT_WORKERS", "1")))
+
+
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *, bot_delay: float = 0.3,
-        bot_mode: str = "process", bot_workers: int | None = None, quiet: bool = False) -> None:
-    """Serve until interrupted (prints the address to open first)."""
+        bot_mode: str = "process", bot_workers: int | None = None, quiet: bool = False,
+        redis: str | None = None, workers: int = 1, allowed_hosts: list[str] | None = None,
+        upgrade: bool = True) -> None:
+    """Serve until interrupted (prints the address to open first). With ``workers`` > 1, uvicorn runs
+    that many server processes on the port (they share the database; ``redis`` fans changes out)."""
     import uvicorn
 
-    from builders.server.app import create_app
     from builders.server.store import database_url, default_db_url
 
     url = database_url(db) if db else default_db_url()
-    app = create_app(url, bot_mode=bot_mode, bot_delay=bot_delay, bot_workers=bot_workers or default_bot_workers())
-    print(f"Builders server: open {address(host, port)} (games in {url})", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,
-                log_level="warning" if quiet else "info",
-                access_log=not quiet)
+    os.environ.update(BUILDERS_DB=url, BUILDERS_REDIS=redis or "", BUILDERS_BOT_DELAY=str(bot_delay),
+                      BUILDERS_BOT_MODE=bot_mode, BUILDERS_BOT_WORKERS=str(bot_workers or default_bot_workers()),
+                      BUILDERS_UPGRADE="1" if upgrade else "0", BUILDERS_ALLOWED_HOSTS=",".join(allowed_hosts or []))
+    shown = url.split("@")[-1] if "@" in url else url  # never print a password
+    print(f"Builders server: open {address(host, port)} (games in {shown}"
+          f"{', ' + str(workers) + ' processes' if workers > 1 else ''})", flush=True)
+    common = dict(host=host, port=port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,
+                  ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_keep_alive=5,
+                  http="builders.server.guard:GuardedHttpTools", log_level="warning" if quiet else "info",
+                  access_log=not quiet)
+    if workers > 1:
+        uvicorn.run("builders.server.run:app_from_env", factory=True, workers=workers, **common)
+    else:
+        uvicorn.run(app_from_env(), **common)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -45,7 +79,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-mode", choices=("process", "thread", "inline"), default="process")
     parser.add_argument("--bot-workers", type=int, default=None, help="bot worker processes (default: cores - 1)")
     parser.add_argument("--quiet", action="store_true", help="no access log")
+    parser.add_argument("--redis", default=None, help="Redis URL: fan changes out to the other server processes")
+    parser.add_argument("--workers", type=int, default=1, help="server processes on this port")
+    parser.add_argument("--allowed-hosts", default=None, help="comma-separated host names to answer for")
+    parser.add_argument("--no-upgrade", action="store_true", help="refuse to start on an old database schema")
     args = parser.parse_args(argv)
+    if not 1 <= args.workers <= 64:
+        parser.error("--workers must be from 1 to 64")
     if not 0 < args.port < 65536:
         parser.error("--port must be from 1 to 65535")
     if args.bot_delay < 0:
@@ -53,7 +93,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.bot_workers is not None and not 1 <= args.bot_workers <= 64:
         parser.error("--bot-workers must be from 1 to 64")
     run(args.host, args.port, args.db, bot_delay=args.bot_delay, bot_mode=args.bot_mode,
-        bot_workers=args.bot_workers, quiet=args.quiet)
+        bot_workers=args.bot_workers, quiet=args.quiet, redis=args.redis, workers=args.workers,
+        allowed_hosts=args.allowed_hosts.split(",") if args.allowed_hosts else None, upgrade=not args.no_upgrade)
 
 
 if __name__ == "__main__":

@@ -77,6 +77,8 @@ class Store:
             Base.metadata.create_all(self.engine)
         # statements built once: the per-action writes are the server's hottest path
         self._insert_action = insert(ActionRow)
+        #: writes committed and refused as stale, for /metrics
+        self.stats = {"append": 0, "undo": 0, "update": 0, "stale": 0}
         self._update_game = (update(GameRow)
                              .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
                              .values({name: bindparam(name) for name in SUMMARY_COLUMNS}))
@@ -98,6 +100,7 @@ class Store:
             # and then finds the version changed
             moved = conn.execute(self._update_game, {"game_id_": game_id, "from_": version, **summary})
             if moved.rowcount != 1:
+                self.stats["stale"] += 1
                 raise Stale(f"the game is no longer at version {version}")
             try:
                 conn.execute(self._insert_action, {
@@ -105,7 +108,9 @@ class Store:
                     "chance": list(step.chance), "by_bot": step.by_bot, "at": time.time(), "client_key": step.key,
                 })
             except IntegrityError:
+                self.stats["stale"] += 1
                 raise Stale(f"action {n} is already stored") from None
+        self.stats["append"] += 1
 
     def pop(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
         """Take back action number ``n`` (the last one), which must be ``step`` (same seat and text),
@@ -113,16 +118,20 @@ class Store:
         with self.engine.begin() as conn:
             moved = conn.execute(self._update_game, {"game_id_": game_id, "from_": version, **summary})
             if moved.rowcount != 1:
+                self.stats["stale"] += 1
                 raise Stale(f"the game is no longer at version {version}")
             gone = conn.execute(delete(ActionRow).where(
                 ActionRow.game_id == game_id, ActionRow.n == n, ActionRow.seat == step.seat,
                 ActionRow.action == step.action))
             if gone.rowcount != 1:
+                self.stats["stale"] += 1
                 raise Stale(f"action {n} is not {step.action!r} of seat {step.seat}")
             later = conn.execute(select(func.count()).select_from(ActionRow).where(
                 ActionRow.game_id == game_id, ActionRow.n > n)).scalar_one()
             if later:
+                self.stats["stale"] += 1
                 raise Stale(f"action {n} is not the last one")
+        self.stats["undo"] += 1
 
     def update(self, game_id: str, values: dict[str, Any], version: int | None = None) -> None:
         """Update the game's row; with ``version``, only if it is at that version, and move it to
@@ -134,9 +143,11 @@ class Store:
                 values = {**values, "version": version + 1}
             moved = conn.execute(query.values(**values))
             if version is not None and moved.rowcount != 1:
+                self.stats["stale"] += 1
                 raise Stale(f"the game is no longer at version {version}")
             if "seats" in values:
                 _write_owners(conn, game_id, values["seats"])
+        self.stats["update"] += 1
 
     def version(self, game_id: str) -> int | None:
         """The stored version of a game (None: no such game)."""

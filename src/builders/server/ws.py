@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -21,6 +22,11 @@ log = logging.getLogger("builders.server")
 
 MAX_MESSAGE = 8 * 1024
 QUEUE_LIMIT = 512
+#: a socket must say hello within this many seconds
+HELLO_SECONDS = 10.0
+#: a socket that sends nothing for this long is closed (the web client pings every 20 s; dead peers
+#: are also found by the WebSocket ping/pong of the server, every 20 s)
+IDLE_SECONDS = 75.0
 
 
 def _error(message: str, code: int | None = None) -> str:
@@ -82,7 +88,15 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService) -> None
     joined = False
     try:
         while True:
-            message = await ws.receive()
+            try:
+                message = await asyncio.wait_for(ws.receive(), IDLE_SECONDS if joined else HELLO_SECONDS)
+            except asyncio.TimeoutError:
+                text = ("idle for too long" if joined else
+                        f"say hello within {HELLO_SECONDS:g} s: {{\"type\": \"hello\", \"token\": ...}}")
+                await conn.finish()
+                await ws.send_text(_error(text, 408))
+                await ws.close(code=4408)
+                return
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
@@ -118,9 +132,10 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService) -> None
                 except ApiError as e:
                     conn.send(_error(e.detail, e.status))
                     continue
+                before = service.connected(live)
                 conn.seat = seat
                 if joined:
-                    service.client_changed(live)  # its seat (and so the seats' presence) may differ
+                    service.client_changed(live, conn, before)  # its seat (and the seats present) may differ
                 else:
                     joined = True
                     service.add_client(live, conn)  # sends this client its view too
@@ -147,6 +162,8 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService) -> None
 
 async def _play(service: GameService, live: Live, conn: Connection, msg: dict[str, Any], kind: str) -> None:
     # the seat's token was checked by hello; act() checks the seat's rights again
+    metrics = getattr(service, "metrics", None)
+    started = time.perf_counter()
     try:
         if kind == "action":
             if not isinstance(msg.get("action"), str):
@@ -156,3 +173,6 @@ async def _play(service: GameService, live: Live, conn: Connection, msg: dict[st
             await service.undo_as(live, conn.seat)
     except ApiError as e:
         conn.send(_error(e.detail, e.status))
+    finally:
+        if metrics is not None:
+            metrics.round_trip.labels("socket").observe(time.perf_counter() - started)

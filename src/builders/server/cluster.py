@@ -1,0 +1,319 @@
+"""Several server processes on one database: keeping each process's copies fresh, fanning changes
+out to every process's sockets, and electing the one process that acts for the machine.
+
+- **Fan-out.** With ``--redis URL`` every change of a game is published on a Redis channel (the game,
+  its new version and the seats connected through the publishing process); every other process
+  brings its copy up to date from the database and sends its own sockets the new views within
+  milliseconds. Without Redis (one process, or several on one SQLite file) each process polls the
+  versions of its games once a second instead, and every request checks the game's version first,
+  so a read never answers from a stale copy.
+- **The lease.** One process holds the lease row "machine" of the ``leases`` table and renews it every
+  second; only it plays the bots (and enforces clocks and expiry). When it dies, another process
+  takes the lease over once it has expired (:data:`LEASE_SECONDS`), or at once when the holder is a
+  dead process of the same machine. The database stays the judge: a bot move made twice by two
+  processes that both believe they hold the lease is stored once (the version check refuses the
+  second).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from builders.server.models import LeaseRow
+from builders.server.store import Store
+
+log = logging.getLogger("builders.server")
+
+#: how long a lease lasts without renewal (seconds); it is renewed every LEASE_SECONDS / 3
+LEASE_SECONDS = 3.0
+#: the channel of game changes
+CHANNEL = "builders:games"
+
+
+class Lease:
+    """The lease row ``name``: :meth:`hold` takes or renews it, :meth:`release` gives it up."""
+
+    def __init__(self, store: Store, name: str = "machine", seconds: float = LEASE_SECONDS):
+        self.store = store
+        self.name = name
+        self.seconds = seconds
+        self.host = socket.gethostname()
+        self.holder = f"{self.host}:{os.getpid()}:{secrets.token_hex(4)}"
+
+    def hold(self) -> bool:
+        """Take or renew the lease; True if this process holds it now."""
+        now = time.time()
+        table = LeaseRow.__table__
+        with self.store.engine.begin() as conn:
+            moved = conn.execute(update(table).where(
+                table.c.name == self.name,
+                (table.c.holder == self.holder) | (table.c.expires < now),
+            ).values(holder=self.holder, expires=now + self.seconds))
+            if moved.rowcount == 1:
+                return True
+            current = conn.execute(select(table.c.holder).where(table.c.name == self.name)).scalar_one_or_none()
+        if current is None:
+            try:
+                with self.store.engine.begin() as conn:
+                    conn.execute(insert(table).values(name=self.name, holder=self.holder, expires=now + self.seconds))
+                return True
+            except IntegrityError:
+                return False
+        if self._dead_here(current):  # the holder was a process of this machine that is gone
+            with self.store.engine.begin() as conn:
+                moved = conn.execute(update(table).where(table.c.name == self.name, table.c.holder == current)
+                                     .values(holder=self.holder, expires=now + self.seconds))
+                return moved.rowcount == 1
+        return False
+
+    def _dead_here(self, holder: str) -> bool:
+        parts = holder.rsplit(":", 2)
+        if len(parts) != 3 or parts[0] != self.host:
+            return False
+        try:
+            pid = int(parts[1])
+        except ValueError:
+            return False
+        if pid == os.getpid():
+            return True  # an earlier server of this very process (tests)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        try:  # a zombie (killed, not yet reaped by its parent) is dead too
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+        except OSError:
+            return False
+
+    def release(self) -> None:
+        table = LeaseRow.__table__
+        with self.store.engine.begin() as conn:
+            conn.execute(update(table).where(table.c.name == self.name, table.c.holder == self.holder)
+                         .values(expires=0.0))
+
+
+class Cluster:
+    """Runs the lease, the fan-out and the version polling of one server process."""
+
+    def __init__(self, service: Any, store: Store, redis_url: str | None = None, *, lease: bool = True,
+                 poll_seconds: float | None = None):
+        self.service = service
+        self.store = store
+        self.redis_url = redis_url
+        self.lease = Lease(store) if lease else None
+        self.origin = self.lease.holder if self.lease else secrets.token_hex(6)
+        self.poll_seconds = poll_seconds if poll_seconds is not None else (5.0 if redis_url else 1.0)
+        self.tasks: list[asyncio.Task] = []
+        self.redis: Any = None
+        self.outbox: asyncio.Queue | None = None
+        self.sent: dict[str, tuple[int, tuple[int, ...]]] = {}
+        #: game -> origin -> (seats connected there, when heard)
+        self.presence: dict[str, dict[str, tuple[set[int], float]]] = {}
+        self.published = 0
+        self.received = 0
+
+    # -- life cycle ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.lease is not None:
+            self.service.acting = await self._try(self.lease.hold, False)
+        if self.redis_url:
+            import redis.asyncio as aioredis
+
+            self.redis = aioredis.Redis.from_url(self.redis_url)
+            await self.redis.ping()  # fail at start, not later, when Redis is not there
+            self.outbox = asyncio.Queue()
+            self.service.on_change = self._changed
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            await pubsub.subscribe(CHANNEL)
+            self.tasks.append(asyncio.create_task(self._listen(pubsub)))
+            self.tasks.append(asyncio.create_task(self._publish()))
+        if self.lease is not None:
+            self.tasks.append(asyncio.create_task(self._keep_lease()))
+        self.tasks.append(asyncio.create_task(self._poll()))
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self.tasks = []
+        if self.lease is not None and self.service.acting:
+            await self._try(self.lease.release, None)
+        if self.redis is not None:
+            await self.redis.aclose()
+
+    @staticmethod
+    async def _try(fn: Any, default: Any) -> Any:
+        try:
+            return await asyncio.to_thread(fn)
+        except SQLAlchemyError:
+            log.warning("the database cannot be reached (lease)")
+            return default
+
+    # -- the lease -------------------------------------------------------------------------------
+    async def _keep_lease(self) -> None:
+        assert self.lease is not None
+        while True:
+            await asyncio.sleep(self.lease.seconds / 3)
+            holding = await self._try(self.lease.hold, False)
+            if holding and not self.service.acting:
+                log.info("this process now acts for the machine (bots, clocks)")
+                self.service.acting = True
+                await self._take_over()
+            elif not holding and self.service.acting:
+                log.warning("this process lost the lease: another one acts for the machine now")
+                self.service.acting = False
+                for live in list(self.service.live.values()):
+                    if live.bot_task is not None and not live.bot_task.done():
+                        live.bot_task.cancel()
+
+    async def _take_over(self) -> None:
+        """Load every unfinished game and let its bots go on (as a fresh server does)."""
+        for game_id in await asyncio.to_thread(self.store.unfinished_ids):
+            live = self.service.live.get(game_id)
+            try:
+                if live is None:
+                    live = self.service._load(game_id)
+                elif not live.lock.locked():
+                    self.service.refresh(live)
+            except Exception:
+                log.exception("game %s cannot be loaded", game_id)
+                continue
+            self.service._schedule_bot(live)
+
+    # -- polling ---------------------------------------------------------------------------------
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            try:
+                await self.catch_up()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("polling the games' versions failed")
+
+    async def catch_up(self) -> None:
+        """Bring every copy in memory up to the database; the acting process loads new games."""
+        ids = [g.id for g in self.service.live.values() if not g.over]
+        versions = await asyncio.to_thread(self.store.versions, ids)
+        for game_id, version in versions.items():
+            live = self.service.live.get(game_id)
+            if live is None:
+                if self.service.acting:
+                    try:
+                        self.service._schedule_bot(self.service._load(game_id))
+                    except Exception:
+                        log.exception("game %s cannot be loaded", game_id)
+            elif version != live.version and not live.lock.locked():
+                self.service.refresh(live)
+        now = time.time()
+        for game_id, seen in list(self.presence.items()):  # processes not heard of for a minute
+            for origin, (_, at) in list(seen.items()):
+                if now - at > 60:
+                    del seen[origin]
+                    self._update_presence(game_id)
+
+    # -- fan-out ---------------------------------------------------------------------------------
+    def _changed(self, live: Any) -> None:
+        seats = tuple(sorted({c.seat for c in live.clients if c.seat is not None}))
+        key = (live.version, seats)
+        if self.sent.get(live.id) == key:
+            return
+        self.sent[live.id] = key
+        assert self.outbox is not None
+        self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "v": live.version, "s": seats}))
+
+    async def _publish(self) -> None:
+        assert self.outbox is not None
+        while True:
+            message = await self.outbox.get()
+            try:
+                await self.redis.publish(CHANNEL, message)
+                self.published += 1
+            except Exception:
+                log.warning("publishing a change on Redis failed (the other processes poll)")
+                await asyncio.sleep(0.5)
+
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        self._received(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the Redis subscription failed; subscribing again")
+                await asyncio.sleep(0.5)
+                try:
+                    pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                    await pubsub.subscribe(CHANNEL)
+                except Exception:
+                    pass
+
+    def _received(self, data: bytes | str) -> None:
+        try:
+            msg = json.loads(data)
+            origin, game_id, version, seats = msg["o"], msg["g"], int(msg["v"]), set(msg["s"])
+        except (ValueError, KeyError, TypeError):
+            return
+        if origin == self.origin:
+            return
+        self.received += 1
+        seen = self.presence.setdefault(game_id, {})
+        before = seen.get(origin, (set(), 0.0))[0]
+        seen[origin] = (seats, time.time())
+        live = self.service.live.get(game_id)
+        if before != seats:
+            self._update_presence(game_id)
+        if live is None:
+            if self.service.acting:  # a game created through another process may need its bots
+                asyncio.create_task(self._catch_up_new(game_id))
+            return
+        if version != live.version:
+            asyncio.create_task(self._catch_up_game(live))
+        elif before != seats:
+            live.changed()
+            for client in list(live.clients):
+                client.send(self.service.state_message(live, client.seat))
+
+    def _update_presence(self, game_id: str) -> None:
+        seen = self.presence.get(game_id, {})
+        union: set[int] = set()
+        for seats, _ in seen.values():
+            union |= seats
+        if union:
+            self.service.remote_seats[game_id] = union
+        else:
+            self.service.remote_seats.pop(game_id, None)
+
+    async def _catch_up_game(self, live: Any) -> None:
+        async with live.lock:
+            try:
+                self.service.refresh(live)
+            except Exception:
+                log.exception("game %s cannot be brought up to date", live.id)
+
+    async def _catch_up_new(self, game_id: str) -> None:
+        if game_id in self.service.live:
+            return
+        try:
+            self.service._schedule_bot(self.service._load(game_id))
+        except Exception:
+            log.exception("game %s cannot be loaded", game_id)
