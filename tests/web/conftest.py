@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from builders.server.app import create_app
+from builders.server.guard import Limits
 from tests.server.helpers import ThreadServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +28,10 @@ PHONE = {"width": 375, "height": 812}
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     db_path = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0)
+    # every browser of the tests is on 127.0.0.1: the per-address limits of sign-ins and guests are raised
+    limits = Limits()
+    limits.rates = {**limits.rates, "login": (10_000, 60.0), "create": (10_000, 60.0), "join": (10_000, 60.0)}
+    app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits)
     with ThreadServer(app) as srv:
         yield srv
 

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import random
 import time
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 from tests.web.conftest import PHONE
 from tests.web.helpers import play_builders_turn, play_kingdom_turn, play_to_end, wait_ready, number
 
 
-def seat_and_token(page) -> tuple[str, int, str]:
-    url = urlparse(page.url)
-    game_id = url.path.rstrip("/").split("/")[-1]
-    fragment = parse_qs(url.fragment)
-    return game_id, int(fragment["seat"][0]), fragment["token"][0]
+def seat_and_auth(page, api) -> tuple[str, int, dict]:
+    """The game of the page, its seat and the headers that act as the page's player (its session)."""
+    game_id = urlparse(page.url).path.rstrip("/").split("/")[-1]
+    cookie = next(c["value"] for c in page.context.cookies() if c["name"] == "builders_session")
+    headers = {"Cookie": f"builders_session={cookie}"}
+    seat = api.get(f"/api/games/{game_id}/state", headers=headers).json()["seat"]
+    return game_id, seat, headers
 
 
 def start_from_lobby(page, game: str, seat1: str) -> None:
@@ -33,8 +35,7 @@ def test_kingdom_builder_against_a_bot(new_page, api, shots):
     page.goto("/")
     shots(page, "lobby")
     start_from_lobby(page, "kingdom", "bot-easy")
-    game_id, seat, token = seat_and_token(page)
-    headers = {"X-Seat-Token": token}
+    game_id, seat, headers = seat_and_auth(page, api)
     shots(page, "first-turn")
 
     # the highlighted hexes are exactly the server's legal builds
@@ -101,8 +102,7 @@ def test_kingdom_builder_against_a_bot(new_page, api, shots):
 def test_builders_against_a_bot(new_page, api, shots):
     page = new_page()
     start_from_lobby(page, "middle-ages", "bot-easy")
-    game_id, seat, token = seat_and_token(page)
-    headers = {"X-Seat-Token": token}
+    game_id, seat, headers = seat_and_auth(page, api)
     shots(page, "first-turn")
 
     # every enabled action button is legal and shows the server's price before the click
@@ -159,8 +159,9 @@ def test_two_people_see_each_others_moves_but_not_their_cards(new_page, api, sho
     players = {0: alice, 1: bob}
     for page in players.values():
         page.wait_for_selector("#kb-map .hex")
-    game_id = seat_and_token(alice)[0]
-    tokens = {s: seat_and_token(p)[2] for s, p in players.items()}
+    game_id = seat_and_auth(alice, api)[0]
+    auth = {s: seat_and_auth(p, api)[2] for s, p in players.items()}
+    assert {seat_and_auth(p, api)[1] for p in players.values()} == {0, 1}
 
     for round_ in range(3):
         for page in players.values():
@@ -170,7 +171,7 @@ def test_two_people_see_each_others_moves_but_not_their_cards(new_page, api, sho
         watcher = players[other]
         # the one who waits sees no terrain of the mover's hidden hand, and its own card
         for seat, page in players.items():
-            view = api.get(f"/api/games/{game_id}/state", headers={"X-Seat-Token": tokens[seat]}).json()
+            view = api.get(f"/api/games/{game_id}/state", headers=auth[seat]).json()
             opponent = 1 - seat
             if opponent != view["to_move"]:
                 assert view["view"]["players"][opponent]["terrain"] is None
@@ -209,7 +210,7 @@ def test_open_seat_from_the_lobby_and_errors_in_words(new_page, api, shots):
         page.goto("/")
         page.locator(f'#open-games li[data-id="{game_id}"] button.join').wait_for()
     first.locator(f'#open-games li[data-id="{game_id}"] button.join').click()
-    first.wait_for_url(f"**/play/{game_id}#seat=1*")
+    first.wait_for_url(f"**/play/{game_id}")
     first.wait_for_selector("#tableau-1.mine")
     late.locator(f'#open-games li[data-id="{game_id}"] button.join').click()
     toast = late.locator(".toast")
@@ -226,10 +227,12 @@ def test_open_seat_from_the_lobby_and_errors_in_words(new_page, api, shots):
     summary = api.get(f"/api/games/{game_id}").json()
     idle = first if summary["to_move"] == 0 else host
     idle.evaluate("""async () => {
-        const [seat, token] = [location.hash.match(/seat=(\\d+)/)[1], location.hash.match(/token=([^&]+)/)[1]];
+        const found = location.hash.match(/token=([^&]+)/);
+        const headers = {'Content-Type': 'application/json'};
+        if (found) headers['X-Seat-Token'] = decodeURIComponent(found[1]);
+        else headers['X-CSRF-Token'] = (await fetch('/api/session').then(r => r.json())).csrf;
         window.__refused = await fetch(location.pathname.replace('/play/', '/api/games/') + '/actions', {
-          method: 'POST', headers: {'Content-Type': 'application/json', 'X-Seat-Token': decodeURIComponent(token)},
-          body: JSON.stringify({action: 'coins 1'})}).then(r => r.status);
+          method: 'POST', headers, body: JSON.stringify({action: 'coins 1'})}).then(r => r.status);
     }""")
     assert idle.evaluate("window.__refused") == 403
     # the page's own sending path shows the server's sentence

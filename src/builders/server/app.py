@@ -17,6 +17,10 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from builders.server import accounts as accounts_module, seats as seats_module
+from builders.server.accounts import Accounts
+from builders.server import chat as chat_module
+from builders.server.chat import Chat
 from builders.server.bots import AgentFactory, BotRunner
 from builders.server.cluster import Cluster
 from builders.server.games import ApiError, GameService
@@ -27,6 +31,7 @@ from builders.server.schemas import (
     ResignBody, Summary, View,
 )
 from builders.server.store import Store, default_db_url
+from builders.server.seats import account_for_seat_claim, seat_for
 from builders.server.ws import game_socket
 
 log = logging.getLogger("builders.server")
@@ -36,8 +41,8 @@ MAX_BODY = 16 * 1024
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorModel, "description": text} for code, text in (
-        (400, "malformed request or illegal action"), (401, "missing or wrong seat token"),
-        (403, "not this seat's turn"), (404, "no such game"), (409, "conflict with the game's state"),
+        (400, "malformed request or illegal action"), (401, "missing or wrong seat token or session"),
+        (403, "not this seat's turn, not your seat, or the CSRF token is missing"), (404, "no such game"), (409, "conflict with the game's state"),
         (413, "request body too large"), (422, "a field of the request is not valid"),
         (503, "the database could not save the change (nothing changed)"),
     )
@@ -45,6 +50,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 GameId = PathParam(pattern=GAME_ID_PATTERN, description="the game's id")
 Token = Header(None, alias="X-Seat-Token", description="the seat's secret token")
+SeatChoice = Query(None, ge=0, le=3, description="which of your seats (signed in with several seats of the game)")
 
 
 def default_static_dir() -> Path:
@@ -113,7 +119,8 @@ def _json(text: str, status: int = 200) -> Response:
 def create_app(db_url: str | None = None, *, redis_url: str | None = None, limits: Limits | None = None,
                upgrade: bool = True, bot_mode: str = "process", bot_delay: float = 0.3,
                bot_factory: AgentFactory | None = None, bot_workers: int = 1,
-               static_dir: str | Path | None = None) -> FastAPI:
+               static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
+               ) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
 
@@ -125,6 +132,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     store = Store(db_url or default_db_url())
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers), bot_delay=bot_delay)
     cluster = Cluster(service, store, redis_url)
+    accounts = Accounts(store, **(login_limits or {}))
+    service.names = accounts.names
     static = Path(static_dir) if static_dir is not None else default_static_dir()
 
     @asynccontextmanager
@@ -148,6 +157,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     )
     app.state.service = service
     app.state.store = store
+    app.state.accounts = accounts
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.cluster = cluster
     app.add_middleware(Guard, limits=limits, metrics=install_ops(app, service, store, cluster))
@@ -179,8 +189,15 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     # -- games ---------------------------------------------------------------------------------
     @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
               summary="Create a game")
-    async def create_game(body: CreateGame) -> dict[str, Any]:
-        return service.create(body)
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        who = accounts.identify(request, write=True)
+        creator = who.account.id if who.account else None
+
+        def find_user(name: str) -> int | None:
+            found = accounts.by_username(name)
+            return found.id if found else None
+
+        return service.create(body, creator, find_user)
 
     @app.get("/api/games", response_model=list[Summary], tags=["games"], summary="List games, newest first")
     async def list_games(status: Literal["open", "running", "finished"] | None = Query(None)):
@@ -192,32 +209,41 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
 
     @app.post("/api/games/{game_id}/join", response_model=Joined, tags=["seats"],
               summary="Claim an open seat")
-    async def join(body: Join, game_id: str = GameId):
-        return service.join(game_id, body.seat, body.name)
+    async def join(body: Join, request: Request, game_id: str = GameId):
+        return service.join(game_id, body.seat, body.name, account_for_seat_claim(accounts, request))
 
     @app.get("/api/games/{game_id}/state", response_model=View, tags=["play"],
              summary="The view of a seat (with its token) or of a spectator (without)")
-    async def state(game_id: str = GameId, x_seat_token: str | None = Token):
+    async def state(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
+                    seat: int | None = SeatChoice):
         live = service.get(game_id)
-        return _json(service.view_text(live, service.seat_of(live, x_seat_token)))
+        return _json(service.view_text(live, seat_for(service, accounts, live, request, x_seat_token, seat, False)))
 
     @app.post("/api/games/{game_id}/actions", response_model=View, tags=["play"],
               summary="Play an action for the seat of the token")
-    async def act(body: ActionBody, game_id: str = GameId, x_seat_token: str | None = Token):
-        live = await service.act(game_id, x_seat_token, body.action, body.version)
-        return _json(service.view_text(live, service.seat_of(live, x_seat_token)))
+    async def act(body: ActionBody, request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
+                  seat: int | None = SeatChoice):
+        live = service.get(game_id)
+        who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
+        await service.act_as(live, who, body.action, body.version)
+        return _json(service.view_text(live, who))
 
     @app.post("/api/games/{game_id}/undo", response_model=View, tags=["play"],
               summary="Take back the seat's last action of its turn")
-    async def undo(game_id: str = GameId, x_seat_token: str | None = Token):
-        live = await service.undo(game_id, x_seat_token)
-        return _json(service.view_text(live, service.seat_of(live, x_seat_token)))
+    async def undo(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
+                   seat: int | None = SeatChoice):
+        live = service.get(game_id)
+        who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
+        await service.undo_as(live, who)
+        return _json(service.view_text(live, who))
 
     @app.post("/api/games/{game_id}/resign", response_model=Summary, tags=["seats"],
               summary="Leave the game: a bot takes the seat over")
-    async def resign(game_id: str = GameId, x_seat_token: str | None = Token,
-                     body: ResignBody | None = Body(None)):
-        live = await service.resign(game_id, x_seat_token, body.bot if body else None)
+    async def resign(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
+                     body: ResignBody | None = Body(None), seat: int | None = SeatChoice):
+        live = service.get(game_id)
+        who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
+        await service.resign_as(live, who, body.bot if body else None)
         return service.summary(live)
 
     @app.get("/api/games/{game_id}/record", response_model=RecordModel, tags=["records"],
@@ -232,7 +258,13 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
 
     @app.websocket("/ws/games/{game_id}")
     async def socket(ws: WebSocket, game_id: str):
-        await game_socket(ws, game_id, service)
+        await game_socket(ws, game_id, service, accounts)
+
+    app.include_router(accounts_module.router(accounts))
+    app.include_router(seats_module.router(service, accounts))
+    chat = Chat(service, accounts)
+    app.state.chat = chat
+    app.include_router(chat_module.router(service, accounts, chat))
 
     # -- pages ---------------------------------------------------------------------------------
     def page(name: str):
@@ -253,6 +285,10 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str):
         return page("replay.html")
+
+    @app.get("/account", include_in_schema=False)
+    async def account_page():
+        return page("account.html")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     return app

@@ -17,6 +17,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -31,6 +32,9 @@ from builders.server.schemas import CreateGame, SetupSpec
 from builders.server.store import Stale, Store, StoredStep
 
 log = logging.getLogger("builders.server")
+
+#: the ``Idempotency-Key`` header of the HTTP request being handled (set by builders.server.guard)
+REQUEST_KEY: ContextVar[str | None] = ContextVar("request_key", default=None)
 
 MAX_TOKEN_LENGTH = 100
 LIST_LIMIT = 200
@@ -75,6 +79,8 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
     cache: dict[Any, Any] = field(default_factory=dict)
+    #: creator (account id), private, seeded (see builders.server.seats)
+    options: dict[str, Any] = field(default_factory=dict)
     #: the game's presentation, and the parts of its views that never change (a map, ...)
     presenter: GameView = field(init=False)
     fixed: dict[str, Any] = field(init=False)
@@ -98,7 +104,7 @@ class Live:
     def status(self) -> str:
         if self.state.is_over():
             return "finished"
-        if any(s["open"] and not s["claimed"] for s in self.seats):
+        if any(not s["claimed"] for s in self.seats):
             return "open"
         return "running"
 
@@ -107,9 +113,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def public_seat(seat: dict[str, Any], connected: bool) -> dict[str, Any]:
-    out = {"seat": seat["seat"], "type": seat["type"], "name": seat.get("name"), "open": seat["open"],
-           "claimed": seat["claimed"], "connected": connected, "resigned": seat.get("resigned", False)}
+def public_seat(seat: dict[str, Any], connected: bool, names: dict[int, str] | None = None) -> dict[str, Any]:
+    account = seat.get("account")
+    user = (names or {}).get(account) if account is not None else None
+    out = {"seat": seat["seat"], "type": seat["type"], "name": seat.get("name") or user, "open": seat["open"],
+           "claimed": seat["claimed"], "connected": connected, "resigned": seat.get("resigned", False),
+           "user": user, "invited": bool(seat.get("invite_sha")) and not seat["claimed"]}
     if seat["type"] == "bot":
         out["level"] = seat["level"]
     return out
@@ -133,6 +142,8 @@ class GameService:
         self.on_change: Any = None
         #: the seats connected through other server processes, per game (kept by the fan-out)
         self.remote_seats: dict[str, set[int]] = {}
+        #: account ids -> display names (set by the application when accounts are on)
+        self.names: Any = lambda ids: {}
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -242,7 +253,7 @@ class GameService:
                                      [str(c) for c in state.history[before + 1:]]))
         live = Live(id=row["id"], game=row["game"], name=row["name"], created=row["created"],
                     setup=row["setup"], seats=row["seats"], version=row["version"], state=state,
-                    steps=steps, log=entries)
+                    steps=steps, log=entries, options=row.get("options") or {})
         return live
 
     def _trim(self) -> None:
@@ -254,7 +265,31 @@ class GameService:
                 del self.live[g.id]
 
     # -- creating and joining ------------------------------------------------------------------
-    def create(self, req: CreateGame) -> dict[str, Any]:
+    def create(self, req: CreateGame, creator: int | None = None, find_user: Any = None) -> dict[str, Any]:
+        """A new game. ``creator`` is the account creating it (None: a program without an account,
+        which gets the tokens of its own seats); ``find_user(name)`` is the account id of a username.
+        A human seat is the creator's own, an open seat (claimed from the lobby), an invitation (a
+        one-time link) or a named account's: the creator holds no credential of a seat not theirs."""
+        others = 0
+        for i, spec in enumerate(req.seats):
+            if spec.type == "human":
+                kinds = int(spec.open) + int(spec.invite) + int(spec.user is not None)
+                if kinds > 1:
+                    raise ApiError(400, f"seat {i} can be open, an invitation or a username's, not several of them")
+                if spec.user is not None and (creator is None or find_user is None):
+                    raise ApiError(401, "inviting by username needs an account: sign in first")
+                others += kinds
+        seeded = req.setup is not None and req.setup.seed is not None
+        if seeded and others:
+            raise ApiError(400, "a seed may be chosen only when every human seat is yours (against bots or "
+                                "pass-and-play): it would tell you the other players' cards")
+        users: dict[int, int] = {}
+        for i, spec in enumerate(req.seats):
+            if spec.type == "human" and spec.user is not None:
+                found = find_user(spec.user)
+                if found is None:
+                    raise ApiError(404, f"there is no player named {spec.user!r}")
+                users[i] = found
         setup = build_setup(req.game, len(req.seats), req.setup or SetupSpec())
         try:
             state = get_game(req.game).new_state(setup)
@@ -264,25 +299,40 @@ class GameService:
         seats, created = [], []
         for i, spec in enumerate(req.seats):
             if spec.type == "human":
-                token = None if spec.open else secrets.token_urlsafe(24)
-                seats.append({"seat": i, "type": "human", "level": None, "name": spec.name, "open": spec.open,
-                              "claimed": not spec.open, "resigned": False,
-                              "token_sha": token_hash(token) if token else None})
-                item = {"seat": i, "type": "human", "name": spec.name, "open": spec.open}
-                if token:
+                seat = {"seat": i, "type": "human", "level": None, "name": spec.name, "open": spec.open,
+                        "claimed": True, "resigned": False, "token_sha": None, "account": None,
+                        "invite_sha": None}
+                item: dict[str, Any] = {"seat": i, "type": "human", "name": spec.name, "open": spec.open}
+                if spec.open:
+                    seat["claimed"] = False
+                elif spec.invite:
+                    code = secrets.token_urlsafe(18)
+                    seat.update(claimed=False, invite_sha=token_hash(code))
+                    item["invite"] = f"/play/{game_id}#invite={code}"
+                elif spec.user is not None:
+                    seat["account"] = users[i]
+                    item["user"] = spec.user
+                elif creator is not None:
+                    seat["account"] = creator
+                else:
+                    token = secrets.token_urlsafe(24)
+                    seat["token_sha"] = token_hash(token)
                     item["token"] = token
                     item["link"] = self.link(game_id, i, token)
+                seats.append(seat)
             else:
                 seats.append({"seat": i, "type": "bot", "level": spec.level, "name": None, "open": False,
                               "claimed": True, "resigned": False, "token_sha": None})
                 item = {"seat": i, "type": "bot", "level": spec.level}
             created.append(item)
         now = time.time()
+        options = {"creator": creator, "private": req.private, "seeded": seeded}
         live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
-                    version=0, state=state, steps=[], log=[])
+                    version=0, state=state, steps=[], log=[], options=options)
         with _saving():
             self.store.create({"id": game_id, "game": req.game, "name": req.name, "created": now,
-                               "setup": setup, "seats": seats, **self._row_summary(live, state, 0, 0)})
+                               "setup": setup, "seats": seats, "private": req.private, "options": options,
+                               **self._row_summary(live, state, 0, 0)})
         self.live[game_id] = live
         self._schedule_bot(live)
         return {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
@@ -290,7 +340,8 @@ class GameService:
     def link(self, game_id: str, seat: int, token: str) -> str:
         return f"/play/{game_id}#seat={seat}&token={token}"
 
-    def join(self, game_id: str, seat: int, name: str | None) -> dict[str, Any]:
+    def join(self, game_id: str, seat: int, name: str | None, account: int | None = None) -> dict[str, Any]:
+        """Claim open seat ``seat`` for ``account`` (None: a program, which gets the seat's token)."""
         live = self.get(game_id)
         if live.over:
             raise ApiError(409, "the game is over")
@@ -301,15 +352,45 @@ class GameService:
             raise ApiError(409, f"seat {seat} is not open: it is joined by its own link")
         if s["claimed"]:
             raise ApiError(409, f"seat {seat} is already taken")
-        token = secrets.token_urlsafe(24)
+        return self._take(live, seat, name, account)
+
+    def claim(self, game_id: str, code: Any, account: int | None = None) -> dict[str, Any]:
+        """Take the seat of invitation ``code``: the first to open the link gets it, then it is dead."""
+        live = self.get(game_id)
+        if not isinstance(code, str) or not code or len(code) > MAX_TOKEN_LENGTH:
+            raise ApiError(404, "this invitation link is not valid")
+        digest = token_hash(code).encode()
+        found = None
+        for s in live.seats:
+            if hmac.compare_digest((s.get("invite_sha") or "").encode(), digest) and found is None:
+                found = s["seat"]
+        if found is None:
+            raise ApiError(410, "this invitation link has been used already or is not valid")
+        if live.over:
+            raise ApiError(409, "the game is over")
+        return self._take(live, found, None, account)
+
+    def _take(self, live: Live, seat: int, name: str | None, account: int | None) -> dict[str, Any]:
+        s = live.seats[seat]
+        token = None if account is not None else secrets.token_urlsafe(24)
         seats = [dict(x) for x in live.seats]
-        seats[seat].update(claimed=True, token_sha=token_hash(token), name=name or s.get("name"))
+        seats[seat].update(claimed=True, token_sha=token_hash(token) if token else None, account=account,
+                           invite_sha=None, name=name or s.get("name"))
         with _saving():
             self._save_seats(live, seats)
         live.seats = seats
         live.changed()
         self._broadcast(live)
-        return {"seat": seat, "token": token, "link": self.link(live.id, seat, token)}
+        out: dict[str, Any] = {"seat": seat, "token": token, "link": f"/play/{live.id}"}
+        if token:
+            out["link"] = self.link(live.id, seat, token)
+        return out
+
+    def seats_of(self, live: Live, account: int | None) -> list[int]:
+        """The seats of ``account`` in the game (in seat order)."""
+        if account is None:
+            return []
+        return [s["seat"] for s in live.seats if s.get("account") == account]
 
     # -- seats ---------------------------------------------------------------------------------
     def seat_of(self, live: Live, token: Any) -> int | None:
@@ -346,28 +427,39 @@ class GameService:
         if cached is None:
             on = self.connected(live)
             result = live.state.result().to_json() if live.over else None
+            names = self._names(live.seats)
             cached = live.cache["summary"] = {
                 "id": live.id, "game": live.game, "name": live.name, "status": live.status,
                 "created": live.created,
-                "seats": [public_seat(s, s["seat"] in on) for s in live.seats],
+                "seats": [public_seat(s, s["seat"] in on, names) for s in live.seats],
                 "to_move": live.to_move, "turn": live.state.turn, "version": live.version,
-                "result": result,
+                "result": result, "private": bool(live.options.get("private")),
+                "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
             }
         return cached
 
-    def list_games(self, status: str | None) -> list[dict[str, Any]]:
+    def _names(self, seats: list[dict[str, Any]]) -> dict[int, str]:
+        ids = {s["account"] for s in seats if s.get("account") is not None}
+        return self.names(ids) if ids else {}
+
+    def list_games(self, status: str | None, rows: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """Summaries of the listed (not private) games, or of ``rows``."""
         out = []
-        for row in self.store.list_games(status, LIST_LIMIT):
+        for row in self.store.list_games(status, LIST_LIMIT) if rows is None else rows:
+            if rows is None and row.get("private"):
+                continue
             live = self.live.get(row["id"])
             if live is not None:
                 out.append(self.summary(live))
             else:
+                options = row.get("options") or {}
                 out.append({
                     "id": row["id"], "game": row["game"], "name": row["name"], "status": row["status"],
                     "created": row["created"],
-                    "seats": [public_seat(s, False) for s in row["seats"]],
+                    "seats": [public_seat(s, False, self._names(row["seats"])) for s in row["seats"]],
                     "to_move": row["to_move"], "turn": row["turn"], "version": row["version"],
-                    "result": row["result"],
+                    "result": row["result"], "private": bool(options.get("private")),
+                    "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
                 })
         return out
 
@@ -383,6 +475,8 @@ class GameService:
                 "scores": scores(live.presenter, st),
                 "result": summary["result"],
                 "seats": summary["seats"],
+                "seeded": summary["seeded"],
+                "rematch": summary["rematch"],
                 **live.presenter.shared(st, live.fixed),
             }
             live.cache["common"] = common
@@ -439,6 +533,8 @@ class GameService:
             raise ApiError(400, "the action must be a string in the game's notation")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise ApiError(400, "version must be a whole number")
+        if key is None:
+            key = REQUEST_KEY.get()
         if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 100):
             raise ApiError(400, "the idempotency key must be a string of 1 to 100 characters")
         async with live.lock:
@@ -551,6 +647,10 @@ class GameService:
     async def resign(self, game_id: str, token: Any, level: str | None) -> Live:
         live = self.get(game_id)
         seat = self.require_seat(live, token)
+        await self.resign_as(live, seat, level)
+        return live
+
+    async def resign_as(self, live: Live, seat: int, level: str | None) -> None:
         async with live.lock:
             if live.over:
                 raise ApiError(409, "the game is over")
@@ -564,7 +664,6 @@ class GameService:
             live.changed()
             self._broadcast(live)
             self._schedule_bot(live)
-        return live
 
     # -- records -------------------------------------------------------------------------------
     def record(self, live: Live, upto: int | None = None) -> dict[str, Any]:
@@ -701,7 +800,7 @@ def _saving():
 def _status(state: GameState, seats: Iterable[dict[str, Any]]) -> str:
     if state.is_over():
         return "finished"
-    if any(s["open"] and not s["claimed"] for s in seats):
+    if any(not s["claimed"] for s in seats):
         return "open"
     return "running"
 

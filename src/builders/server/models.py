@@ -29,6 +29,10 @@ class GameRow(Base):
     turn: Mapped[int] = mapped_column(Integer, default=0)
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    #: a private game is not listed: it is watched with its link only
+    private: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    #: who created it (an account id), whether the seed was chosen, the clock, rated (see seats.py)
+    options: Mapped[dict | None] = mapped_column(JSON, nullable=True)
 
 
 class ActionRow(Base):
@@ -58,3 +62,67 @@ class LeaseRow(Base):
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     holder: Mapped[str] = mapped_column(String(200))
     expires: Mapped[float] = mapped_column(Float)
+
+
+# -- people ------------------------------------------------------------------------------------------
+class AccountRow(Base):
+    """A person: a named account (username and Argon2 password hash) or a guest (no name yet)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: the name as typed (None for a guest)
+    username: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    #: the name in lower case: unique, so names differ regardless of case
+    username_key: Mapped[str | None] = mapped_column(String(20), nullable=True, unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie and the CSRF token it sends back."""
+
+    __tablename__ = "sessions"
+
+    token_sha: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ApiTokenRow(Base):
+    """A personal API token of an account (for programs): only its SHA-256 is stored."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_sha: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class SeatOwnerRow(Base):
+    """Which account plays which seat of which game (the seats of a game list it too)."""
+
+    __tablename__ = "seat_owners"
+
+    game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), index=True)
+
+
+class ChatRow(Base):
+    """A chat message of a game, in the players' or the spectators' channel."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id"), index=True)
+    channel: Mapped[str] = mapped_column(String(12))
+    account_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("accounts.id"), nullable=True)
+    author: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)

@@ -27,6 +27,9 @@ class HumanSeat(_Strict):
     type: Literal["human"]
     name: Name | None = None
     open: bool = Field(False, description="anyone may claim the seat from the lobby")
+    invite: bool = Field(False, description="a friend takes the seat with a one-time invitation link")
+    user: Annotated[str, Field(min_length=3, max_length=20)] | None = Field(
+        None, description="the seat belongs to this account (invite by username)")
 
 
 class BotSeat(_Strict):
@@ -53,6 +56,7 @@ class CreateGame(_Strict):
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     setup: SetupSpec | None = None
     name: Name | None = None
+    private: bool = Field(False, description="not listed in the lobby: watched only with its link")
 
 
 class SeatInfo(BaseModel):
@@ -64,6 +68,8 @@ class SeatInfo(BaseModel):
     claimed: bool = True
     connected: bool = False
     resigned: bool = False
+    user: str | None = Field(None, description="the name of the account that plays the seat")
+    invited: bool = Field(False, description="waiting for its invitation link to be opened")
 
 
 class CreatedSeat(BaseModel):
@@ -74,6 +80,8 @@ class CreatedSeat(BaseModel):
     open: bool = False
     token: str | None = None
     link: str | None = None
+    invite: str | None = Field(None, description="the one-time invitation link of the seat")
+    user: str | None = None
 
 
 class Created(BaseModel):
@@ -105,6 +113,22 @@ class Summary(BaseModel):
     turn: int
     version: int
     result: ResultModel | None = None
+    private: bool = False
+    seeded: bool = Field(False, description="dealt from a seed chosen by the creator")
+    rematch: str | None = Field(None, description="the id of the rematch offered after this game")
+
+
+class MyGame(Summary):
+    my_seats: list[int] = Field(description="the seats of this account")
+    waiting: bool = Field(description="it is one of your seats' turn")
+
+
+class MySeats(BaseModel):
+    seats: list[int] = Field(description="the seats of your account in the game")
+
+
+class Claim(_Strict):
+    code: str = Field(min_length=1, max_length=100, description="the code of the invitation link")
 
 
 class Join(_Strict):
@@ -114,7 +138,7 @@ class Join(_Strict):
 
 class Joined(BaseModel):
     seat: int
-    token: str
+    token: str | None = Field(None, description="the seat's token, for a program that joined without an account")
     link: str
 
 
@@ -153,6 +177,8 @@ class View(BaseModel):
     scores: ResultModel
     result: ResultModel | None = None
     seats: list[SeatInfo]
+    seeded: bool = Field(False, description="dealt from a seed chosen by the creator")
+    rematch: str | None = Field(None, description="the id of the rematch offered after this game")
     board: dict[str, Any] | None = None
     scoring_hexes: dict[str, dict[str, list[list[int]]]] | None = None
 
@@ -172,3 +198,55 @@ class RecordModel(BaseModel):
     setup: dict[str, Any]
     history: list[Any]
     result: dict[str, Any] | None = None
+
+
+# -- accounts ----------------------------------------------------------------------------------------
+class AccountInfo(BaseModel):
+    id: int
+    username: str | None = Field(description="null for a guest")
+    guest: bool
+    name: str = Field(description="the name shown at the table")
+
+
+class SessionInfo(BaseModel):
+    account: AccountInfo | None = Field(description="null: not signed in and not a guest yet")
+    csrf: str | None = Field(description="send it in the X-CSRF-Token header of every change made with "
+                                         "the session cookie")
+
+
+class SignIn(_Strict):
+    username: str = Field(max_length=100, description="3 to 20 letters, digits, '_' or '-'")
+    password: str = Field(max_length=1000, description="at least 8 characters")
+
+
+class PasswordChange(_Strict):
+    old: str = Field(max_length=1000)
+    new: str = Field(max_length=1000)
+
+
+class NewApiToken(_Strict):
+    name: Name = Field(description="what the token is for")
+
+
+class ApiTokenInfo(BaseModel):
+    id: int
+    name: str
+    created: float
+
+
+class CreatedApiToken(ApiTokenInfo):
+    token: str = Field(description="the token itself: shown this once only")
+
+
+# -- chat ----------------------------------------------------------------------------------------------
+class ChatBody(_Strict):
+    text: str = Field(min_length=1, max_length=2000, description="at most 500 characters (longer is refused)")
+
+
+class ChatMessage(BaseModel):
+    id: int
+    channel: Literal["players", "spectators"]
+    author: str
+    seat: int | None = None
+    text: str
+    at: float = Field(description="seconds since 1970 (UTC)")

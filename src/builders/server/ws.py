@@ -1,7 +1,8 @@
 """The WebSocket of a game, ``/ws/games/{id}``.
 
-The client's first message is ``{"type": "hello", "token": str | null}`` (null: a spectator); the
-server answers with the client's view, ``{"type": "state", ...}``, and sends a new one after every
+The client's first message is ``{"type": "hello", "token": str | null, "seat": int?}``: a seat token,
+or null with the session cookie of the page (same origin only) for the signed-in player's seat
+(``seat`` chooses among several), or null for a spectator; the server answers with the client's view, ``{"type": "state", ...}``, and sends a new one after every
 change of the game. The client sends ``action``, ``undo`` and ``ping`` messages; anything wrong gets
 ``{"type": "error", "message": ...}`` and changes nothing.
 """
@@ -34,6 +35,25 @@ def _error(message: str, code: int | None = None) -> str:
     if code is not None:
         out["code"] = code
     return json.dumps(out)
+
+
+class Messages:
+    """A token bucket: at most ``rate`` messages a second from one socket, ``burst`` at once."""
+
+    def __init__(self, rate: float = 20.0, burst: float = 40.0):
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
 
 
 class Connection:
@@ -76,7 +96,39 @@ class Connection:
             pass
 
 
-async def game_socket(ws: WebSocket, game_id: str, service: GameService) -> None:
+def _same_origin(ws: WebSocket) -> bool:
+    """Whether the socket was opened by a page of this server (a cookie counts only then)."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True  # not a browser
+    host = ws.headers.get("host", "")
+    return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
+
+
+def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket, msg: dict[str, Any]) -> int | None:
+    token = msg.get("token")
+    wanted = msg.get("seat")
+    if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int)):
+        raise ApiError(400, "\"seat\" must be a seat number")
+    if token is not None or accounts is None:
+        seat = service.seat_of(live, token)
+        if wanted is not None and seat != wanted:
+            raise ApiError(403, f"the seat token is seat {seat}'s, not seat {wanted}'s")
+        return seat
+    if not _same_origin(ws):
+        return None
+    who = accounts.identify(ws)
+    mine = service.seats_of(live, who.account.id if who.account else None)
+    if wanted is not None:
+        if wanted not in mine:
+            raise ApiError(403, f"seat {wanted} is not yours in this game")
+        return wanted
+    if not mine:
+        return None
+    return live.to_move if live.to_move in mine else mine[0]
+
+
+async def game_socket(ws: WebSocket, game_id: str, service: GameService, accounts: Any = None) -> None:
     await ws.accept()
     try:
         live = service.get(game_id)
@@ -85,6 +137,7 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService) -> None
         await ws.close(code=4404)
         return
     conn = Connection(ws)
+    budget = Messages()
     joined = False
     try:
         while True:
@@ -123,12 +176,15 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService) -> None
                                  "(hello, action, undo or ping)", 400))
                 continue
             kind = msg["type"]
+            if not budget.take():
+                conn.send(_error("too many messages: at most 20 a second", 429))
+                continue
             if kind == "ping":
                 conn.send('{"type":"pong"}')
                 continue
             if kind == "hello":
                 try:
-                    seat = service.seat_of(live, msg.get("token"))
+                    seat = _hello_seat(service, accounts, live, ws, msg)
                 except ApiError as e:
                     conn.send(_error(e.detail, e.status))
                     continue

@@ -12,11 +12,42 @@ export class ApiError extends Error {
   }
 }
 
+// The session of this browser (its cookie is HttpOnly: the page only ever sees the CSRF token).
+let csrfToken = null;
+let sessionPromise = null;
+
+export function setSession(info) {
+  csrfToken = (info && info.csrf) || null;
+  sessionPromise = Promise.resolve(info || { account: null, csrf: null });
+  document.dispatchEvent(new CustomEvent("builders:session", { detail: info }));
+}
+
+/** {account: {id, username, guest, name} | null, csrf} of this browser (asked once per page). */
+export function currentSession() {
+  if (!sessionPromise) {
+    sessionPromise = api("/api/session").then((info) => {
+      csrfToken = info.csrf || null;
+      return info;
+    }, () => ({ account: null, csrf: null }));
+  }
+  return sessionPromise;
+}
+
+/** The session, made a guest's first if this browser has none: a guest plays without signing up. */
+export async function ensureSession() {
+  const info = await currentSession();
+  if (info.account) return info;
+  const made = await api("/api/session/guest", { method: "POST" });
+  setSession(made);
+  return made;
+}
+
 // One JSON request; throws ApiError with the server's own sentence on any 4xx/5xx.
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
+  if (method !== "GET" && csrfToken && !token) headers["X-CSRF-Token"] = csrfToken;
   let response;
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -178,10 +209,12 @@ export async function copyText(text) {
 }
 
 export class GameSocket {
-  constructor(gameId, token, { onState, onError, onStatus }) {
+  constructor(gameId, token, { onState, onError, onStatus, onMessage, seat = null }) {
     this.gameId = gameId;
     this.token = token || null;
+    this.seat = seat;
     this.onState = onState;
+    this.onMessage = onMessage || (() => {});
     this.onError = onError || ((m) => toast(m));
     this.onStatus = onStatus || (() => {});
     this.delay = 500;
@@ -222,7 +255,9 @@ export class GameSocket {
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
       // the server answers hello with the current view: whatever was missed while away is caught up
-      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      const hello = { type: "hello", token: this.token };
+      if (!this.token && this.seat !== null && this.seat !== undefined) hello.seat = this.seat;
+      ws.send(JSON.stringify(hello));
       this.delay = 500;
       this.lost = false;
       this.onStatus("live");
@@ -239,6 +274,7 @@ export class GameSocket {
       }
       if (msg.type === "state") this.onState(msg);
       else if (msg.type === "error") this.onError(msg.message || "The server reported an error.");
+      else this.onMessage(msg);
     });
     ws.addEventListener("close", () => {
       // a socket already let go of closes late: the timer then belongs to its successor
@@ -293,8 +329,9 @@ export class GameSocket {
     return false;
   }
 
-  setToken(token) {
+  setToken(token, seat = null) {
     this.token = token || null;
+    this.seat = seat;
     if (this.ws) {
       const old = this.ws;
       this.ws = null;

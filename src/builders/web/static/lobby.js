@@ -1,9 +1,10 @@
 // The lobby (/): start a game, your games, open seats to join, games to watch, finished games to replay.
 
 import {
-  api, copyText, toast, el, loadSeats, rememberSeat, forgetGame, playerName, setPlayerName,
+  api, copyText, toast, el, loadSeats, forgetGame, playerName, setPlayerName, ensureSession, currentSession,
   GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES,
 } from "./api.js";
+import { mountAccount } from "./account.js";
 import { SECTIONS, CARD_NAMES, CARD_TEXT, capital } from "./kingdom.js";
 
 const FIRST_SECTIONS = ["tavern", "paddock", "oasis", "farm"];
@@ -11,6 +12,7 @@ const FIRST_CARDS = ["fishermen", "merchants", "knights"];
 const SEAT_CHOICES = [
   ["you", "You"],
   ["friend", "A friend (by link)"],
+  ["user", "A player by name"],
   ["open", "Open seat (anyone can join)"],
   ["bot-easy", "Bot: easy"],
   ["bot-medium", "Bot: medium"],
@@ -34,9 +36,11 @@ function renderSeats() {
   for (let i = 0; i < state.players; i++) {
     const select = el("select", { id: `seat-${i}`, "aria-label": `${SEAT_NAMES[i]} seat`, onchange: (e) => { state.seats[i] = e.target.value; updateNote(); } });
     for (const [value, label] of SEAT_CHOICES) select.appendChild(el("option", { value, selected: state.seats[i] === value, text: label }));
+    const user = el("input", { type: "text", id: `seat-user-${i}`, class: "seat-user", maxlength: 20, placeholder: "username", "aria-label": `${SEAT_NAMES[i]}: username`, hidden: state.seats[i] !== "user", value: (state.users || {})[i] || "", oninput: (e) => { state.users = state.users || {}; state.users[i] = e.target.value.trim(); } });
+    select.addEventListener("change", () => { user.hidden = select.value !== "user"; });
     list.appendChild(el("li", { class: "seat-row" },
       el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[i], color: SEAT_INK[i] } }, SEAT_NAMES[i]),
-      select));
+      select, user));
   }
   updateNote();
 }
@@ -48,7 +52,13 @@ function updateNote() {
   let note = "";
   if (!you) note = "No seat is yours: you will watch.";
   else if (you > 1) note = "Several seats are yours: play them in turn on this screen.";
-  if (friends) note += `${note ? " " : ""}You get ${friends === 1 ? "a link" : `${friends} links`} to send.`;
+  if (friends) note += `${note ? " " : ""}You get ${friends === 1 ? "a link" : `${friends} links`} to send: each works once.`;
+  // a chosen seed deals known cards: only for a table whose people are all you
+  const others = chosen.some((s) => s === "friend" || s === "user" || s === "open");
+  const seed = $("seed");
+  seed.disabled = others;
+  seed.title = others ? "A seed is for games against bots or pass-and-play only: it would tell you the others' cards" : "";
+  if (others) seed.value = "";
   $("start-note").textContent = note;
 }
 
@@ -134,30 +144,32 @@ async function startGame() {
     return;
   }
   const choices = state.seats.slice(0, state.players);
-  const seats = choices.map((choice) => {
-    if (choice.startsWith("bot-")) return { type: "bot", level: choice.slice(4) };
-    if (choice === "open") return { type: "human", open: true };
-    if (choice === "you") return name ? { type: "human", name } : { type: "human" };
-    return { type: "human" };
-  });
+  let seats;
+  try {
+    seats = choices.map((choice, i) => {
+      if (choice.startsWith("bot-")) return { type: "bot", level: choice.slice(4) };
+      if (choice === "open") return { type: "human", open: true };
+      if (choice === "friend") return { type: "human", invite: true };
+      if (choice === "user") {
+        const user = ((state.users || {})[i] || "").trim();
+        if (!user) throw new Error(`Type the username of the player of ${SEAT_NAMES[i]}.`);
+        return { type: "human", user };
+      }
+      return name ? { type: "human", name } : { type: "human" };
+    });
+  } catch (err) {
+    toast(err.message);
+    return;
+  }
   const body = { game: state.game, seats };
   if (setup) body.setup = setup;
+  if ($("private").checked) body.private = true;
   button.disabled = true;
   try {
+    await ensureSession();
     const created = await api("/api/games", { method: "POST", body });
-    const mine = choices.indexOf("you");
-    const links = [];
-    for (const s of created.seats || []) {
-      if (!s.token) continue;
-      const choice = choices[s.seat];
-      if (choice === "you" || choice === "friend") {
-        rememberSeat(created.id, s.seat, s.token, { game: created.game, mine: s.seat === mine });
-      }
-      if (choice === "friend") links.push(s);
-    }
-    const target = mine >= 0
-      ? `/play/${encodeURIComponent(created.id)}#seat=${mine}&token=${encodeURIComponent((created.seats[mine] || {}).token || "")}`
-      : created.watch || `/play/${encodeURIComponent(created.id)}`;
+    const target = `/play/${encodeURIComponent(created.id)}`;
+    const links = (created.seats || []).filter((s) => s.invite);
     if (links.length) showLinks(created, links, target);
     else location.href = target;
   } catch (err) {
@@ -167,17 +179,16 @@ async function startGame() {
   }
 }
 
-function fullLink(s, id) {
-  const link = s.link || `/play/${encodeURIComponent(id)}#seat=${s.seat}&token=${encodeURIComponent(s.token)}`;
+function fullLink(link) {
   return link.startsWith("http") ? link : `${location.origin}${link}`;
 }
 
 function showLinks(created, seats, target) {
   const dialog = el("dialog", { class: "invite-dialog", id: "invite-dialog" });
   dialog.appendChild(el("h3", { text: "Send each friend their link" }));
-  dialog.appendChild(el("p", { class: "muted small", text: "A link is the key to its seat: send it only to the person who plays it." }));
+  dialog.appendChild(el("p", { class: "muted small", text: "Each link works once: whoever opens it first takes the seat. You cannot play a friend's seat." }));
   for (const s of seats) {
-    const link = fullLink(s, created.id);
+    const link = fullLink(s.invite);
     dialog.appendChild(el("div", { class: "invite-row" },
       el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[s.seat], color: SEAT_INK[s.seat] } }, SEAT_NAMES[s.seat]),
       el("input", { type: "text", readonly: true, value: link, class: "link-input", "data-seat": s.seat }),
@@ -236,13 +247,28 @@ function gameRow(summary, { actions = [], mySeats = [], note = "" } = {}) {
 
 async function loadMine() {
   const list = $("my-games");
-  const held = loadSeats();
-  const ids = Object.keys(held).sort((a, b) => String(held[b].created || "").localeCompare(String(held[a].created || "")));
-  if (!ids.length) {
-    list.replaceChildren(el("li", { class: "muted", text: "Games you start or join appear here." }));
-    return;
+  const rows = [];
+  const seen = new Set();
+  const info = await currentSession();
+  if (info.account) {
+    try {
+      for (const summary of (await api("/api/account/games")).slice(0, 30)) {
+        seen.add(summary.id);
+        const link = `/play/${encodeURIComponent(summary.id)}`;
+        const actions = summary.status === "finished"
+          ? [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(summary.id)}` }, "Replay"), el("a", { class: "btn small", href: link }, "Table")]
+          : [el("a", { class: "btn small btn-primary", href: link }, summary.waiting ? "Play now" : "Open")];
+        rows.push(gameRow(summary, { actions, mySeats: summary.my_seats, note: summary.status === "finished" ? resultText(summary) : "" }));
+      }
+    } catch (err) {
+      rows.push(el("li", { class: "error-text", text: err.message }));
+    }
   }
-  const rows = await Promise.all(ids.slice(0, 30).map(async (id) => {
+  // seats held by their tokens (links made by programs) in this browser
+  const held = loadSeats();
+  const ids = Object.keys(held).filter((id) => !seen.has(id))
+    .sort((a, b) => String(held[b].created || "").localeCompare(String(held[a].created || "")));
+  rows.push(...await Promise.all(ids.slice(0, 30).map(async (id) => {
     const entry = held[id];
     const mySeats = Object.keys(entry.tokens || {}).map(Number);
     const mine = entry.mine ?? mySeats[0];
@@ -258,7 +284,8 @@ async function loadMine() {
     } catch (err) {
       return el("li", { class: "game-row gone" }, el("div", { class: "game-row-main" }, el("b", { text: GAME_TITLES[entry.game] || "Game" }), el("div", { class: "muted small", text: err.message })), el("div", { class: "game-row-actions" }, forget));
     }
-  }));
+  })));
+  if (!rows.length) rows.push(el("li", { class: "muted", text: "Games you start or join appear here." }));
   list.replaceChildren(...rows);
 }
 
@@ -284,9 +311,9 @@ async function join(summary, seat) {
   const name = ($("your-name").value || playerName()).trim();
   try {
     const body = name ? { seat, name } : { seat };
-    const joined = await api(`/api/games/${encodeURIComponent(summary.id)}/join`, { method: "POST", body });
-    rememberSeat(summary.id, joined.seat, joined.token, { game: summary.game, mine: true });
-    location.href = joined.link || `/play/${encodeURIComponent(summary.id)}#seat=${joined.seat}&token=${encodeURIComponent(joined.token)}`;
+    await ensureSession();
+    await api(`/api/games/${encodeURIComponent(summary.id)}/join`, { method: "POST", body });
+    location.href = `/play/${encodeURIComponent(summary.id)}`;
   } catch (err) {
     toast(err.message);
     refreshLists();
@@ -313,6 +340,7 @@ function refreshLists() {
 // ------------------------------------------------------------------------------------------------
 
 function init() {
+  mountAccount();
   $("your-name").value = playerName();
   for (const b of document.querySelectorAll(".game-option")) b.addEventListener("click", () => selectGame(b.dataset.game));
   for (const b of document.querySelectorAll("#players button")) b.addEventListener("click", () => selectPlayers(Number(b.dataset.n)));

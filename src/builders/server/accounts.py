@@ -1,0 +1,389 @@
+"""Accounts: sign up, sign in and out, passwords, guests, sessions, CSRF and personal API tokens.
+
+A person is an account: a named one (a username, unique regardless of case, and a password hashed
+with Argon2) or a guest (an account with no name yet, made on first need, that signing up later turns
+into a named one keeping its games). A browser holds its session in an HttpOnly, SameSite=Lax cookie
+(Secure behind https); only the SHA-256 of the cookie is stored. Every state-changing request that
+relies on the cookie must carry the session's CSRF token in the ``X-CSRF-Token`` header. Programs use
+a personal API token (``Authorization: Bearer ...``), shown once when made and stored hashed; requests
+with it need no CSRF token (a browser never sends it by itself).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Path as PathParam, Request, Response
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from builders.server.games import ApiError
+from builders.server.models import AccountRow, ApiTokenRow, SessionRow
+from builders.server.schemas import (
+    ApiTokenInfo, CreatedApiToken, NewApiToken, PasswordChange, SessionInfo, SignIn,
+)
+from builders.server.store import Store
+
+SESSION_COOKIE = "builders_session"
+CSRF_HEADER = "X-CSRF-Token"
+#: a session lasts this long after it is made (seconds)
+SESSION_SECONDS = 30 * 24 * 3600
+GUEST_SECONDS = 365 * 24 * 3600
+USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
+TOKEN_PREFIX = "bld_"
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    username: str | None
+
+    @property
+    def guest(self) -> bool:
+        return self.username is None
+
+    @property
+    def display(self) -> str:
+        return self.username or f"guest {self.id}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "username": self.username, "guest": self.guest, "name": self.display}
+
+
+@dataclass(frozen=True)
+class Who:
+    """Who sent a request: an account (or none) and how it was recognised."""
+
+    account: Account | None
+    via: str  # "cookie", "bearer" or "none"
+    csrf: str | None = None
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class RateLimit:
+    """At most ``count`` events per key in any ``window`` seconds (kept in memory)."""
+
+    def __init__(self, count: int, window: float):
+        self.count = count
+        self.window = window
+        self.events: dict[str, deque[float]] = {}
+
+    def check(self, key: str, now: float | None = None) -> float:
+        """Records an event; returns 0, or the seconds to wait when the key is over its limit (the
+        refused event is not recorded)."""
+        now = time.monotonic() if now is None else now
+        seen = self.events.setdefault(key, deque())
+        while seen and seen[0] <= now - self.window:
+            seen.popleft()
+        if len(seen) >= self.count:
+            return seen[0] + self.window - now
+        seen.append(now)
+        if len(self.events) > 100_000:  # forget idle keys
+            for k in [k for k, v in self.events.items() if not v or v[-1] <= now - self.window]:
+                del self.events[k]
+        return 0.0
+
+
+class Accounts:
+    def __init__(self, store: Store, *, login_per_name: tuple[int, float] = (10, 300.0),
+                 login_per_address: tuple[int, float] = (30, 300.0)):
+        from pwdlib import PasswordHash
+        from pwdlib.hashers.argon2 import Argon2Hasher
+
+        self.store = store
+        self.engine = store.engine
+        self.hasher = PasswordHash((Argon2Hasher(),))
+        self.by_name = RateLimit(*login_per_name)
+        self.by_address = RateLimit(*login_per_address)
+        self._names: dict[int, str | None] = {}
+
+    # -- accounts --------------------------------------------------------------------------------
+    def get(self, account_id: int) -> Account | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(AccountRow.id, AccountRow.username)
+                               .where(AccountRow.id == account_id)).first()
+        return Account(row.id, row.username) if row else None
+
+    def by_username(self, username: str) -> Account | None:
+        if not isinstance(username, str) or not USERNAME.match(username):
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(AccountRow.id, AccountRow.username)
+                               .where(AccountRow.username_key == username.lower())).first()
+        return Account(row.id, row.username) if row else None
+
+    def names(self, ids: set[int]) -> dict[int, str]:
+        """The display names of these accounts."""
+        missing = [i for i in ids if i not in self._names]
+        if missing:
+            with self.engine.connect() as conn:
+                for row in conn.execute(select(AccountRow.id, AccountRow.username)
+                                        .where(AccountRow.id.in_(missing))):
+                    self._names[row.id] = row.username
+        return {i: Account(i, self._names.get(i)).display for i in ids}
+
+    def create_guest(self) -> Account:
+        with self.engine.begin() as conn:
+            new_id = conn.execute(insert(AccountRow).values(created=time.time())).inserted_primary_key[0]
+        return Account(new_id, None)
+
+    @staticmethod
+    def check_new(username: Any, password: Any) -> None:
+        if not isinstance(username, str) or not USERNAME.match(username):
+            raise ApiError(400, "a username is 3 to 20 letters, digits, '_' or '-'")
+        check_password(password)
+
+    def sign_up(self, username: str, password: str, guest: Account | None) -> Account:
+        """A named account; a guest's account becomes it (keeping its games)."""
+        self.check_new(username, password)
+        digest = self.hasher.hash(password)
+        try:
+            with self.engine.begin() as conn:
+                if guest is not None and guest.guest:
+                    conn.execute(update(AccountRow).where(AccountRow.id == guest.id).values(
+                        username=username, username_key=username.lower(), password_hash=digest))
+                    account_id = guest.id
+                else:
+                    account_id = conn.execute(insert(AccountRow).values(
+                        username=username, username_key=username.lower(), password_hash=digest,
+                        created=time.time())).inserted_primary_key[0]
+        except IntegrityError:
+            raise ApiError(409, f"the username {username!r} is taken") from None
+        self._names[account_id] = username
+        return Account(account_id, username)
+
+    def sign_in(self, username: Any, password: Any, address: str) -> Account:
+        name_key = username.lower() if isinstance(username, str) else ""
+        for limiter, key in ((self.by_address, address), (self.by_name, name_key[:40])):
+            wait = limiter.check(key)
+            if wait:
+                raise ApiError(429, f"too many sign-in attempts; try again in {int(wait) + 1} seconds")
+        with self.engine.connect() as conn:
+            row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.password_hash)
+                               .where(AccountRow.username_key == name_key)).first()
+        stored = row.password_hash if row is not None else None
+        ok = False
+        if isinstance(password, str) and len(password) <= MAX_PASSWORD:
+            if stored:
+                ok = self.hasher.verify(password, stored)
+            else:  # the same work for an unknown name: the time taken does not tell names apart
+                self.hasher.hash(password)
+        if not ok:
+            raise ApiError(401, "wrong username or password")
+        return Account(row.id, row.username)
+
+    def change_password(self, account: Account, old: str, new: str, keep_session: str) -> None:
+        check_password(new)
+        with self.engine.connect() as conn:
+            stored = conn.execute(select(AccountRow.password_hash).where(AccountRow.id == account.id)).scalar()
+        if not stored or not self.hasher.verify(old, stored):
+            raise ApiError(403, "the current password is wrong")
+        with self.engine.begin() as conn:
+            conn.execute(update(AccountRow).where(AccountRow.id == account.id)
+                         .values(password_hash=self.hasher.hash(new)))
+            # every other browser signed in to this account is signed out
+            conn.execute(delete(SessionRow).where(SessionRow.account_id == account.id,
+                                                  SessionRow.token_sha != keep_session))
+
+    # -- sessions --------------------------------------------------------------------------------
+    def new_session(self, account: Account) -> tuple[str, str]:
+        """A session for ``account``: (cookie value, CSRF token)."""
+        cookie, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+        now = time.time()
+        life = GUEST_SECONDS if account.guest else SESSION_SECONDS
+        with self.engine.begin() as conn:
+            conn.execute(insert(SessionRow).values(token_sha=sha(cookie), account_id=account.id, csrf=csrf,
+                                                   created=now, expires=now + life))
+        return cookie, csrf
+
+    def end_session(self, cookie: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(SessionRow).where(SessionRow.token_sha == sha(cookie)))
+
+    def session(self, cookie: str | None) -> tuple[Account, str] | None:
+        if not cookie or len(cookie) > 100:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(SessionRow.account_id, SessionRow.csrf, SessionRow.expires,
+                                      AccountRow.username)
+                               .join(AccountRow, AccountRow.id == SessionRow.account_id)
+                               .where(SessionRow.token_sha == sha(cookie))).first()
+        if row is None or row.expires < time.time():
+            return None
+        return Account(row.account_id, row.username), row.csrf
+
+    def identify(self, request: Any, write: bool = False) -> Who:
+        """Who sent ``request`` (an HTTP request or a WebSocket). With ``write``, a request that relies
+        on the session cookie must carry its CSRF token (403 otherwise); a wrong API token is 401."""
+        auth = request.headers.get("authorization")
+        if auth:
+            scheme, _, value = auth.partition(" ")
+            if scheme.lower() != "bearer" or not value.strip():
+                raise ApiError(401, "the Authorization header must be 'Bearer <personal API token>'")
+            account = self.token_account(value.strip())
+            if account is None:
+                raise ApiError(401, "the personal API token is not valid")
+            return Who(account, "bearer")
+        found = self.session(request.cookies.get(SESSION_COOKIE))
+        if found is None:
+            return Who(None, "none")
+        account, csrf = found
+        if write:
+            sent = request.headers.get(CSRF_HEADER.lower()) or ""
+            if not hmac.compare_digest(sent.encode("utf-8", "replace"), csrf.encode()):
+                raise ApiError(403, "this request needs your session's CSRF token in the X-CSRF-Token header")
+        return Who(account, "cookie", csrf)
+
+    # -- personal API tokens ---------------------------------------------------------------------
+    def create_token(self, account: Account, name: str) -> dict[str, Any]:
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        now = time.time()
+        with self.engine.begin() as conn:
+            token_id = conn.execute(insert(ApiTokenRow).values(
+                account_id=account.id, name=name, token_sha=sha(token), created=now)).inserted_primary_key[0]
+        return {"id": token_id, "name": name, "created": now, "token": token}
+
+    def tokens(self, account: Account) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(ApiTokenRow.id, ApiTokenRow.name, ApiTokenRow.created)
+                                .where(ApiTokenRow.account_id == account.id).order_by(ApiTokenRow.id)).all()
+        return [{"id": r.id, "name": r.name, "created": r.created} for r in rows]
+
+    def delete_token(self, account: Account, token_id: int) -> None:
+        with self.engine.begin() as conn:
+            gone = conn.execute(delete(ApiTokenRow).where(ApiTokenRow.id == token_id,
+                                                          ApiTokenRow.account_id == account.id))
+        if gone.rowcount != 1:
+            raise ApiError(404, f"you have no API token {token_id}")
+
+    def token_account(self, token: str) -> Account | None:
+        if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(AccountRow.id, AccountRow.username)
+                               .join(ApiTokenRow, ApiTokenRow.account_id == AccountRow.id)
+                               .where(ApiTokenRow.token_sha == sha(token))).first()
+        return Account(row.id, row.username) if row else None
+
+
+def check_password(password: Any) -> None:
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        raise ApiError(400, f"a password needs at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise ApiError(400, f"a password has at most {MAX_PASSWORD} characters")
+
+
+def secure_request(request: Request) -> bool:
+    return request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").lower() == "https"
+
+
+def set_session_cookie(response: Response, request: Request, cookie: str, guest: bool) -> None:
+    response.set_cookie(SESSION_COOKIE, cookie, max_age=GUEST_SECONDS if guest else SESSION_SECONDS,
+                        httponly=True, samesite="lax", secure=secure_request(request), path="/")
+
+
+def address_of(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def session_info(account: Account | None, csrf: str | None) -> dict[str, Any]:
+    return {"account": account.to_json() if account else None, "csrf": csrf}
+
+
+def router(accounts: Accounts) -> APIRouter:
+    """The HTTP routes of accounts and sessions (sync functions: Argon2 runs in the thread pool)."""
+    r = APIRouter(tags=["accounts"])
+
+    @r.get("/api/session", response_model=SessionInfo, summary="Who this browser is signed in as")
+    def get_session(request: Request):
+        who = accounts.identify(request)
+        return session_info(who.account, who.csrf)
+
+    @r.post("/api/session/guest", response_model=SessionInfo, summary="Play as a guest (an anonymous account)")
+    def guest(request: Request, response: Response):
+        who = accounts.identify(request)
+        if who.account is not None:
+            return session_info(who.account, who.csrf)
+        account = accounts.create_guest()
+        cookie, csrf = accounts.new_session(account)
+        set_session_cookie(response, request, cookie, guest=True)
+        return session_info(account, csrf)
+
+    @r.post("/api/accounts", status_code=201, response_model=SessionInfo,
+            summary="Sign up (a guest's account becomes the new named account, with its games)")
+    def sign_up(body: SignIn, request: Request, response: Response):
+        who = accounts.identify(request, write=True)
+        if who.account is not None and not who.account.guest:
+            raise ApiError(409, f"you are signed in as {who.account.username}: sign out first")
+        account = accounts.sign_up(body.username, body.password, who.account if who.via == "cookie" else None)
+        old = request.cookies.get(SESSION_COOKIE)
+        if old and who.via == "cookie":
+            accounts.end_session(old)
+        cookie, csrf = accounts.new_session(account)
+        set_session_cookie(response, request, cookie, guest=False)
+        return session_info(account, csrf)
+
+    @r.post("/api/session", response_model=SessionInfo, summary="Sign in",
+            responses={429: {"description": "too many sign-in attempts"}})
+    def sign_in(body: SignIn, request: Request, response: Response):
+        account = accounts.sign_in(body.username, body.password, address_of(request))
+        old = request.cookies.get(SESSION_COOKIE)
+        if old:
+            accounts.end_session(old)
+        cookie, csrf = accounts.new_session(account)
+        set_session_cookie(response, request, cookie, guest=False)
+        return session_info(account, csrf)
+
+    @r.delete("/api/session", status_code=204, summary="Sign out")
+    def sign_out(request: Request):
+        who = accounts.identify(request, write=True)
+        if who.via != "cookie":
+            raise ApiError(401, "you are not signed in")
+        accounts.end_session(request.cookies[SESSION_COOKIE])
+        response = Response(status_code=204)
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+        return response
+
+    @r.post("/api/account/password", status_code=204, summary="Change your password")
+    def change_password(body: PasswordChange, request: Request):
+        who = accounts.identify(request, write=True)
+        if who.via != "cookie" or who.account is None or who.account.guest:
+            raise ApiError(401, "sign in to change your password")
+        accounts.change_password(who.account, body.old, body.new, sha(request.cookies[SESSION_COOKIE]))
+        return Response(status_code=204)
+
+    def named(request: Request, write: bool) -> Account:
+        who = accounts.identify(request, write=write)
+        if who.account is None:
+            raise ApiError(401, "sign in first")
+        if who.account.guest:
+            raise ApiError(403, "a guest has no API tokens: sign up first")
+        return who.account
+
+    @r.get("/api/account/tokens", response_model=list[ApiTokenInfo], summary="Your personal API tokens")
+    def list_tokens(request: Request):
+        return accounts.tokens(named(request, False))
+
+    @r.post("/api/account/tokens", status_code=201, response_model=CreatedApiToken,
+            summary="Make a personal API token (shown once)")
+    def new_token(body: NewApiToken, request: Request):
+        return accounts.create_token(named(request, True), body.name)
+
+    @r.delete("/api/account/tokens/{token_id}", status_code=204, summary="Revoke a personal API token")
+    def revoke(request: Request, token_id: int = PathParam(ge=1, le=2**31)):
+        accounts.delete_token(named(request, True), token_id)
+        return Response(status_code=204)
+
+    return r

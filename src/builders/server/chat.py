@@ -1,0 +1,141 @@
+"""The chat of a game, and rematches.
+
+Two channels per game: ``players`` (the people seated at the table) and ``spectators`` (everyone
+else watching); each person reads and writes their own. Messages are stored with the game (table
+``chat``), at most 500 characters, rate limited per person, and go out to the game's sockets as
+``{"type": "chat", ...}``. The web client shows them as text, never as markup.
+
+A rematch offers the same seats a new game: the same accounts in the same seats, bots of the same
+levels, open seats open again; the finished game's summary then names it (``rematch``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from fastapi import APIRouter, Path as PathParam, Request
+from sqlalchemy import insert, select
+
+from builders.server.accounts import Accounts, RateLimit
+from builders.server.games import ApiError, GameService, Live, _saving
+from builders.server.models import ChatRow
+from builders.server.schemas import GAME_ID_PATTERN, ChatBody, ChatMessage, Created, CreateGame
+from builders.server.seats import seat_for
+
+MAX_CHAT = 500
+#: messages kept in a channel's answer (the newest)
+HISTORY = 200
+SEAT_NAMES = ("Red", "Blue", "White", "Black")
+
+
+class Chat:
+    def __init__(self, service: GameService, accounts: Accounts, per_person: tuple[int, float] = (5, 10.0)):
+        self.service = service
+        self.accounts = accounts
+        self.engine = service.store.engine
+        self.limit = RateLimit(*per_person)
+
+    def messages(self, game_id: str, channel: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(ChatRow.__table__).where(ChatRow.game_id == game_id, ChatRow.channel == channel)
+                                .order_by(ChatRow.id.desc()).limit(HISTORY)).all()
+        return [_public(r.id, r.channel, r.author, r.seat, r.text, r.at) for r in reversed(rows)]
+
+    def post(self, live: Live, seat: int | None, account: Any, text: Any) -> dict[str, Any]:
+        if not isinstance(text, str) or not text.strip():
+            raise ApiError(400, "a chat message needs some text")
+        text = text.strip()
+        if len(text) > MAX_CHAT:
+            raise ApiError(400, f"a chat message has at most {MAX_CHAT} characters, not {len(text)}")
+        if seat is None and account is None:
+            raise ApiError(401, "sign in or play as a guest to chat")
+        channel = "players" if seat is not None else "spectators"
+        who = f"account:{account.id}" if account is not None else f"seat:{live.id}:{seat}"
+        wait = self.limit.check(who)
+        if wait:
+            raise ApiError(429, f"too many chat messages; wait {int(wait) + 1} seconds")
+        author = account.display if account is not None else SEAT_NAMES[seat]
+        now = time.time()
+        with _saving():
+            with self.engine.begin() as conn:
+                new_id = conn.execute(insert(ChatRow).values(
+                    game_id=live.id, channel=channel, account_id=account.id if account else None, author=author,
+                    seat=seat, text=text, at=now)).inserted_primary_key[0]
+        message = _public(new_id, channel, author, seat, text, now)
+        wire = json.dumps({"type": "chat", **message})
+        for client in list(live.clients):
+            if (client.seat is not None) == (channel == "players"):
+                client.send(wire)
+        return message
+
+
+def _public(id_: int, channel: str, author: str, seat: int | None, text: str, at: float) -> dict[str, Any]:
+    return {"id": id_, "channel": channel, "author": author, "seat": seat, "text": text, "at": at}
+
+
+def rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:
+    """The same table again: each account in its seat, bots of the same levels, other seats open. The
+    finished game then names the new one (``rematch`` in its summary)."""
+    seats: list[dict[str, Any]] = []
+    for s in live.seats:
+        account = s.get("account")
+        if account == creator:
+            seats.append({"type": "human"})
+        elif account is not None:
+            seats.append({"type": "human", "user": f"#{account}"})
+        elif s["type"] == "bot" and s.get("token_sha") is None:
+            seats.append({"type": "bot", "level": s["level"]})
+        else:
+            seats.append({"type": "human", "open": True})
+    req = CreateGame(game=live.game, seats=seats, name=live.name, private=bool(live.options.get("private")))
+
+    def by_id(ref: str) -> int | None:  # the seats name accounts by id here, never by a typed name
+        return int(ref[1:]) if ref.startswith("#") else None
+
+    created = service.create(req, creator, by_id)
+    options = {**live.options, "rematch": created["id"]}
+    with _saving():
+        service.store.update(live.id, {"options": options})
+    live.options = options
+    live.changed()
+    for client in list(live.clients):
+        client.send(service.state_message(live, client.seat))
+    return created
+
+
+def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
+    r = APIRouter()
+    @r.get("/api/games/{game_id}/chat", response_model=list[ChatMessage], tags=["chat"],
+           summary="The chat of your channel: players (seated) or spectators")
+    async def read(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
+        live = service.get(game_id)
+        seat = seat_for(service, accounts, live, request, request.headers.get("x-seat-token"), None, False)
+        return chat.messages(live.id, "players" if seat is not None else "spectators")
+
+    @r.post("/api/games/{game_id}/chat", status_code=201, response_model=ChatMessage, tags=["chat"],
+            summary="Say something in your channel (at most 500 characters)",
+            responses={429: {"description": "too many messages"}})
+    async def say(body: ChatBody, request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
+        live = service.get(game_id)
+        token = request.headers.get("x-seat-token")
+        who = accounts.identify(request, write=True) if token is None else None
+        seat = seat_for(service, accounts, live, request, token, None, False)
+        return chat.post(live, seat, who.account if who else None, body.text)
+
+    @r.post("/api/games/{game_id}/rematch", status_code=201, response_model=Created, tags=["seats"],
+            summary="Offer the same seats a new game (a player of a finished game)")
+    async def rematch(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
+        live = service.get(game_id)
+        who = accounts.identify(request, write=True)
+        mine = service.seats_of(live, who.account.id if who.account else None)
+        if not mine:
+            raise ApiError(403, "only a signed-in player of this game can offer a rematch")
+        if not live.over:
+            raise ApiError(409, "a rematch is offered once the game is over")
+        if live.options.get("rematch"):
+            raise ApiError(409, f"a rematch was offered already: game {live.options['rematch']}")
+        return rematch(service, live, who.account.id)
+
+    return r

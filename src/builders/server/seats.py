@@ -1,0 +1,85 @@
+"""Seats belong to accounts: who plays which seat of a request, invitations, and "your games".
+
+A request plays or views a seat in one of three ways: a seat token (header ``X-Seat-Token``, for
+programs without an account), a personal API token (``Authorization: Bearer``) or the session cookie
+(a browser; changes need the CSRF token). With an account, ``?seat=N`` chooses among the account's
+seats of the game (pass-and-play); without it the account's seat to move, else its first seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Path as PathParam, Request
+
+from builders.server.accounts import Accounts, Who
+from builders.server.games import ApiError, GameService, Live
+from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats
+
+
+def seat_for(service: GameService, accounts: Accounts, live: Live, request: Any, token: Any,
+             wanted: int | None, write: bool) -> int | None:
+    """The seat a request acts for or views (None: a spectator). A write needs a seat."""
+    if token is not None:
+        seat = service.seat_of(live, token)
+        if wanted is not None and wanted != seat:
+            raise ApiError(403, f"the seat token is seat {seat}'s, not seat {wanted}'s")
+        return seat
+    who = accounts.identify(request, write=write)
+    mine = service.seats_of(live, who.account.id if who.account else None)
+    if wanted is not None:
+        if wanted not in mine:
+            raise ApiError(403, f"seat {wanted} is not yours in this game")
+        return wanted
+    if not mine:
+        if write:
+            if who.account is None:
+                raise ApiError(401, "this needs the seat token (header X-Seat-Token) or a signed-in player "
+                                    "of the seat")
+            raise ApiError(403, "you have no seat in this game")
+        return None
+    to_move = live.to_move
+    return to_move if to_move in mine else mine[0]
+
+
+def account_for_seat_claim(accounts: Accounts, request: Request) -> int | None:
+    """The account that takes a seat (None: a program without an account gets a seat token)."""
+    who: Who = accounts.identify(request, write=True)
+    return who.account.id if who.account else None
+
+
+def router(service: GameService, accounts: Accounts) -> APIRouter:
+    r = APIRouter()
+
+    @r.post("/api/games/{game_id}/claim", response_model=Joined, tags=["seats"],
+            summary="Take the seat of a one-time invitation link",
+            responses={410: {"description": "the invitation was used already"}})
+    async def claim(body: Claim, request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
+        return service.claim(game_id, body.code, account_for_seat_claim(accounts, request))
+
+    @r.get("/api/games/{game_id}/mine", response_model=MySeats, tags=["seats"],
+           summary="Your seats in this game (signed in or a guest)")
+    async def my_seats(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
+        live = service.get(game_id)
+        who = accounts.identify(request)
+        return {"seats": service.seats_of(live, who.account.id if who.account else None)}
+
+    @r.get("/api/account/games", response_model=list[MyGame], tags=["accounts"],
+           summary="Your games, newest first; waiting: it is your turn")
+    async def my_games(request: Request):
+        who = accounts.identify(request)
+        if who.account is None:
+            return []
+        rows = service.store.games_of(who.account.id)
+        out = []
+        for summary, row in zip(service.list_games(None, rows), rows):
+            mine = [s["seat"] for s in row["seats"] if s.get("account") == who.account.id]
+            live = service.live.get(row["id"])
+            if live is not None:
+                mine = service.seats_of(live, who.account.id)
+            waiting = summary["status"] != "finished" and summary["to_move"] in mine and \
+                (summary["seats"][summary["to_move"]]["type"] == "human")
+            out.append({**summary, "my_seats": mine, "waiting": waiting})
+        return out
+
+    return r

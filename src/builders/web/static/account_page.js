@@ -1,0 +1,97 @@
+// The account page (/account): sign up (a guest keeps its games), sign in and out, change the
+// password, personal API tokens for programs.
+
+import { api, currentSession, el, setSession, toast } from "./api.js";
+import { mountAccount } from "./account.js";
+
+const $ = (id) => document.getElementById(id);
+
+function showError(id, message) {
+  const box = $(id);
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function render() {
+  const info = await currentSession();
+  const account = info.account;
+  const named = account && !account.guest;
+  $("status-text").textContent = !account ? "You are not signed in. You can play as a guest without signing up."
+    : account.guest ? "You play as a guest. Sign up to keep a name: your games come along."
+      : `Signed in as ${account.username}.`;
+  $("signed-in-tools").hidden = !account;
+  $("signup-panel").hidden = Boolean(named);
+  $("signin-panel").hidden = Boolean(named);
+  $("password-panel").hidden = !named;
+  $("tokens-panel").hidden = !named;
+  if (named) await loadTokens();
+}
+
+async function loadTokens() {
+  const tokens = await api("/api/account/tokens");
+  $("token-list").replaceChildren(...(tokens.length ? tokens.map((t) => el("li", { class: "game-row", "data-id": t.id },
+    el("div", { class: "game-row-main" }, el("b", { text: t.name }), el("span", { class: "muted small", text: ` made ${new Date(t.created * 1000).toLocaleString()}` })),
+    el("div", { class: "game-row-actions" }, el("button", { class: "btn small", onclick: () => revoke(t.id) }, "Revoke"))))
+    : [el("li", { class: "muted", text: "No token yet." })]));
+}
+
+async function revoke(id) {
+  try {
+    await api(`/api/account/tokens/${id}`, { method: "DELETE" });
+    await loadTokens();
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+function form(id, errorId, handler) {
+  $(id).addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError(errorId, "");
+    try {
+      await handler();
+    } catch (err) {
+      showError(errorId, err.message);
+    }
+  });
+}
+
+function init() {
+  mountAccount();
+  form("signup-form", "signup-error", async () => {
+    await currentSession();
+    const made = await api("/api/accounts", { method: "POST", body: { username: $("signup-name").value, password: $("signup-password").value } });
+    setSession(made);
+    toast(`Welcome, ${made.account.username}.`, "info");
+    await render();
+  });
+  form("signin-form", "signin-error", async () => {
+    const made = await api("/api/session", { method: "POST", body: { username: $("signin-name").value, password: $("signin-password").value } });
+    setSession(made);
+    await render();
+  });
+  form("password-form", "password-error", async () => {
+    await api("/api/account/password", { method: "POST", body: { old: $("old-password").value, new: $("new-password").value } });
+    $("password-form").reset();
+    toast("Your password is changed; other browsers were signed out.", "info");
+  });
+  form("token-form", "password-error", async () => {
+    const made = await api("/api/account/tokens", { method: "POST", body: { name: $("token-name").value } });
+    const box = $("new-token");
+    box.replaceChildren("Your new token (copy it now, it is not shown again): ", el("code", { id: "new-token-value", text: made.token }));
+    box.hidden = false;
+    await loadTokens();
+  });
+  $("sign-out").addEventListener("click", async () => {
+    try {
+      await api("/api/session", { method: "DELETE" });
+    } catch (err) {
+      toast(err.message);
+    }
+    setSession({ account: null, csrf: null });
+    await render();
+  });
+  render();
+}
+
+init();
