@@ -151,7 +151,7 @@ def test_random_game_writes_a_finished_record_and_a_summary(tmp_path):
     result = run("random-game", "--players", "3", "--seed", "2", "--out", str(out))
     assert result.exit_code == 0
     data = json.loads(out.read_text())
-    assert data["game"] == "kingdom" and data["format"] == 1 and data["setup"]["players"] == 3
+    assert data["game"] == "kingdom" and data["format"] == 2 and data["setup"]["players"] == 3
     state = replay(data)
     assert state.is_over()
     res = state.result()
