@@ -131,6 +131,17 @@ def bits(m: int) -> list[int]:
     return out
 
 
+def bit_list(m: int) -> list[int]:
+    """The indices of the set bits of ``m``, lowest first (the move generators' loop; measured faster
+    on the masks of real games than reading the mask a byte at a time through tables)."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
 def cell(i: int) -> tuple[int, int]:
     return divmod(i, SIZE)
 

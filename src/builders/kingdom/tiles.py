@@ -7,7 +7,7 @@ their actions (``from > to``). Every function reads the position of seat ``p`` i
 from __future__ import annotations
 
 from builders.kingdom.board import (
-    BIT, DESERT, DIRECTIONS, GRASS, JUMP_DELTA, JUMP_FROM, shift,
+    BIT, DESERT, DIRECTIONS, GRASS, JUMP_DELTA, JUMP_FROM, bit_list, shift,
 )
 from builders.kingdom.notation import BARN, HARBOR, PADDOCK, SHIFT, SRC_SHIFT
 
@@ -59,26 +59,30 @@ def tavern_targets(st, p: int) -> int:
 
 # -- move tiles: lift one own settlement, put it elsewhere ---------------------------------------
 
+def near_once(own: int) -> int:
+    """Every hex next to exactly one hex of ``own`` (whole-board shifts, one per direction)."""
+    one = two = 0
+    for d in DIRECTIONS:
+        m = shift(own, d)
+        two |= one & m
+        one |= m
+    return one & ~two
+
+
 def lift_moves(st, p: int, terrain: int, code: int) -> list[int]:
     """Moves onto a free hex of ``terrain`` (a mask), adjacency judged without the lifted settlement.
 
     The lifted hex counts as free (it may be the target). For each source, the targets next to the
     remaining settlements are those next to the player's settlements less the ones whose only
-    neighbouring own settlement is the source itself.
+    neighbouring own settlement is the source itself (found with whole-board masks). Most sources
+    have the same targets: that list is made once and only combined with each source.
     """
-    board = st.board
-    nbr_mask = board.nbr_mask
+    nbr_mask = st.board.nbr_mask
     own = st.own[p]
     cand = terrain & ~st.occ
     near_cand = cand & st.near[p]
-    only = {}
-    m = near_cand
-    while m:
-        low = m & -m
-        m ^= low
-        owners = nbr_mask[low.bit_length() - 1] & own
-        if not owners & (owners - 1):
-            only[owners] = only.get(owners, 0) | low
+    lonely = near_cand & near_once(own) if near_cand else 0
+    common = bit_list(near_cand or cand)
     out: list[int] = []
     code_bits = code << SHIFT
     m = own
@@ -86,16 +90,16 @@ def lift_moves(st, p: int, terrain: int, code: int) -> list[int]:
         sb = m & -m
         m ^= sb
         s = sb.bit_length() - 1
-        adj = near_cand & ~only.get(sb, 0)
-        back = sb & terrain
-        if back and nbr_mask[s] & own:
-            adj |= sb
-        targets = adj or (cand | back)
         base = code_bits | (s << SRC_SHIFT)
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            out.append(base | (low.bit_length() - 1))
+        nb = nbr_mask[s]
+        back = sb & terrain
+        if back or lonely & nb:
+            adj = near_cand & ~(lonely & nb)
+            if back and nb & own:
+                adj |= sb
+            out += [base | t for t in bit_list(adj or (cand | back))]
+        else:
+            out += map(base.__or__, common)
     return out
 
 
@@ -112,17 +116,24 @@ def harbor_moves(st, p: int) -> list[int]:
     return lift_moves(st, p, st.board.water, HARBOR)
 
 
-_JUMPS = [(JUMP_DELTA[d], JUMP_FROM[d]) for d in DIRECTIONS]
+#: per direction: the index change of a jump, the hexes it may start from, and the paddock action
+#: of each target hex (or None where no jump of that direction ends)
+_JUMPS = [
+    (JUMP_DELTA[d], JUMP_FROM[d],
+     [(PADDOCK << SHIFT) | ((t - JUMP_DELTA[d]) << SRC_SHIFT) | t if 0 <= t - JUMP_DELTA[d] < 400 else None
+      for t in range(400)])
+    for d in DIRECTIONS
+]
 
 
 def paddock_moves(st, p: int) -> list[int]:
     """Paddock: move a settlement exactly 2 hexes in a straight line, jumping anything, onto a free
-    buildable hex; adjacency does not apply."""
+    buildable hex; adjacency does not apply. One whole-board shift per direction gives every target
+    of that direction at once."""
     own = st.own[p]
     free = st.board.buildable & ~st.occ
-    code_bits = PADDOCK << SHIFT
     out: list[int] = []
-    for delta, origin in _JUMPS:
+    for delta, origin, base in _JUMPS:
         src = own & origin
         if not src:
             continue
@@ -130,14 +141,13 @@ def paddock_moves(st, p: int) -> list[int]:
         while targets:
             low = targets & -targets
             targets ^= low
-            t = low.bit_length() - 1
-            out.append(code_bits | ((t - delta) << SRC_SHIFT) | t)
+            out.append(base[low.bit_length() - 1])
     return out
 
 
 def paddock_reaches(src: int, dst: int) -> bool:
     """Whether ``dst`` is exactly 2 hexes in a straight line from ``src``."""
-    for delta, origin in _JUMPS:
+    for delta, origin, _ in _JUMPS:
         if BIT[src] & origin and src + delta == dst:
             return True
     return False
