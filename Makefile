@@ -8,7 +8,7 @@ TESTS  := $(VENV)/.installed-tests
 # apt-get needs root; use sudo when we are not root.
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test install chromium services bench clean
+.PHONY: play test install chromium services bench clean mutants
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -39,9 +39,20 @@ test: $(TESTS) chromium services
 	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest
 
+# Mutation testing (docs/testing.md), not part of `make test`: every mutant takes hours on a small
+# machine; `make mutants SAMPLE=30` runs 30 random mutants per module (SEED=1 by default).
+mutants: $(TESTS)
+	$(BIN)/python -m pip install --quiet -e '.[test,mutants]'
+ifdef SAMPLE
+	$(BIN)/python scripts/mutants_sample.py --per-module $(SAMPLE) --seed $(or $(SEED),1)
+else
+	$(BIN)/mutmut run
+	$(BIN)/mutmut results
+endif
+
 bench: $(STAMP)
 	$(BIN)/builders bench kingdom
 	$(BIN)/builders bench middle-ages
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis mutants
