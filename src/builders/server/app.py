@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from builders.server import accounts as accounts_module, seats as seats_module
 from builders.server.accounts import Accounts
+from builders.server.clocks import Clocks, initial as initial_clock
 from builders.server import chat as chat_module
 from builders.server.chat import Chat
 from builders.server.bots import AgentFactory, BotRunner
@@ -120,7 +121,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                upgrade: bool = True, bot_mode: str = "process", bot_delay: float = 0.3,
                bot_factory: AgentFactory | None = None, bot_workers: int = 1,
                static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
-               ) -> FastAPI:
+               clock_checkpoint: float = 5.0) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
 
@@ -133,6 +134,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers), bot_delay=bot_delay)
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))
+    clocks = Clocks(service, checkpoint=clock_checkpoint)
     service.names = accounts.names
     static = Path(static_dir) if static_dir is not None else default_static_dir()
 
@@ -140,9 +142,11 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     async def lifespan(app: FastAPI):
         await cluster.start()
         await service.start()
+        await clocks.start()
         try:
             yield
         finally:
+            await clocks.stop()
             await cluster.stop()
             await service.stop()
             store.close()
@@ -158,6 +162,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     app.state.service = service
     app.state.store = store
     app.state.accounts = accounts
+    app.state.clocks = clocks
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.cluster = cluster
     app.add_middleware(Guard, limits=limits, metrics=install_ops(app, service, store, cluster))
@@ -197,7 +202,11 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             found = accounts.by_username(name)
             return found.id if found else None
 
-        return service.create(body, creator, find_user)
+        created = service.create(body, creator, find_user,
+                                 {"clock": initial_clock(body.clock, len(body.seats))} if body.clock else None)
+        if body.clock:
+            clocks.changed(service.live[created["id"]])
+        return created
 
     @app.get("/api/games", response_model=list[Summary], tags=["games"], summary="List games, newest first")
     async def list_games(status: Literal["open", "running", "finished"] | None = Query(None)):

@@ -265,7 +265,8 @@ class GameService:
                 del self.live[g.id]
 
     # -- creating and joining ------------------------------------------------------------------
-    def create(self, req: CreateGame, creator: int | None = None, find_user: Any = None) -> dict[str, Any]:
+    def create(self, req: CreateGame, creator: int | None = None, find_user: Any = None,
+               extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """A new game. ``creator`` is the account creating it (None: a program without an account,
         which gets the tokens of its own seats); ``find_user(name)`` is the account id of a username.
         A human seat is the creator's own, an open seat (claimed from the lobby), an invitation (a
@@ -326,7 +327,7 @@ class GameService:
                 item = {"seat": i, "type": "bot", "level": spec.level}
             created.append(item)
         now = time.time()
-        options = {"creator": creator, "private": req.private, "seeded": seeded}
+        options = {"creator": creator, "private": req.private, "seeded": seeded, **(extra or {})}
         live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
                     version=0, state=state, steps=[], log=[], options=options)
         with _saving():
@@ -477,6 +478,7 @@ class GameService:
                 "seats": summary["seats"],
                 "seeded": summary["seeded"],
                 "rematch": summary["rematch"],
+                "clock": live.options.get("clock"),
                 **live.presenter.shared(st, live.fixed),
             }
             live.cache["common"] = common

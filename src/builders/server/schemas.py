@@ -51,12 +51,24 @@ class SetupSpec(_Strict):
     cards: list[str] | None = Field(None, min_length=3, max_length=3)
 
 
+class ClockSpec(_Strict):
+    """live: ``total`` seconds per player plus ``increment`` seconds per turn (10 min + 20 s:
+    600 and 20); turn: ``per_turn`` seconds for each turn (1 day: 86400)."""
+
+    kind: Literal["live", "turn"]
+    total: int | None = Field(None, ge=1, le=24 * 3600)
+    increment: int = Field(0, ge=0, le=3600)
+    per_turn: int | None = Field(None, ge=1, le=30 * 24 * 3600)
+    bot: Level = Field("medium", description="the bot that takes over a seat whose clock ran out")
+
+
 class CreateGame(_Strict):
     game: GameName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     setup: SetupSpec | None = None
     name: Name | None = None
     private: bool = Field(False, description="not listed in the lobby: watched only with its link")
+    clock: ClockSpec | None = Field(None, description="none: untimed")
 
 
 class SeatInfo(BaseModel):
@@ -179,6 +191,8 @@ class View(BaseModel):
     seats: list[SeatInfo]
     seeded: bool = Field(False, description="dealt from a seed chosen by the creator")
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
+    clock: dict[str, Any] | None = Field(None, description="the clock (see builders.server.clocks): "
+                                                           "left, running, since, kind, ...")
     board: dict[str, Any] | None = None
     scoring_hexes: dict[str, dict[str, list[list[int]]]] | None = None
 

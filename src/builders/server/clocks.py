@@ -1,0 +1,182 @@
+"""Clocks: live (a total time per player plus an increment per turn), turn-based (a time per turn,
+for example days) or none (untimed, the default).
+
+A game's clock is part of its stored options (``options["clock"]``)::
+
+    {"kind": "live" | "turn", "total": s, "increment": s, "per_turn": s, "bot": level,
+     "left": [s per seat], "running": seat | null, "since": epoch seconds, "flagged": [seats]}
+
+``left[running]`` is the time the running seat had at ``since``; it has ``left - (now - since)`` now.
+The clock runs for the seat to move while a person plays it (never for a bot or a seat nobody has
+taken yet). When the seat to move changes, the one that moved is charged (and given the increment,
+live); a turn-based clock starts each turn at ``per_turn``. When a clock runs out the server hands
+the seat to a bot of the level chosen at creation. The acting process checkpoints running clocks
+every few seconds and when it stops; after a restart a clock goes on from its last checkpoint, so
+the time the server was down is not charged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from builders.server.games import ApiError, GameService, Live, _saving
+from builders.server.schemas import ClockSpec
+
+log = logging.getLogger("builders.server")
+
+
+def initial(spec: ClockSpec | None, players: int) -> dict[str, Any] | None:
+    """The stored clock of a new game (None: untimed)."""
+    if spec is None:
+        return None
+    if spec.kind == "live":
+        if spec.total is None or spec.per_turn is not None:
+            raise ApiError(400, "a live clock has a total time (and an increment), not a time per turn")
+        start = float(spec.total)
+    else:
+        if spec.per_turn is None or spec.total is not None or spec.increment:
+            raise ApiError(400, "a turn-based clock has a time per turn only")
+        start = float(spec.per_turn)
+    return {"kind": spec.kind, "total": spec.total, "increment": spec.increment, "per_turn": spec.per_turn,
+            "bot": spec.bot, "left": [start] * players, "running": None, "since": time.time(), "flagged": []}
+
+
+def remaining(clock: dict[str, Any], now: float | None = None) -> list[float]:
+    """Each seat's time left now."""
+    now = time.time() if now is None else now
+    left = list(clock["left"])
+    if clock.get("running") is not None:
+        left[clock["running"]] = left[clock["running"]] - (now - clock["since"])
+    return [max(0.0, x) for x in left]
+
+
+class Clocks:
+    def __init__(self, service: GameService, checkpoint: float = 5.0):
+        self.service = service
+        self.checkpoint = checkpoint
+        self.timers: dict[str, asyncio.Task] = {}
+        self.ticker: asyncio.Task | None = None
+        self.started = False
+
+    # -- life cycle ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Go on with the clocks of the loaded games from their checkpoints (downtime not charged)."""
+        previous = self.service.on_change
+
+        def changed(live: Live) -> None:
+            if previous is not None:
+                previous(live)
+            self.changed(live)
+
+        self.service.on_change = changed
+        self.started = True
+        now = time.time()
+        for live in list(self.service.live.values()):
+            clock = live.options.get("clock")
+            if clock and not live.over:
+                if clock.get("running") is not None:
+                    clock["since"] = now
+                    self._save(live)
+                self.changed(live)
+        self.ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def stop(self) -> None:
+        if not self.started:
+            return
+        self.started = False
+        tasks = [t for t in [self.ticker, *self.timers.values()] if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self.timers.clear()
+        self.save_all()
+
+    def save_all(self) -> None:
+        """Checkpoint every running clock: its seat's time left, as of now."""
+        now = time.time()
+        for live in list(self.service.live.values()):
+            clock = live.options.get("clock")
+            if clock and clock.get("running") is not None and not live.over:
+                seat = clock["running"]
+                clock["left"][seat] = clock["left"][seat] - (now - clock["since"])
+                clock["since"] = now
+                try:
+                    self._save(live)
+                except ApiError:
+                    log.warning("the clock of game %s could not be saved", live.id)
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(self.checkpoint)
+            if self.service.acting:
+                self.save_all()
+
+    # -- changes ---------------------------------------------------------------------------------
+    def changed(self, live: Live) -> None:
+        """After any change of ``live``: charge the seat that moved and start the next one's clock."""
+        clock = live.options.get("clock")
+        if not clock:
+            return
+        running = clock.get("running")
+        now = time.time()
+        following = None
+        if not live.over:
+            seat = live.state.current_player
+            info = live.seats[seat]
+            if info["type"] == "human" and info["claimed"]:
+                following = seat
+        if following == running:
+            self._arm(live)
+            return
+        if running is not None:
+            clock["left"][running] = max(0.0, clock["left"][running] - (now - clock["since"]))
+            if clock["kind"] == "live" and running not in clock.get("flagged", []):
+                clock["left"][running] += float(clock.get("increment") or 0)
+        if following is not None and clock["kind"] == "turn":
+            clock["left"][following] = float(clock["per_turn"])
+        clock["running"] = following
+        clock["since"] = now
+        try:
+            self._save(live)
+        except ApiError:
+            log.warning("the clock of game %s could not be saved", live.id)
+        live.changed()
+        self._arm(live)
+
+    def _save(self, live: Live) -> None:
+        with _saving():
+            self.service.store.update(live.id, {"options": dict(live.options)})
+
+    def _arm(self, live: Live) -> None:
+        """(Re)start the timer of the running seat of ``live``."""
+        clock = live.options.get("clock") or {}
+        old = self.timers.pop(live.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        seat = clock.get("running")
+        if seat is None or live.over or not self.started:
+            return
+        due = clock["left"][seat] - (time.time() - clock["since"])
+        self.timers[live.id] = asyncio.get_running_loop().create_task(self._expire(live, seat, due))
+
+    async def _expire(self, live: Live, seat: int, due: float) -> None:
+        await asyncio.sleep(max(0.0, due))
+        clock = live.options.get("clock") or {}
+        if clock.get("running") != seat or live.over or not self.service.acting:
+            return
+        if clock["left"][seat] - (time.time() - clock["since"]) > 0.05:
+            self._arm(live)  # the clock was given time meanwhile (a restart): wait again
+            return
+        clock.setdefault("flagged", []).append(seat)
+        log.info("game %s: the clock of seat %s ran out; a %s bot takes over", live.id, seat, clock["bot"])
+        try:
+            await self.service.resign_as(live, seat, clock["bot"])
+        except ApiError as e:
+            log.warning("game %s: seat %s could not be handed over: %s", live.id, seat, e.detail)

@@ -1,0 +1,133 @@
+"""Clocks, with short times (seconds): the server charges the seat to move, adds the increment, starts
+turn-based clocks afresh each turn, hands a seat whose clock ran out to the bot chosen at creation,
+and keeps each clock across a restart without charging the time it was down."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from builders.server.clocks import remaining
+from tests.server.helpers import ProcessServer
+
+
+def create(api, clock, seats=None, game="kingdom"):
+    r = api.post("/api/games", json={"game": game, "seats": seats or [{"type": "human"}, {"type": "human"}],
+                                     "clock": clock})
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["id"], {s["seat"]: s.get("token") for s in data["seats"]}
+
+
+def view(api, gid, token=None):
+    return api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": token} if token else {}).json()
+
+
+def play_turn(api, gid, token):
+    """Seat of ``token`` plays its whole turn (first legal actions, then end)."""
+    v = view(api, gid, token)
+    seat = v["seat"]
+    while v["to_move"] == seat and v["status"] != "finished":
+        action = "end" if "end" in v["legal"] else v["legal"][0]
+        r = api.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": token})
+        assert r.status_code == 200, r.text
+        v = r.json()
+    return v
+
+
+@pytest.mark.parametrize("clock, words", [
+    ({"kind": "live"}, "total time"),
+    ({"kind": "live", "total": 60, "per_turn": 60}, "total time"),
+    ({"kind": "turn", "total": 60}, "time per turn only"),
+    ({"kind": "turn", "per_turn": 60, "increment": 5}, "time per turn only"),
+])
+def test_bad_clocks_are_refused(server, api, clock, words):
+    store = server.app.state.store
+    before = store.counts()
+    r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}], "clock": clock})
+    assert r.status_code == 400 and words in r.json()["detail"], r.text
+    assert store.counts() == before
+
+
+def test_a_live_clock_charges_the_mover_and_adds_the_increment(server, api):
+    gid, tokens = create(api, {"kind": "live", "total": 60, "increment": 5})
+    start = view(api, gid)["clock"]
+    assert start["kind"] == "live" and start["running"] == 0 and start["left"] == [60.0, 60.0]
+    time.sleep(1.0)
+    after = play_turn(api, gid, tokens[0])["clock"]
+    assert after["running"] == 1
+    # seat 0 spent about a second, then got 5 back
+    assert 62.5 < after["left"][0] < 64.0, after
+    assert after["left"][1] == 60.0
+    left = remaining(after)
+    assert left[1] <= 60.0 and left[0] == after["left"][0]
+
+
+def test_a_turn_based_clock_starts_each_turn_afresh(server, api):
+    gid, tokens = create(api, {"kind": "turn", "per_turn": 3600})
+    time.sleep(0.5)
+    clock = play_turn(api, gid, tokens[0])["clock"]
+    assert clock["left"][1] == 3600.0 and clock["running"] == 1
+    assert 3590 < clock["left"][0] < 3600
+    clock = play_turn(api, gid, tokens[1])["clock"]
+    assert clock["running"] == 0 and clock["left"][0] == 3600.0
+
+
+def test_a_clock_that_runs_out_hands_the_seat_to_the_chosen_bot(server, api):
+    gid, tokens = create(api, {"kind": "live", "total": 1, "bot": "easy"},
+                         seats=[{"type": "human"}, {"type": "bot", "level": "hard"}])
+    deadline = time.monotonic() + 20
+    while True:
+        summary = api.get(f"/api/games/{gid}").json()
+        if summary["seats"][0]["type"] == "bot":
+            break
+        assert time.monotonic() < deadline, "the clock never ran out"
+        time.sleep(0.1)
+    assert summary["seats"][0]["level"] == "easy" and not summary["seats"][0]["resigned"]
+    v = view(api, gid, tokens[0])
+    assert v["clock"]["flagged"] == [0] and v["clock"]["left"][0] == 0.0
+    # the seat's player can no longer act; the bots play on
+    r = api.post(f"/api/games/{gid}/actions", json={"action": "end"}, headers={"X-Seat-Token": tokens[0]})
+    assert r.status_code in (403, 409), r.text
+    while api.get(f"/api/games/{gid}").json()["status"] != "finished":
+        assert time.monotonic() < deadline + 60, "the bots did not finish the game"
+        time.sleep(0.2)
+
+
+def test_untimed_games_have_no_clock(server, api):
+    gid, _ = create(api, None)
+    assert view(api, gid)["clock"] is None
+
+
+def test_a_restart_keeps_each_clock_without_charging_the_downtime(tmp_path):
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    first = ProcessServer(db).start()
+    try:
+        with httpx.Client(base_url=first.url, timeout=20) as api:
+            gid, tokens = create(api, {"kind": "live", "total": 600, "increment": 0})
+            time.sleep(1.0)
+            play_turn(api, gid, tokens[0])  # seat 0 spent about a second; seat 1's clock runs
+            time.sleep(1.0)
+            before = view(api, gid)["clock"]
+            before_left = remaining(before)
+    finally:
+        first.stop()  # a graceful stop checkpoints the clocks
+    stopped = time.time()
+    time.sleep(4.0)  # the server is down: this is not charged
+    second = ProcessServer(db, port=first.port).start()
+    try:
+        with httpx.Client(base_url=second.url, timeout=20) as api:
+            after = view(api, gid)["clock"]
+            restarted = time.time()
+            left = remaining(after)
+    finally:
+        second.stop()
+    assert after["running"] == 1
+    assert abs(left[0] - before_left[0]) < 0.01  # seat 0 is not running: untouched
+    charged = before_left[1] - left[1]
+    down = restarted - stopped
+    assert down > 4.0
+    # seat 1 is charged for the time the server was up (well under the 4 s it was down)
+    assert 0 <= charged < 2.5, (charged, down)
