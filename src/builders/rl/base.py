@@ -1,0 +1,134 @@
+"""The piece every environment shares: one game, its pending picks and its legal-index mask.
+
+A :class:`Match` plays indices (see :mod:`builders.rl.kingdom` and :mod:`builders.rl.middle_ages`) into
+an engine state. A pick that does not yet make a whole engine action (a Kingdom Builder tile, or the
+settlement a move tile moves) is kept here, never in the engine, so the game's record holds only
+whole actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from builders.core.errors import IllegalAction
+from builders.rl.kingdom import KingdomCodec
+from builders.rl.middle_ages import MiddleAgesCodec
+
+GAMES = ("kingdom", "middle-ages")
+
+
+class IllegalIndex(IllegalAction):
+    """An index that cannot be played now (masked out, out of range, or not an integer).
+
+    Nothing changes when it is raised."""
+
+
+def make_codec(game: str, num_players: int):
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r} (choose from {', '.join(GAMES)})")
+    if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= 4:
+        raise ValueError(f"num_players must be 2, 3 or 4, not {num_players!r}")
+    return KingdomCodec(num_players) if game == "kingdom" else MiddleAgesCodec(num_players)
+
+
+class Match:
+    """One game seen as a sequence of index decisions."""
+
+    __slots__ = ("codec", "state", "prefix", "_legal", "_mask")
+
+    def __init__(self, codec, state):
+        self.codec = codec
+        self.state = state
+        self.prefix: list[int] = []
+        self._legal: list | None = None
+        self._mask: np.ndarray | None = None
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current_player
+
+    def is_over(self) -> bool:
+        return self.state.is_over()
+
+    def legal(self) -> list:
+        """The engine's legal actions of the current decision (cached until it changes)."""
+        if self._legal is None:
+            self._legal = self.state.legal_actions()
+        return self._legal
+
+    def mask(self) -> np.ndarray:
+        """The int8 0/1 mask of the indices playable now (do not change it: it is cached)."""
+        if self._mask is None:
+            self._mask = self.codec.mask(self.legal(), self.prefix)
+        return self._mask
+
+    def legal_indices(self) -> list[int]:
+        return np.flatnonzero(self.mask()).tolist()
+
+    def check(self, index: Any) -> int:
+        """``index`` as an int if it can be played now; IllegalIndex saying why not otherwise."""
+        if isinstance(index, np.ndarray) and index.shape == ():
+            index = index.item()
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise IllegalIndex(f"an action index is an integer from 0 to {self.codec.num_actions - 1}, "
+                               f"not {index!r} ({type(index).__name__})")
+        index = int(index)
+        if not 0 <= index < self.codec.num_actions:
+            raise IllegalIndex(f"action index {index} is out of range (0-{self.codec.num_actions - 1})")
+        if self.state.is_over():
+            raise IllegalIndex(f"action index {index} cannot be played: the game is over")
+        if not self.mask()[index]:
+            what = self.codec.describe(index, self.prefix)
+            raise IllegalIndex(f"action index {index} ({what}) is illegal: "
+                               f"{self.codec.why_not(self.state, index, self.prefix)}")
+        return index
+
+    def play(self, index: Any) -> Any:
+        """Play one index; returns the engine action it completed, or None for a pick."""
+        index = self.check(index)
+        self.prefix.append(index)
+        if self.codec.needs_more(self.prefix):
+            self._mask = None
+            return None
+        action = self._engine_action(self.prefix)
+        self.state.apply(action)
+        self.prefix = []
+        self._legal = None
+        self._mask = None
+        return action
+
+    def _engine_action(self, prefix: list[int]):
+        if self.codec.game == "kingdom":
+            from builders.rl.kingdom import index_to_action
+            return index_to_action(prefix)
+        from builders.rl.middle_ages import index_to_action
+        return index_to_action(prefix[0])
+
+    def play_action(self, action: Any) -> None:
+        """Play a whole engine action (for built-in agents); only between picks."""
+        if self.prefix:
+            raise IllegalIndex("a pick is pending: play indices until it makes a whole action")
+        self.state.apply(action)
+        self._legal = None
+        self._mask = None
+
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        mask = self.mask() if not self.state.is_over() and seat == self.state.current_player else None
+        return self.codec.observe(self.state, seat, self.prefix, mask)
+
+    def rewards(self, kind: str) -> list[float]:
+        """Final rewards: "win" = 1 for a sole winner, 1/k for each of k tied winners, -1 for the
+        others; "margin" = own score minus the best other score."""
+        if kind == "margin":
+            return self.codec.score_margins(self.state)
+        result = self.state.result()
+        share = 1.0 / len(result.winners)
+        return [share if p in result.winners else -1.0 for p in range(len(result.scores))]
+
+
+def check_reward(reward: str) -> str:
+    if reward not in ("win", "margin"):
+        raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+    return reward

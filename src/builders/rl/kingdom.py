@@ -1,0 +1,357 @@
+"""Kingdom Builder for learning: the factored action encoding and the observation planes.
+
+Action indices (``NUM_ACTIONS`` = 409)::
+
+    0-399    hex R,C (index R * 20 + C): a mandatory build, or the target of a tile, or the
+             settlement a move tile moves, or where it goes, by the decision's phase
+    400-407  pick a ready tile (SECTION_NAMES order: oracle, farm, oasis, tower, tavern, barn,
+             harbor, paddock)
+    408      end the turn
+
+An engine action is one, two or three indices played by the same seat in a row:
+
+    build R,C          -> (R*20+C,)
+    oracle R,C         -> (400, R*20+C)              (farm 401, oasis 402, tower 403, tavern 404)
+    barn A>B           -> (405, A, B)                (harbor 406, paddock 407)
+    end                -> (408,)
+
+Picking a tile or a settlement to move is a step of the environment, not of the game: the engine
+sees (and records) the whole action once its last index is played. The mask of every step is
+taken from the engine's own legal actions, so a pick is allowed only if some legal action starts
+with it: every prefix can be completed, and every legal action is reachable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from builders.core.errors import IllegalAction
+from builders.kingdom.board import BIT, bits
+from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS
+from builders.kingdom.notation import END, SHIFT, SRC_SHIFT, VERBS
+
+NUM_HEXES = 400
+TILE0 = 400
+END_INDEX = 408
+NUM_ACTIONS = 409
+TWO_HEX_KINDS = (5, 6, 7)  # barn, harbor, paddock
+
+#: the phases of a decision: what the next index means
+PHASE_ACTION, PHASE_TARGET, PHASE_SOURCE, PHASE_MOVE_TARGET = range(4)
+PHASES = ("action", "tile target", "settlement to move", "move target")
+
+#: static map planes: 9 terrain codes, 8 location kinds
+_STATIC = 17
+PLANE_NAMES_STATIC = (
+    "grass", "canyon", "desert", "flower", "forest", "water", "mountain", "castle", "location",
+    *(f"location {k}" for k in SECTION_NAMES),
+)
+
+
+def plane_names(num_players: int) -> tuple[str, ...]:
+    """The names of the planes of ``observation["board"]``, in order."""
+    return (*PLANE_NAMES_STATIC, "tiles left",
+            *("own settlements" if k == 0 else f"settlements of the seat {k} after you" for k in range(num_players)),
+            "settlement picked to move")
+
+
+def _hex(i: int) -> str:
+    return f"{i // 20},{i % 20}"
+
+
+def index_name(index: int, phase: int = PHASE_ACTION, tile: int = -1) -> str:
+    """What ``index`` means in a phase (for tables, OpenSpiel's action strings, messages)."""
+    if index == END_INDEX:
+        return "end"
+    if TILE0 <= index < END_INDEX:
+        return f"tile {SECTION_NAMES[index - TILE0]}"
+    if 0 <= index < NUM_HEXES:
+        if phase == PHASE_ACTION:
+            return f"build {_hex(index)}"
+        verb = SECTION_NAMES[tile] if tile >= 0 else "tile"
+        if phase == PHASE_TARGET:
+            return f"{verb} {_hex(index)}"
+        if phase == PHASE_SOURCE:
+            return f"{verb} {_hex(index)}>"
+        return f"{verb} >{_hex(index)}"
+    return f"index {index}"
+
+
+def action_to_index(action: int) -> tuple[int, ...]:
+    """The indices that play the engine action ``action`` (one, two or three)."""
+    if type(action) is not int or action < 0:
+        raise IllegalAction(f"{action!r} is not a Kingdom Builder action")
+    if action < NUM_HEXES:
+        return (action,)
+    if action == END:
+        return (END_INDEX,)
+    code, src, dst = action >> SHIFT, (action >> SRC_SHIFT) & 511, action & 511
+    kind = code - 1
+    if not 0 <= kind < 8 or dst >= NUM_HEXES or src >= NUM_HEXES:
+        raise IllegalAction(f"{action!r} is not a Kingdom Builder action")
+    if kind in TWO_HEX_KINDS:
+        return (TILE0 + kind, src, dst)
+    if src:
+        raise IllegalAction(f"{action!r} is not a Kingdom Builder action")
+    return (TILE0 + kind, dst)
+
+
+def index_to_action(indices: Sequence[int]) -> int:
+    """The engine action played by a complete sequence of indices (the inverse of action_to_index)."""
+    seq = [int(i) for i in indices]
+    if len(seq) == 1 and 0 <= seq[0] < NUM_HEXES:
+        return seq[0]
+    if seq == [END_INDEX]:
+        return END
+    if seq and TILE0 <= seq[0] < END_INDEX and all(0 <= i < NUM_HEXES for i in seq[1:]):
+        kind = seq[0] - TILE0
+        if kind in TWO_HEX_KINDS and len(seq) == 3:
+            return ((kind + 1) << SHIFT) | (seq[1] << SRC_SHIFT) | seq[2]
+        if kind not in TWO_HEX_KINDS and len(seq) == 2:
+            return ((kind + 1) << SHIFT) | seq[1]
+    raise IllegalAction(f"{list(indices)!r} is not a complete Kingdom Builder action "
+                        "(a hex, end, a one-hex tile and a hex, or a move tile and two hexes)")
+
+
+def first_indices(legal: Sequence[int]) -> np.ndarray:
+    """The first index of each legal engine action (vectorised)."""
+    arr = np.fromiter(legal, dtype=np.int64, count=len(legal))
+    return np.where(arr < NUM_HEXES, arr, np.where(arr == END, END_INDEX, TILE0 - 1 + (arr >> SHIFT)))
+
+
+def _mask_bytes(masks: Sequence[int]) -> np.ndarray:
+    """Hex masks (400-bit ints) as a (len, 20, 20) uint8 array of 0/1."""
+    buf = b"".join(m.to_bytes(50, "little") for m in masks)
+    return np.unpackbits(np.frombuffer(buf, dtype=np.uint8), bitorder="little").reshape(len(masks), 20, 20)
+
+
+class _StaticPlanes:
+    """The planes of a map that never change (terrain and location kinds), cached per board."""
+
+    _cache: dict[Any, np.ndarray] = {}
+
+    @classmethod
+    def get(cls, board) -> np.ndarray:
+        key = board.sections
+        planes = cls._cache.get(key)
+        if planes is None:
+            masks = [board.code_mask[c] for c in range(9)] + [board.kind_mask[k] for k in range(8)]
+            planes = _mask_bytes(masks)
+            planes.setflags(write=False)
+            if len(cls._cache) > 512:
+                cls._cache.clear()
+            cls._cache[key] = planes
+        return planes
+
+
+class KingdomCodec:
+    """Spaces, masks and observations of Kingdom Builder for ``num_players`` seats."""
+
+    game = "kingdom"
+    num_actions = NUM_ACTIONS
+
+    def __init__(self, num_players: int):
+        self.num_players = num_players
+        self.num_planes = _STATIC + 1 + num_players + 1
+
+    # -- spaces -------------------------------------------------------------------------------
+    def observation_space(self):
+        from gymnasium import spaces
+
+        n = self.num_players
+        high = np.ones((self.num_planes, 20, 20), dtype=np.uint8)
+        high[_STATIC] = 2
+        return spaces.Dict({
+            "board": spaces.Box(0, high, dtype=np.uint8),
+            "cards": spaces.MultiBinary(len(CARDS)),
+            "terrain": spaces.MultiBinary((n, len(TERRAINS))),
+            "tiles": spaces.Box(0, 2, shape=(n, 8, 3), dtype=np.uint8),
+            "supply": spaces.Box(0, 40, shape=(n,), dtype=np.uint8),
+            "cards_seen": spaces.Box(0, 25, shape=(2, len(TERRAINS)), dtype=np.uint8),
+            "progress": spaces.Box(0, 255, shape=(6,), dtype=np.uint8),
+            "phase": spaces.MultiBinary(len(PHASES) + 8),
+            "action_mask": spaces.MultiBinary(NUM_ACTIONS),
+        })
+
+    # -- masks --------------------------------------------------------------------------------
+    @staticmethod
+    def mask(legal: Sequence[int], prefix: Sequence[int]) -> np.ndarray:
+        """The legal next indices after ``prefix`` (a pick not yet completed), as int8 0/1."""
+        out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if not prefix:
+            if legal:
+                out[first_indices(legal)] = 1
+            return out
+        code = prefix[0] - TILE0 + 1
+        arr = np.fromiter(legal, dtype=np.int64, count=len(legal))
+        arr = arr[(arr >> SHIFT) == code]
+        if len(prefix) == 1:
+            out[(arr >> SRC_SHIFT) & 511 if code - 1 in TWO_HEX_KINDS else arr & 511] = 1
+        else:
+            out[arr[((arr >> SRC_SHIFT) & 511) == prefix[1]] & 511] = 1
+        return out
+
+    @staticmethod
+    def needs_more(prefix: Sequence[int]) -> bool:
+        """Whether the picks in ``prefix`` still need another index to make an engine action."""
+        if not prefix:
+            return False
+        first = prefix[0]
+        if first < TILE0 or first == END_INDEX:
+            return False
+        return len(prefix) < (3 if first - TILE0 in TWO_HEX_KINDS else 2)
+
+    @staticmethod
+    def phase(prefix: Sequence[int]) -> int:
+        if not prefix:
+            return PHASE_ACTION
+        if prefix[0] - TILE0 in TWO_HEX_KINDS:
+            return PHASE_SOURCE if len(prefix) == 1 else PHASE_MOVE_TARGET
+        return PHASE_TARGET
+
+    def describe(self, index: int, prefix: Sequence[int]) -> str:
+        tile = prefix[0] - TILE0 if prefix else -1
+        if self.phase(prefix) == PHASE_MOVE_TARGET and 0 <= index < NUM_HEXES:
+            return f"{SECTION_NAMES[tile]} {_hex(prefix[1])}>{_hex(index)}"
+        return index_name(index, self.phase(prefix), tile)
+
+    def why_not(self, state, index: int, prefix: Sequence[int]) -> str:
+        """Why the masked-out ``index`` cannot be played after ``prefix``, in the engine's words where
+        the engine has them."""
+        if state.is_over():
+            return "the game is over"
+        phase = self.phase(prefix)
+        try:
+            if phase == PHASE_ACTION:
+                if index == END_INDEX:
+                    state.parse_action("end")
+                elif index < NUM_HEXES:
+                    state.parse_action(f"build {_hex(index)}")
+                else:
+                    kind = index - TILE0
+                    probe = "0,0>0,0" if kind in TWO_HEX_KINDS else "0,0"
+                    try:
+                        state.parse_action(f"{SECTION_NAMES[kind]} {probe}")
+                    except IllegalAction as e:
+                        if "0,0" not in str(e):
+                            return str(e)
+                    return f"your {SECTION_NAMES[kind]} tile has no legal use now"
+            elif index >= NUM_HEXES:
+                return (f"a {SECTION_NAMES[prefix[0] - TILE0]} tile is picked: the next index is a hex "
+                        f"(0-399), not {index}")
+            elif phase == PHASE_TARGET:
+                state.parse_action(f"{SECTION_NAMES[prefix[0] - TILE0]} {_hex(index)}")
+            elif phase == PHASE_SOURCE:
+                verb = SECTION_NAMES[prefix[0] - TILE0]
+                return (f"hex {_hex(index)} is not one of your settlements" if not self._own(state, index)
+                        else f"no legal {verb} move starts at {_hex(index)}")
+            else:
+                state.parse_action(f"{SECTION_NAMES[prefix[0] - TILE0]} {_hex(prefix[1])}>{_hex(index)}")
+        except IllegalAction as e:
+            return str(e)
+        return "it is not legal now"
+
+    @staticmethod
+    def _own(state, index: int) -> bool:
+        return bool(state.own[state.current_player] & BIT[index])
+
+    # -- observations --------------------------------------------------------------------------
+    def observe(self, state, seat: int, prefix: Sequence[int], mask: np.ndarray | None) -> dict[str, np.ndarray]:
+        """The observation of ``seat``: nothing of another seat's hidden card or of the deck order.
+
+        Seats are relative: row 0 of every per-seat array is ``seat`` itself, row k the seat k
+        places after it."""
+        n = self.num_players
+        board = state.board
+        order = [(seat + k) % n for k in range(n)]
+        src = prefix[1] if len(prefix) == 2 and prefix[0] - TILE0 in TWO_HEX_KINDS else -1
+        dyn = [state.own[q] for q in order]
+        dyn.append(BIT[src] if src >= 0 else 0)
+        planes = np.empty((self.num_planes, 20, 20), dtype=np.uint8)
+        planes[:_STATIC] = _StaticPlanes.get(board)
+        left = np.zeros(400, dtype=np.uint8)
+        left[board.locations] = state.left
+        planes[_STATIC] = left.reshape(20, 20)
+        planes[_STATIC + 1:] = _mask_bytes(dyn)
+
+        cards = np.zeros(len(CARDS), dtype=np.int8)
+        cards[[CARDS.index(c) for c in state.cards]] = 1
+        terrain = np.zeros((n, len(TERRAINS)), dtype=np.int8)
+        over = state.is_over()
+        to_move = state.current_player
+        tiles = np.zeros((n, 8, 3), dtype=np.uint8)
+        loc_kind = board.loc_kind
+        for k, q in enumerate(order):
+            t = state.hand[q]
+            if t >= 0 and (q == seat or (q == to_move and not over)):
+                terrain[k, t] = 1
+            held = state.held[q]
+            if held:
+                used, new = state.used[q], state.new[q]
+                for h in bits(held):
+                    b = BIT[h]
+                    tiles[k, loc_kind[h], 1 if used & b else 2 if new & b else 0] += 1
+        supply = np.array([state.supply[q] for q in order], dtype=np.uint8)
+        seen = np.zeros((2, len(TERRAINS)), dtype=np.uint8)
+        np.add.at(seen[0], state.discard, 1)
+        np.add.at(seen[1], state.removed, 1)
+        progress = np.array([state.built, state.final_round, len(state.deck), to_move == seat and not over,
+                             min(state.turn, 255), (state.start_player - seat) % n], dtype=np.uint8)
+        phase = np.zeros(len(PHASES) + 8, dtype=np.int8)
+        phase[self.phase(prefix)] = 1
+        if prefix:
+            phase[len(PHASES) + prefix[0] - TILE0] = 1
+        return {
+            "board": planes,
+            "cards": cards,
+            "terrain": terrain,
+            "tiles": tiles,
+            "supply": supply,
+            "cards_seen": seen,
+            "progress": progress,
+            "phase": phase,
+            "action_mask": mask.copy() if mask is not None else np.zeros(NUM_ACTIONS, dtype=np.int8),
+        }
+
+    # -- setups and drawing ------------------------------------------------------------------
+    def new_state(self, setup: Any, seed: int):
+        from builders.kingdom.game import KingdomBuilder
+
+        game = KingdomBuilder()
+        if setup is None or setup == "random":
+            return game.new_state(game.random_setup(self.num_players, seed))
+        if setup == "first":
+            s = game.first_game_setup(self.num_players)
+        elif isinstance(setup, dict):
+            s = dict(setup)
+            s["players"] = self.num_players
+        else:
+            raise ValueError(f"setup must be None, 'random', 'first' or a setup dict, not {setup!r}")
+        if "deck" not in s:
+            s["seed"] = seed
+        return game.new_state(s)
+
+    @staticmethod
+    def render(state) -> str:
+        from builders.kingdom.render import render_terminal_text
+
+        view = state.observation(state.current_player) if not state.is_over() else state.to_json()
+        return render_terminal_text(view)
+
+    @staticmethod
+    def score_margins(state) -> list[float]:
+        scores = state.result().scores
+        return [float(s - max(x for q, x in enumerate(scores) if q != p)) for p, s in enumerate(scores)]
+
+
+def index_table() -> list[tuple[str, str]]:
+    """(index range, meaning) rows for the docs."""
+    return [("0-399", "hex R,C = index // 20, index % 20"),
+            *((str(TILE0 + k), f"tile {name}") for k, name in enumerate(SECTION_NAMES)),
+            (str(END_INDEX), "end")]
+
+
+assert VERBS[1:9] == SECTION_NAMES

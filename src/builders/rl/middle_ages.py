@@ -1,0 +1,220 @@
+"""The Builders: Middle Ages for learning: the flat action encoding and the observation vectors.
+
+Action indices (``NUM_ACTIONS`` = 2,189), one index per engine action::
+
+    0            end
+    1            buy
+    2-4          coins 1, coins 2, coins 3
+    5-46         open B01-B34, M1-M8        (5 + building-deck slot)
+    47-88        recruit W01-W42            (47 + worker slot)
+    89-2188      send: 89 + 50 * site slot + worker slot (worker slot 0-41 W01-W42, 42-49 M1-M8)
+
+A building-deck slot is 0-33 for B01-B34 and 34-41 for M1-M8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from builders.core.errors import IllegalAction
+from builders.middle_ages.cards import BUILDING_DECK, MACHINES, REQ, WORKERS, unpack
+from builders.middle_ages.rules import BUY, COINS, END, OPEN, RECRUIT, SEND, send_code
+
+NUM_SITES = len(BUILDING_DECK)            # 42
+NUM_WORKERS = len(WORKERS) + len(MACHINES)  # 50: workers, then machines (which work once completed)
+OPEN0, RECRUIT0, SEND0 = 5, 47, 89
+NUM_ACTIONS = SEND0 + NUM_SITES * NUM_WORKERS  # 2189
+_FIRST_SITE = BUILDING_DECK[0]             # card index 42
+_MACHINE0 = MACHINES[0]
+
+
+def _worker_slot(card: int) -> int:
+    return card if card < len(WORKERS) else len(WORKERS) + card - _MACHINE0
+
+
+def _worker_card(slot: int) -> int:
+    return slot if slot < len(WORKERS) else _MACHINE0 + slot - len(WORKERS)
+
+
+# engine action code <-> index, as lookup tables
+_CODES = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+_CODES[0], _CODES[1] = END, BUY
+for _k in (1, 2, 3):
+    _CODES[1 + _k] = COINS + _k
+for _s in range(NUM_SITES):
+    _CODES[OPEN0 + _s] = OPEN + _FIRST_SITE + _s
+    for _w in range(NUM_WORKERS):
+        _CODES[SEND0 + _s * NUM_WORKERS + _w] = send_code(_worker_card(_w), _FIRST_SITE + _s)
+for _w in range(len(WORKERS)):
+    _CODES[RECRUIT0 + _w] = RECRUIT + _w
+_INDEX = np.full(int(_CODES.max()) + 1, -1, dtype=np.int64)
+_INDEX[_CODES] = np.arange(NUM_ACTIONS)
+_CODE_LIST = _CODES.tolist()
+_INDEX_OF = {c: i for i, c in enumerate(_CODE_LIST)}
+assert len(_INDEX_OF) == NUM_ACTIONS
+
+
+def action_to_index(action: int) -> int:
+    """The index of the engine action ``action``."""
+    index = _INDEX_OF.get(action) if type(action) is int else None
+    if index is None:
+        raise IllegalAction(f"{action!r} is not an action of The Builders: Middle Ages")
+    return index
+
+
+def index_to_action(index: int) -> int:
+    """The engine action of ``index`` (the inverse of action_to_index)."""
+    if type(index) is not int and not isinstance(index, np.integer) or not 0 <= index < NUM_ACTIONS:
+        raise IllegalAction(f"{index!r} is not an action index (0-{NUM_ACTIONS - 1})")
+    return _CODE_LIST[int(index)]
+
+
+def index_table() -> list[tuple[str, str]]:
+    return [("0", "end"), ("1", "buy"), ("2-4", "coins 1-3"), ("5-38", "open B01-B34"),
+            ("39-46", "open M1-M8"), ("47-88", "recruit W01-W42"),
+            ("89-2188", "send worker slot (W01-W42, M1-M8) to site slot: 89 + 50 * site + worker")]
+
+
+class MiddleAgesCodec:
+    """Spaces, masks and observations of The Builders: Middle Ages for ``num_players`` seats."""
+
+    game = "middle-ages"
+    num_actions = NUM_ACTIONS
+
+    def __init__(self, num_players: int):
+        self.num_players = num_players
+
+    def observation_space(self):
+        from gymnasium import spaces
+
+        n = self.num_players
+        return spaces.Dict({
+            "building_row": spaces.MultiBinary(NUM_SITES),
+            "building_deck_top": spaces.MultiBinary(NUM_SITES),
+            "worker_row": spaces.MultiBinary(len(WORKERS)),
+            "crew": spaces.MultiBinary((n, NUM_WORKERS)),
+            "sites": spaces.MultiBinary((n, NUM_SITES)),
+            "completed": spaces.MultiBinary((n, NUM_SITES)),
+            "site_progress": spaces.Box(0, 255, shape=(NUM_SITES, 4), dtype=np.uint8),
+            "site_need": spaces.Box(0, 255, shape=(NUM_SITES, 4), dtype=np.uint8),
+            "site_sent": spaces.Box(0, 255, shape=(NUM_SITES,), dtype=np.uint8),
+            "coins": spaces.Box(0, 65535, shape=(n,), dtype=np.uint16),
+            "vp": spaces.Box(0, 255, shape=(n,), dtype=np.uint8),
+            "progress": spaces.Box(0, 65535, shape=(7,), dtype=np.uint16),
+            "action_mask": spaces.MultiBinary(NUM_ACTIONS),
+        })
+
+    @staticmethod
+    def mask(legal: Sequence[int], prefix: Sequence[int]) -> np.ndarray:
+        out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if legal:
+            out[_INDEX[np.fromiter(legal, dtype=np.int64, count=len(legal))]] = 1
+        return out
+
+    @staticmethod
+    def needs_more(prefix: Sequence[int]) -> bool:
+        return False
+
+    @staticmethod
+    def phase(prefix: Sequence[int]) -> int:
+        return 0
+
+    @staticmethod
+    def describe(index: int, prefix: Sequence[int]) -> str:
+        from builders.middle_ages.notation import action_text
+
+        if 0 <= index < NUM_ACTIONS:
+            return action_text(_CODE_LIST[index])
+        return f"index {index}"
+
+    @staticmethod
+    def why_not(state, index: int, prefix: Sequence[int]) -> str:
+        try:
+            state.parse_action(MiddleAgesCodec.describe(index, prefix))
+        except IllegalAction as e:
+            return str(e)
+        return "it is not legal now"
+
+    def observe(self, state, seat: int, prefix: Sequence[int], mask: np.ndarray | None) -> dict[str, np.ndarray]:
+        """What ``seat`` may know (rules.md "Information": everything but the deck orders below the
+        building deck's top card). Per-seat rows are relative: row 0 is ``seat``."""
+        n = self.num_players
+        order = [(seat + k) % n for k in range(n)]
+        brow = np.zeros(NUM_SITES, dtype=np.int8)
+        brow[[c - OPEN - _FIRST_SITE for c in state.brow]] = 1
+        top = np.zeros(NUM_SITES, dtype=np.int8)
+        if state.bdeck:
+            top[state.bdeck[-1] - _FIRST_SITE] = 1
+        wrow = np.zeros(len(WORKERS), dtype=np.int8)
+        wrow[[c - RECRUIT for c in state.wrow]] = 1
+        crew = np.zeros((n, NUM_WORKERS), dtype=np.int8)
+        sites = np.zeros((n, NUM_SITES), dtype=np.int8)
+        done = np.zeros((n, NUM_SITES), dtype=np.int8)
+        progress = np.zeros((NUM_SITES, 4), dtype=np.uint8)
+        need = np.zeros((NUM_SITES, 4), dtype=np.uint8)
+        sent = np.zeros(NUM_SITES, dtype=np.uint8)
+        for k, q in enumerate(order):
+            for w in state.crew[q]:
+                crew[k, _worker_slot(w)] = 1
+            for s in state.done[q]:
+                done[k, s - _FIRST_SITE] = 1
+            for s in state.sites[q]:
+                i = s - _FIRST_SITE
+                sites[k, i] = 1
+                have = unpack(state.progress[s])
+                progress[i] = have
+                need[i] = [max(r - h, 0) for r, h in zip(unpack(REQ[s]), have)]
+                sent[i] = min(state.sent[s], 255)
+        over = state.is_over()
+        return {
+            "building_row": brow,
+            "building_deck_top": top,
+            "worker_row": wrow,
+            "crew": crew,
+            "sites": sites,
+            "completed": done,
+            "site_progress": progress,
+            "site_need": need,
+            "site_sent": sent,
+            "coins": np.array([min(state.coins[q], 65535) for q in order], dtype=np.uint16),
+            "vp": np.array([min(state.vp[q], 255) for q in order], dtype=np.uint8),
+            "progress": np.array([min(state.actions, 65535), min(state.turn, 65535), state.final_round,
+                                  state.current_player == seat and not over, len(state.bdeck), len(state.wdeck),
+                                  (state.start - seat) % n], dtype=np.uint16),
+            "action_mask": mask.copy() if mask is not None else np.zeros(NUM_ACTIONS, dtype=np.int8),
+        }
+
+    def new_state(self, setup: Any, seed: int):
+        from builders.middle_ages.game import MiddleAges
+
+        game = MiddleAges()
+        if setup is None or setup == "random":
+            return game.new_state(game.random_setup(self.num_players, seed))
+        if isinstance(setup, dict):
+            return game.new_state(setup)
+        raise ValueError(f"setup must be None, 'random' or a setup dict, not {setup!r}")
+
+    @staticmethod
+    def render(state) -> str:
+        import io
+
+        from rich.console import Console
+
+        from builders.middle_ages.render import position_tables
+
+        view = state.observation(state.current_player)
+        hidden = ["?"] * max(view["building_deck_size"] - 1, 0)
+        pos = {**view, "building_deck": [view["building_deck_top"], *hidden] if view["building_deck_size"] else [],
+               "worker_deck": ["?"] * view["worker_deck_size"]}
+        buf = io.StringIO()
+        Console(file=buf, width=120, color_system=None).print(position_tables(pos))
+        return buf.getvalue()
+
+    @staticmethod
+    def score_margins(state) -> list[float]:
+        scores = state.result().scores
+        return [float(s - max(x for q, x in enumerate(scores) if q != p)) for p, s in enumerate(scores)]
+
