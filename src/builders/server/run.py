@@ -26,7 +26,22 @@ def limits_from_env() -> Any:
     from builders.server.guard import Limits
 
     hosts = os.environ.get("BUILDERS_ALLOWED_HOSTS")
-    return Limits(allowed_hosts=[h.strip() for h in hosts.split(",") if h.strip()] if hosts else None)
+    limits = Limits(allowed_hosts=[h.strip() for h in hosts.split(",") if h.strip()] if hosts else None)
+    if os.environ.get("BUILDERS_HEADER_SECONDS"):
+        limits.header_seconds = float(os.environ["BUILDERS_HEADER_SECONDS"])
+    return limits
+
+
+def more_files() -> None:
+    """Raise this process's limit of open files to the hard limit (every connection is one)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def app_from_env():
@@ -53,6 +68,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *, bot
 
     from builders.server.store import database_url, default_db_url
 
+    more_files()
     url = database_url(db) if db else default_db_url()
     os.environ.update(BUILDERS_DB=url, BUILDERS_REDIS=redis or "", BUILDERS_BOT_DELAY=str(bot_delay),
                       BUILDERS_BOT_MODE=bot_mode, BUILDERS_BOT_WORKERS=str(bot_workers or default_bot_workers()),
