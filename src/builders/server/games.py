@@ -197,7 +197,7 @@ class GameService:
         fresh = self._build(live.id)
         if fresh.version == live.version:
             return False
-        for name in ("name", "seats", "version", "state", "steps", "log"):
+        for name in ("name", "seats", "version", "state", "steps", "log", "options"):
             setattr(live, name, getattr(fresh, name))
         live.undo = []
         live.changed()
