@@ -1,0 +1,150 @@
+"""Agent options and bot levels: every refusal says exactly what is wrong (one sentence), every
+boundary is where the docs put it, and each spec makes the agent it names with the options it names."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from builders.ai.agents import AgentSpec, parse_agent, parse_agents
+from builders.ai.factory import EASY_NOISE, TURN_TIME, BotError, check_turn_time, make_bot
+from builders.ai.greedy import GreedyAgent
+from builders.ai.mcts import MCTSAgent
+from builders.core.agents import RandomAgent
+from builders.core.games import get_game
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"time_limit": 0}, "time limit must be positive, not 0"),
+    ({"time_limit": -1.5}, "time limit must be positive, not -1.5"),
+    ({"time_limit": math.nan}, "time limit must be positive, not nan"),
+    ({"time_limit": None, "turn_time": 0}, "turn time must be positive, not 0"),
+    ({"time_limit": None, "turn_time": -2}, "turn time must be positive, not -2"),
+    ({"iterations": 0}, "iterations must be at least 1, not 0"),
+    ({"time_limit": None}, "mcts needs a time limit or an iteration budget"),
+    ({"prior": "slow"}, "prior must be one of full, fast, not 'slow'"),
+])
+def test_mcts_refuses_a_budget_that_is_not_positive(kwargs, message):
+    with pytest.raises(ValueError) as e:
+        MCTSAgent(1, **kwargs)
+    assert str(e.value) == message
+
+
+def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
+    a = MCTSAgent(3, time_limit=1e-9, iterations=1, c=0.5, rollout=2, scale=7.0, widen=0.0, prior="fast", reuse=1)
+    assert (a.time_limit, a.iterations, a.c, a.rollout, a.scale, a.widen, a.prior, a.reuse, a.name) == \
+        (1e-9, 1, 0.5, 2, 7.0, 0.0, "fast", True, "mcts")
+    b = MCTSAgent(3, time_limit=None, turn_time=1e-9)
+    assert (b.time_limit, b.turn_time, b.iterations, b.prior, b.reuse, b.rollout) == (None, 1e-9, None, "full", False, 0)
+    # one iteration is a whole decision: a legal action comes back
+    state = get_game("middle-ages").new_state(get_game("middle-ages").random_setup(2, 9))
+    assert MCTSAgent(3, time_limit=None, iterations=1).act(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("alpha", "unknown agent 'alpha' (choose from random, greedy, mcts, easy, medium, hard, expert)"),
+    ("mcts:time", "agent option 'time' must be key=value"),
+    ("mcts:=1", "agent option '=1' must be key=value"),
+    ("mcts:time=", "agent option 'time=' must be key=value"),
+    ("mcts:depth=3", "unknown option 'depth' for agent mcts (options: time, iters, turn, c, rollout, scale, "
+                     "widen, prior, reuse)"),
+    ("random:noise=1", "unknown option 'noise' for agent random (options: none)"),
+    ("mcts:time=0", "option time of mcts must be positive, not 0"),
+    ("mcts:time=-1", "option time of mcts must be positive, not -1"),
+    ("mcts:turn=0", "option turn of mcts must be positive, not 0"),
+    ("mcts:iters=0", "option iters of mcts must be positive, not 0"),
+    ("mcts:c=0", "option c of mcts must be positive, not 0"),
+    ("mcts:scale=0", "option scale of mcts must be positive, not 0"),
+    ("mcts:time=600.5", "option time of mcts must be at most 600 seconds, not 600.5"),
+    ("hard:turn=601", "option turn of hard must be at most 600 seconds, not 601"),
+    ("mcts:iters=2.5", "option iters of mcts must be a whole number, not '2.5'"),
+    ("mcts:time=soon", "option time of mcts must be a number, not 'soon'"),
+    ("mcts:reuse=2", "option reuse of mcts must be 0 or 1, not 2"),
+    ("mcts:prior=slow", "option prior of mcts must be one of full, fast, not 'slow'"),
+    ("greedy:noise=-0.1", "option noise of greedy must not be negative, not -0.1"),
+    ("mcts:rollout=-1", "option rollout of mcts must not be negative, not -1"),
+    ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),
+])
+def test_agent_spec_refusals(text, message):
+    with pytest.raises(ValueError) as e:
+        parse_agent(text)
+    assert str(e.value) == message
+
+
+def test_agent_spec_boundaries_and_labels():
+    assert parse_agent("mcts:time=600").options == {"time": 600.0}
+    assert parse_agent(" MCTS : Time = 0.2 ").label == "mcts:time=0.2"
+    assert parse_agent("greedy:noise=0").options == {"noise": 0.0}
+    assert parse_agent("mcts:rollout=0:widen=0:reuse=0:reuse=1").options == {"rollout": 0, "widen": 0.0, "reuse": 1}
+    assert parse_agent("mcts:iters=1:prior=fast").label == "mcts:iters=1:prior=fast"
+    assert AgentSpec("random").label == "random"
+    assert [s.label for s in parse_agents("mcts:time=0.2,c=0.7,greedy")] == ["mcts:time=0.2:c=0.7", "greedy"]
+    assert [s.label for s in parse_agents("easy, hard:turn=1")] == ["easy", "hard:turn=1"]
+    for text, message in [
+        ("greedy,,random", "empty agent in 'greedy,,random'"),
+        ("c=0.7,greedy", "unknown agent 'c=0.7' (choose from random, greedy, mcts, easy, medium, hard, expert)"),
+    ]:
+        with pytest.raises(ValueError) as e:
+            parse_agents(text)
+        assert str(e.value) == message
+
+
+def test_each_spec_makes_the_agent_it_names():
+    random_agent = parse_agent("random").make(5)
+    assert type(random_agent) is RandomAgent and random_agent.name == "random"
+    greedy = parse_agent("greedy:noise=0.25").make(5)
+    assert type(greedy) is GreedyAgent and greedy.noise == 0.25 and greedy.name == "greedy:noise=0.25"
+    easy, medium = parse_agent("easy").make(5), parse_agent("medium").make(5)
+    assert (type(easy), easy.noise, easy.name) == (GreedyAgent, EASY_NOISE, "easy")
+    assert (type(medium), medium.noise, medium.name) == (GreedyAgent, 0.0, "medium")
+    plain = parse_agent("mcts").make(5)
+    assert (plain.time_limit, plain.turn_time, plain.iterations, plain.prior, plain.reuse) == (1.0, None, None, "full", False)
+    iters = parse_agent("mcts:iters=7").make(5)
+    assert (iters.time_limit, iters.iterations, iters.turn_time) == (None, 7, None)
+    turn = parse_agent("mcts:turn=3").make(5)
+    assert (turn.time_limit, turn.turn_time) == (None, 3.0)
+    both = parse_agent("mcts:time=0.5:turn=3").make(5)
+    assert (both.time_limit, both.turn_time) == (0.5, 3.0)
+    for level in ("hard", "expert"):
+        agent = parse_agent(level).make(5)
+        assert (type(agent), agent.time_limit, agent.turn_time, agent.prior, agent.reuse, agent.name) == \
+            (MCTSAgent, None, TURN_TIME[level], "fast", True, level)
+    timed = parse_agent("hard:time=0.5").make(5)
+    assert (timed.time_limit, timed.turn_time, timed.prior, timed.reuse) == (0.5, None, "fast", True)
+    counted = parse_agent("expert:iters=9").make(5)
+    assert (counted.time_limit, counted.turn_time, counted.iterations) == (None, None, 9)
+    assert parse_agent("hard:turn=1").make(5).turn_time == 1.0
+    assert parse_agent("mcts:c=0.7:rollout=3:scale=20:widen=1").make(5).__dict__.items() >= \
+        {"c": 0.7, "rollout": 3, "scale": 20.0, "widen": 1.0}.items()
+
+
+@pytest.mark.parametrize("args, message", [
+    (("chess", "easy"), "unknown game 'chess' (choose from kingdom, middle-ages)"),
+    (("kingdom", "genius"), "unknown level 'genius' (choose from random, easy, medium, hard, expert)"),
+    (("kingdom", "hard", 1, 0), "turn time must be positive, not 0"),
+    (("kingdom", "hard", 1, -1.0), "turn time must be positive, not -1.0"),
+    (("kingdom", "hard", 1, math.nan), "turn time must be positive, not nan"),
+    (("kingdom", "hard", 1, 600.5), "turn time must be at most 600 seconds, not 600.5"),
+    (("kingdom", "hard", 1, "2"), "turn time must be a number of seconds, not '2'"),
+    (("kingdom", "hard", 1, True), "turn time must be a number of seconds, not True"),
+])
+def test_bot_refusals(args, message):
+    with pytest.raises(BotError) as e:
+        make_bot(*args)
+    assert str(e.value) == message
+
+
+def test_bot_levels():
+    assert check_turn_time(600) == 600.0 and check_turn_time(1e-9) == 1e-9
+    assert type(make_bot("kingdom", "random", 1)) is RandomAgent
+    easy = make_bot("middle-ages", "easy", 1)
+    assert (type(easy), easy.noise, easy.name) == (GreedyAgent, EASY_NOISE, "easy")
+    medium = make_bot("middle-ages", "medium", 1)
+    assert (type(medium), medium.noise, medium.name) == (GreedyAgent, 0.0, "medium")
+    for level in ("hard", "expert"):
+        bot = make_bot("kingdom", level, 1)
+        assert (bot.time_limit, bot.turn_time, bot.prior, bot.reuse, bot.name) == (None, TURN_TIME[level], "fast", True, level)
+    assert make_bot("kingdom", "expert", 1, turn_time=3).turn_time == 3.0
+    # the fast levels ignore a turn time (but still check it)
+    assert make_bot("kingdom", "medium", 1, turn_time=3).noise == 0.0

@@ -1,0 +1,216 @@
+"""Every refusal of the game service has its exact status and sentence and changes nothing; a game
+played to its end refuses every further change; a bot that keeps failing gives up after three tries,
+and one that fails now and then goes on."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import httpx
+import pytest
+
+from builders.core.agents import RandomAgent
+from tests.server.conftest import make_app
+from tests.server.helpers import ThreadServer
+
+
+def create(api, game="kingdom", seats=None, setup=None):
+    body = {"game": game, "seats": seats or [{"type": "human"}, {"type": "human"}]}
+    if setup is not None:
+        body["setup"] = setup
+    r = api.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["id"], {s["seat"]: s.get("token") for s in data["seats"]}
+
+
+def refused(r: httpx.Response, status: int, detail: str) -> None:
+    assert (r.status_code, r.json()) == (status, {"detail": detail})
+
+
+def version(api, gid) -> int:
+    return api.get(f"/api/games/{gid}").json()["version"]
+
+
+def seat_headers(token):
+    return {"X-Seat-Token": token}
+
+
+def test_refusals_of_a_running_game_say_exactly_why(api):
+    gid, tokens = create(api, "middle-ages", setup={"seed": 5})
+    other, other_tokens = create(api, "middle-ages", setup={"seed": 5})
+    url = f"/api/games/{gid}"
+    view = api.get(f"{url}/state", headers=seat_headers(tokens[0])).json()
+    assert view["to_move"] == 0 and view["version"] == 0
+    first = view["legal"][0]
+
+    cases = [
+        (api.post(f"{url}/actions", json={"action": first}), 401,
+         "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat"),
+        (api.post(f"{url}/actions", json={"action": first}, headers=seat_headers(other_tokens[0])), 401,
+         "the seat token is not valid for this game"),
+        # a token of exactly the longest length is looked up; one character more is refused unseen
+        (api.post(f"{url}/actions", json={"action": first}, headers=seat_headers("a" * 100)), 401,
+         "the seat token is not valid for this game"),
+        (api.post(f"{url}/actions", json={"action": first}, headers=seat_headers("a" * 101)), 401,
+         "the seat token is not valid"),
+        (api.get(f"{url}/state", headers=seat_headers("a" * 101)), 401, "the seat token is not valid"),
+        (api.post(f"{url}/actions", json={"action": first}, headers=seat_headers(tokens[1])), 403,
+         "it is seat 0's turn, not seat 1's"),
+        (api.post(f"{url}/actions", json={"action": first, "version": 7}, headers=seat_headers(tokens[0])),
+         409, "the game has changed: it is at version 0, not 7"),
+        (api.post(f"{url}/undo", headers=seat_headers(tokens[0])), 409, "there is nothing to undo in this turn"),
+        (api.post(f"{url}/undo", headers=seat_headers(tokens[1])), 409,
+         "only the player to move can undo, within their own turn"),
+        (api.post(f"{url}/undo"), 401,
+         "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat"),
+        (api.post(f"{url}/join", json={"seat": 1}), 409, "seat 1 is not open: it is joined by its own link"),
+        (api.post(f"{url}/join", json={"seat": 3}), 409, "the game has seats 0 to 1, not 3"),
+        (api.get(f"{url}/record"), 409, "the record is available once the game is over"),
+        (api.get(f"{url}/replay/0"), 409, "a game can be replayed once it is over"),
+        (api.get("/api/games/nosuchgame"), 404, "there is no game 'nosuchgame'"),
+        (api.get("/api/games/nosuchgame/state"), 404, "there is no game 'nosuchgame'"),
+    ]
+    for r, status, detail in cases:
+        refused(r, status, detail)
+    assert version(api, gid) == 0 and version(api, other) == 0
+
+    # the version check passes with the current version
+    r = api.post(f"{url}/actions", json={"action": "coins 1", "version": 0}, headers=seat_headers(tokens[0]))
+    assert r.status_code == 200 and r.json()["version"] == 1
+    assert r.json()["can_undo"] is True
+    # seat 1 may not undo seat 0's action
+    refused(api.post(f"{url}/undo", headers=seat_headers(tokens[1])), 409,
+            "only the player to move can undo, within their own turn")
+    r = api.post(f"{url}/undo", headers=seat_headers(tokens[0]))
+    assert r.status_code == 200 and r.json()["version"] == 2 and r.json()["actions"] == 0
+    assert r.json()["can_undo"] is False and r.json()["log"] == []
+
+
+def test_open_seats_are_taken_once(api):
+    gid, tokens = create(api, "kingdom", seats=[{"type": "human"}, {"type": "human", "open": True},
+                                                {"type": "bot", "level": "easy"}])
+    url = f"/api/games/{gid}"
+    assert tokens[1] is None
+    refused(api.post(f"{url}/join", json={"seat": 2}), 409, "seat 2 is not open: it is joined by its own link")
+    r = api.post(f"{url}/join", json={"seat": 1, "name": "Ada"})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    assert r.json()["link"] == f"/play/{gid}#seat=1&token={r.json()['token']}"
+    refused(api.post(f"{url}/join", json={"seat": 1}), 409, "seat 1 is already taken")
+    seats = api.get(url).json()["seats"]
+    assert seats[1]["name"] == "Ada" and seats[1]["claimed"] is True
+
+
+def _play_to_the_end(api, gid, token, seed):
+    """Seat 0 (a person) plays random legal actions; seat 1 (a bot) answers; returns the final view."""
+    rng = random.Random(seed)
+    url = f"/api/games/{gid}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        view = api.get(f"{url}/state", headers=seat_headers(token)).json()
+        if view["status"] == "finished":
+            return view
+        if view["to_move"] != 0:
+            time.sleep(0.01)
+            continue
+        r = api.post(f"{url}/actions", json={"action": rng.choice(view["legal"]), "version": view["version"]},
+                     headers=seat_headers(token))
+        assert r.status_code == 200, r.text
+    pytest.fail("the game did not finish")
+
+
+def test_a_finished_game_refuses_every_change(api):
+    gid, tokens = create(api, "middle-ages", seats=[{"type": "human"}, {"type": "bot", "level": "easy"}],
+                         setup={"seed": 11})
+    url = f"/api/games/{gid}"
+    final = _play_to_the_end(api, gid, tokens[0], seed=3)
+    assert final["to_move"] is None and final["legal"] == [] and final["legal_costs"] is None
+    assert final["can_undo"] is False and final["result"]["winners"]
+    before = version(api, gid)
+    refused(api.post(f"{url}/actions", json={"action": "end"}, headers=seat_headers(tokens[0])), 409,
+            "the game is over")
+    refused(api.post(f"{url}/undo", headers=seat_headers(tokens[0])), 409, "the game is over")
+    refused(api.post(f"{url}/resign", headers=seat_headers(tokens[0])), 409, "the game is over")
+    total = final["actions"]
+    refused(api.get(f"{url}/replay/{total + 1}"), 404,
+            f"the game has {total} actions: choose a position from 0 to {total}")
+    assert api.get(f"{url}/replay/{total}").json()["total"] == total
+    record = api.get(f"{url}/record").json()
+    assert record["result"] == final["result"]
+    assert len([h for h in record["history"] if isinstance(h, str)]) == total
+    assert version(api, gid) == before
+    summary = api.get(url).json()
+    assert summary["status"] == "finished" and summary["to_move"] is None
+
+
+def test_resign_refusals(api):
+    gid, tokens = create(api, "middle-ages", setup={"seed": 2})
+    url = f"/api/games/{gid}"
+    r = api.post(f"{url}/resign", headers=seat_headers(tokens[1]), json={"bot": "easy"})
+    assert r.status_code == 200
+    seat = r.json()["seats"][1]
+    assert (seat["type"], seat["level"], seat["resigned"]) == ("bot", "easy", False)
+    refused(api.post(f"{url}/resign", headers=seat_headers(tokens[1])), 409, "seat 1 is already played by a bot")
+    # seat 0 leaves without naming a bot: a medium bot takes over and the seat is marked resigned
+    r = api.post(f"{url}/resign", headers=seat_headers(tokens[0]))
+    seat = r.json()["seats"][0]
+    assert (seat["type"], seat["level"], seat["resigned"]) == ("bot", "medium", True)
+
+
+class Flaky:
+    """A bot factory that fails on the calls that ``fails(n)`` picks (n = 1, 2, ...) and otherwise
+    gives a random player; it counts its calls."""
+
+    def __init__(self, fails):
+        self.fails = fails
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, game: str, level: str, seed: int):
+        with self.lock:
+            self.calls += 1
+            n = self.calls
+        if self.fails(n):
+            raise RuntimeError(f"bot failure {n}")
+        return RandomAgent(seed)
+
+
+def _bot_task_done(app, gid, timeout=15.0):
+    live = app.state.service.live[gid]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if live.bot_task is not None and live.bot_task.done():
+            return live
+        time.sleep(0.02)
+    pytest.fail("the bot never stopped")
+
+
+def test_a_bot_that_keeps_failing_gives_up_after_three_tries(tmp_path):
+    factory = Flaky(lambda n: True)
+    app = make_app(tmp_path, bot_factory=factory)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, _ = create(api, "kingdom", seats=[{"type": "bot"}, {"type": "human"}], setup={"mode": "first"})
+        live = _bot_task_done(app, gid)
+        assert factory.calls == 3
+        assert live.version == 0 and live.steps == [] and live.log == []
+        time.sleep(0.3)
+        assert factory.calls == 3
+        view = api.get(f"/api/games/{gid}/state").json()
+        assert view["to_move"] == 0 and view["version"] == 0 and view["log"] == []
+
+
+def test_a_bot_that_fails_now_and_then_goes_on(tmp_path):
+    # two failures, then a move: the count of failures starts again after every move
+    factory = Flaky(lambda n: n % 3 != 0)
+    app = make_app(tmp_path, bot_factory=factory)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, _ = create(api, "kingdom", seats=[{"type": "bot"}, {"type": "human"}],
+                        setup={"mode": "first", "seed": 4})
+        live = _bot_task_done(app, gid, timeout=60)
+        view = api.get(f"/api/games/{gid}/state").json()
+        # the bot played its whole turn; every move came after two failures
+        assert view["to_move"] == 1 and view["version"] >= 2
+        assert all(e["seat"] == 0 for e in view["log"]) and view["log"][-1]["action"] == "end"
+        assert factory.calls == 3 * len(live.steps)
