@@ -27,3 +27,19 @@ def bench_middle_ages(
     from builders.middle_ages.bench import run
 
     run(runs=runs, games=games, echo=typer.echo)
+
+
+@app.command("rl")
+def bench_rl(
+    runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
+    games: int = typer.Option(20, min=1, help="Games per run, for each game and player count."),
+) -> None:
+    """Environment steps/s of builders.rl (PettingZoo AEC loop) for both games, and the engine vs
+    observation split. Needs the rl extra."""
+    try:
+        from builders.rl.bench import run
+    except ImportError as e:
+        typer.echo(f"error: builders bench rl needs the rl extra (pip install 'builders[rl]'): {e}", err=True)
+        raise typer.Exit(2) from None
+
+    run(runs=runs, games=games, echo=typer.echo)

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 
 from builders.core.errors import IllegalAction
+from builders.rl import kingdom as _kingdom
+from builders.rl import middle_ages as _middle_ages
 from builders.rl.kingdom import KingdomCodec
 from builders.rl.middle_ages import MiddleAgesCodec
 
@@ -101,10 +103,8 @@ class Match:
 
     def _engine_action(self, prefix: list[int]):
         if self.codec.game == "kingdom":
-            from builders.rl.kingdom import index_to_action
-            return index_to_action(prefix)
-        from builders.rl.middle_ages import index_to_action
-        return index_to_action(prefix[0])
+            return _kingdom.index_to_action(prefix)
+        return _middle_ages.index_to_action(prefix[0])
 
     def play_action(self, action: Any) -> None:
         """Play a whole engine action (for built-in agents); only between picks."""

@@ -131,20 +131,25 @@ def _mask_bytes(masks: Sequence[int]) -> np.ndarray:
 class _StaticPlanes:
     """The planes of a map that never change (terrain and location kinds), cached per board."""
 
-    _cache: dict[Any, np.ndarray] = {}
+    _cache: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     @classmethod
-    def get(cls, board) -> np.ndarray:
-        key = board.sections
-        planes = cls._cache.get(key)
-        if planes is None:
+    def get(cls, board, cards: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(static planes, location hex indices, scoring-card one-hot) of a map and its cards."""
+        key = (board.sections, tuple(cards))
+        found = cls._cache.get(key)
+        if found is None:
             masks = [board.code_mask[c] for c in range(9)] + [board.kind_mask[k] for k in range(8)]
             planes = _mask_bytes(masks)
-            planes.setflags(write=False)
+            locations = np.array(board.locations, dtype=np.int64)
+            one_hot = np.zeros(len(CARDS), dtype=np.int8)
+            one_hot[[CARDS.index(c) for c in cards]] = 1
+            for arr in (planes, locations, one_hot):
+                arr.setflags(write=False)
             if len(cls._cache) > 512:
                 cls._cache.clear()
-            cls._cache[key] = planes
-        return planes
+            found = cls._cache[key] = (planes, locations, one_hot)
+        return found
 
 
 class KingdomCodec:
@@ -270,15 +275,14 @@ class KingdomCodec:
         src = prefix[1] if len(prefix) == 2 and prefix[0] - TILE0 in TWO_HEX_KINDS else -1
         dyn = [state.own[q] for q in order]
         dyn.append(BIT[src] if src >= 0 else 0)
+        static, locations, cards = _StaticPlanes.get(board, state.cards)
         planes = np.empty((self.num_planes, 20, 20), dtype=np.uint8)
-        planes[:_STATIC] = _StaticPlanes.get(board)
-        left = np.zeros(400, dtype=np.uint8)
-        left[board.locations] = state.left
-        planes[_STATIC] = left.reshape(20, 20)
+        planes[:_STATIC] = static
+        left = planes[_STATIC].reshape(400)
+        left[:] = 0
+        left[locations] = state.left
         planes[_STATIC + 1:] = _mask_bytes(dyn)
 
-        cards = np.zeros(len(CARDS), dtype=np.int8)
-        cards[[CARDS.index(c) for c in state.cards]] = 1
         terrain = np.zeros((n, len(TERRAINS)), dtype=np.int8)
         over = state.is_over()
         to_move = state.current_player
@@ -295,9 +299,9 @@ class KingdomCodec:
                     b = BIT[h]
                     tiles[k, loc_kind[h], 1 if used & b else 2 if new & b else 0] += 1
         supply = np.array([state.supply[q] for q in order], dtype=np.uint8)
-        seen = np.zeros((2, len(TERRAINS)), dtype=np.uint8)
-        np.add.at(seen[0], state.discard, 1)
-        np.add.at(seen[1], state.removed, 1)
+        discard, removed = state.discard, state.removed
+        seen = np.array([[discard.count(c) for c in range(5)], [removed.count(c) for c in range(5)]],
+                        dtype=np.uint8)
         progress = np.array([state.built, state.final_round, len(state.deck), to_move == seat and not over,
                              min(state.turn, 255), (state.start_player - seat) % n], dtype=np.uint8)
         phase = np.zeros(len(PHASES) + 8, dtype=np.int8)
@@ -306,7 +310,7 @@ class KingdomCodec:
             phase[len(PHASES) + prefix[0] - TILE0] = 1
         return {
             "board": planes,
-            "cards": cards,
+            "cards": cards.copy(),
             "terrain": terrain,
             "tiles": tiles,
             "supply": supply,

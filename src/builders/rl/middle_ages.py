@@ -53,6 +53,9 @@ for _w in range(len(WORKERS)):
 _INDEX = np.full(int(_CODES.max()) + 1, -1, dtype=np.int64)
 _INDEX[_CODES] = np.arange(NUM_ACTIONS)
 _CODE_LIST = _CODES.tolist()
+_SLOT_OF = {card: _worker_slot(card) for card in [*WORKERS, *MACHINES]}
+#: the requirement of each building-deck card (stone, wood, knowledge, tile)
+_REQ = np.array([unpack(REQ[c]) for c in BUILDING_DECK], dtype=np.int16)
 _INDEX_OF = {c: i for i, c in enumerate(_CODE_LIST)}
 assert len(_INDEX_OF) == NUM_ACTIONS
 
@@ -157,17 +160,17 @@ class MiddleAgesCodec:
         need = np.zeros((NUM_SITES, 4), dtype=np.uint8)
         sent = np.zeros(NUM_SITES, dtype=np.uint8)
         for k, q in enumerate(order):
-            for w in state.crew[q]:
-                crew[k, _worker_slot(w)] = 1
-            for s in state.done[q]:
-                done[k, s - _FIRST_SITE] = 1
-            for s in state.sites[q]:
-                i = s - _FIRST_SITE
-                sites[k, i] = 1
-                have = unpack(state.progress[s])
-                progress[i] = have
-                need[i] = [max(r - h, 0) for r, h in zip(unpack(REQ[s]), have)]
-                sent[i] = min(state.sent[s], 255)
+            crew[k, [_SLOT_OF[w] for w in state.crew[q]]] = 1
+            done[k, [s - _FIRST_SITE for s in state.done[q]]] = 1
+            mine = state.sites[q]
+            if mine:
+                at = np.array(mine, dtype=np.int64) - _FIRST_SITE
+                sites[k, at] = 1
+                packed = state.progress
+                have = np.array([packed[s] for s in mine], dtype="<u4").view(np.uint8).reshape(-1, 4)
+                progress[at] = have
+                need[at] = np.maximum(_REQ[at] - have, 0)
+                sent[at] = np.minimum([state.sent[s] for s in mine], 255)
         over = state.is_over()
         return {
             "building_row": brow,
