@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
 from tests.web.conftest import DESKTOP
 from tests.web.helpers import wait_ready
 
@@ -46,3 +51,35 @@ def contrast(a: str, b: str) -> float:
 
     hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
+
+
+# -- the accessibility scan ------------------------------------------------------------------------
+AXE_VERSION = "4.10.2"  # axe-core, fetched from the npm registry on first use (not committed)
+AXE_CACHE = Path(__file__).resolve().parents[2] / "out" / "cache" / f"axe-core-{AXE_VERSION}"
+
+
+def axe_script() -> Path:
+    """axe.min.js of axe-core, packed by npm from the npm registry into out/cache/ once."""
+    target = AXE_CACHE / "package" / "axe.min.js"
+    if target.is_file():
+        return target
+    npm = shutil.which("npm")
+    if not npm:
+        raise AssertionError("npm is needed once to fetch axe-core for the accessibility scan: apt-get install -y npm")
+    AXE_CACHE.mkdir(parents=True, exist_ok=True)
+    subprocess.run([npm, "pack", f"axe-core@{AXE_VERSION}", "--silent", "--pack-destination", str(AXE_CACHE)],
+                   check=True, capture_output=True, timeout=300)
+    with tarfile.open(AXE_CACHE / f"axe-core-{AXE_VERSION}.tgz") as tar:
+        tar.extract("package/axe.min.js", AXE_CACHE, filter="data")
+    return target
+
+
+def axe_violations(page, impacts=("serious", "critical")) -> list[str]:
+    """The accessibility problems of the page as axe-core sees them, of the given impacts, in words."""
+    page.add_script_tag(path=str(axe_script()))
+    found = page.evaluate("""async () => {
+      const r = await axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ')) }));
+    }""")
+    return [f"{v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}" for v in found if v["impact"] in impacts]

@@ -219,7 +219,7 @@ function houseMark(seat) {
 }
 
 function tileSample(kind, state, label) {
-  return el("span", { class: `tile-chip sample state-${state}`, style: { background: KIND_COLOUR[kind] } }, locationIcon(kind, 16), label);
+  return el("span", { class: `tile-chip sample state-${state}`, style: { background: TARGET_INK[kind] } }, locationIcon(kind, 16), label);
 }
 
 export function legendPanel() {
@@ -851,7 +851,7 @@ export class KingdomTable {
       return;
     }
     const p = obs.players[mover];
-    const chip = el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[mover], color: SEAT_INK[mover] } }, SEAT_NAMES[mover]);
+    const chip = el("span", { class: "seat-chip", "data-seat": mover, style: { background: SEAT_COLOURS[mover], color: SEAT_INK[mover] } }, SEAT_NAMES[mover]);
     if (me === mover && !this.opts.replay) {
       b.classList.add("yours");
       const terrain = p.terrain;
@@ -907,7 +907,7 @@ export class KingdomTable {
     bar.append(undo, restart);
     if (this.selection.tile) {
       const kind = this.selection.tile;
-      bar.append(el("span", { class: "tile-chip selected", style: { background: KIND_COLOUR[kind] } }, capital(kind)),
+      bar.append(el("span", { class: "tile-chip selected", style: { background: TARGET_INK[kind] } }, locationIcon(kind, 16), capital(kind)),
         el("button", { class: "btn", id: "cancel-tile", onclick: () => this.clearSelection() }, "Cancel"));
     }
     bar.append(end, zoom, helpLink("kb-turn", "a turn"));
@@ -968,8 +968,8 @@ export class KingdomTable {
         el("span", { class: "supply", title: "Settlements left in the supply" }, el("b", { text: String(p.supply) }), " in supply"),
         shownTerrain && (seat !== me || view.result)
           ? el("span", { class: "their-terrain", "data-terrain": shownTerrain }, terrainSwatch(shownTerrain, 18), " ", TERRAIN_WORD[shownTerrain] || shownTerrain)
-          : seat !== me ? el("span", { class: "muted", text: "card hidden" }) : null);
-      const mineRow = seat === me && !this.opts.replay;
+          : seat !== me ? el("span", { class: "muted", text: this.revealed ? "no card in hand" : "card hidden" }) : null);
+      const mineRow = seat === me && !this.opts.replay && !view.result;
       const tiles = el("div", { class: `tiles${mineRow ? " my-tiles" : ""}` });
       let number = 0;
       (p.tiles || []).forEach((t) => {
@@ -983,7 +983,7 @@ export class KingdomTable {
           "data-kind": t.kind, "data-state": t.state, disabled: !usable, "aria-pressed": usable ? String(selected) : null,
           "aria-label": `${capital(t.kind)} tile, ${stateWords}${usable ? ", can be used now" : ""}${keyHint}`,
           title: `${capital(t.kind)} (${stateWords}): ${TILE_TEXT[t.kind]}${keyHint}`,
-          style: { background: KIND_COLOUR[t.kind] },
+          style: { background: TARGET_INK[t.kind] },
           onclick: () => this.selectTile(t.kind),
         }, locationIcon(t.kind, 18), capital(t.kind), el("small", { text: t.state === "ready" ? "" : ` · ${t.state}` }),
         keyHint ? el("kbd", { class: "key-hint", "aria-hidden": "true", text: String(number) }) : null);

@@ -245,7 +245,7 @@ export class BuildersTable {
       banner.append(el("strong", { text: "Game over. " }), this.opts.winnersText ? this.opts.winnersText(view) : "");
     } else if (view.to_move !== null && view.to_move !== undefined) {
       const mover = view.to_move;
-      const chip = el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[mover], color: SEAT_INK[mover] } }, SEAT_NAMES[mover]);
+      const chip = el("span", { class: "seat-chip", "data-seat": mover, style: { background: SEAT_COLOURS[mover], color: SEAT_INK[mover] } }, SEAT_NAMES[mover]);
       const left = obs.actions_left;
       if (mine) {
         banner.classList.add("yours");
