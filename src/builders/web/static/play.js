@@ -3,7 +3,9 @@
 import {
   api, ApiError, GameSocket, copyText, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
   rememberGame, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText, seatName,
+  ensureSession, currentSession,
 } from "./api.js";
+import { mountAccount, setBaseTitle } from "./account.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
 
@@ -19,6 +21,11 @@ let table = null;
 let current = null;
 let socket = null;
 let busy = false;
+// the seats of this browser's account in this game (pass-and-play when several are people's)
+let mySeats = [];
+// the seat whose player pressed "show my cards" on the pass-the-device screen
+let passed = null;
+let seeded = false;
 
 const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: "Game log" }), el("ol", { class: "log", id: "log" }));
 // what happens is read out to screen readers here (one line per move)
@@ -30,6 +37,36 @@ let logSeq = 0;
 let lastAnnounced = null;
 let overSeen = false;
 
+// An invitation link (#invite=CODE) takes its seat for this browser's account (a guest's if need be);
+// the code leaves the address at once: it is dead once used.
+async function claimInvitation() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const code = params.get("invite");
+  if (!code) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    await ensureSession();
+    const joined = await api(`/api/games/${encodeURIComponent(gameId)}/claim`, { method: "POST", body: { code } });
+    toast(`${SEAT_NAMES[joined.seat]} is your seat.`, "info", 3000);
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function loadMySeats() {
+  const info = await currentSession();
+  if (!info.account) return;
+  try {
+    mySeats = (await api(`/api/games/${encodeURIComponent(gameId)}/mine`)).seats;
+  } catch (err) {
+    mySeats = [];
+  }
+}
+
+// "?seat=N" for requests made as the account (not with a seat token)
+function seatQuery() {
+  return !token && seat !== null && seat !== undefined ? `?seat=${seat}` : "";
+}
 
 function chooseSeat() {
   const fromLink = seatFromFragment(location.hash);
@@ -66,8 +103,54 @@ function botSeat(view) {
   return info && info.type === "bot" ? info : null;
 }
 
+// Pass-and-play: the seat the device must be passed to before its view is shown (or null).
+function passNeeded(view) {
+  if (token || view.result) return null;
+  const people = mySeats.filter((s) => ((view.seats || []).find((x) => x.seat === s) || {}).type === "human");
+  if (people.length < 2) return null;
+  const next = view.to_move;
+  if (next === null || next === undefined || !people.includes(next)) return null;
+  return next === seat && passed === next ? null : next;
+}
+
+function showPassScreen(next) {
+  if (table) {
+    table.destroy();
+    table = null;
+  }
+  tableRoot.replaceChildren();
+  tableRoot.hidden = true;
+  let screen = document.getElementById("pass-screen");
+  if (screen && screen.dataset.seat === String(next)) return;
+  if (screen) screen.remove();
+  const button = el("button", { type: "button", class: "btn btn-primary btn-big", id: "pass-ready", onclick: () => {
+    screen.remove();
+    tableRoot.hidden = false;
+    passed = next;
+    seat = next;
+    socket.setToken(null, next);
+    refresh();
+  } }, `I am ${SEAT_NAMES[next]}: show my cards`);
+  screen = el("section", { class: "panel pass-screen", id: "pass-screen", "data-seat": next, role: "dialog", "aria-labelledby": "pass-title" },
+    el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[next], color: SEAT_INK[next] } }, SEAT_NAMES[next]),
+    el("h2", { id: "pass-title", text: `Pass the device to ${SEAT_NAMES[next]}` }),
+    el("p", { class: "muted", text: "The cards stay hidden until the next player presses the button." }),
+    button);
+  tableRoot.after(screen);
+  button.focus();
+}
+
 function render(view) {
   if (!view || (view.id !== undefined && view.id !== gameId)) return;
+  const next = passNeeded(view);
+  if (next !== null) {
+    current = view;
+    document.body.dataset.status = view.result ? "finished" : view.status || "";
+    document.body.classList.remove("your-turn");
+    renderHeader(view);
+    showPassScreen(next);
+    return;
+  }
   // views can cross on the way (a reply to an action and a push after a bot's move): never go back
   if (current && current.seat === view.seat && typeof view.version === "number" && view.version < current.version) return;
   current = view;
@@ -129,7 +212,6 @@ async function restartTurn() {
   }
 }
 
-
 function renderHeader(view) {
   const name = GAME_TITLES[view.game] || view.game;
   const bot = botSeat(view);
@@ -145,7 +227,8 @@ function renderHeader(view) {
   } else {
     chip = el("span", { class: "seat-chip spectator", id: "seat-chip", text: "watching" });
   }
-  titleEl.replaceChildren(el("span", { class: "game-name", text: name }), chip);
+  titleEl.replaceChildren(el("span", { class: "game-name", text: name }), chip,
+    seeded ? el("span", { class: "seeded-chip", id: "seeded-chip", title: "The creator chose the seed this game was dealt from: its cards could be known in advance." }, "dealt from a chosen seed") : null);
   // a bot to move: say that it is thinking (its moves then come one by one, each lit up for a moment)
   const moverInfo = (view.seats || []).find((s) => s.seat === view.to_move);
   const thinking = !view.result && moverInfo && moverInfo.type === "bot" && view.to_move !== view.seat;
@@ -158,7 +241,7 @@ function renderHeader(view) {
   const mine = playingSeat(view);
   const yourTurn = mine !== null && mine === view.to_move && !view.result;
   document.body.classList.toggle("handed-over", Boolean(bot));
-  document.title = `${yourTurn ? "● Your turn · " : ""}${name}`;
+  setBaseTitle(`${yourTurn ? "● Your turn · " : ""}${name}`);
   document.body.classList.toggle("your-turn", yourTurn);
 
   toolsEl.replaceChildren();
@@ -266,7 +349,7 @@ function showInvites(seats, tokens) {
 
 async function refresh() {
   try {
-    const view = await api(`/api/games/${encodeURIComponent(gameId)}/state`, { token });
+    const view = await api(`/api/games/${encodeURIComponent(gameId)}/state${seatQuery()}`, { token });
     render(view);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401 && token) {
@@ -287,7 +370,7 @@ async function sendAction(action) {
   try {
     const body = { action };
     if (current && typeof current.version === "number") body.version = current.version;
-    const view = await api(`/api/games/${encodeURIComponent(gameId)}/actions`, { method: "POST", body, token });
+    const view = await api(`/api/games/${encodeURIComponent(gameId)}/actions${seatQuery()}`, { method: "POST", body, token });
     render(view);
   } catch (err) {
     toast(err.message);
@@ -302,7 +385,7 @@ async function sendUndo() {
   if (busy) return;
   busy = true;
   try {
-    const view = await api(`/api/games/${encodeURIComponent(gameId)}/undo`, { method: "POST", token });
+    const view = await api(`/api/games/${encodeURIComponent(gameId)}/undo${seatQuery()}`, { method: "POST", token });
     render(view);
   } catch (err) {
     toast(err.message);
@@ -349,7 +432,7 @@ function showBotDialog() {
     cancel.disabled = true;
     error.hidden = true;
     try {
-      await api(`/api/games/${encodeURIComponent(gameId)}/resign`, { method: "POST", body: { bot }, token });
+      await api(`/api/games/${encodeURIComponent(gameId)}/resign${seatQuery()}`, { method: "POST", body: { bot }, token });
     } catch (err) {
       error.textContent = err.message;
       error.hidden = false;
@@ -392,15 +475,26 @@ async function main() {
     tableRoot.replaceChildren(el("div", { class: "panel error-panel", text: "No game id in the address." }));
     return;
   }
+  mountAccount();
+  await claimInvitation();
   const chosen = chooseSeat();
   if (chosen) {
     seat = chosen.seat;
     token = chosen.token;
+  } else {
+    await loadMySeats();
+  }
+  try {
+    seeded = Boolean((await api(`/api/games/${encodeURIComponent(gameId)}`)).seeded);
+  } catch (err) {
+    seeded = false;
   }
   setConn("connecting");
   await refresh();
-  if (current && seat !== null) rememberGame(gameId, { game: current.game });
+  if (current && token && seat !== null) rememberGame(gameId, { game: current.game });
+  if (!token && current && current.seat !== null && current.seat !== undefined && mySeats.includes(current.seat)) seat = current.seat;
   socket = new GameSocket(gameId, token, {
+    seat: token ? null : seat,
     onState: (msg) => {
       const { type, ...view } = msg;
       render(view);
