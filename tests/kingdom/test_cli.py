@@ -217,8 +217,8 @@ def test_replay_refuses_a_recorded_card_that_is_not_a_terrain(record, tmp_path):
     first_chance = next(i for i, e in enumerate(data["history"]) if isinstance(e, dict))
     data["history"][first_chance] = {"chance": "swamp"}
     result = run("replay", write(tmp_path / "bad.json", data))
-    bad(result, "action 3 ('end') is illegal: 'swamp' is not a terrain card "
-                "(expected one of grass, canyon, desert, flower, forest)")
+    bad(result, f"history entry {first_chance} ({{\"chance\": \"swamp\"}}) after action 3 ('end') is illegal: "
+                "'swamp' is not a terrain card (expected one of grass, canyon, desert, flower, forest)")
 
 
 def test_replay_refuses_a_position(barn_position):

@@ -56,9 +56,10 @@ def fail(message: str) -> NoReturn:
 def _click_message(e: Any) -> str:
     text = one_line(e.format_message())
     ctx = getattr(e, "ctx", None)
-    if ctx is not None and getattr(ctx, "command_path", ""):
-        text = f"{ctx.command_path}: {text[:1].lower()}{text[1:]}"
-    return text
+    where = " ".join(str(getattr(ctx, "command_path", "")).split()[1:])   # without the program's name
+    if where:
+        return f"{where}: {text[:1].lower()}{text[1:]}"
+    return f"{text[:1].lower()}{text[1:]}"
 
 
 class OneLineErrors(TyperGroup):

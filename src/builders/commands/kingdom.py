@@ -18,6 +18,7 @@ import typer
 
 from builders.commands._errors import fail
 from builders.core.errors import BuildersError
+from builders.core.record import write_text_whole
 
 app = typer.Typer(
     help="Kingdom Builder: positions, legal moves, records and pictures.",
@@ -169,7 +170,7 @@ def random_game(
     state = _run(body)
     record = state.to_record()
     try:
-        target.write_text(dumps(record) + "\n", encoding="utf-8")
+        write_text_whole(target, dumps(record) + "\n")
     except OSError as e:
         fail(f"cannot write {out}: {e.strerror or e}")
     result = state.result()
@@ -237,7 +238,7 @@ def svg(
 
     picture = _run(body)
     try:
-        Path(out).write_text(picture, encoding="utf-8")
+        write_text_whole(out, picture)
     except OSError as e:
         fail(f"cannot write {out}: {e.strerror or e}")
     typer.echo(f"wrote {out}")

@@ -45,7 +45,7 @@ def random_game(
     try:
         save_record(state, out)
     except OSError as e:
-        fail(f"cannot write {out}: {e.strerror}")
+        fail(f"cannot write {out}: {e.strerror or e}")
     result = state.result()
     winners = ", ".join(str(w) for w in result.winners)
     typer.echo(f"wrote {out}: {players} players, {len(state.player_actions())} actions, "

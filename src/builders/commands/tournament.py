@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 
 from builders.commands._errors import fail
+from builders.core.record import write_text_whole
 
 
 def tournament(
@@ -66,7 +67,7 @@ def tournament(
     _print_table(result)
     if out is not None:
         try:
-            out.write_text(json.dumps(result.to_json(), indent=1) + "\n")
+            write_text_whole(out, json.dumps(result.to_json(), indent=1) + "\n")
         except OSError as e:
             fail(f"cannot write {out}: {e.strerror}")
     if plot is not None:

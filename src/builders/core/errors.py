@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 
 class BuildersError(Exception):
     """Base class of every error the engines raise on bad input."""
@@ -27,10 +29,23 @@ class RecordError(BuildersError, ValueError):
 
 
 class ReplayError(BuildersError, ValueError):
-    """A record whose action number ``index`` (0-based, counting player actions) cannot be replayed."""
+    """A record whose action number ``index`` (0-based, counting player actions) cannot be replayed.
 
-    def __init__(self, index: int, action: str, reason: str):
+    When the fault is a recorded chance outcome of that action (a card that cannot be drawn, or a draw
+    that did not happen), ``entry`` is that outcome's index in the record's history and ``chance`` the
+    outcome; otherwise both are None.
+    """
+
+    def __init__(self, index: int, action: str, reason: str, entry: int | None = None,
+                 chance: str | None = None):
         self.index = index
         self.action = action
         self.reason = reason
-        super().__init__(f"action {index} ({action!r}) is illegal: {reason}")
+        self.entry = entry
+        self.chance = chance
+        if entry is None:
+            message = f"action {index} ({action!r}) is illegal: {reason}"
+        else:
+            outcome = json.dumps({"chance": chance}, ensure_ascii=False)
+            message = f"history entry {entry} ({outcome}) after action {index} ({action!r}) is illegal: {reason}"
+        super().__init__(message)

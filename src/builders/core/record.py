@@ -10,7 +10,9 @@ random generator.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,21 +22,69 @@ from builders.core.games import get_game
 from builders.core.state import GameState
 
 
+#: the largest file load_json reads: 16 MiB (a record of a whole game is about 20 KB)
+MAX_JSON_BYTES = 16 * 1024 * 1024
+#: the deepest nesting of lists and objects load_json accepts (records and positions need 6)
+MAX_JSON_DEPTH = 100
+#: the keys a record may have ("result" is informative: replay recomputes it)
+RECORD_KEYS = ("game", "format", "setup", "history", "result")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _depth_over(value: Any, limit: int) -> bool:
+    """True if lists and objects nest deeper than ``limit`` in ``value`` (without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
 def load_json(path: str | Path) -> Any:
-    """Read a JSON file, with one-line errors for a missing file or bad JSON."""
+    """Read a JSON file, with one-line errors (RecordError) for a missing or unreadable file, a file
+    larger than MAX_JSON_BYTES, text that is not UTF-8, bad JSON, NaN or Infinity, numbers too long
+    for Python and lists or objects nested deeper than MAX_JSON_DEPTH."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, "rb") as f:
+            data = f.read(MAX_JSON_BYTES + 1)
     except FileNotFoundError:
         raise RecordError(f"no such file: {p}") from None
     except IsADirectoryError:
         raise RecordError(f"{p} is a folder, not a file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read {p}: {e}") from None
+    except OSError as e:
+        raise RecordError(f"cannot read {p}: {e.strerror or e}") from None
+    except ValueError as e:            # a path with a NUL character
+        raise RecordError(f"cannot read {path!r}: {e}") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise RecordError(f"{p} is larger than {MAX_JSON_BYTES // (1024 * 1024)} MiB, too large for a record "
+                          f"or a position")
     try:
-        return json.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{p} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})") from None
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as e:
         raise RecordError(f"{p} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise RecordError(f"{p} nests lists or objects too deeply (at most {MAX_JSON_DEPTH} levels)") from None
+    except ValueError as e:            # NaN, Infinity, an integer of more than 4300 digits
+        raise RecordError(f"{p} is not valid JSON: {' '.join(str(e).split())}") from None
+    if _depth_over(value, MAX_JSON_DEPTH):
+        raise RecordError(f"{p} nests lists or objects too deeply (at most {MAX_JSON_DEPTH} levels)")
+    return value
 
 
 def check_record(record: Any, game: str | None = None) -> None:
@@ -43,6 +93,11 @@ def check_record(record: Any, game: str | None = None) -> None:
     for key in ("game", "setup", "history"):
         if key not in record:
             raise RecordError(f"the record has no {key!r} key")
+    for key in record:
+        if key not in RECORD_KEYS:
+            raise RecordError(f"unknown record key {key!r} (a record has the keys {', '.join(RECORD_KEYS)})")
+    if not isinstance(record["game"], str):
+        raise RecordError(f"the record's game must be a game name, not {record['game']!r}")
     if game is not None and record["game"] != game:
         raise RecordError(f"this is a record of {record['game']!r}, not of {game!r}")
     if not isinstance(record["history"], list):
@@ -53,23 +108,50 @@ def check_record(record: Any, game: str | None = None) -> None:
 
 def steps(history: list[Any]) -> Iterator[tuple[str, list[str]]]:
     """Group a record's history into (player action, chance outcomes that followed it)."""
+    for text, outcomes, _ in _indexed_steps(history):
+        yield text, outcomes
+
+
+def _indexed_steps(history: list[Any]) -> Iterator[tuple[str, list[str], list[int]]]:
+    """Like :func:`steps`, with the history index of every chance outcome."""
     current: str | None = None
     outcomes: list[str] = []
+    where: list[int] = []
     for i, entry in enumerate(history):
         if isinstance(entry, str):
             if current is not None:
-                yield current, outcomes
-            current, outcomes = entry, []
+                yield current, outcomes, where
+            current, outcomes, where = entry, [], []
         elif isinstance(entry, Mapping) and set(entry) == {"chance"} and isinstance(entry["chance"], str):
             if current is None:
                 raise RecordError(f"history entry {i} is a chance outcome before any action")
             outcomes.append(entry["chance"])
+            where.append(i)
         else:
             raise RecordError(
-                f"history entry {i} must be an action string or {{\"chance\": \"...\"}}, not {entry!r}"
+                f"history entry {i} must be an action string or {{\"chance\": \"...\"}}, not {_short(entry)}"
             )
     if current is not None:
-        yield current, outcomes
+        yield current, outcomes, where
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _bad_outcome(state: GameState, action: Any, outcomes: list[str]) -> int | None:
+    """Which recorded outcome made ``action`` fail (its position in ``outcomes``), found on copies of
+    ``state`` (unchanged by the failed apply) given the first 1, 2, ... outcomes; None if the action
+    fails without any."""
+    for k in range(len(outcomes) + 1):
+        probe = state.copy()
+        probe.forced = list(outcomes[:k])
+        try:
+            probe.apply(action)
+        except BuildersError:
+            return k - 1 if k else None
+    return None
 
 
 def replay(record: Mapping[str, Any], until: int | None = None, game: str | None = None) -> GameState:
@@ -86,22 +168,51 @@ def replay(record: Mapping[str, Any], until: int | None = None, game: str | None
         known = ", ".join(str(f) for f in g.record_formats)
         raise RecordError(f"record format {fmt!r} is not one this version reads (it reads {known})")
     state = g.state_for_record(record["setup"], fmt)
-    all_steps = list(steps(record["history"]))
+    all_steps = list(_indexed_steps(record["history"]))
     if until is not None and until > len(all_steps):
         raise RecordError(f"the record has only {len(all_steps)} actions, not {until}")
-    for index, (text, outcomes) in enumerate(all_steps[:until]):
+    for index, (text, outcomes, where) in enumerate(all_steps[:until]):
         try:
             action = state.parse_action(text)
-            state.forced = list(outcomes)
-            state.apply(action)
         except BuildersError as e:
             raise ReplayError(index, text, str(e)) from None
-        if state.forced:
-            left = ", ".join(state.forced)
+        state.forced = list(outcomes)
+        try:
+            state.apply(action)
+        except BuildersError as e:
             state.forced = []
-            raise ReplayError(index, text, f"the recorded chance outcome(s) {left} did not happen")
+            bad = _bad_outcome(state, action, outcomes) if outcomes else None
+            if bad is None:
+                raise ReplayError(index, text, str(e)) from None
+            raise ReplayError(index, text, str(e), entry=where[bad], chance=outcomes[bad]) from None
+        if state.forced:
+            first = len(outcomes) - len(state.forced)
+            state.forced = []
+            raise ReplayError(index, text, "the action made no such draw", entry=where[first],
+                              chance=outcomes[first])
     return state
 
 
+def write_text_whole(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a new file beside it first, then renamed
+    over it, so that an error (a full disk, a folder in the way) never leaves a cut or emptied file.
+    Raises OSError."""
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "it is a folder", str(target))
+    if "\0" in str(target):
+        raise OSError(errno.EINVAL, "a file name cannot hold a NUL character")
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise
+
+
 def save_record(state: GameState, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(state.to_record(), indent=1) + "\n", encoding="utf-8")
+    write_text_whole(path, json.dumps(state.to_record(), indent=1) + "\n")
