@@ -257,7 +257,8 @@ def test_exactly_one_process_plays_the_bots_and_another_takes_over_after_sigkill
 
 def test_redis_fans_moves_out_to_sockets_of_the_other_process(db_url, redis_server, tmp_path):
     """A socket on process A sees every move made through process B within 100 ms (median of 8
-    moves; none later than 1 s), and the seats present through B count as connected on A."""
+    moves; none later than 1 s), the seats present through B count as connected on A, and chat
+    said through B reaches A's players."""
     a = Server(db_url, "--redis", redis_server.url, log_path=tmp_path / "a.log").start()
     b = Server(db_url, "--redis", redis_server.url, log_path=tmp_path / "b.log").start()
     try:
@@ -294,6 +295,15 @@ def test_redis_fans_moves_out_to_sockets_of_the_other_process(db_url, redis_serv
                             if msg["type"] == "state" and msg["version"] == version:
                                 break
                         delays.append(time.perf_counter() - started)
+                    # chat said through B reaches the players' sockets on A
+                    r = await http.post(f"/api/games/{gid}/chat", json={"text": "hello from B"},
+                                        headers={"X-Seat-Token": tokens[0]})
+                    assert r.status_code == 201, r.text
+                while True:
+                    msg = json.loads(await asyncio.wait_for(on_a.recv(), 5))
+                    if msg["type"] == "chat":
+                        assert msg["text"] == "hello from B" and msg["seat"] == 0 and msg["channel"] == "players"
+                        break
                 return delays
 
         delays = asyncio.run(scenario())

@@ -65,9 +65,7 @@ class Chat:
                     seat=seat, text=text, at=now)).inserted_primary_key[0]
         message = _public(new_id, channel, author, seat, text, now)
         wire = json.dumps({"type": "chat", **message})
-        for client in list(live.clients):
-            if (client.seat is not None) == (channel == "players"):
-                client.send(wire)
+        self.service.tell(live, wire, channel)  # on every server process
         return message
 
 

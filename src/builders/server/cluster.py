@@ -4,7 +4,8 @@ out to every process's sockets, and electing the one process that acts for the m
 - **Fan-out.** With ``--redis URL`` every change of a game is published on a Redis channel (the game,
   its new version and the seats connected through the publishing process); every other process
   brings its copy up to date from the database and sends its own sockets the new views within
-  milliseconds. Without Redis (one process, or several on one SQLite file) each process polls the
+  milliseconds. Messages for a game's clients (chat) sent with ``GameService.tell`` go out the same
+  way. Without Redis (one process, or several on one SQLite file) each process polls the
   versions of its games once a second instead, and every request checks the game's version first,
   so a read never answers from a stale copy.
 - **The lease.** One process holds the lease row "machine" of the ``leases`` table and renews it every
@@ -136,6 +137,7 @@ class Cluster:
             await self.redis.ping()  # fail at start, not later, when Redis is not there
             self.outbox = asyncio.Queue()
             self.service.on_change = self._changed
+            self.service.on_event = self._event
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             await pubsub.subscribe(CHANNEL)
             self.tasks.append(asyncio.create_task(self._listen(pubsub)))
@@ -239,6 +241,10 @@ class Cluster:
         assert self.outbox is not None
         self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "v": live.version, "s": seats}))
 
+    def _event(self, live: Any, text: str, audience: str) -> None:
+        assert self.outbox is not None
+        self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "t": text, "a": audience}))
+
     async def _publish(self) -> None:
         assert self.outbox is not None
         while True:
@@ -270,10 +276,17 @@ class Cluster:
     def _received(self, data: bytes | str) -> None:
         try:
             msg = json.loads(data)
-            origin, game_id, version, seats = msg["o"], msg["g"], int(msg["v"]), set(msg["s"])
+            origin, game_id = msg["o"], msg["g"]
+            if origin == self.origin:
+                return
+            if "t" in msg:  # a message for the game's clients (chat, ...)
+                live = self.service.live.get(game_id)
+                if live is not None:
+                    self.received += 1
+                    self.service.tell_here(live, str(msg["t"]), str(msg["a"]))
+                return
+            version, seats = int(msg["v"]), set(msg["s"])
         except (ValueError, KeyError, TypeError):
-            return
-        if origin == self.origin:
             return
         self.received += 1
         seen = self.presence.setdefault(game_id, {})

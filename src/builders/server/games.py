@@ -140,6 +140,8 @@ class GameService:
         self.acting = True
         #: called after every change of a game a client may see (the fan-out to other processes)
         self.on_change: Any = None
+        #: called by tell() (the fan-out of messages such as chat to other processes)
+        self.on_event: Any = None
         #: the seats connected through other server processes, per game (kept by the fan-out)
         self.remote_seats: dict[str, set[int]] = {}
         #: account ids -> display names (set by the application when accounts are on)
@@ -728,6 +730,18 @@ class GameService:
             self._broadcast(live)
         elif client is not None:
             client.send(self.state_message(live, client.seat))
+
+    def tell(self, live: Live, text: str, audience: str = "all") -> None:
+        """Send the message ``text`` to the clients of ``live`` connected to any server process:
+        "all", the "players" (clients with a seat) or the "spectators"."""
+        self.tell_here(live, text, audience)
+        if self.on_event is not None:
+            self.on_event(live, text, audience)
+
+    def tell_here(self, live: Live, text: str, audience: str = "all") -> None:
+        for client in list(live.clients):
+            if audience == "all" or (client.seat is not None) == (audience == "players"):
+                client.send(text)
 
     def _broadcast(self, live: Live) -> None:
         for client in list(live.clients):
