@@ -312,3 +312,53 @@ def test_redis_fans_moves_out_to_sockets_of_the_other_process(db_url, redis_serv
     finally:
         a.stop()
         b.stop()
+
+
+def test_builders_serve_with_workers_postgresql_and_redis(pg_url, redis_server, tmp_path):
+    """`builders serve --workers 2 --db postgresql://... --redis redis://...`: requests land on either
+    process; a game played through both stays one game, and a socket sees every move."""
+    from tests.server.helpers import free_port
+
+    port = free_port()
+    plain_url = pg_url.replace("postgresql+psycopg://", "postgresql://")
+    log = open(tmp_path / "serve.log", "ab")
+    proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "builders") if (ROOT / ".venv" / "bin" / "builders").exists()
+                             else "builders", "serve", "--port", str(port), "--workers", "2", "--db", plain_url,
+                             "--redis", redis_server.url], stdout=log, stderr=log,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            try:
+                if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        g = ok(post(url, "/api/games", game="middle-ages", seats=[{"type": "human"}, {"type": "human"}]))
+        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+
+        async def scenario():
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/games/{gid}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                seen = [json.loads(await asyncio.wait_for(ws.recv(), 10))["version"]]
+                for i in range(10):
+                    seat = (await asyncio.to_thread(view, url, gid))["to_move"]
+                    current = await asyncio.to_thread(view, url, gid, tokens[seat])
+                    action = "end" if "end" in current["legal"] and i % 3 == 2 else current["legal"][0]
+                    r = await asyncio.to_thread(post, url, f"/api/games/{gid}/actions", tokens[seat], None,
+                                                action=action, version=current["version"])
+                    assert r.status_code == 200, r.text
+                    while seen[-1] < r.json()["version"]:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                        if msg["type"] == "state":
+                            seen.append(msg["version"])
+                return seen
+
+        seen = asyncio.run(scenario())
+        assert seen[-1] == 10 and seen == sorted(seen)
+        assert len(record_of(pg_url, gid)) == 10
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

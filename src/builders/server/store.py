@@ -54,7 +54,10 @@ class Stale(Exception):
 
 
 def database_url(db: str) -> str:
-    """``db`` as a database URL: a URL is kept, a plain file path becomes a SQLite URL."""
+    """``db`` as a database URL: a URL is kept (``postgresql://`` uses psycopg 3), a plain file path
+    becomes a SQLite URL."""
+    if db.startswith(("postgresql://", "postgres://")):  # the driver installed with the server
+        return "postgresql+psycopg://" + db.split("://", 1)[1]
     if "://" in db:
         return db
     return f"sqlite:///{Path(db).expanduser().resolve()}"
