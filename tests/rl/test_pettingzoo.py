@@ -1,0 +1,116 @@
+"""The PettingZoo AEC environments: PettingZoo's API and seed tests, whole games with their final
+rewards, and drawing."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from builders.rl import IllegalIndex, kingdom_env, middle_ages_env
+
+ENVS = {"kingdom": kingdom_env, "middle-ages": middle_ages_env}
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_api_test(game: str, players: int) -> None:
+    with warnings.catch_warnings():
+        # an observation is a dict of arrays (not a single array), and a seat not to act has an empty mask
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(ENVS[game](num_players=players), num_cycles=400)
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+def test_seed_test(game: str) -> None:
+    seed_test(lambda: ENVS[game](num_players=3), num_cycles=300)
+
+
+def play_out(env, seed: int) -> tuple[dict, int]:
+    env.reset(seed=seed)
+    rnd = random.Random(seed)
+    totals = {a: 0.0 for a in env.possible_agents}
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        assert agent == env.possible_agents[env.state.current_player]
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rnd.randrange(len(legal))]))
+        steps += 1
+    return totals, steps
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_whole_games_end_with_the_result_as_rewards(game: str, players: int) -> None:
+    env = ENVS[game](num_players=players)
+    totals, steps = play_out(env, seed=players)
+    result = env.state.result()
+    share = 1 / len(result.winners)
+    assert totals == {f"player_{p}": (share if p in result.winners else -1.0) for p in range(players)}
+    assert env.agents == []
+    assert steps >= len(env.state.player_actions())  # picks are steps too
+
+
+def test_margin_rewards() -> None:
+    env = kingdom_env(num_players=3, reward="margin")
+    totals, _ = play_out(env, seed=8)
+    scores = env.state.result().scores
+    assert totals == {f"player_{p}": float(s - max(x for q, x in enumerate(scores) if q != p))
+                      for p, s in enumerate(scores)}
+
+
+def test_same_seed_same_game_and_setup_options() -> None:
+    a, b = kingdom_env(setup="first"), kingdom_env(setup="first")
+    a.reset(seed=4)
+    b.reset(seed=4)
+    assert a.state.to_json() == b.state.to_json()
+    assert [s for s, _ in a.state.board.sections] == ["tavern", "paddock", "oasis", "farm"]
+    with pytest.raises(ValueError, match="num_players must be 2, 3 or 4, not 5"):
+        kingdom_env(num_players=5)
+    with pytest.raises(ValueError, match="reward must be 'win' or 'margin', not 'score'"):
+        middle_ages_env(reward="score")
+
+
+def test_an_illegal_index_raises_and_changes_nothing() -> None:
+    env = middle_ages_env(num_players=2)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    before = env.state.to_json()
+    with pytest.raises(IllegalIndex, match=r"^action index 0 \(end\) is illegal: you must spend your 3 remaining "
+                                           r"actions before ending the turn$"):
+        env.step(0)
+    assert env.state.to_json() == before and env.agent_selection == agent
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+def test_ansi_render_shows_the_public_view(game: str) -> None:
+    env = ENVS[game](num_players=2, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert isinstance(text, str)
+    if game == "kingdom":
+        assert "seat 0" in text and "seat 1" in text
+        # the card of the seat not to move is hidden (rules.md "Information")
+        other = 1 - env.state.current_player
+        from builders.kingdom.data import TERRAINS
+
+        hidden = TERRAINS[env.state.hand[other]]
+        line = next(ln for ln in text.splitlines() if ln.startswith(f"seat {other} "))
+        assert hidden not in line and "terrain card: hidden/none" in line
+        mover = env.state.current_player
+        assert f"terrain card: {TERRAINS[env.state.hand[mover]]}" in text
+    else:
+        from builders.middle_ages.cards import IDS
+
+        st = env.state
+        # rules.md "Information": the deck sizes and the top of the building deck are public, nothing more
+        assert f"{len(st.bdeck)} cards, top {IDS[st.bdeck[-1]]}" in text
+        assert f"{len(st.wdeck)} cards" in text
