@@ -11,6 +11,10 @@ def make_app(tmp_path, **kwargs):
     kwargs.setdefault("bot_mode", "inline")
     kwargs.setdefault("bot_delay", 0)
     kwargs.setdefault("bot_factory", random_agent)
+    if "limits" not in kwargs:  # every client of the tests is on 127.0.0.1: raise the address limits
+        from builders.server.guard import Limits
+
+        kwargs["limits"] = Limits(rates={kind: (100_000, 60.0) for kind in Limits().rates})
     return create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", **kwargs)
 
 

@@ -53,7 +53,7 @@ class Limits:
     #: game sockets open at once per client address
     sockets_per_address: int = 64
     #: TCP connections open at once per client address (GuardedHttpTools)
-    connections_per_address: int = 256
+    connections_per_address: int = 1024
     #: seconds for a client to send complete request headers (GuardedHttpTools)
     header_seconds: float = 10.0
     #: Host names accepted (None: any)

@@ -68,7 +68,8 @@ class Store:
         url = database_url(url)
         self.url = url
         self.sqlite = url.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
+        # no SQL parameters in error messages and logs: they hold seat data
+        kwargs: dict[str, Any] = {"hide_parameters": True}
         if self.sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
         else:
