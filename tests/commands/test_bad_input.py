@@ -287,6 +287,9 @@ def test_bad_option_values_get_one_line_not_a_box():
     bad(run("serve", "--port", "0"),
         "serve: invalid value for '--port': Input should be greater than or equal to 1")
     bad(run("no-such-command"), "no such command 'no-such-command'.")
+    bad(run("serve", "--db", WORK / "no" / "such" / "folder.db"), f"--db {WORK / 'no' / 'such' / 'folder.db'}: "
+        f"no such folder {WORK / 'no' / 'such'}")
+    bad(run("serve", "--db", WORK), f"--db {WORK} is a folder, not a database file")
 
 
 def test_json_nested_too_deeply_is_refused():
