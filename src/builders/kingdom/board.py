@@ -122,24 +122,21 @@ JUMP_FROM = {
 
 
 def bits(m: int) -> list[int]:
-    """The indices of the set bits of ``m``, lowest first."""
+    """The indices of the set bits of ``m``, lowest first.
+
+    The loop takes the highest bit each time (one big-int operation per bit, and the mask shrinks as
+    it goes) and turns the list round at the end: faster than peeling the lowest bit off."""
     out = []
     while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
+        h = m.bit_length() - 1
+        out.append(h)
+        m ^= BIT[h]
+    out.reverse()
     return out
 
 
-def bit_list(m: int) -> list[int]:
-    """The indices of the set bits of ``m``, lowest first (the move generators' loop; measured faster
-    on the masks of real games than reading the mask a byte at a time through tables)."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+#: the move generators' name for :func:`bits`
+bit_list = bits
 
 
 def cell(i: int) -> tuple[int, int]:

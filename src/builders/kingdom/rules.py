@@ -28,10 +28,11 @@ def legal_actions(st) -> list[int]:
         # mandatory build: a free hex of the played terrain, next to own settlements if possible
         cand = st.board.code_mask[t] & ~st.occ
         m = (cand & st.near[p]) or cand
-        while m:
-            low = m & -m
-            m ^= low
-            acts.append(low.bit_length() - 1)
+        while m:  # highest bit first (see board.bits), then turned round
+            h = m.bit_length() - 1
+            acts.append(h)
+            m ^= BIT[h]
+        acts.reverse()
         if built:
             return acts  # no tile during the mandatory build, no end before it is done
         done = False
@@ -54,12 +55,8 @@ def tile_actions(st, p: int, ready: int, supply: int) -> list[int]:
         if kind in BUILD_TILES:
             if not supply:
                 continue
-            m = BUILD_TILES[kind](st, p)
             code_bits = (kind + 1) << SHIFT
-            while m:
-                low = m & -m
-                m ^= low
-                out.append(code_bits | (low.bit_length() - 1))
+            out += map(code_bits.__or__, bits(BUILD_TILES[kind](st, p)))
         else:
             out.extend(MOVE_TILES[kind](st, p))
     return out

@@ -85,11 +85,8 @@ def lift_moves(st, p: int, terrain: int, code: int) -> list[int]:
     common = bit_list(near_cand or cand)
     out: list[int] = []
     code_bits = code << SHIFT
-    m = own
-    while m:
-        sb = m & -m
-        m ^= sb
-        s = sb.bit_length() - 1
+    for s in bit_list(own):
+        sb = BIT[s]
         base = code_bits | (s << SRC_SHIFT)
         nb = nbr_mask[s]
         back = sb & terrain
@@ -97,7 +94,7 @@ def lift_moves(st, p: int, terrain: int, code: int) -> list[int]:
             adj = near_cand & ~(lonely & nb)
             if back and nb & own:
                 adj |= sb
-            out += [base | t for t in bit_list(adj or (cand | back))]
+            out += map(base.__or__, bit_list(adj or (cand | back)))
         else:
             out += map(base.__or__, common)
     return out
@@ -138,10 +135,8 @@ def paddock_moves(st, p: int) -> list[int]:
         if not src:
             continue
         targets = (src << delta if delta > 0 else src >> -delta) & free
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            out.append(base[low.bit_length() - 1])
+        if targets:
+            out += map(base.__getitem__, bit_list(targets))
     return out
 
 
