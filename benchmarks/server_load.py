@@ -1,13 +1,17 @@
 """Load on the game server: many bot-free games played at once by scripted WebSocket clients.
 
-The server runs in its own process (``python -m builders.server``, a temporary SQLite file, on
-127.0.0.1); this process drives ``--games`` games at once, two people each, every seat on its own
-socket. The player to move picks a random legal action and sends it; the round trip is the time from
-sending the action to receiving the player's own new view. Reports actions per second and the
-p50/p95/p99 round trip.
+The server runs in its own processes (``--processes N`` of ``python -m builders.server``, on
+127.0.0.1, on a temporary SQLite file or on ``--db URL``, with ``--redis URL`` fanning changes out
+between them); this process drives ``--games`` games at once, two people each, every seat on its
+own socket (with several processes the two seats of a game are on different processes). The player
+to move picks a random legal action and sends it; the round trip is the time from sending the action
+to receiving the player's own new view. Reports actions per second, the p50/p95/p99 round trip and
+the server processes' CPU time per action.
 
     python benchmarks/server_load.py --games 100 --seconds 20              # as fast as possible
     python benchmarks/server_load.py --games 100 --seconds 30 --think 1    # players take ~1 s a move
+    python benchmarks/server_load.py --games 1000 --seconds 60 --think 1 --processes 2 \
+        --db postgresql://builders@localhost/bench --redis redis://localhost:6379/0
 """
 
 from __future__ import annotations
@@ -40,10 +44,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str, port: int) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+def start_server(db: str, port: int, redis: str | None = None) -> subprocess.Popen:
+    # every player of the benchmark is on 127.0.0.1: lift the limits per address
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"),
+               BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60",
+               BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000")
     proc = subprocess.Popen([sys.executable, "-m", "builders.server", "--port", str(port), "--db", db,
-                             "--quiet"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             "--quiet", *(["--redis", redis] if redis else [])],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -57,7 +65,13 @@ def start_server(db: str, port: int) -> subprocess.Popen:
     raise SystemExit("the server did not start")
 
 
-async def play(base: str, ws_base: str, game: str, rnd: random.Random, stop_at: float,
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def play(base: str, ws_bases: list[str], game: str, rnd: random.Random, stop_at: float,
                times: list[float], errors: list[str], think: float) -> int:
     """One game between two scripted people until it ends or time is up; returns actions played."""
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -66,7 +80,8 @@ async def play(base: str, ws_base: str, game: str, rnd: random.Random, stop_at: 
         created = r.json()
     gid = created["id"]
     tokens = [s["token"] for s in created["seats"]]
-    sockets = [await websockets.connect(f"{ws_base}/ws/games/{gid}", max_size=2**24, compression=None) for _ in tokens]
+    sockets = [await websockets.connect(f"{ws_bases[seat % len(ws_bases)]}/ws/games/{gid}", max_size=2**24,
+                                        compression=None, open_timeout=60) for seat in range(len(tokens))]
     latest: list[tuple[int, str] | None] = [None, None]
     played = 0
     try:
@@ -110,8 +125,9 @@ async def play(base: str, ws_base: str, game: str, rnd: random.Random, stop_at: 
     return played
 
 
-async def drive(port: int, games: int, seconds: float, seed: int, think: float) -> dict:
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+async def drive(ports: list[int], games: int, seconds: float, seed: int, think: float) -> dict:
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    ws_bases = [f"ws://127.0.0.1:{port}" for port in ports]
     rnd = random.Random(seed)
     times: list[float] = []
     errors: list[str] = []
@@ -124,7 +140,9 @@ async def drive(port: int, games: int, seconds: float, seed: int, think: float) 
         nonlocal total, finished
         game = "kingdom" if i % 2 == 0 else "middle-ages"
         while time.monotonic() < stop_at:  # a finished game is followed by a new one at the same table
-            played = await play(base, ws_base, game, random.Random(rnd.random()), stop_at, times, errors, think)
+            order = ws_bases[i % len(ws_bases):] + ws_bases[:i % len(ws_bases)]  # seat 0 on process i % N
+            played = await play(bases[i % len(bases)], order, game, random.Random(rnd.random()), stop_at, times,
+                                errors, think)
             total += played
             if time.monotonic() < stop_at:
                 finished += 1
@@ -150,27 +168,46 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits before each action (default 0: as fast as possible)")
     parser.add_argument("--port", type=int, default=0, help="port of a server already running (default: start one)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes to start (default 1)")
+    parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite file)")
+    parser.add_argument("--redis", default=None, help="Redis URL for the fan-out between the processes")
     args = parser.parse_args()
     if not 1 <= args.games <= 1000 or not 0 < args.seconds <= 300 or not 0 <= args.think <= 60:
         parser.error("--games must be from 1 to 1000, --seconds from 0 to 300 and --think from 0 to 60")
-    proc = None
+    if not 1 <= args.processes <= 16:
+        parser.error("--processes must be from 1 to 16")
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # two sockets a game
+    procs: list[subprocess.Popen] = []
     with tempfile.TemporaryDirectory() as tmp:
-        port = args.port
-        if not port:
-            port = free_port()
-            proc = start_server(f"sqlite:///{Path(tmp) / 'load.sqlite3'}", port)
+        ports = [args.port] if args.port else []
         try:
-            report = asyncio.run(drive(port, args.games, args.seconds, args.seed, args.think))
+            if not ports:
+                db = args.db or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+                for _ in range(args.processes):
+                    ports.append(free_port())
+                    procs.append(start_server(db, ports[-1], args.redis))
+            cpu_before = [cpu_seconds(p.pid) for p in procs]
+            report = asyncio.run(drive(ports, args.games, args.seconds, args.seed, args.think))
+            cpu = sum(cpu_seconds(p.pid) for p in procs) - sum(cpu_before)
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.terminate()
                 try:
                     proc.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+    report.update(processes=len(ports), db=(args.db or "sqlite").split("://")[0].split("+")[0],
+                  redis=bool(args.redis))
+    if procs and report["actions"]:
+        report["server_cpu_ms_per_action"] = round(cpu / report["actions"] * 1000, 3)
     print(json.dumps(report))
-    print(f"{report['games']} games at once, think {report['think_s']} s: {report['actions_per_s']} actions/s; round trip "
-          f"p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, p99 {report['p99_ms']} ms "
+    print(f"{report['games']} games at once on {report['processes']} process(es), {report['db']}"
+          f"{' + redis' if report['redis'] else ''}, think {report['think_s']} s: {report['actions_per_s']} actions/s; "
+          f"round trip p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, p99 {report['p99_ms']} ms; "
+          f"server CPU {report.get('server_cpu_ms_per_action')} ms per action "
           f"({report['actions']} actions, {report['errors']} errors)")
 
 

@@ -24,9 +24,9 @@ HUMANS = [{"type": "human"}, {"type": "human"}]
 
 @pytest.fixture
 def guarded(tmp_path, monkeypatch):
-    """A server with small limits: 3 creates a minute, 2 sockets per address."""
+    """A server with small limits: 3 creates a minute, 2 sockets per address, 5 messages a second."""
     monkeypatch.setattr(ws_module, "HELLO_SECONDS", 0.5)
-    limits = Limits(rates={**Limits().rates, "create": (3, 60.0)}, sockets_per_address=2)
+    limits = Limits(rates={**Limits().rates, "create": (3, 60.0)}, sockets_per_address=2, socket_messages=(5.0, 5.0))
     app = make_app(tmp_path, limits=limits)
     with ThreadServer(app) as srv:
         srv.store = app.state.store
@@ -216,3 +216,20 @@ def test_slow_and_idle_connections_are_dropped(tmp_path, monkeypatch):
         assert httpx.get(server.url + "/api/games", timeout=5).status_code == 200
     finally:
         server.stop()
+
+
+def test_socket_messages_are_rate_limited(guarded):
+    with httpx.Client(base_url=guarded.url, timeout=10) as api:
+        gid = api.post("/api/games", json={"game": "kingdom", "seats": HUMANS}).json()["id"]
+
+    async def scenario():
+        async with websockets.connect(f"{guarded.ws_url}/ws/games/{gid}") as ws:
+            for _ in range(12):
+                await ws.send(json.dumps({"type": "ping"}))
+            answers = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(12)]
+            pongs = [a for a in answers if a["type"] == "pong"]
+            refused = [a for a in answers if a["type"] == "error"]
+            assert 5 <= len(pongs) <= 7 and len(pongs) + len(refused) == 12
+            assert refused[0] == {"type": "error", "message": "too many messages: at most 5 a second", "code": 429}
+
+    asyncio.run(scenario())

@@ -52,6 +52,8 @@ class Limits:
     })
     #: game sockets open at once per client address
     sockets_per_address: int = 64
+    #: messages a second one game socket may send, and at once (builders.server.ws)
+    socket_messages: tuple[float, float] = (20.0, 40.0)
     #: TCP connections open at once per client address (GuardedHttpTools)
     connections_per_address: int = 1024
     #: seconds for a client to send complete request headers (GuardedHttpTools)
@@ -212,7 +214,7 @@ class Guard:
             return await self._refuse(scope, send, 429, "too many open sockets from your address")
         self.sockets[address] = self.sockets.get(address, 0) + 1
         try:
-            return await self.app(scope, receive, send)
+            return await self.app({**scope, "builders.limits": self.limits}, receive, send)
         finally:
             left = self.sockets[address] - 1
             if left:

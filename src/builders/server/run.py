@@ -29,6 +29,11 @@ def limits_from_env() -> Any:
     limits = Limits(allowed_hosts=[h.strip() for h in hosts.split(",") if h.strip()] if hosts else None)
     if os.environ.get("BUILDERS_HEADER_SECONDS"):
         limits.header_seconds = float(os.environ["BUILDERS_HEADER_SECONDS"])
+    if os.environ.get("BUILDERS_SOCKETS_PER_ADDRESS"):
+        limits.sockets_per_address = int(os.environ["BUILDERS_SOCKETS_PER_ADDRESS"])
+    if os.environ.get("BUILDERS_SOCKET_RATE"):  # messages a second per socket
+        rate = float(os.environ["BUILDERS_SOCKET_RATE"])
+        limits.socket_messages = (rate, 2 * rate)
     for item in (os.environ.get("BUILDERS_RATES") or "").split(","):  # "create=100/60,action=5000/60"
         kind, _, rate = item.strip().partition("=")
         if kind in limits.rates and "/" in rate:

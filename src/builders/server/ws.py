@@ -137,7 +137,8 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
         await ws.close(code=4404)
         return
     conn = Connection(ws)
-    budget = Messages()
+    limits = ws.scope.get("builders.limits")  # set by builders.server.guard
+    budget = Messages(*limits.socket_messages) if limits is not None else Messages()
     joined = False
     try:
         while True:
@@ -177,7 +178,7 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 continue
             kind = msg["type"]
             if not budget.take():
-                conn.send(_error("too many messages: at most 20 a second", 429))
+                conn.send(_error(f"too many messages: at most {budget.rate:g} a second", 429))
                 continue
             if kind == "ping":
                 conn.send('{"type":"pong"}')
