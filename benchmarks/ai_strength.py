@@ -1,45 +1,153 @@
-"""The strength tournaments of docs/ai.md, with their commands' defaults (long: run in the background).
+"""The strength matches of docs/ai.md (issue 13's targets), resumable: long, run them in the background.
 
-    .venv/bin/python benchmarks/ai_strength.py [--which NAME ...] [--workers 2] [--out-dir /tmp]
+    .venv/bin/python benchmarks/ai_strength.py [--which NAME ...] [--games N] [--workers 2]
+        [--results benchmarks/results/ai_strength.jsonl] [--report]
 
-Each tournament writes NAME.json (the full results) to --out-dir and prints its table.
+Every finished game is appended as one JSON line (match name, game index, outcome) to the results
+file, so a match stopped part-way (Ctrl-C, a reboot, a time limit) continues where it stopped when the
+command is run again: the games already in the file are not played again. Game ``g`` of a match is
+the same game whatever the number of workers (setup and agent seeds come from the match's fixed seed
+and ``g``, seats rotated in pairs). ``--games N`` plays only the first N games of each match (a
+multiple of the seats), for a first look; ``--report`` plays nothing and prints the table of what
+the file holds. The win rate of the first agent is given with its 95% Wilson interval and compared
+with the target: "met" only when the interval's lower bound clears it.
+
+``--list`` prints the matches.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 from pathlib import Path
 
-from builders.ai.tournament import run_tournament
+from builders.ai.agents import parse_agents
+from builders.ai.tournament import _labels, play_game, rotations, summarize, wilson_interval
 
-#: name -> (game, agents, players, games, seed)
-TOURNAMENTS = {
-    "kb-greedy-random": ("kingdom", "greedy,random", 2, 400, 2024),
-    "kb-mcts-greedy": ("kingdom", "mcts:time=0.5,greedy", 2, 40, 2024),
-    "kb4-mcts-greedy": ("kingdom", "mcts:time=0.5,greedy", 4, 24, 2024),
-    "ma-greedy-random": ("middle-ages", "greedy,random", 2, 400, 2024),
-    "ma-mcts-greedy": ("middle-ages", "mcts:time=0.25,greedy", 2, 40, 2024),
+SEED = 2024
+#: name -> (game, agents, players, games, target win rate of the first agent or None)
+MATCHES: dict[str, tuple[str, str, int, int, float | None]] = {
+    "kb-hard-medium": ("kingdom", "hard,medium", 2, 200, 0.90),
+    "kb-hard-oldhard": ("kingdom", "hard,mcts:time=1", 2, 200, 0.65),
+    "kb4-hard-medium": ("kingdom", "hard,medium", 4, 100, 0.55),
+    "ma-hard-medium": ("middle-ages", "hard,medium", 2, 200, 0.85),
+    "kb-medium-easy": ("kingdom", "medium,easy", 2, 200, 0.65),
+    "kb-easy-random": ("kingdom", "easy,random", 2, 200, 0.65),
+    "kb-expert-hard": ("kingdom", "expert,hard", 2, 200, 0.65),
+    "ma-medium-easy": ("middle-ages", "medium,easy", 2, 200, 0.65),
+    "ma-easy-random": ("middle-ages", "easy,random", 2, 200, 0.65),
+    "ma-expert-hard": ("middle-ages", "expert,hard", 2, 200, 0.65),
+    "ma-medium-medium": ("middle-ages", "medium,medium", 2, 200, None),
 }
+DEFAULT_RESULTS = Path(__file__).parent / "results" / "ai_strength.jsonl"
+
+
+def load(path: Path) -> dict[str, dict[int, dict]]:
+    """The games in the results file, per match and game index (the last line of a game wins)."""
+    out: dict[str, dict[int, dict]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                out.setdefault(row["match"], {})[row["record"]["index"]] = row["record"]
+    return out
+
+
+def tasks_of(name: str, games: int) -> list[dict]:
+    game, agents, players, _, _ = MATCHES[name]
+    specs = parse_agents(agents)
+    r = rotations(len(specs), players)
+    base = {"game": game, "players": players, "seed": SEED, "rotations": r,
+            "agents": [(s.kind, dict(s.options)) for s in specs]}
+    return [dict(base, index=i) for i in range(games)]
+
+
+def play(names: list[str], games: int | None, workers: int, path: Path) -> None:
+    """Play the games of ``names`` missing from ``path``, appending each as it finishes."""
+    done = load(path)
+    todo = []
+    for name in names:
+        n = games or MATCHES[name][3]
+        todo += [(name, t) for t in tasks_of(name, n) if t["index"] not in done.get(name, {})]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    print(f"{len(todo)} games to play", file=sys.stderr)
+    with path.open("a") as out:
+        def save(name: str, record: dict) -> None:
+            out.write(json.dumps({"match": name, "record": record}) + "\n")
+            out.flush()
+            print(f"{name} game {record['index']}: scores {record['scores']}, seats {record['seats']}",
+                  file=sys.stderr)
+
+        if workers == 1:
+            for name, t in todo:
+                save(name, play_game(t))
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = {pool.submit(play_game, t): name for name, t in todo}
+            for fut in as_completed(futures):
+                save(futures[fut], fut.result())
+
+
+def report(names: list[str], path: Path) -> list[str]:
+    """One line per match: games held, the first agent's wins and interval, the target verdict."""
+    done = load(path)
+    lines = []
+    for name in names:
+        game, agents, players, planned, target = MATCHES[name]
+        records = sorted(done.get(name, {}).values(), key=lambda r: r["index"])
+        if not records:
+            lines.append(f"{name}: no games yet")
+            continue
+        specs = parse_agents(agents)
+        r = rotations(len(specs), players)
+        stats = summarize(game, _labels(specs), players, SEED, r, records)
+        first = stats[0]
+        lo, hi = wilson_interval(first.wins, len(records))
+        if target is None:
+            verdict = ""
+        elif lo >= target:
+            verdict = f"target {target:.0%}: met"
+        elif hi < target:
+            verdict = f"target {target:.0%}: not met"
+        else:
+            verdict = f"target {target:.0%}: not shown (the interval contains it)"
+        low = min(min(rec["scores"]) for rec in records)
+        mean_s = ", ".join(f"{s.agent} {s.mean_score:.1f}" for s in stats)
+        times = ", ".join(f"{s.agent} {1000 * s.mean_move_seconds:.0f} ms" for s in stats if s.mean_move_seconds > 0.001)
+        lines.append(f"{name} ({game}, {players} players, seed {SEED}): {len(records)}/{planned} games, "
+                     f"{first.agent} {first.wins:g} wins = {first.win_rate:.1%} [{lo:.1%}, {hi:.1%}] {verdict}; "
+                     f"mean scores {mean_s}; lowest score {low}; per decision {times or '-'}")
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--which", nargs="*", default=list(TOURNAMENTS), choices=list(TOURNAMENTS))
+    parser.add_argument("--which", nargs="*", default=list(MATCHES), choices=list(MATCHES))
+    parser.add_argument("--games", type=int, default=None, help="only the first N games of each match")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out-dir", type=Path, default=Path("."))
+    parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS)
+    parser.add_argument("--report", action="store_true", help="print the table of the results file only")
+    parser.add_argument("--list", action="store_true", help="list the matches")
     args = parser.parse_args()
-    for name in args.which:
-        game, agents, players, games, seed = TOURNAMENTS[name]
-        result = run_tournament(game, agents, players, games, seed, workers=args.workers)
-        (args.out_dir / f"{name}.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
-        print(f"{name}: builders tournament {game} --agents {agents} --players {players} --games {games} "
-              f"--seed {seed}  ({result.seconds:.0f} s)")
-        for s in result.stats:
-            lo, hi = s.win_rate_ci95
-            sims = f", {s.sims_per_s:.0f} sims/s" if s.sims_per_s else ""
-            print(f"  {s.agent:24s} wins {s.wins:g}/{s.games} = {s.win_rate:.3f} [{lo:.3f}, {hi:.3f}], "
-                  f"score {s.mean_score:.1f} ± {s.score_sd:.1f}, {1000 * s.mean_move_seconds:.1f} ms/decision{sims}")
+    if args.list:
+        for name, (game, agents, players, games, target) in MATCHES.items():
+            print(f"{name}: {game}, {agents}, {players} players, {games} games, target "
+                  f"{'-' if target is None else f'{target:.0%}'}")
+        return
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if not args.report:
+        t0 = time.perf_counter()
+        play(args.which, args.games, args.workers, args.results)
+        print(f"played in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    for line in report(args.which, args.results):
+        print(line)
 
 
 if __name__ == "__main__":

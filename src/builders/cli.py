@@ -27,6 +27,10 @@ def _register() -> None:
     app.command("serve", help="Start the game server and web app, and print the address to open.")(serve.serve)
     app.command("tournament", help="Play paired games between agents and report their strength.")(
         tournament.tournament)
+    from builders.commands import analyse
+
+    app.command("analyse", help="Analyse a finished game: win chances, best moves, labelled errors.")(
+        analyse.analyse)
 
 
 _register()

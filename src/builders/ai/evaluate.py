@@ -488,7 +488,10 @@ def move_values(state: GameState, actions: list) -> list[float] | None:
 
 def decision_key(state: GameState):
     """What, besides the actions that led to a position, decides its legal actions: in Kingdom
-    Builder the terrain card of the player to move (everything else follows from the actions)."""
+    Builder the terrain card of the player to move, in The Builders the two rows (everything else
+    follows from the actions); None when the game does not say."""
     if state.GAME == "kingdom":
         return state.hand[state.to_move]
+    if state.GAME == "middle-ages":
+        return (*state.brow, -1, *state.wrow)
     return None

@@ -1,0 +1,208 @@
+"""Hints and post-game analysis, from the search of the hard level.
+
+``hint(state, seat, budget)``: the action the hard level's search would play for ``seat`` (who must be
+the player to move) and its estimated win chance.
+
+``analyse(record, iterations=...)``: for every decision of a finished game, the mover's win chance
+before it (the value of the best action the search found), the win chance after the action played,
+the best action, and a label by the drop in win chance (``loss``):
+
+==============  ===================  ===============================================
+label           loss (win chance)    meaning
+==============  ===================  ===============================================
+``inaccuracy``  0.05 or more         5 points of win chance given away
+``mistake``     0.10 or more
+``blunder``     0.15 or more
+==============  ===================  ===============================================
+
+(lichess's drops of 0.1 / 0.2 / 0.3 on its -1..1 scale). A summary per seat gives the mean loss
+and the count of each label. Decisions with a single legal action are marked ``forced`` and get
+neither values nor label.
+
+Everything a seat's decision is judged by comes from what that seat could see: the search draws its
+determinizations from the seat's observation (``resample_hidden``), as the agents do, so two
+positions that differ only in what the seat cannot see get the same hint and the same analysis.
+With an iteration budget (the default) and a seed the results are the same on every run.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from builders.ai.mcts import MCTSAgent
+from builders.ai.tournament import derive_seed
+from builders.core.errors import BuildersError
+from builders.core.games import get_game
+from builders.core.record import replay, steps
+from builders.core.state import Action, GameState
+
+#: (label, smallest loss of win chance), worst first
+THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.15), ("mistake", 0.10), ("inaccuracy", 0.05))
+LABELS = tuple(name for name, _ in reversed(THRESHOLDS))
+#: the iterations of one decision's search, by default (about 0.1 to 0.3 s in Kingdom Builder)
+DEFAULT_ITERATIONS = 1000
+#: the most iterations or seconds a decision may be given
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 600.0
+
+
+class AnalysisError(BuildersError, ValueError):
+    """A hint or an analysis that cannot be made (an unfinished or corrupt record, a seat that is not
+    to move, a budget out of range)."""
+
+
+def label_of(loss: float) -> str | None:
+    """The label of a drop of ``loss`` in win chance (None: no label)."""
+    for name, low in THRESHOLDS:
+        if loss >= low - 1e-12:
+            return name
+    return None
+
+
+def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSAgent:
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_SECONDS:
+            raise AnalysisError(f"the time per decision must be more than 0 and at most {MAX_SECONDS:g} seconds, "
+                                f"not {seconds!r}")
+    if iterations is not None:
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
+            raise AnalysisError(f"the iterations per decision must be a whole number from 1 to {MAX_ITERATIONS}, "
+                                f"not {iterations!r}")
+    return MCTSAgent(seed, time_limit=seconds, iterations=iterations, prior="fast")
+
+
+# -- hints --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hint:
+    """The hard level's choice for ``seat``: ``action`` (engine form), its ``notation`` and the
+    seat's estimated ``win_chance`` (0 to 1) with it; ``iterations`` of search."""
+
+    seat: int
+    action: Action
+    notation: str
+    win_chance: float
+    iterations: int
+
+
+def hint(state: GameState, seat: int, budget: int = DEFAULT_ITERATIONS, seed: int = 0,
+         seconds: float | None = None) -> Hint:
+    """The action the hard level would play for ``seat``, the player to move, and its win chance.
+
+    ``budget`` is the number of search iterations (deterministic with ``seed``); with ``seconds``
+    the search stops at that time too. Only what ``seat`` may see is used. Raises AnalysisError if
+    the game is over or ``seat`` is not to move.
+    """
+    if state.is_over():
+        raise AnalysisError("the game is over: there is no move to hint")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise AnalysisError(f"seat must be a whole number from 0 to {state.num_players - 1}, not {seat!r}")
+    if seat != state.current_player:
+        raise AnalysisError(f"it is not seat {seat}'s turn (seat {state.current_player} is to move)")
+    agent = _searcher(seed, budget, seconds)
+    action, node, _ = agent.evaluate_actions(state, budget)
+    return Hint(seat, action, state.action_to_string(action), node.mean(), node.visits)
+
+
+# -- analysis -----------------------------------------------------------------------------------
+
+@dataclass
+class Decision:
+    """One decision of the game: ``index`` counts the player actions from 0."""
+
+    index: int
+    seat: int
+    played: str
+    forced: bool
+    best: str | None = None
+    before: float | None = None
+    after: float | None = None
+    best_value: float | None = None
+    loss: float | None = None
+    label: str | None = None
+
+
+@dataclass
+class SeatSummary:
+    seat: int
+    decisions: int
+    mean_loss: float
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Analysis:
+    game: str
+    seed: int
+    iterations: int | None
+    seconds: float | None
+    thresholds: dict[str, float]
+    decisions: list[Decision]
+    players: list[SeatSummary]
+    scores: list[int]
+    winners: list[int]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _check_finished(record: Any) -> GameState:
+    try:
+        final = replay(record)
+    except BuildersError as e:
+        raise AnalysisError(f"the record cannot be analysed: {e}") from None
+    if not final.is_over():
+        raise AnalysisError("the game is not finished: only finished games can be analysed")
+    return final
+
+
+def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
+            seed: int = 0, progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Analyse every decision of the finished game ``record`` (see the module docstring).
+
+    ``iterations`` per decision (None: only ``seconds``), ``seconds`` per decision (None: no time
+    limit). ``progress(done, total)`` is called after each decision. Raises AnalysisError for a
+    record that is corrupt or not finished, or a budget out of range.
+    """
+    if iterations is None and seconds is None:
+        raise AnalysisError("an analysis needs iterations or seconds per decision")
+    _searcher(0, iterations, seconds)          # checks the budget
+    final = _check_finished(record)
+    g = get_game(record["game"])
+    state = g.state_for_record(record["setup"], record.get("format", 1))
+    all_steps = list(steps(record["history"]))
+    decisions: list[Decision] = []
+    budget = iterations if iterations is not None else 1 << 62
+    for index, (text, outcomes) in enumerate(all_steps):
+        seat = state.current_player
+        action = state.parse_action(text)
+        legal = state.legal_actions()
+        played = state.action_to_string(action)
+        if len(legal) == 1:
+            decisions.append(Decision(index, seat, played, True))
+        else:
+            agent = _searcher(derive_seed("analysis", seed, index), iterations, seconds)
+            best_action, best_node, node = agent.evaluate_actions(state, budget, played=action)
+            best_value = best_node.mean()
+            after = best_value if action == best_action else node.mean()  # type: ignore[union-attr]
+            loss = max(0.0, best_value - after)
+            decisions.append(Decision(index, seat, played, False, state.action_to_string(best_action),
+                                      round(best_value, 4), round(after, 4), round(best_value, 4),
+                                      round(loss, 4), label_of(loss)))
+        state.forced = list(outcomes)
+        state.apply(action)
+        state.forced = []
+        if progress:
+            progress(index + 1, len(all_steps))
+    players = []
+    for seat in range(state.num_players):
+        mine = [d for d in decisions if d.seat == seat and not d.forced]
+        counts = {name: sum(1 for d in mine if d.label == name) for name in LABELS}
+        mean = statistics.fmean(d.loss for d in mine) if mine else 0.0  # type: ignore[misc]
+        players.append(SeatSummary(seat, len(mine), round(mean, 4), counts))
+    result = final.result()
+    return Analysis(record["game"], seed, iterations, seconds, {n: v for n, v in THRESHOLDS}, decisions, players,
+                    list(result.scores), list(result.winners))
