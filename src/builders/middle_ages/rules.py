@@ -105,16 +105,18 @@ def can_gain_vp(state: Position) -> bool:
     """
     if state.brow or state.bdeck:
         return True
-    free = 0
-    for code in state.wrow:
-        free += PROD[code - RECRUIT]
-    for w in state.wdeck:
-        free += PROD[w]
+    free = sum(map(_PROD_OF, state.wdeck)) + sum(map(_PROD_OF_RECRUIT, state.wrow))
+    progress = state.progress
     for p in range(state.num_players):
-        mine = free
-        for w in state.crew[p]:
-            mine += PROD[w]
-        for s in state.sites[p]:
-            if covers(state.progress[s] + mine, REQ[s]):
-                return True
+        sites = state.sites[p]
+        if sites:
+            mine = free + sum(map(_PROD_OF, state.crew[p]))
+            for s in sites:
+                if covers(progress[s] + mine, REQ[s]):
+                    return True
     return False
+
+
+_PROD_OF = PROD.__getitem__
+#: the production of the worker of a recruit action code (RECRUIT + card), by code
+_PROD_OF_RECRUIT = {RECRUIT + w: PROD[w] for w in range(len(PROD))}.__getitem__
