@@ -9,7 +9,7 @@ from tests.web.conftest import PHONE
 from tests.web.helpers import CHANGED, is_finished, wait_ready
 from tests.web.learn import axe_violations, create_game, open_seat, play_game, state
 
-ON_TARGET = "document.activeElement && document.activeElement.classList.contains('target')"
+ON_TARGET = "() => Boolean(document.activeElement && document.activeElement.classList.contains('target'))"
 
 
 def press_and_wait(page, key: str) -> None:
@@ -138,6 +138,6 @@ def test_accessibility_scan_builders_on_a_phone(new_page, api):
 def test_accessibility_scan_rules(new_page):
     page = new_page()
     page.goto("/static/rules.html")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
     problems = axe_violations(page)
     assert not problems, "\n".join(problems)

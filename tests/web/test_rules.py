@@ -15,7 +15,7 @@ MA_PARTS = ["ma-goal", "ma-cards", "ma-turn", "ma-open", "ma-recruit", "ma-send"
 def open_rules(new_page, part: str = "", viewport=None):
     page = new_page(viewport) if viewport else new_page()
     page.goto(f"/static/rules.html#{part}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
     return page
 
 
@@ -57,7 +57,7 @@ def test_the_address_opens_the_right_part(new_page, shots):
     shots(page, "lords")
     # following another link on the page moves the mark
     page.evaluate("location.hash = '#ma-send'")
-    page.wait_for_function("document.querySelector('#ma-send').classList.contains('flash')")
+    page.wait_for_function("() => document.querySelector('#ma-send').classList.contains('flash')")
     assert in_view(page, "#ma-send")
     assert "flash" not in page.locator("#kb-card-lords").get_attribute("class")
 
@@ -75,7 +75,7 @@ def test_kingdom_table_question_marks_land_on_their_part(new_page, api, shots):
     with page.context.expect_page() as opened:
         page.locator('#running-scores tr[data-card="knights"] .help-link').click()
     rules = opened.value
-    rules.wait_for_function("document.body.dataset.ready === '1'")
+    rules.wait_for_function("() => document.body.dataset.ready === '1'")
     assert rules.url.endswith("/static/rules.html#kb-card-knights")
     assert in_view(rules, "#kb-card-knights")
     shots(rules, "knights-from-table")
@@ -90,7 +90,7 @@ def test_builders_table_question_marks(new_page, api, shots):
     with page.context.expect_page() as opened:
         page.locator('#action-bar .help-link[data-part="ma-buy"]').click()
     rules = opened.value
-    rules.wait_for_function("document.body.dataset.ready === '1'")
+    rules.wait_for_function("() => document.body.dataset.ready === '1'")
     assert in_view(rules, "#ma-buy")
     shots(rules, "buy-on-a-phone")
     assert page.locator("#rules-link").get_attribute("href") == "/static/rules.html#middle-ages"
