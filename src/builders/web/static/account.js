@@ -71,7 +71,7 @@ async function toggleNotify(button) {
     localStorage.setItem(NOTIFY_KEY, "1");
   }
   button.setAttribute("aria-pressed", notifyWanted() ? "true" : "false");
-  button.textContent = notifyWanted() ? "🔔 on" : "🔕 off";
+  button.textContent = notifyWanted() ? "Alerts: on" : "Alerts: off";
 }
 
 /** Games of this browser's account that wait for it (its turn), newest first. */
@@ -125,7 +125,7 @@ async function refresh() {
 export function mountAccount() {
   const bar = document.querySelector(".topbar");
   if (!bar || box) return;
-  const notify = el("button", { type: "button", class: "btn small ghost", id: "notify-btn", "aria-pressed": notifyWanted() ? "true" : "false", title: "A notification and a sound when it becomes your turn in any of your games" }, notifyWanted() ? "🔔 on" : "🔕 off");
+  const notify = el("button", { type: "button", class: "btn small ghost", id: "notify-btn", "aria-pressed": notifyWanted() ? "true" : "false", title: "A notification and a sound when it becomes your turn in any of your games" }, notifyWanted() ? "Alerts: on" : "Alerts: off");
   notify.addEventListener("click", () => toggleNotify(notify));
   const waitingBtn = el("button", { type: "button", class: "btn small", id: "waiting-btn", "aria-haspopup": "true", title: "Games waiting for you" },
     "Your turn ", el("span", { class: "waiting-count", id: "waiting-count", hidden: true, text: "0" }));

@@ -164,6 +164,13 @@ async function startGame() {
   const body = { game: state.game, seats };
   if (setup) body.setup = setup;
   if ($("private").checked) body.private = true;
+  const clock = $("clock").value;
+  if (clock) {
+    const [kind, a, b] = clock.split(":");
+    body.clock = kind === "live"
+      ? { kind, total: Number(a), increment: Number(b), bot: $("clock-bot").value }
+      : { kind, per_turn: Number(a), bot: $("clock-bot").value };
+  }
   button.disabled = true;
   try {
     await ensureSession();

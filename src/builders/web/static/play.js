@@ -27,7 +27,93 @@ let mySeats = [];
 let passed = null;
 let seeded = false;
 
+// ---------------------------------------------------------------------------------------------
+// Chat: the players' channel for seated people, the spectators' for the others; shown as text only.
+const chatList = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
+const chatInput = el("input", { type: "text", id: "chat-input", maxlength: 500, placeholder: "Say something", "aria-label": "Chat message", autocomplete: "off" });
+const chatTitle = el("h3", { id: "chat-title", text: "Chat" });
+const chatForm = el("form", { id: "chat-form", onsubmit: sendChat }, chatInput, el("button", { type: "submit", class: "btn small", id: "chat-send" }, "Send"));
+const chatBox = el("section", { class: "panel chat-panel", id: "chat-panel" }, chatTitle, chatList, chatForm);
+const chatSeen = new Set();
+
+function addChat(message) {
+  if (!message || chatSeen.has(message.id)) return;
+  chatSeen.add(message.id);
+  const dot = message.seat !== null && message.seat !== undefined
+    ? el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[message.seat] || "#999" } }) : null;
+  // textContent only: a message is never markup
+  chatList.appendChild(el("li", { "data-id": message.id }, dot, el("b", { text: `${message.author}: ` }), el("span", { class: "chat-text", text: message.text })));
+  chatList.scrollTop = chatList.scrollHeight;
+}
+
+async function loadChat() {
+  try {
+    const messages = await api(`/api/games/${encodeURIComponent(gameId)}/chat${seatQuery()}`, { token });
+    chatList.replaceChildren();
+    chatSeen.clear();
+    messages.forEach(addChat);
+  } catch (err) {
+    /* no chat to show */
+  }
+}
+
+async function sendChat(event) {
+  event.preventDefault();
+  const text = chatInput.value.trim();
+  if (!text) return;
+  try {
+    if (!token) await ensureSession();
+    addChat(await api(`/api/games/${encodeURIComponent(gameId)}/chat`, { method: "POST", body: { text }, token }));
+    chatInput.value = "";
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clocks, ticking in the page between the server's views (the server decides when one runs out).
+const clocksEl = el("span", { class: "clocks", id: "clocks" });
+
+function clockText(seconds, kind) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (kind === "turn" && s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function renderClocks() {
+  const clock = current && current.clock;
+  if (!clock) {
+    clocksEl.replaceChildren();
+    return;
+  }
+  if (!clocksEl.isConnected) titleEl.after(clocksEl);
+  const now = Date.now() / 1000;
+  const items = clock.left.map((left, s) => {
+    const running = clock.running === s && !current.result;
+    const value = running ? left - (now - clock.since) : left;
+    const flagged = (clock.flagged || []).includes(s);
+    return el("span", {
+      class: `clock${running ? " running" : ""}${value < 10 && running ? " low" : ""}`, "data-seat": s,
+      "data-left": Math.max(0, value).toFixed(1), title: `${SEAT_NAMES[s]}'s clock${flagged ? ": ran out" : ""}`,
+    }, el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[s] } }), ` ${flagged ? "out" : clockText(value, clock.kind)}`);
+  });
+  clocksEl.replaceChildren(...items);
+}
+setInterval(renderClocks, 250);
+
+async function offerRematch() {
+  try {
+    const created = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST" });
+    location.href = `/play/${encodeURIComponent(created.id)}`;
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
 const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: "Game log" }), el("ol", { class: "log", id: "log" }));
+// the side column below the table's own parts: the log, then the chat
+const sideBox = el("div", { class: "side-extra" }, logBox, chatBox);
 // what happens is read out to screen readers here (one line per move)
 const announcer = el("div", { class: "sr-only", id: "announcer", role: "log", "aria-live": "polite" });
 document.body.appendChild(announcer);
@@ -145,6 +231,8 @@ function render(view) {
   const next = passNeeded(view);
   if (next !== null) {
     current = view;
+    document.body.dataset.version = String(view.version ?? "");
+    document.body.dataset.toMove = view.to_move === null || view.to_move === undefined ? "" : String(view.to_move);
     document.body.dataset.status = view.result ? "finished" : view.status || "";
     document.body.classList.remove("your-turn");
     renderHeader(view);
@@ -167,7 +255,7 @@ function render(view) {
       onUndo: sendUndo,
       onRestart: restartTurn,
       winnersText: (v) => winnersText(v.result, v.seats, v.seat),
-      extraSide: logBox,
+      extraSide: sideBox,
     };
     table = view.game === "kingdom" ? new KingdomTable(tableRoot, opts) : new BuildersTable(tableRoot, opts);
     table.shownSeat = shown.seat;
@@ -227,8 +315,10 @@ function renderHeader(view) {
   } else {
     chip = el("span", { class: "seat-chip spectator", id: "seat-chip", text: "watching" });
   }
-  titleEl.replaceChildren(el("span", { class: "game-name", text: name }), chip,
-    seeded ? el("span", { class: "seeded-chip", id: "seeded-chip", title: "The creator chose the seed this game was dealt from: its cards could be known in advance." }, "dealt from a chosen seed") : null);
+  titleEl.replaceChildren(el("span", { class: "game-name", text: name }), chip);
+  if (seeded) {
+    titleEl.appendChild(el("span", { class: "seeded-chip", id: "seeded-chip", title: "The creator chose the seed this game was dealt from: its cards could be known in advance." }, "dealt from a chosen seed"));
+  }
   // a bot to move: say that it is thinking (its moves then come one by one, each lit up for a moment)
   const moverInfo = (view.seats || []).find((s) => s.seat === view.to_move);
   const thinking = !view.result && moverInfo && moverInfo.type === "bot" && view.to_move !== view.seat;
@@ -256,6 +346,11 @@ function renderHeader(view) {
   const invites = heldSeats.filter((s) => s !== seat);
   if (invites.length && !view.result) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "invite-btn", onclick: () => showInvites(invites, tokens) }, "Invite links"));
+  }
+  if (view.result && view.rematch) {
+    toolsEl.appendChild(el("a", { class: "btn small btn-primary", href: `/play/${encodeURIComponent(view.rematch)}`, id: "rematch-link" }, "Go to the rematch"));
+  } else if (view.result && !token && mySeats.length) {
+    toolsEl.appendChild(el("button", { class: "btn small btn-primary", id: "rematch-btn", onclick: offerRematch }, "Rematch"));
   }
   if (view.result) {
     toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, "Replay"));
@@ -501,7 +596,9 @@ async function main() {
     },
     onError: (message) => toast(message),
     onStatus: setConn,
+    onMessage: (msg) => { if (msg.type === "chat") addChat(msg); },
   });
+  loadChat();
 }
 
 main();
