@@ -25,6 +25,9 @@ def _register() -> None:
     app.add_typer(bench.app, name="bench", help="Speed benchmarks (medians of several runs).")
     app.command("play", help="Watch random players play a Kingdom Builder game in the terminal.")(play.play)
     app.command("serve", help="Start the game server and web app, and print the address to open.")(serve.serve)
+    from builders.commands import db
+
+    app.add_typer(db.app, name="db", help="The server's database: schema upgrades.")
     app.command("tournament", help="Play paired games between agents and report their strength.")(
         tournament.tournament)
     from builders.commands import analyse

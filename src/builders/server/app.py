@@ -26,6 +26,7 @@ from builders.server.bots import AgentFactory, BotRunner
 from builders.server.cluster import Cluster
 from builders.server.games import ApiError, GameService
 from builders.server.guard import Guard, Limits
+from builders.server.migrate import prepare as prepare_database
 from builders.server.ops import install_ops
 from builders.server.schemas import (
     GAME_ID_PATTERN, ActionBody, Created, CreateGame, ErrorModel, Join, Joined, RecordModel, ReplayView,
@@ -129,8 +130,13 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     "thread" or "inline"; ``bot_delay`` the pause in seconds before each bot move (0 in tests);
     ``bot_factory(game, level, seed)`` replaces the project's bots (a module-level function, so that
     worker processes can import it).
+
+    ``redis_url`` fans changes out to the other server processes of the database (see
+    :mod:`builders.server.cluster`); ``limits`` are the abuse limits (:class:`builders.server.guard.Limits`);
+    ``upgrade`` false refuses an old database schema (:class:`builders.server.migrate.SchemaError`)
+    instead of upgrading it.
     """
-    store = Store(db_url or default_db_url())
+    store = Store(prepare_database(db_url or default_db_url(), upgrade), create=False)
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers), bot_delay=bot_delay)
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))

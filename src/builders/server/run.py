@@ -84,6 +84,13 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *, bot
                       BUILDERS_BOT_MODE=bot_mode, BUILDERS_BOT_WORKERS=str(bot_workers or default_bot_workers()),
                       BUILDERS_UPGRADE="1" if upgrade else "0", BUILDERS_ALLOWED_HOSTS=",".join(allowed_hosts or []))
     shown = url.split("@")[-1] if "@" in url else url  # never print a password
+    from builders.server.migrate import SchemaError, prepare
+
+    try:  # once here, before the worker processes start
+        prepare(url, upgrade)
+    except SchemaError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
     print(f"Builders server: open {address(host, port)} (games in {shown}"
           f"{', ' + str(workers) + ' processes' if workers > 1 else ''})", flush=True)
     common = dict(host=host, port=port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,

@@ -1,0 +1,124 @@
+"""Schema migrations: a SQLite file written by the first release of the server (commit f89c35d, before
+migrations) upgrades with its games intact; the migrated schema is exactly the models' (so a table
+or column added without a migration fails here); `builders db upgrade`, upgrade at start and
+`--no-upgrade` refusing an old schema."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine
+
+from builders.server import migrate
+from builders.server.models import Base
+from tests.server.conftest import make_app
+from tests.server.helpers import ROOT, ThreadServer
+
+DATA = Path(__file__).parent / "data"
+OLD = json.loads((DATA / "games-f89c35d.json").read_text())
+
+
+@pytest.fixture
+def old_file(tmp_path) -> Path:
+    path = tmp_path / "games.sqlite3"
+    shutil.copy(DATA / "games-f89c35d.sqlite3", path)
+    return path
+
+
+def differences(url: str) -> list:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    finally:
+        engine.dispose()
+
+
+def builders(*args: str) -> subprocess.CompletedProcess:
+    exe = ROOT / ".venv" / "bin" / "builders"
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "builders.cli"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_an_old_sqlite_file_upgrades_with_its_games_intact(old_file):
+    url = f"sqlite:///{old_file}"
+    assert migrate.current(url) == "0001"
+    done = builders("db", "upgrade", "--db", str(old_file))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{url}: upgraded from migration 0001 to migration {migrate.head()}"
+    again = builders("db", "upgrade", "--db", str(old_file))
+    assert again.stdout.strip() == f"{url}: already at migration {migrate.head()}"
+    assert differences(url) == []
+    app = make_app(old_file.parent, upgrade=False)  # already upgraded: accepted as it is
+    with ThreadServer(app) as srv, httpx.Client(base_url=srv.url, timeout=20) as api:
+        listed = {g["id"]: g for g in api.get("/api/games").json()}
+        assert set(listed) == {OLD["running"]["id"], OLD["finished"]["id"], OLD["open"]["id"]}
+        for gid, before in OLD["summaries"].items():
+            for key in ("game", "name", "status", "created", "to_move", "turn", "version", "result"):
+                assert listed[gid][key] == before[key], (gid, key)
+        # the running game: the seat token still works and the game goes on
+        running = OLD["running"]
+        token = running["tokens"][listed[running["id"]]["to_move"]]
+        view = api.get(f"/api/games/{running['id']}/state", headers={"X-Seat-Token": token}).json()
+        assert view["actions"] == running["actions"] == len(view["log"]) and view["version"] == running["version"]
+        r = api.post(f"/api/games/{running['id']}/actions", json={"action": view["legal"][0]},
+                     headers={"X-Seat-Token": token, "Idempotency-Key": "after-upgrade"})
+        assert r.status_code == 200 and r.json()["version"] == running["version"] + 1
+        # the finished game: its record and result
+        record = api.get(f"/api/games/{OLD['finished']['id']}/record").json()
+        assert record["result"] == OLD["finished"]["result"]
+        assert sum(1 for h in record["history"] if isinstance(h, str)) == OLD["finished"]["actions"]
+        # the open game: its seat can be joined
+        joined = api.post(f"/api/games/{OLD['open']['id']}/join", json={"seat": 1, "name": "Dee"})
+        assert joined.status_code == 200, joined.text
+
+
+def test_upgrade_at_start_and_refusal_with_no_upgrade(old_file, tmp_path):
+    from builders.server.app import create_app
+
+    with pytest.raises(migrate.SchemaError) as refused:
+        create_app(f"sqlite:///{old_file}", upgrade=False)
+    assert str(refused.value) == ("the database is at migration 0001, this server needs migration "
+                                  f"{migrate.head()}: run `builders db upgrade` (or start without --no-upgrade)")
+    assert migrate.current(f"sqlite:///{old_file}") == "0001"  # refused: untouched
+    server = subprocess.run([sys.executable, "-m", "builders.server", "--db", str(old_file), "--no-upgrade",
+                             "--port", "1"], capture_output=True, text=True, timeout=60,
+                            env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    assert server.returncode == 2 and server.stderr.strip() == f"error: {refused.value}"
+    make_app(old_file.parent)  # the default: upgraded at start
+    assert migrate.current(f"sqlite:///{old_file}") == migrate.head()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_migrated_schema_is_the_models_schema(kind, tmp_path, request):
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    assert migrate.upgrade(url) == (None, migrate.head())
+    assert differences(url) == []
+    assert migrate.upgrade(url) == (migrate.head(), migrate.head())
+
+
+def test_a_database_made_by_a_development_version_upgrades(tmp_path):
+    """Tables created from the models without migrations (as the server did before them, with some
+    tables of later versions): stamped at 0001, then the missing parts are added."""
+    from builders.server.store import Store
+
+    url = f"sqlite:///{tmp_path / 'dev.sqlite3'}"
+    Store(url).close()  # every table of the models, no migration recorded
+    assert migrate.current(url) == "0001"
+    assert migrate.upgrade(url) == ("0001", migrate.head())
+    assert differences(url) == []
+
+
+def test_db_upgrade_refuses_an_unreachable_database():
+    done = builders("db", "upgrade", "--db", "postgresql://nobody@127.0.0.1:1/none")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: the database 127.0.0.1:1/none cannot be upgraded: ")
+    assert len(done.stderr.strip().splitlines()) == 1
