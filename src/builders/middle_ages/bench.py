@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from builders.bench import legal_generation_figures
 from builders.middle_ages.game import MiddleAges
 from builders.middle_ages.state import MiddleAgesState
 
@@ -52,6 +51,26 @@ def play(make: Callable[[int], MiddleAgesState], games: int, seed: int) -> Run:
     return Run(time.process_time() - cpu, time.perf_counter() - wall, games, decisions)
 
 
+def legal_only(make: Callable[[int], MiddleAgesState], games: int, runs: int, seed: int = 1) -> list[Run]:
+    """``legal_actions()`` alone, over every position of ``games`` random games (each run: one call per
+    position; ``games`` counts the games whose positions were covered)."""
+    randrange = random.Random(seed).randrange
+    positions: list[MiddleAgesState] = []
+    for g in range(games):
+        state = make(seed * 100_003 + g)
+        while not state.is_over():
+            positions.append(state.copy())
+            actions = state.legal_actions()
+            state.apply(actions[randrange(len(actions))])
+    out = []
+    for _ in range(runs):
+        cpu, wall = time.process_time(), time.perf_counter()
+        for position in positions:
+            position.legal_actions()
+        out.append(Run(time.process_time() - cpu, time.perf_counter() - wall, games, len(positions)))
+    return out
+
+
 def line(label: str, runs: list[Run]) -> str:
     cpu = sorted(r.games / r.cpu_seconds for r in runs)
     wall = sorted(r.games / r.wall_seconds for r in runs)
@@ -67,7 +86,6 @@ def run(runs: int = 5, games: int = 200, echo: Callable[[str], object] = print) 
         make = make_state(players)
         figures = [play(make, count, 1 + r) for r in range(runs)]
         echo(line(f"{players} players, {count} games", figures))
-    gen = legal_generation_figures("2 players, 20 games", make_state(2), 20, runs)
-    echo(gen.line())
+    echo(line("legal_actions only, 2p", legal_only(make_state(2), 20, runs)))
     echo("CPU: time.process_time of this process; wall clock: time.perf_counter (on a shared machine it also "
          "counts other processes' turns on the core)")
