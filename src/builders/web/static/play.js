@@ -388,7 +388,8 @@ function renderLog(view) {
     const first = Math.max(1, entries[entries.length - 1].n - 12);
     logSeen = logSeen.filter((x) => !x.undone || x.entry.n >= first);
   }
-  logSeen.sort((a, b) => a.entry.n - b.entry.n || a.seq - b.seq);
+  // in the order the moves were made: taken-back ones where they were, the moves made instead after them
+  logSeen.sort((a, b) => a.seq - b.seq);
   const keyNow = logSeen.map((x) => `${x.entry.n}${x.undone ? "u" : ""}`).join(",") + (view.result ? "!" : "");
   // announce what is new (not on the first load)
   if (lastAnnounced !== null) {
