@@ -20,6 +20,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from builders.server import accounts as accounts_module, seats as seats_module
 from builders.server.accounts import Accounts
 from builders.server.clocks import Clocks, initial as initial_clock
+from builders.server import ratings as ratings_module
+from builders.server.ratings import Ratings, check_claim, check_rated
 from builders.server import chat as chat_module
 from builders.server.chat import Chat
 from builders.server.bots import AgentFactory, BotRunner
@@ -141,6 +143,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))
     clocks = Clocks(service, checkpoint=clock_checkpoint)
+    ratings = Ratings(service, accounts)
     service.names = accounts.names
     static = Path(static_dir) if static_dir is not None else default_static_dir()
 
@@ -149,6 +152,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         await cluster.start()
         await service.start()
         await clocks.start()
+        await ratings.start()
         try:
             yield
         finally:
@@ -169,6 +173,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     app.state.store = store
     app.state.accounts = accounts
     app.state.clocks = clocks
+    app.state.ratings = ratings
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.cluster = cluster
     app.add_middleware(Guard, limits=limits, metrics=install_ops(app, service, store, cluster))
@@ -203,13 +208,16 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         who = accounts.identify(request, write=True)
         creator = who.account.id if who.account else None
+        check_rated(body, who.account)
 
         def find_user(name: str) -> int | None:
             found = accounts.by_username(name)
             return found.id if found else None
 
-        created = service.create(body, creator, find_user,
-                                 {"clock": initial_clock(body.clock, len(body.seats))} if body.clock else None)
+        extra: dict[str, Any] = {"clock": initial_clock(body.clock, len(body.seats))} if body.clock else {}
+        if body.rated:
+            extra["rated"] = True
+        created = service.create(body, creator, find_user, extra)
         if body.clock:
             clocks.changed(service.live[created["id"]])
         return created
@@ -225,6 +233,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     @app.post("/api/games/{game_id}/join", response_model=Joined, tags=["seats"],
               summary="Claim an open seat")
     async def join(body: Join, request: Request, game_id: str = GameId):
+        who = accounts.identify(request, write=True)
+        check_claim(service.get(game_id), who.account, service)
         return service.join(game_id, body.seat, body.name, account_for_seat_claim(accounts, request))
 
     @app.get("/api/games/{game_id}/state", response_model=View, tags=["play"],
@@ -280,6 +290,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     chat = Chat(service, accounts)
     app.state.chat = chat
     app.include_router(chat_module.router(service, accounts, chat))
+    app.include_router(ratings_module.router(ratings))
 
     # -- pages ---------------------------------------------------------------------------------
     def page(name: str):
@@ -304,6 +315,10 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     @app.get("/account", include_in_schema=False)
     async def account_page():
         return page("account.html")
+
+    @app.get("/players/{username}", include_in_schema=False)
+    async def profile_page(username: str):
+        return page("profile.html")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     return app

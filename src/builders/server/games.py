@@ -438,6 +438,7 @@ class GameService:
                 "to_move": live.to_move, "turn": live.state.turn, "version": live.version,
                 "result": result, "private": bool(live.options.get("private")),
                 "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
+                "rated": bool(live.options.get("rated")),
             }
         return cached
 
@@ -463,6 +464,7 @@ class GameService:
                     "to_move": row["to_move"], "turn": row["turn"], "version": row["version"],
                     "result": row["result"], "private": bool(options.get("private")),
                     "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
+                    "rated": bool(options.get("rated")),
                 })
         return out
 

@@ -126,3 +126,32 @@ class ChatRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
+
+
+# -- ratings -----------------------------------------------------------------------------------------
+class RatingRow(Base):
+    """A player's rating in one game (Weng-Lin, openskill's Plackett-Luce model)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one player's rating (one row per player and game: never twice)."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True, index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    seat: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float, index=True)

@@ -69,6 +69,8 @@ class CreateGame(_Strict):
     name: Name | None = None
     private: bool = Field(False, description="not listed in the lobby: watched only with its link")
     clock: ClockSpec | None = Field(None, description="none: untimed")
+    rated: bool = Field(False, description="people only, each a signed-up account with one seat, a clock, "
+                                           "no seed: the result changes the players' ratings")
 
 
 class SeatInfo(BaseModel):
@@ -128,6 +130,7 @@ class Summary(BaseModel):
     private: bool = False
     seeded: bool = Field(False, description="dealt from a seed chosen by the creator")
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
+    rated: bool = False
 
 
 class MyGame(Summary):
@@ -264,3 +267,53 @@ class ChatMessage(BaseModel):
     seat: int | None = None
     text: str
     at: float = Field(description="seconds since 1970 (UTC)")
+
+
+# -- ratings -------------------------------------------------------------------------------------------
+class Leader(BaseModel):
+    rank: int
+    username: str
+    rating: float = Field(description="mu - 3 sigma (a conservative estimate)")
+    mu: float
+    sigma: float
+    games: int
+
+
+class GameRating(BaseModel):
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+
+
+class RatingPoint(BaseModel):
+    game_id: str
+    game: GameName
+    rating: float
+    rank: int
+    at: float
+
+
+class ProfileGame(BaseModel):
+    id: str
+    game: GameName
+    name: str | None = None
+    created: float
+    seats: list[int]
+    won: bool
+    scores: list[int]
+    rated: bool
+    replay: str
+
+
+class Profile(BaseModel):
+    username: str
+    ratings: dict[str, GameRating]
+    history: list[RatingPoint]
+    games_played: int
+    rated_games: int
+    wins: int
+    win_rate: float | None = None
+    mean_score: float | None = None
+    favourite_cards: list[str]
+    games: list[ProfileGame]

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Path as PathParam, Request
 
 from builders.server.accounts import Accounts, Who
 from builders.server.games import ApiError, GameService, Live
+from builders.server.ratings import check_claim
 from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats
 
 
@@ -55,6 +56,8 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
             summary="Take the seat of a one-time invitation link",
             responses={410: {"description": "the invitation was used already"}})
     async def claim(body: Claim, request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
+        who = accounts.identify(request, write=True)
+        check_claim(service.get(game_id), who.account, service)
         return service.claim(game_id, body.code, account_for_seat_claim(accounts, request))
 
     @r.get("/api/games/{game_id}/mine", response_model=MySeats, tags=["seats"],

@@ -1,0 +1,211 @@
+"""Ratings: rated games, their effect on each player's rating, leaderboards and profiles.
+
+A rated game has only people, each a signed-up account with one seat, a clock, and no chosen seed
+(undo stays within a turn, as in every game). Ratings are per game (Kingdom Builder, The Builders)
+with openskill's Plackett-Luce model (Weng-Lin: 2 to 4 players, shared places). When a rated game
+ends, the ratings of all its players and one change row per player are written in one transaction;
+the change rows' key (game, account) makes a second update of the same game impossible. A player
+whose clock ran out is placed last (a bot finished the game for them).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from fastapi import APIRouter, Path as PathParam, Request
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from builders.server.accounts import Accounts
+from builders.server.games import ApiError, GameService, Live
+from builders.server.models import AccountRow, GameRow, RatingChangeRow, RatingRow
+from builders.server.schemas import CreateGame, Leader, Profile
+
+GAMES = ("kingdom", "middle-ages")
+
+
+def check_rated(body: CreateGame, creator: Any) -> None:
+    """Refuses a rated game that cannot be one (400, one sentence)."""
+    if not body.rated:
+        return
+    if creator is None or creator.guest:
+        raise ApiError(401, "a rated game is for signed-up players: sign up or sign in first")
+    if any(s.type != "human" for s in body.seats):
+        raise ApiError(400, "a rated game has people only, no bots")
+    if body.clock is None:
+        raise ApiError(400, "a rated game needs a clock")
+    if body.setup is not None and body.setup.seed is not None:
+        raise ApiError(400, "a rated game is dealt from a secret seed: leave the seed out")
+    own = [s for s in body.seats if not s.open and not s.invite and s.user is None]
+    if len(own) != 1:
+        raise ApiError(400, "in a rated game you play exactly one seat")
+    users = [s.user.lower() for s in body.seats if s.user is not None]
+    if len(set(users)) != len(users) or (creator.username or "").lower() in users:
+        raise ApiError(400, "in a rated game every player has one seat")
+
+
+def check_claim(live: Live, account: Any, service: GameService) -> None:
+    """Refuses a seat of a rated game to a guest, a program without an account or a player who has one."""
+    if not live.options.get("rated"):
+        return
+    if account is None or account.guest:
+        raise ApiError(401, "a rated game is for signed-up players: sign up or sign in first")
+    if service.seats_of(live, account.id):
+        raise ApiError(409, "you have a seat in this rated game already: one seat each")
+
+
+def ranks_of(result: dict[str, Any], flagged: list[int]) -> list[int]:
+    """Places (1 = first) from a result: winners first, then by total; equal totals share a place;
+    a seat whose clock ran out is last."""
+    players = {p["seat"]: p["total"] for p in result["players"]}
+    winners = set(result.get("winners") or [])
+    key = {s: (s in flagged, s not in winners, -players[s]) for s in players}
+    order = sorted(players, key=lambda s: key[s])
+    ranks: dict[int, int] = {}
+    for i, s in enumerate(order):
+        ranks[s] = ranks[order[i - 1]] if i and key[order[i - 1]] == key[s] else i + 1
+    return [ranks[s] for s in sorted(players)]
+
+
+class Ratings:
+    def __init__(self, service: GameService, accounts: Accounts):
+        from openskill.models import PlackettLuce
+
+        self.service = service
+        self.accounts = accounts
+        self.engine = service.store.engine
+        self.model = PlackettLuce()
+
+    async def start(self) -> None:
+        previous = self.service.on_change
+
+        def changed(live: Live) -> None:
+            if previous is not None:
+                previous(live)
+            self.changed(live)
+
+        self.service.on_change = changed
+        # rated games that ended while no process rated them (a crash between the two)
+        for live in list(self.service.live.values()):
+            self.changed(live)
+
+    def changed(self, live: Live) -> None:
+        if live.over and live.options.get("rated") and not live.options.get("rated_done"):
+            self.rate(live)
+
+    def rate(self, live: Live) -> bool:
+        """Updates the ratings of a finished rated game's players, all at once (False: done already)."""
+        result = live.state.result().to_json()
+        clock = live.options.get("clock") or {}
+        ranks = ranks_of(result, list(clock.get("flagged") or []))
+        totals = {p["seat"]: p["total"] for p in result["players"]}
+        seats = [s for s in live.seats if s.get("account") is not None]
+        if len(seats) != len(live.seats):
+            return False
+        now = time.time()
+        options = {**live.options, "rated_done": True}
+        try:
+            with self.engine.begin() as conn:
+                current = {}
+                for s in seats:
+                    row = conn.execute(select(RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
+                        RatingRow.account_id == s["account"], RatingRow.game == live.game)).first()
+                    current[s["seat"]] = row
+                teams = [[self.model.rating(mu=r.mu, sigma=r.sigma) if r else self.model.rating()]
+                         for r in (current[s["seat"]] for s in seats)]
+                new = self.model.rate(teams, ranks=[ranks[s["seat"]] for s in seats])
+                for s, team in zip(seats, new):
+                    mu, sigma = team[0].mu, team[0].sigma
+                    conn.execute(insert(RatingChangeRow).values(
+                        game_id=live.id, account_id=s["account"], game=live.game, seat=s["seat"],
+                        rank=ranks[s["seat"]], score=totals[s["seat"]], mu=mu, sigma=sigma, at=now))
+                    if current[s["seat"]] is None:
+                        conn.execute(insert(RatingRow).values(account_id=s["account"], game=live.game, mu=mu,
+                                                              sigma=sigma, games=1))
+                    else:
+                        conn.execute(update(RatingRow).where(RatingRow.account_id == s["account"],
+                                                             RatingRow.game == live.game)
+                                     .values(mu=mu, sigma=sigma, games=RatingRow.games + 1))
+                conn.execute(update(GameRow).where(GameRow.id == live.id).values(options=options))
+        except IntegrityError:  # rated already (by another process)
+            live.options = {**live.options, "rated_done": True}
+            return False
+        live.options = options
+        live.changed()
+        return True
+
+    # -- reading ---------------------------------------------------------------------------------
+    def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(AccountRow.username, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                                .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                                .where(RatingRow.game == game)).all()
+        out = [{"username": r.username, "rating": round(r.mu - 3 * r.sigma, 2), "mu": r.mu, "sigma": r.sigma,
+                "games": r.games} for r in rows if r.username]
+        out.sort(key=lambda x: (-x["rating"], x["username"].lower()))
+        for i, item in enumerate(out[:limit]):
+            item["rank"] = i + 1
+        return out[:limit]
+
+    def profile(self, username: str) -> dict[str, Any]:
+        account = self.accounts.by_username(username)
+        if account is None:
+            raise ApiError(404, f"there is no player named {username!r}")
+        store = self.service.store
+        with self.engine.connect() as conn:
+            ratings = conn.execute(select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                                   .where(RatingRow.account_id == account.id)).all()
+            changes = conn.execute(select(RatingChangeRow.game_id, RatingChangeRow.game, RatingChangeRow.mu,
+                                          RatingChangeRow.sigma, RatingChangeRow.rank, RatingChangeRow.at)
+                                   .where(RatingChangeRow.account_id == account.id)
+                                   .order_by(RatingChangeRow.at)).all()
+            rated_count = conn.execute(select(func.count()).select_from(RatingChangeRow)
+                                       .where(RatingChangeRow.account_id == account.id)).scalar_one()
+        finished = [row for row in store.games_of(account.id) if row["status"] == "finished" and row["result"]]
+        wins = 0
+        scores: list[int] = []
+        favourites: Counter[str] = Counter()
+        games = []
+        for row in finished:
+            mine = [s["seat"] for s in row["seats"] if s.get("account") == account.id]
+            result = row["result"]
+            totals = {p["seat"]: p["total"] for p in result["players"]}
+            won = any(s in (result.get("winners") or []) for s in mine)
+            wins += won
+            scores.extend(totals[s] for s in mine)
+            if row["game"] == "kingdom":
+                favourites.update(row["setup"].get("cards") or [])
+            games.append({"id": row["id"], "game": row["game"], "name": row["name"], "created": row["created"],
+                          "seats": mine, "won": won, "scores": [totals[s] for s in mine],
+                          "rated": bool((row.get("options") or {}).get("rated")),
+                          "replay": f"/replay/{row['id']}"})
+        played = len(finished)
+        return {
+            "username": account.username,
+            "ratings": {r.game: {"rating": round(r.mu - 3 * r.sigma, 2), "mu": r.mu, "sigma": r.sigma,
+                                 "games": r.games} for r in ratings},
+            "history": [{"game_id": c.game_id, "game": c.game, "rating": round(c.mu - 3 * c.sigma, 2),
+                         "rank": c.rank, "at": c.at} for c in changes],
+            "games_played": played, "rated_games": rated_count, "wins": wins,
+            "win_rate": round(wins / played, 3) if played else None,
+            "mean_score": round(sum(scores) / len(scores), 2) if scores else None,
+            "favourite_cards": [name for name, _ in favourites.most_common(3)],
+            "games": games[:50],
+        }
+
+
+def router(ratings: Ratings) -> APIRouter:
+    r = APIRouter(tags=["ratings"])
+
+    @r.get("/api/leaderboard/{game}", response_model=list[Leader], summary="The best rated players of a game")
+    def leaderboard(game: str = PathParam(pattern=r"^(kingdom|middle-ages)$")):
+        return ratings.leaderboard(game)
+
+    @r.get("/api/players/{username}", response_model=Profile,
+           summary="A player's profile: ratings and their history, games, wins, mean score, favourite cards")
+    def profile(username: str = PathParam(pattern=r"^[A-Za-z0-9_-]{3,20}$")):
+        return ratings.profile(username)
+
+    return r

@@ -1,0 +1,139 @@
+"""Rated games: who may play them, ratings updated once and all together when one ends (openskill's
+Plackett-Luce), the leaderboard and the player's profile."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from builders.server.guard import Limits
+from builders.server.ratings import ranks_of
+from tests.server.conftest import make_app
+from tests.server.helpers import ThreadServer
+from tests.server.test_accounts import Person, refused
+
+_names = itertools.count(1)
+CLOCK = {"kind": "live", "total": 3600, "increment": 0}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    rates = {kind: (10_000, 60.0) for kind in ("create", "join", "action", "login", "chat")}
+    app = make_app(tmp_path_factory.mktemp("ratings"), limits=Limits(rates=rates))
+    with ThreadServer(app) as srv:
+        yield srv
+
+
+@pytest.fixture
+def people(server):
+    made: list[Person] = []
+
+    def make(name: str | None = None) -> Person:
+        p = Person(server.url)
+        made.append(p)
+        if name:
+            p.sign_up(name)
+        else:
+            p.guest()
+        return p
+
+    yield make
+    for p in made:
+        p.close()
+
+
+def name() -> str:
+    return f"rated{next(_names)}"
+
+
+def test_places_from_results():
+    result = {"players": [{"seat": 0, "total": 30}, {"seat": 1, "total": 41}, {"seat": 2, "total": 41},
+                          {"seat": 3, "total": 12}], "winners": [1, 2]}
+    assert ranks_of(result, []) == [3, 1, 1, 4]
+    # a seat whose clock ran out is last, whatever its score
+    assert ranks_of(result, [1]) == [2, 4, 1, 3]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"seats": [{"type": "human"}, {"type": "bot"}], "clock": CLOCK}, 400, "people only"),
+    ({"seats": [{"type": "human"}, {"type": "human", "invite": True}]}, 400, "needs a clock"),
+    ({"seats": [{"type": "human"}, {"type": "human"}], "clock": CLOCK}, 400, "exactly one seat"),
+])
+def test_rated_games_that_cannot_be(server, people, body, status, words):
+    ada = people(name())
+    before = server.app.state.store.counts()
+    refused(ada.post("/api/games", json={"game": "kingdom", "rated": True, **body}), status, words)
+    assert server.app.state.store.counts() == before
+
+
+def test_guests_and_second_seats_are_refused(server, people):
+    guest = people()
+    refused(guest.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
+                                           "seats": [{"type": "human"}, {"type": "human", "open": True}]}),
+            401, "signed-up players")
+    ada = people(name())
+    gid = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
+                                       "seats": [{"type": "human"}, {"type": "human", "open": True},
+                                                 {"type": "human", "open": True}]}).json()["id"]
+    refused(guest.post(f"/api/games/{gid}/join", json={"seat": 1}), 401, "signed-up players")
+    refused(ada.post(f"/api/games/{gid}/join", json={"seat": 1}), 409, "one seat each")
+    bo = people(name())
+    assert bo.post(f"/api/games/{gid}/join", json={"seat": 1}).status_code == 200
+    refused(bo.post(f"/api/games/{gid}/join", json={"seat": 2}), 409, "one seat each")
+
+
+def play_to_end(players: dict[int, Person], gid: str) -> dict:
+    view = players[0].get(f"/api/games/{gid}/state").json()
+    for _ in range(2000):
+        summary = players[0].get(f"/api/games/{gid}").json()
+        if summary["status"] == "finished":
+            return summary
+        mover = players[summary["to_move"]]
+        view = mover.get(f"/api/games/{gid}/state").json()
+        action = "end" if "end" in view["legal"] else view["legal"][0]
+        r = mover.post(f"/api/games/{gid}/actions", json={"action": action})
+        assert r.status_code == 200, r.text
+    pytest.fail("the game did not end")
+
+
+def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
+    ada_name, bo_name = name(), name()
+    ada, bo = people(ada_name), people(bo_name)
+    created = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
+                                           "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]})
+    assert created.status_code == 201, created.text
+    gid = created.json()["id"]
+    assert ada.get(f"/api/games/{gid}").json()["rated"] is True
+    summary = play_to_end({0: ada, 1: bo}, gid)
+    result = summary["result"]
+    totals = {p["seat"]: p["total"] for p in result["players"]}
+
+    board = {x["username"]: x for x in ada.get("/api/leaderboard/kingdom").json()}
+    assert board[ada_name]["games"] == board[bo_name]["games"] == 1
+    a, b = board[ada_name], board[bo_name]
+    if result["winners"] == [0]:
+        assert a["mu"] > 25 > b["mu"] and a["rank"] < b["rank"]
+    elif result["winners"] == [1]:
+        assert b["mu"] > 25 > a["mu"]
+    else:
+        assert a["mu"] == pytest.approx(b["mu"])
+    assert a["sigma"] < 25 / 3 and a["rating"] == pytest.approx(a["mu"] - 3 * a["sigma"], abs=0.01)
+
+    # only once: rating the same game again changes nothing
+    ratings = server.app.state.ratings
+    live = server.app.state.service.get(gid)
+    assert ratings.rate(live) is False
+    assert {x["username"]: x["games"] for x in ada.get("/api/leaderboard/kingdom").json()}[ada_name] == 1
+
+    profile = bo.get(f"/api/players/{ada_name.upper()}").json()
+    assert profile["username"] == ada_name
+    assert profile["games_played"] == profile["rated_games"] == 1
+    assert profile["wins"] == (0 in result["winners"]) and profile["win_rate"] == float(0 in result["winners"])
+    assert profile["mean_score"] == totals[0]
+    assert sorted(profile["favourite_cards"]) == sorted(live.setup["cards"])
+    assert [h["game_id"] for h in profile["history"]] == [gid]
+    assert profile["history"][0]["rating"] == pytest.approx(a["rating"], abs=0.01)
+    assert profile["games"][0]["replay"] == f"/replay/{gid}"
+    assert profile["ratings"]["kingdom"]["games"] == 1
+    refused(bo.get("/api/players/nobody_at_all"), 404, "no player named")
