@@ -40,15 +40,23 @@ def test_a_random_start_player_is_the_last_draw_of_the_seed():
 
 
 @pytest.mark.parametrize("key", ["buildings", "workers", "apprentices"])
-@pytest.mark.parametrize("entry", [5, None, ["W01"], {"card": "W01"}, 1.5, True, 10**30])
-def test_malformed_card_entries_are_invalid_setups(key, entry):
-    """A setup's card lists hold card ids; anything else is refused with InvalidSetup (never a TypeError)."""
+@pytest.mark.parametrize("entry,written", [
+    (5, "5"), (None, "None"), (["W01"], "['W01']"), ({"card": "W01"}, "{'card': 'W01'}"), (1.5, "1.5"),
+    (True, "True"), (10**30, "a number too large"), ([[[["W01"]]]], "[[[...]]]"), (list(range(9)), "[0, 1, 2, 3, ...]"),
+])
+def test_malformed_card_entries_are_invalid_setups(key, entry, written):
+    """A setup's card lists hold card ids; anything else is refused with InvalidSetup (never a TypeError),
+    the entry written short."""
     good = setup_with()
     bad = dict(good, **{key: [entry] + good[key][1:]})
     with pytest.raises(InvalidSetup) as e:
         GAME.new_state(bad)
     assert type(e.value) is InvalidSetup
-    assert str(e.value) == f'{key} must hold card ids (strings like "W07"), not {entry!r}'
+    assert str(e.value) == f'{key} must hold card ids (strings like "W07"), not {written}'
+    long_id = "W" + "0" * 100
+    with pytest.raises(InvalidSetup) as e:
+        GAME.new_state(dict(good, **{key: [long_id] + good[key][1:]}))
+    assert str(e.value) == f"unknown card id 'W{'0' * 36}'... in {key}"
 
 
 @pytest.mark.parametrize("value,message", [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 
 class BuildersError(Exception):
@@ -49,3 +50,26 @@ class ReplayError(BuildersError, ValueError):
             outcome = json.dumps({"chance": chance}, ensure_ascii=False)
             message = f"history entry {entry} ({outcome}) after action {index} ({action!r}) is illegal: {reason}"
         super().__init__(message)
+
+
+def shown(value: Any, depth: int = 0) -> str:
+    """A short readable form of a JSON value for an error message: strings over 40 characters, lists and
+    objects over 4 items, nesting over 2 levels and numbers of 19 digits or more are cut, so that a
+    message stays one short line whatever the input (short values show as their repr)."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value) if -10**18 < value < 10**18 else "a number too large"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
+    if isinstance(value, (list, tuple)):
+        if depth >= 2:
+            return "[...]" if value else "[]"
+        items = [shown(v, depth + 1) for v in value[:4]]
+        return "[" + ", ".join(items + (["..."] if len(value) > 4 else [])) + "]"
+    if isinstance(value, dict):
+        if depth >= 2:
+            return "{...}" if value else "{}"
+        items = [f"{shown(k, depth + 1)}: {shown(v, depth + 1)}" for k, v in list(value.items())[:4]]
+        return "{" + ", ".join(items + (["..."] if len(value) > 4 else [])) + "}"
+    return f"a {type(value).__name__}"

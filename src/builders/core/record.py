@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from builders.core.errors import BuildersError, RecordError, ReplayError
+from builders.core.errors import BuildersError, RecordError, ReplayError, shown
 from builders.core.games import get_game
 from builders.core.state import GameState
 
@@ -95,11 +95,11 @@ def check_record(record: Any, game: str | None = None) -> None:
             raise RecordError(f"the record has no {key!r} key")
     for key in record:
         if key not in RECORD_KEYS:
-            raise RecordError(f"unknown record key {key!r} (a record has the keys {', '.join(RECORD_KEYS)})")
+            raise RecordError(f"unknown record key {shown(key)} (a record has the keys {', '.join(RECORD_KEYS)})")
     if not isinstance(record["game"], str):
-        raise RecordError(f"the record's game must be a game name, not {record['game']!r}")
+        raise RecordError(f"the record's game must be a game name, not {shown(record['game'])}")
     if game is not None and record["game"] != game:
-        raise RecordError(f"this is a record of {record['game']!r}, not of {game!r}")
+        raise RecordError(f"this is a record of {shown(record['game'])}, not of {game!r}")
     if not isinstance(record["history"], list):
         raise RecordError("the record's history must be a list")
     if not isinstance(record["setup"], Mapping):
@@ -129,15 +129,10 @@ def _indexed_steps(history: list[Any]) -> Iterator[tuple[str, list[str], list[in
             where.append(i)
         else:
             raise RecordError(
-                f"history entry {i} must be an action string or {{\"chance\": \"...\"}}, not {_short(entry)}"
+                f"history entry {i} must be an action string or {{\"chance\": \"...\"}}, not {shown(entry)}"
             )
     if current is not None:
         yield current, outcomes, where
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _bad_outcome(state: GameState, action: Any, outcomes: list[str]) -> int | None:
@@ -166,7 +161,7 @@ def replay(record: Mapping[str, Any], until: int | None = None, game: str | None
     fmt = record.get("format", 1)
     if type(fmt) is not int or fmt not in g.record_formats:
         known = ", ".join(str(f) for f in g.record_formats)
-        raise RecordError(f"record format {fmt!r} is not one this version reads (it reads {known})")
+        raise RecordError(f"record format {shown(fmt)} is not one this version reads (it reads {known})")
     state = g.state_for_record(record["setup"], fmt)
     all_steps = list(_indexed_steps(record["history"]))
     if until is not None and until > len(all_steps):

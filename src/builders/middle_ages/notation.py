@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from builders.core.errors import IllegalAction
+from builders.core.errors import IllegalAction, shown
 from builders.middle_ages.cards import BUILDING_DECK, CARDS, IDS, MACHINES, WORKERS, card_id_index
 from builders.middle_ages.codes import BUY, COINS, END, OPEN, RECRUIT, SEND, send_code, send_parts
 
@@ -30,7 +30,7 @@ def action_text(action: int) -> str:
 def _card(text: str) -> int:
     index = card_id_index(text)
     if index is None:
-        raise IllegalAction(f"{text!r} is not a card id (workers W01-W42, buildings B01-B34, machines M1-M8)")
+        raise IllegalAction(f"{shown(text)} is not a card id (workers W01-W42, buildings B01-B34, machines M1-M8)")
     return index
 
 
@@ -45,7 +45,7 @@ def parse(text: str) -> int:
     """The action code of ``text``; raises IllegalAction if it is not well formed (legality is checked
     by the state)."""
     if not isinstance(text, str):
-        raise IllegalAction(f"an action is written as text, not {text!r}")
+        raise IllegalAction(f"an action is written as text, not {shown(text)}")
     words = text.split()
     verb = words[0].lower() if words else ""
     args = words[1:]
@@ -77,4 +77,5 @@ def parse(text: str) -> int:
         if worker not in WORKERS and worker not in MACHINES:
             raise IllegalAction(f"{IDS[worker]} is a building, not a worker or a machine")
         return send_code(worker, _site(args[1]))
-    raise IllegalAction(f'"{text}" is not an action (expected {VERBS})')
+    written = text if len(text) <= 40 else text[:37] + "..."
+    raise IllegalAction(f'"{written}" is not an action (expected {VERBS})')

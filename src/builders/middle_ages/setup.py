@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from builders.core.errors import InvalidSetup
+from builders.core.errors import InvalidSetup, shown
 from builders.core.rng import Rng
 from builders.middle_ages.cards import APPRENTICES, BUILDING_DECK, CARDS, IDS, INDEX, WORKERS
 
@@ -36,7 +36,7 @@ def random_setup(players: int, seed: int | str, random_start: bool = False) -> d
     """
     check_players(players)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise InvalidSetup(f"a seed is an integer or a string, not {seed!r}")
+        raise InvalidSetup(f"a seed is an integer or a string, not {shown(seed)}")
     rng = Rng(seed)
     buildings = [IDS[i] for i in BUILDING_DECK]
     rng.shuffle(buildings)
@@ -52,9 +52,9 @@ def random_setup(players: int, seed: int | str, random_start: bool = False) -> d
 
 def check_players(players: Any) -> None:
     if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidSetup(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
+        raise InvalidSetup(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {shown(players)}")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidSetup(f"The Builders: Middle Ages is for 2 to 4 players, not {players}")
+        raise InvalidSetup(f"The Builders: Middle Ages is for 2 to 4 players, not {shown(players)}")
 
 
 def _ids(setup: Mapping[str, Any], key: str) -> list[int]:
@@ -75,10 +75,10 @@ def _ids(setup: Mapping[str, Any], key: str) -> list[int]:
     seen: set[int] = set()
     for item in value:
         if not isinstance(item, str):
-            raise InvalidSetup(f"{key} must hold card ids (strings like \"W07\"), not {item!r}")
+            raise InvalidSetup(f"{key} must hold card ids (strings like \"W07\"), not {shown(item)}")
         index = INDEX.get(item)
         if index is None:
-            raise InvalidSetup(f"unknown card id {item!r} in {key}")
+            raise InvalidSetup(f"unknown card id {shown(item)} in {key}")
         if index in seen:
             raise InvalidSetup(f"{item} appears twice in {key}")
         seen.add(index)
@@ -97,17 +97,17 @@ def check_setup(setup: Any) -> dict[str, Any]:
                            "and apprentices")
     for key in setup:
         if key not in SETUP_KEYS:
-            raise InvalidSetup(f"unknown setup key {key!r} (expected {', '.join(SETUP_KEYS)})")
+            raise InvalidSetup(f"unknown setup key {shown(key)} (expected {', '.join(SETUP_KEYS)})")
     if "players" not in setup:
         raise InvalidSetup("the setup has no 'players' count")
     players = setup["players"]
     check_players(players)
     start = setup.get("start_player", 0)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
-        raise InvalidSetup(f"start_player must be a seat from 0 to {players - 1}, not {start!r}")
+        raise InvalidSetup(f"start_player must be a seat from 0 to {players - 1}, not {shown(start)}")
     seed = setup.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-        raise InvalidSetup(f"seed must be an integer or a string, not {seed!r}")
+        raise InvalidSetup(f"seed must be an integer or a string, not {shown(seed)}")
 
     buildings = _ids(setup, "buildings")
     for i in buildings if not _DECK_SET.issuperset(buildings) else ():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from builders.core.errors import IllegalAction, InvalidPosition
+from builders.core.errors import IllegalAction, InvalidPosition, shown
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, public_history
 from builders.middle_ages import rules
@@ -392,7 +392,7 @@ def _card_list(value: Any, what: str) -> list[int]:
     for item in value:
         index = INDEX.get(item) if isinstance(item, str) else None
         if index is None:
-            raise InvalidPosition(f"unknown card id {item!r} in {what}")
+            raise InvalidPosition(f"unknown card id {shown(item)} in {what}")
         out.append(index)
     return out
 
@@ -400,7 +400,7 @@ def _card_list(value: Any, what: str) -> list[int]:
 def _int(value: Any, what: str, low: int = 0, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         bound = f"from {low} to {high}" if high is not None else f"{low} or more"
-        raise InvalidPosition(f"{what} must be a whole number {bound}, not {value!r}")
+        raise InvalidPosition(f"{what} must be a whole number {bound}, not {shown(value)}")
     return value
 
 
@@ -409,7 +409,7 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
     if not isinstance(pos, Mapping):
         raise InvalidPosition("a position is a JSON object as written by to_json")
     if pos.get("game", cls.GAME) != cls.GAME:
-        raise InvalidPosition(f"this is a position of {pos.get('game')!r}, not of {cls.GAME!r}")
+        raise InvalidPosition(f"this is a position of {shown(pos.get('game'))}, not of {cls.GAME!r}")
     state = cls(setup)
     n = state.num_players
     try:
@@ -459,7 +459,7 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
             state.done[p] = done
             state.vp[p] = sum(VP[c] for c in done)
             if "vp" in player and player["vp"] != state.vp[p]:
-                raise InvalidPosition(f"{me}'s completed cards hold {state.vp[p]} VP, not {player['vp']!r}")
+                raise InvalidPosition(f"{me}'s completed cards hold {state.vp[p]} VP, not {shown(player['vp'])}")
 
             def worker(c: int, place: str, p: int = p, done: list[int] = done) -> None:
                 if c in MACHINES and c in done:
@@ -490,7 +490,7 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
                 progress = sum(PROD[c] for c in on)
                 if "progress" in site and site["progress"] != unpack(progress):
                     raise InvalidPosition(f"the workers on {IDS[s]} produce {unpack(progress)}, "
-                                          f"not {site['progress']!r}")
+                                          f"not {shown(site['progress'])}")
                 if ((progress | GUARD) - REQ[s]) & GUARD == GUARD:
                     raise InvalidPosition(f"{IDS[s]} would be complete with the workers on it")
                 sent = _int(site.get("sent_this_turn", 0), f"sent_this_turn of {IDS[s]}")
@@ -519,7 +519,7 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
         state.final_round = final_round
         state.over = over
     except KeyError as e:
-        raise InvalidPosition(f"the position has no {e.args[0]!r}") from None
+        raise InvalidPosition(f"the position has no {shown(e.args[0])}") from None
     except (TypeError, AttributeError) as e:
         raise InvalidPosition(f"the position is malformed: {e}") from None
     return state
