@@ -44,18 +44,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str, port: int, redis: str | None = None) -> subprocess.Popen:
+def start_server(db: str, port: int, redis: str | None = None, log: Path | None = None) -> subprocess.Popen:
+    """A server process; its messages go to ``log`` (a file: a pipe nobody reads would block it)."""
     # every player of the benchmark is on 127.0.0.1: lift the limits per address
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"),
                BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60",
                BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000")
     proc = subprocess.Popen([sys.executable, "-m", "builders.server", "--port", str(port), "--db", db,
                              "--quiet", *(["--redis", redis] if redis else [])],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            env=env, stdout=subprocess.DEVNULL,
+                            stderr=open(log, "ab") if log else subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"the server exited: {proc.stderr.read().decode()[-2000:]}")
+            raise SystemExit(f"the server exited: {log.read_text()[-2000:] if log else proc.returncode}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
                 return proc
@@ -188,10 +190,14 @@ def main() -> None:
                 db = args.db or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
                 for _ in range(args.processes):
                     ports.append(free_port())
-                    procs.append(start_server(db, ports[-1], args.redis))
+                    procs.append(start_server(db, ports[-1], args.redis, Path(tmp) / f"server{len(procs)}.log"))
             cpu_before = [cpu_seconds(p.pid) for p in procs]
             report = asyncio.run(drive(ports, args.games, args.seconds, args.seed, args.think))
             cpu = sum(cpu_seconds(p.pid) for p in procs) - sum(cpu_before)
+        except BaseException:
+            for i in range(len(procs)):
+                print(f"server {i}:", (Path(tmp) / f"server{i}.log").read_text()[-3000:], file=sys.stderr)
+            raise
         finally:
             for proc in procs:
                 proc.terminate()
