@@ -249,3 +249,36 @@ def test_a_live_clock_ticks_and_hands_the_seat_to_a_bot_when_it_runs_out(new_pag
     expect(page.locator("#seat-chip")).to_contain_text("easy bot", timeout=15000)
     expect(page.locator('#clocks .clock[data-seat="0"]')).to_contain_text("out")
     shots(page, "clock-out")
+
+
+def test_ratings_move_and_the_profile_shows_the_game(new_page, server, shots):
+    from tests.server.test_accounts import Person
+    from tests.server.test_ratings import CLOCK, play_to_end
+
+    ada_name, bo_name = fresh("Rater"), fresh("Rater")
+    ada, bo = Person(server.url), Person(server.url)
+    try:
+        ada.sign_up(ada_name)
+        bo.sign_up(bo_name)
+        created = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
+                                               "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]})
+        assert created.status_code == 201, created.text
+        gid = created.json()["id"]
+        result = play_to_end({0: ada, 1: bo}, gid)["result"]
+        profile = ada.get(f"/api/players/{ada_name}").json()
+    finally:
+        ada.close()
+        bo.close()
+
+    page = new_page()
+    page.goto("/")
+    expect(page.locator(f'#leaderboard-kingdom li[data-user="{ada_name}"]')).to_have_count(1)
+    expect(page.locator(f'#leaderboard-kingdom li[data-user="{bo_name}"]')).to_have_count(1)
+    page.locator(f'#leaderboard-kingdom li[data-user="{ada_name}"] a').click()
+    page.wait_for_url(f"**/players/{ada_name}")
+    expect(page.locator("#games-played")).to_have_text("1")
+    expect(page.locator("#win-rate")).to_have_text("100%" if 0 in result["winners"] else "0%")
+    expect(page.locator('.rating[data-game="kingdom"]')).to_contain_text(f'{profile["ratings"]["kingdom"]["rating"]:.1f}')
+    expect(page.locator(f'.rating-point[data-game-id="{gid}"]')).to_have_count(1)
+    expect(page.locator(f'#profile-games li[data-id="{gid}"] a')).to_have_attribute("href", f"/replay/{gid}")
+    shots(page, "profile")

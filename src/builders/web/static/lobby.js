@@ -164,6 +164,7 @@ async function startGame() {
   const body = { game: state.game, seats };
   if (setup) body.setup = setup;
   if ($("private").checked) body.private = true;
+  if ($("rated").checked) body.rated = true;
   const clock = $("clock").value;
   if (clock) {
     const [kind, a, b] = clock.split(":");
@@ -327,7 +328,23 @@ async function join(summary, seat) {
   }
 }
 
+async function loadLeaderboards() {
+  for (const game of ["kingdom", "middle-ages"]) {
+    const list = $(`leaderboard-${game}`);
+    try {
+      const leaders = await api(`/api/leaderboard/${game}`);
+      list.replaceChildren(...(leaders.length ? leaders.slice(0, 10).map((p) => el("li", { "data-user": p.username },
+        el("a", { href: `/players/${encodeURIComponent(p.username)}`, text: p.username }),
+        el("span", { class: "muted small", text: ` ${p.rating.toFixed(1)} · ${p.games} rated` })))
+        : [el("li", { class: "muted", text: "No rated game yet." })]));
+    } catch (err) {
+      list.replaceChildren(el("li", { class: "error-text", text: err.message }));
+    }
+  }
+}
+
 function refreshLists() {
+  loadLeaderboards();
   loadMine();
   loadList("open", "open-games", (summary, mySeats) => {
     const free = (summary.seats || []).filter((s) => s.type === "human" && s.open && !s.claimed);
