@@ -182,14 +182,17 @@ class KingdomState(GameState):
             self.own[p] |= b
             occ = self.occ = self.occ | b
             self.near[p] |= board.nbr_mask[action]
-            if board.adj_loc[action] & ~self.taken[p]:
+            adj = board.adj_loc[action]  # 0 for most hexes
+            if adj and adj & ~self.taken[p]:
                 rules.take_tiles(self, p, action)
             supply = self.supply[p] = self.supply[p] - 1
             built = self.built = self.built + 1
             if not supply:
                 self.final_round = True
-            elif built < 3 and not board.code_mask[self.hand[p]] & ~occ:
-                self._replace_card(p)
+            elif built < 3:
+                terrain = board.code_mask[self.hand[p]]
+                if terrain & occ == terrain:  # no free hex of the played terrain left
+                    self._replace_card(p)
             return
         if action == END:
             self._end_turn(p)
