@@ -858,7 +858,7 @@ export class KingdomTable {
       const built = obs.built_this_turn || 0;
       const need = Math.min(3, built + (p.supply || 0));
       const text = this.parsed.builds.size
-        ? `Your turn: build on ${TERRAIN_WORD[terrain] || terrain} (${built} of ${need} built).`
+        ? `Your turn: build on ${(TERRAIN_WORD[terrain] || terrain).toLowerCase()} (${built} of ${need} built).`
         : this.parsed.end
           ? "Your mandatory build is done: use a tile or end your turn."
           : "Your turn: use a tile.";
@@ -867,7 +867,7 @@ export class KingdomTable {
     } else {
       const name = seatName(view.seats, mover, me);
       const terrain = p && p.terrain;
-      b.append(chip, ` ${name} ${this.opts.replay ? "to move" : "is playing"}${terrain ? ` on ${TERRAIN_WORD[terrain] || terrain}` : ""}.`);
+      b.append(chip, ` ${name} ${this.opts.replay ? "to move" : "is playing"}${terrain ? ` on ${(TERRAIN_WORD[terrain] || terrain).toLowerCase()}` : ""}.`);
     }
     if (obs.final_round) b.append(el("span", { class: "final-round", text: " Final round!" }));
   }

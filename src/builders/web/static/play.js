@@ -8,6 +8,7 @@ import {
 import { mountAccount, setBaseTitle } from "./account.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
+import { Guide } from "./tutorial.js";
 
 const gameId = gameIdFromPath("play");
 const tableRoot = document.getElementById("table");
@@ -122,6 +123,8 @@ let logSeen = [];
 let logSeq = 0;
 let lastAnnounced = null;
 let overSeen = false;
+// the first-game walkthrough, when this game was started as a guided one (or the Guide button asks)
+const guide = new Guide(gameId);
 
 // An invitation link (#invite=CODE) takes its seat for this browser's account (a guest's if need be);
 // the code leaves the address at once: it is dead once used.
@@ -267,6 +270,7 @@ function render(view) {
   document.body.dataset.status = view.result ? "finished" : view.status || "";
   renderLog(shown);
   renderHeader(view);
+  guide.update(shown);
   if (view.result && !overSeen) gameOver(view);
 }
 
@@ -356,6 +360,9 @@ function renderHeader(view) {
     toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, "Replay"));
   } else if (mine !== null) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", onclick: showBotDialog }, "Hand over to a bot"));
+  }
+  if (playingSeat(view) !== null && !view.result) {
+    toolsEl.appendChild(el("button", { class: "btn small", id: "guide-btn", title: "Show the first-game hints again", onclick: () => guide.restart() }, "Guide"));
   }
   toolsEl.appendChild(el("a", {
     class: "btn small", id: "rules-link", href: `/static/rules.html#${view.game === "kingdom" ? "kingdom" : "middle-ages"}`,

@@ -1,7 +1,8 @@
 // The rules page (/static/rules.html): both games explained with the table's own drawings. Every part has
 // an id (kb-tile-oracle, kb-card-lords, ma-send, ...): the "?" buttons of the table open the page there.
 
-import { el, svg, SEAT_COLOURS } from "./api.js";
+import { el, svg, toast, SEAT_COLOURS } from "./api.js";
+import { startGuidedGame } from "./tutorial.js";
 import {
   TERRAIN_FILL, TERRAIN_WORD, KIND_COLOUR, TILE_TEXT, CARD_TEXT, SECTIONS, terrainSwatch, locationIcon, houseIcon,
   ensureSprite, capital, legendPanel,
@@ -245,12 +246,24 @@ function buildersRules() {
     section("ma-table", "Reading the table", buildersLegend()));
 }
 
+async function guided(event, game) {
+  event.target.disabled = true;
+  try {
+    await startGuidedGame(game);
+  } catch (err) {
+    toast(err.message);
+    event.target.disabled = false;
+  }
+}
+
 function main() {
   const root = document.getElementById("rules");
   root.replaceChildren(
-    el("p", { class: "rules-intro" }, "Two games, explained with the pictures of the table. New to both? ",
-      el("a", { href: "/?tutorial=kingdom", id: "tutorial-link" }, "Start a first game of Kingdom Builder with a guide"), " or ",
-      el("a", { href: "/?tutorial=middle-ages", id: "tutorial-link-ma" }, "of The Builders"), "."),
+    el("div", { class: "rules-intro panel" },
+      el("p", { text: "Two games, explained with the pictures of the table. New to them? Play a first game with a guide: an easy bot as the opponent, and a hint at each step of your first turns." }),
+      el("div", { class: "dialog-buttons start-guides" },
+        el("button", { type: "button", class: "btn btn-primary", id: "guide-kingdom", onclick: (e) => guided(e, "kingdom") }, "First game of Kingdom Builder, with a guide"),
+        el("button", { type: "button", class: "btn", id: "guide-middle-ages", onclick: (e) => guided(e, "middle-ages") }, "First game of The Builders, with a guide"))),
     kingdomRules(), buildersRules());
   document.body.dataset.ready = "1";
   showTarget();
