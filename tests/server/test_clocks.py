@@ -131,3 +131,22 @@ def test_a_restart_keeps_each_clock_without_charging_the_downtime(tmp_path):
     assert down > 4.0
     # seat 1 is charged for the time the server was up (well under the 4 s it was down)
     assert 0 <= charged < 2.5, (charged, down)
+
+
+def test_housekeeping_deletes_abandoned_games_and_settles_idle_ones(server, api):
+    clocks = server.app.state.clocks
+    waiting, _ = create(api, None, seats=[{"type": "human"}, {"type": "human", "open": True}])
+    idle, tokens = create(api, None)
+    play_turn(api, idle, tokens[0])
+    timed, _ = create(api, {"kind": "turn", "per_turn": 3600})
+    import asyncio
+
+    later = time.time() + 40 * 86400
+    done = asyncio.run_coroutine_threadsafe(clocks.housekeeping(later), clocks.ticker.get_loop()).result(20)
+    assert waiting in done["expired"] and idle not in done["expired"]
+    assert api.get(f"/api/games/{waiting}").status_code == 404
+    assert server.app.state.store.game(waiting) is None
+    # the untimed game waited 40 days for seat 1: a bot plays it now; the timed one is its clock's
+    assert idle in done["settled"] and timed not in done["settled"]
+    summary = api.get(f"/api/games/{idle}").json()
+    assert summary["seats"][1]["type"] == "bot" and summary["seats"][0]["type"] == "human"

@@ -13,6 +13,11 @@ live); a turn-based clock starts each turn at ``per_turn``. When a clock runs ou
 the seat to a bot of the level chosen at creation. The acting process checkpoints running clocks
 every few seconds and when it stops; after a restart a clock goes on from its last checkpoint, so
 the time the server was down is not charged.
+
+Housekeeping (the acting process, at each checkpoint): a game still waiting for people (an open or
+invited seat not taken) with no action after ``expire_open`` seconds (7 days by default) is deleted;
+an untimed game nobody has moved in for ``idle`` seconds (30 days) is settled like a clock: its seat
+to move goes to a medium bot. A timed game needs neither: its clock decides.
 """
 
 from __future__ import annotations
@@ -22,7 +27,10 @@ import logging
 import time
 from typing import Any
 
+from sqlalchemy import delete, func, select
+
 from builders.server.games import ApiError, GameService, Live, _saving
+from builders.server.models import ActionRow, ChatRow, GameRow, SeatOwnerRow
 from builders.server.schemas import ClockSpec
 
 log = logging.getLogger("builders.server")
@@ -54,9 +62,12 @@ def remaining(clock: dict[str, Any], now: float | None = None) -> list[float]:
 
 
 class Clocks:
-    def __init__(self, service: GameService, checkpoint: float = 5.0):
+    def __init__(self, service: GameService, checkpoint: float = 5.0, expire_open: float = 7 * 86400,
+                 idle: float = 30 * 86400):
         self.service = service
         self.checkpoint = checkpoint
+        self.expire_open = expire_open
+        self.idle = idle
         self.timers: dict[str, asyncio.Task] = {}
         self.ticker: asyncio.Task | None = None
         self.started = False
@@ -117,6 +128,49 @@ class Clocks:
             await asyncio.sleep(self.checkpoint)
             if self.service.acting:
                 self.save_all()
+                try:
+                    await self.housekeeping()
+                except Exception:
+                    log.exception("housekeeping failed")
+
+    async def housekeeping(self, now: float | None = None) -> dict[str, list[str]]:
+        """Deletes abandoned games that never started and settles untimed games nobody moves in."""
+        now = time.time() if now is None else now
+        engine = self.service.store.engine
+        with engine.connect() as conn:
+            stale = list(conn.execute(select(GameRow.id).where(
+                GameRow.status == "open", GameRow.actions == 0, GameRow.created < now - self.expire_open)).scalars())
+            last = func.max(ActionRow.at)
+            moved = dict(conn.execute(select(ActionRow.game_id, last).group_by(ActionRow.game_id)
+                                      .having(last < now - self.idle)).all())
+        expired = []
+        for game_id in stale:
+            live = self.service.live.get(game_id)
+            if live is not None and (live.clients or live.steps):
+                continue
+            with _saving():
+                with engine.begin() as conn:
+                    for table in (ChatRow, SeatOwnerRow, ActionRow):
+                        conn.execute(delete(table).where(table.game_id == game_id))
+                    conn.execute(delete(GameRow).where(GameRow.id == game_id, GameRow.actions == 0))
+            self.service.live.pop(game_id, None)
+            expired.append(game_id)
+        settled = []
+        for live in list(self.service.live.values()):
+            if live.over or live.options.get("clock"):
+                continue
+            since = moved.get(live.id)
+            if since is None and not live.steps and live.created < now - self.idle:
+                since = live.created
+            if since is None:
+                continue
+            seat = live.state.current_player
+            if live.seats[seat]["type"] == "human" and live.seats[seat]["claimed"]:
+                await self.service.resign_as(live, seat, "medium")
+                settled.append(live.id)
+        if expired or settled:
+            log.info("housekeeping: %d abandoned games deleted, %d idle games settled", len(expired), len(settled))
+        return {"expired": expired, "settled": settled}
 
     # -- changes ---------------------------------------------------------------------------------
     def changed(self, live: Live) -> None:
