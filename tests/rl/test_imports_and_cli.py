@@ -1,0 +1,31 @@
+"""builders.rl stays optional: the engines, the bots, the server and the command line never import it;
+``builders bench rl`` reports steps per second for both games."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from builders.cli import app
+
+
+def test_nothing_outside_builders_rl_imports_it() -> None:
+    code = ("import sys, builders.cli, builders.server.app, builders.ai, builders.kingdom.game, "
+            "builders.middle_ages.game; "
+            "bad = sorted(m for m in sys.modules if m.startswith(('builders.rl', 'gymnasium', 'pettingzoo', "
+            "'pyspiel'))); print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_bench_rl_reports_both_games() -> None:
+    result = CliRunner().invoke(app, ["bench", "rl", "--runs", "1", "--games", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Environment steps per second: PettingZoo AEC loop")
+    pattern = re.compile(r"^(Kingdom Builder|The Builders), [24] players +[\d,]+ steps/s \(wall +[\d,]+\) +"
+                         r"engine +[\d.]+ us/step, observation +[\d.]+ us/step \(\d+% of the two\)$")
+    assert [bool(pattern.match(line)) for line in lines[1:]] == [True] * 4
