@@ -32,6 +32,7 @@ _HEAD = (tuple((*_COIN_ACTIONS[k],) for k in range(4)), tuple((BUY, *_COIN_ACTIO
 #: per site, per worker: the code of sending the worker there (made once: no new int per legal action)
 _SEND_CODES = tuple(tuple(SEND + (site << 7) + w for w in range(NUM_CARDS)) for site in range(NUM_CARDS))
 _SEND_CODES_OF = _SEND_CODES.__getitem__
+#: per coin amount below the dearest worker (5): the test "this worker costs no more than that"
 _AFFORD = tuple(frozenset(w for w in range(NUM_CARDS) if COST[w] <= c).__contains__ for c in range(5))
 
 
@@ -99,6 +100,7 @@ class MiddleAgesState(GameState):
         if crew:
             sites = self.sites[p]
             if sites:
+                # rules.md "Send a worker": the k-th worker sent to a site this turn costs k actions
                 ready = crew if coins >= 5 else [*filter(_AFFORD[coins], crew)]
                 if ready:
                     if self.touched:
