@@ -25,7 +25,7 @@ def _click_errors() -> tuple[type[Exception], ...]:
     """The base classes of click's errors: typer 0.2x carries its own copy of click, whose errors
     derive from ``typer.exceptions.TyperException``; older typer versions use click itself."""
     found: list[type[Exception]] = []
-    typer_error = getattr(typer.exceptions, "TyperException", None)
+    typer_error = getattr(getattr(typer, "exceptions", None), "TyperException", None)
     if typer_error is not None:
         found.append(typer_error)
     try:
