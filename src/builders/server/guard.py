@@ -31,7 +31,7 @@ from typing import Any
 from starlette.middleware.gzip import GZipMiddleware
 
 #: the pages the web client serves (HEAD is answered like GET for them)
-PAGE = re.compile(r"^/(|play/[^/]+|replay/[^/]+|account|rules)$")
+PAGE = re.compile(r"^/(|play/[^/]+|replay/[^/]+|account|players/[^/]+|rules)$")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")
