@@ -255,6 +255,9 @@ def test_replays(new_page, api, shots):
     kb = finished_game(api, "kingdom")
     page = new_page()
     page.goto(f"/replay/{kb}")
+    # a replay starts at move 0; End shows the final position and score
+    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('0 /')")
+    page.locator("#last").click()
     page.wait_for_selector("#final-scores")
     total = number(page.locator("#step").inner_text().split("/")[1])
     assert total > 40
@@ -280,6 +283,8 @@ def test_replays(new_page, api, shots):
 
     ma = finished_game(api, "middle-ages")
     page.goto(f"/replay/{ma}")
+    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('0 /')")
+    page.locator("#last").click()
     page.wait_for_selector("#final-scores")
     shots(page, "builders-end")
     page.locator("#first").click()

@@ -192,7 +192,7 @@ export class BuildersTable {
 
   // One log line in words, with the names of the cards: "sent labourer W07 to The Wash House (B06)".
   describe(entry) {
-    const text = entry.text || entry.action || "";
+    const text = (entry.text || entry.action || "").replace(/\btook 1 coins\b/, "took 1 coin");
     return text.replace(/\b([BWM]\d{1,2})\b/g, (id) => {
       const card = CARDS[id];
       if (!card) return id;

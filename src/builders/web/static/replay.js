@@ -1,6 +1,6 @@
 // The replay page (/replay/{id}): a finished game, step by step, with the table's own drawings.
 
-import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, winnersText, logText } from "./api.js";
+import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, winnersText, logText, seatName } from "./api.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
 
@@ -10,6 +10,8 @@ const slider = document.getElementById("slider");
 const stepEl = document.getElementById("step");
 const stepText = document.getElementById("step-text");
 const playBtn = document.getElementById("play");
+const speedSel = document.getElementById("speed");
+const STEP_MS = 900; // one step at 1x
 
 const cache = new Map();
 let total = 0;
@@ -28,7 +30,15 @@ async function fetchView(k) {
 }
 
 function entryText(view, entry) {
-  return logText(view, entry, null);
+  const words = table && table.describe ? table.describe(entry) : null;
+  return words ? `${seatName(view.seats, entry.seat, null)} ${words}` : logText(view, entry, null);
+}
+
+// The step from the address: "#n=30" (null when the address names none).
+function stepFromHash() {
+  const raw = new URLSearchParams(location.hash.replace(/^#/, "")).get("n");
+  if (raw === null || !/^\d+$/.test(raw)) return null;
+  return Number(raw);
 }
 
 async function show(k) {
@@ -37,7 +47,7 @@ async function show(k) {
   const ticket = ++loading;
   slider.value = String(k);
   stepEl.textContent = `${k} / ${total}`;
-  history.replaceState(null, "", `#n=${k}`);
+  if (stepFromHash() !== k) history.replaceState(null, "", `#n=${k}`);
   let view;
   try {
     view = await fetchView(k);
@@ -61,12 +71,24 @@ async function show(k) {
   const entries = (view.log || []).filter((e) => e.n <= k);
   const last = entries[entries.length - 1];
   stepText.textContent = k === 0 ? "Start of the game" : last ? entryText(view, last) : "";
+  // mark what the step changed: its hexes on the map, its cards on the table
+  const stepEntry = k > 0 ? entries.find((e) => e.n === k) : null;
+  document.body.dataset.step = String(k);
+  if (table.lightHexes) {
+    table.lightHexes([]);
+    if (stepEntry) table.lightHexes(table.constructor.actionHexes(stepEntry.action), { cls: "changed-hex" });
+  } else if (table.showEntry) {
+    table.showEntry(stepEntry, "changed");
+  }
   const list = logBox.querySelector("#log");
   list.replaceChildren();
   for (const entry of entries) {
-    list.appendChild(el("li", { "data-n": entry.n, class: entry === last ? "current" : "" },
+    const li = el("li", { "data-n": entry.n, class: entry === last ? "current" : "", tabindex: 0, title: "Go to this step" },
       el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[entry.seat] || "#999" } }),
-      el("span", { text: entryText(view, entry) })));
+      el("span", { text: entryText(view, entry) }));
+    li.addEventListener("click", () => { stop(); show(entry.n); });
+    li.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); stop(); show(entry.n); } });
+    list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
   // prefetch the next step
@@ -85,11 +107,29 @@ function togglePlay() {
   if (n >= total) show(0);
   playBtn.textContent = "Pause";
   playBtn.setAttribute("aria-label", "Pause");
+  schedule();
+}
+
+function schedule() {
+  clearInterval(timer);
+  document.body.dataset.stepMs = String(STEP_MS / Number(speedSel.value || 1));
   timer = setInterval(() => {
     if (n >= total) return stop();
     show(n + 1);
-  }, 600);
+  }, STEP_MS / Number(speedSel.value || 1));
 }
+
+speedSel.addEventListener("change", () => {
+  if (timer) schedule();
+});
+// the address leads: editing "#n=" (or going back and forth in the history) shows that step
+window.addEventListener("hashchange", () => {
+  const k = stepFromHash();
+  if (k !== null && k !== n) {
+    stop();
+    show(k);
+  }
+});
 
 document.getElementById("first").addEventListener("click", () => { stop(); show(0); });
 document.getElementById("prev").addEventListener("click", () => { stop(); show(n - 1); });
@@ -98,7 +138,7 @@ document.getElementById("last").addEventListener("click", () => { stop(); show(t
 playBtn.addEventListener("click", togglePlay);
 slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
 document.addEventListener("keydown", (event) => {
-  if (event.target && event.target.tagName === "INPUT" && event.target.type !== "range") return;
+  if (event.target && ["INPUT", "SELECT"].includes(event.target.tagName) && event.target.type !== "range") return;
   const keys = { ArrowLeft: () => show(n - 1), ArrowRight: () => show(n + 1), Home: () => show(0), End: () => show(total) };
   if (keys[event.key]) {
     event.preventDefault();
@@ -124,8 +164,9 @@ async function main() {
     return;
   }
   slider.max = String(total);
-  const wanted = Number(new URLSearchParams(location.hash.replace(/^#/, "")).get("n"));
-  await show(Number.isFinite(wanted) && location.hash.includes("n=") ? wanted : total);
+  // a replay starts at the beginning, unless the address names a step
+  const wanted = stepFromHash();
+  await show(wanted === null ? 0 : wanted);
 }
 
 main();
