@@ -216,3 +216,44 @@ def test_middle_ages_spectator_scores_and_replay():
     parts = view.score_parts(st)
     assert [sum(p.values()) for p in parts] == list(st.result().scores)
     assert parts == [dict(b) for b in st.result().breakdown]
+
+
+@pytest.mark.parametrize("cards", [("fishermen", "miners", "workers"), ("knights", "lords", "farmers"),
+                                   ("citizens", "discoverers", "hermits"), ("merchants", "lords", "knights")])
+def test_kingdom_scored_hexes_match_the_points(cards):
+    """The hexes shown at the end are the ones each card counts (rules.md, Kingdom Builder cards)."""
+    from builders.kingdom.board import bits, cell
+    from builders.kingdom.scoring import SECTOR_MASKS
+
+    view = get_view("kingdom")
+    sections = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
+    for seed in range(4):
+        players = 2 + seed % 3
+        st = get_game("kingdom").new_state(view.setup(players, seed, mode="custom", sections=sections, cards=cards))
+        # nobody has built yet: no card scores a hex
+        assert all(st.scoring_hexes(seat, card) == [] for seat in range(players) for card in ("castles", *cards))
+        play_out(st, seed)
+        hexes = view.shared(st, view.fixed(st))["scoring_hexes"]
+        points = view.score_parts(st)
+        for seat in range(players):
+            own = {cell(h) for h in bits(st.own[seat])}
+            for card in cards:
+                shown = [tuple(h) for h in hexes[str(seat)][card]]
+                assert shown == sorted(set(shown))
+                if card != "merchants":
+                    assert set(shown) <= own, card
+                per_hex = {"fishermen": 1, "miners": 1, "workers": 1, "knights": 2, "farmers": 3}
+                if card in per_hex:
+                    assert per_hex[card] * len(shown) == points[seat][card], card
+                elif card in ("discoverers", "hermits"):
+                    assert set(shown) == own
+                elif card == "citizens":
+                    assert len(shown) // 2 == points[seat][card]
+                elif card == "lords":
+                    # a sector counts whole or not at all, and only a sector that gives points
+                    for sector in SECTOR_MASKS:
+                        mine = {cell(h) for h in bits(st.own[seat] & sector)}
+                        assert mine <= set(shown) or not mine & set(shown)
+                    assert bool(shown) == (points[seat][card] > 0)
+            castles = [tuple(h) for h in hexes[str(seat)]["castles"]]
+            assert 3 * len(castles) == points[seat]["castles"]
