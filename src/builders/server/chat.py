@@ -73,7 +73,7 @@ def _public(id_: int, channel: str, author: str, seat: int | None, text: str, at
     return {"id": id_, "channel": channel, "author": author, "seat": seat, "text": text, "at": at}
 
 
-def rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:
+def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:
     """The same table again: each account in its seat, bots of the same levels, other seats open. The
     finished game then names the new one (``rematch`` in its summary)."""
     seats: list[dict[str, Any]] = []
@@ -82,7 +82,7 @@ def rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:
         if account == creator:
             seats.append({"type": "human"})
         elif account is not None:
-            seats.append({"type": "human", "user": f"#{account}"})
+            seats.append({"type": "human", "user": f"#id{account}"})
         elif s["type"] == "bot" and s.get("token_sha") is None:
             seats.append({"type": "bot", "level": s["level"]})
         else:
@@ -90,7 +90,7 @@ def rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:
     req = CreateGame(game=live.game, seats=seats, name=live.name, private=bool(live.options.get("private")))
 
     def by_id(ref: str) -> int | None:  # the seats name accounts by id here, never by a typed name
-        return int(ref[1:]) if ref.startswith("#") else None
+        return int(ref[3:]) if ref.startswith("#id") else None
 
     created = service.create(req, creator, by_id)
     options = {**live.options, "rematch": created["id"]}
@@ -134,6 +134,6 @@ def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
             raise ApiError(409, "a rematch is offered once the game is over")
         if live.options.get("rematch"):
             raise ApiError(409, f"a rematch was offered already: game {live.options['rematch']}")
-        return rematch(service, live, who.account.id)
+        return make_rematch(service, live, who.account.id)
 
     return r
