@@ -47,6 +47,17 @@ class Match:
         self._legal: list | None = None
         self._mask: np.ndarray | None = None
 
+    def copy(self) -> Match:
+        """An independent copy (the engine state copied, the codec shared)."""
+        other = Match(self.codec, self.state.copy())
+        other.prefix = list(self.prefix)
+        other._legal = self._legal
+        other._mask = self._mask
+        return other
+
+    def __deepcopy__(self, memo) -> Match:
+        return self.copy()
+
     @property
     def current_player(self) -> int:
         return self.state.current_player

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -73,9 +74,7 @@ class BuildersGame(pyspiel.Game):
         self.setup_seed = int(params.get("seed", 0))
         self.codec = make_codec(self.game_name, players)
         self.players = players
-        flat = sum(int(np.prod(s.shape)) for k, s in self.codec.observation_space().spaces.items()
-                   if k != "action_mask")
-        self.observation_size = flat
+        self.observation_size = _observation_size(self.game_name, players)
         kingdom = self.game_name == "kingdom"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.num_actions,
@@ -87,6 +86,9 @@ class BuildersGame(pyspiel.Game):
             max_game_length=4000 if kingdom else 10000,
         )
         super().__init__(_TYPES[self.game_name], info, {"players": players, "seed": self.setup_seed})
+
+    def __deepcopy__(self, memo) -> BuildersGame:
+        return self  # a game never changes
 
     def new_initial_state(self) -> BuildersState:
         state = self.codec.new_state(None, self.setup_seed)
@@ -267,8 +269,7 @@ class BuildersState(pyspiel.State):
             seed = int(probability_sampler() * 2**53)
         except TypeError:
             seed = int(np.random.randint(2**31))
-        engine = self.match.state.resample_hidden(player_id, Rng(seed))
-        match = Match(self.match.codec, engine)
+        match = Match(self.match.codec, self.match.state.resample_hidden(player_id, Rng(seed)))
         match.prefix = list(self.match.prefix)
         other = BuildersState(self._g, match)
         other.pending = self.pending
@@ -276,14 +277,21 @@ class BuildersState(pyspiel.State):
         other.public = list(self.public)
         return other
 
+    def __deepcopy__(self, memo) -> BuildersState:
+        return self.clone()
+
     def clone(self) -> BuildersState:
-        match = Match(self.match.codec, self.match.state.copy())
-        match.prefix = list(self.match.prefix)
-        other = BuildersState(self._g, match)
+        other = BuildersState(self._g, self.match.copy())
         other.pending = self.pending
         other.drawn = list(self.drawn)
         other.public = list(self.public)
         return other
+
+
+@lru_cache(maxsize=None)
+def _observation_size(game: str, players: int) -> int:
+    spaces = make_codec(game, players).observation_space().spaces
+    return sum(int(np.prod(space.shape)) for key, space in spaces.items() if key != "action_mask")
 
 
 def _kb_end() -> int:
