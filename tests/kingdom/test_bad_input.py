@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from builders.core.errors import InvalidPosition, InvalidSetup
 from builders.kingdom import KingdomBuilder, KingdomState
+from builders.kingdom.render import render_svg, render_terminal_text
 from builders.kingdom.setup import new_state
 from tests.kingdom.helpers_positions import BENCH_MAP
 
@@ -191,3 +192,14 @@ def test_bad_setup_values_raise_invalid_setup(key, value, message):
     with pytest.raises(InvalidSetup) as err:
         new_state(setup)
     assert str(err.value) == message
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(POSITIONS))
+def test_a_mutated_position_is_drawn_or_refused_with_invalid_position(position):
+    """The drawings read any position file too (builders kingdom show / svg): the same promise."""
+    for draw in (render_terminal_text, render_svg):
+        try:
+            draw(position)
+        except InvalidPosition as e:
+            _one_sentence(e)

@@ -16,24 +16,31 @@ from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS
 
 def shown(value: Any, depth: int = 0) -> str:
     """A short readable form of a JSON value for an error message: long strings, long lists, deep
-    nesting and huge numbers are cut (a plain repr of them can be endless or fail)."""
+    nesting and huge numbers are cut (a plain repr of them can be endless or fail), and the whole is
+    at most 100 characters."""
     if isinstance(value, bool) or value is None or isinstance(value, float):
-        return repr(value)
-    if isinstance(value, int):
-        return repr(value) if -10**18 < value < 10**18 else "a number too large"
-    if isinstance(value, str):
-        return repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
-    if isinstance(value, (list, tuple)):
+        text = repr(value)
+    elif isinstance(value, int):
+        text = repr(value) if -10**18 < value < 10**18 else "a number too large"
+    elif isinstance(value, str):
+        text = repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
+    elif isinstance(value, (list, tuple)):
         if depth >= 2:
-            return "[...]" if value else "[]"
-        items = [shown(v, depth + 1) for v in value[:4]]
-        return "[" + ", ".join(items + (["..."] if len(value) > 4 else [])) + "]"
-    if isinstance(value, dict):
+            text = "[...]" if value else "[]"
+        else:
+            items = [shown(v, depth + 1) for v in value[:4]]
+            text = "[" + ", ".join(items + (["..."] if len(value) > 4 else [])) + "]"
+    elif isinstance(value, dict):
         if depth >= 2:
-            return "{...}" if value else "{}"
-        items = [f"{shown(k, depth + 1)}: {shown(v, depth + 1)}" for k, v in list(value.items())[:4]]
-        return "{" + ", ".join(items + (["..."] if len(value) > 4 else [])) + "}"
-    return f"a {type(value).__name__}"
+            text = "{...}" if value else "{}"
+        else:
+            items = [f"{shown(k, depth + 1)}: {shown(v, depth + 1)}" for k, v in list(value.items())[:4]]
+            text = "{" + ", ".join(items + (["..."] if len(value) > 4 else [])) + "}"
+    else:
+        text = f"a {type(value).__name__}"
+    if depth == 0 and len(text) > 100:
+        text = text[:97] + "..."
+    return text
 
 
 def is_int(value: Any) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from builders.core.errors import InvalidPosition
+from builders.kingdom.checks import shown
 from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS, map_rows
 SIZE = 20
 SUPPLY = 40
@@ -128,25 +129,25 @@ def _is_int(value: Any) -> bool:
 
 def _int(value: Any, where: str, low: int, high: int | None = None) -> int:
     if not _is_int(value):
-        _fail(f"{where} must be a whole number, not {value!r}")
+        _fail(f"{where} must be a whole number, not {shown(value)}")
     if value < low or (high is not None and value > high):
         bound = f"{low} to {high}" if high is not None else f"at least {low}"
-        _fail(f"{where} is {value}: it must be {bound}")
+        _fail(f"{where} is {shown(value)}: it must be {bound}")
     return value
 
 
 def _hex(value: Any, where: str) -> Hex:
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(_is_int(v) for v in value):
-        _fail(f"{where} must be a [row, column] pair of whole numbers, not {value!r}")
+        _fail(f"{where} must be a [row, column] pair of whole numbers, not {shown(value)}")
     r, c = value
     if not (0 <= r < SIZE and 0 <= c < SIZE):
-        _fail(f"{where} is [{r}, {c}]: off the map (rows and columns run from 0 to {SIZE - 1})")
+        _fail(f"{where} is [{shown(r)}, {shown(c)}]: off the map (rows and columns run from 0 to {SIZE - 1})")
     return (r, c)
 
 
 def _list(value: Any, where: str) -> list:
     if not isinstance(value, (list, tuple)):
-        _fail(f"{where} must be a list, not {value!r}")
+        _fail(f"{where} must be a list, not {shown(value)}")
     return list(value)
 
 
@@ -156,7 +157,7 @@ def _terrain_cards(value: Any, where: str) -> tuple[str, ...] | None:
     cards = tuple(_list(value, where))
     for i, card in enumerate(cards):
         if card not in TERRAINS:
-            _fail(f"{where}[{i}]: unknown terrain card {card!r} (known: {', '.join(TERRAINS)})")
+            _fail(f"{where}[{i}]: unknown terrain card {shown(card)} (known: {', '.join(TERRAINS)})")
     return cards
 
 
@@ -166,7 +167,7 @@ def _read(position: Any) -> _View:
         _fail(f"a position must be a JSON object, not {type(position).__name__}")
     for key in ("sections", "cards", "players"):
         if key not in position:
-            _fail(f"the position has no {key!r}")
+            _fail(f"the position has no {shown(key)}")
 
     sections_in = _list(position["sections"], "sections")
     if len(sections_in) != 4:
@@ -174,14 +175,14 @@ def _read(position: Any) -> _View:
     sections: list[tuple[str, bool]] = []
     for i, pair in enumerate(sections_in):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            _fail(f"sections[{i}] must be a [name, turned] pair, not {pair!r}")
+            _fail(f"sections[{i}] must be a [name, turned] pair, not {shown(pair)}")
         name, turned = pair
         if name not in SECTION_NAMES:
-            _fail(f"sections[{i}]: unknown section {name!r} (known: {', '.join(SECTION_NAMES)})")
+            _fail(f"sections[{i}]: unknown section {shown(name)} (known: {', '.join(SECTION_NAMES)})")
         if not isinstance(turned, bool):
-            _fail(f"sections[{i}]: 'turned' must be true or false, not {turned!r}")
+            _fail(f"sections[{i}]: 'turned' must be true or false, not {shown(turned)}")
         if any(name == other for other, _ in sections):
-            _fail(f"sections[{i}]: section {name!r} is used twice (the 4 sections must differ)")
+            _fail(f"sections[{i}]: section {shown(name)} is used twice (the 4 sections must differ)")
         sections.append((name, turned))
     rows = map_rows(sections)
 
@@ -190,9 +191,9 @@ def _read(position: Any) -> _View:
         _fail(f"cards must list 3 Kingdom Builder cards, not {len(cards)}")
     for i, card in enumerate(cards):
         if card not in CARDS:
-            _fail(f"cards[{i}]: unknown card {card!r} (known: {', '.join(CARDS)})")
+            _fail(f"cards[{i}]: unknown card {shown(card)} (known: {', '.join(CARDS)})")
     if len(set(cards)) != 3:
-        _fail(f"cards must be 3 different cards, not {cards!r}")
+        _fail(f"cards must be 3 different cards, not {shown(cards)}")
 
     players_in = _list(position["players"], "players")
     if not 2 <= len(players_in) <= 4:
@@ -202,7 +203,7 @@ def _read(position: Any) -> _View:
     for seat, p in enumerate(players_in):
         where = f"players[{seat}]"
         if not isinstance(p, Mapping):
-            _fail(f"{where} must be a JSON object, not {p!r}")
+            _fail(f"{where} must be a JSON object, not {shown(p)}")
         if "settlements" not in p:
             _fail(f"{where} has no 'settlements'")
         settlements: list[Hex] = []
@@ -219,15 +220,15 @@ def _read(position: Any) -> _View:
         supply = SUPPLY - len(settlements) if supply is None else _int(supply, f"{where}.supply", 0, SUPPLY)
         terrain = p.get("terrain")
         if terrain is not None and terrain not in TERRAINS:
-            _fail(f"{where}.terrain: unknown terrain {terrain!r} (known: {', '.join(TERRAINS)}, or null)")
+            _fail(f"{where}.terrain: unknown terrain {shown(terrain)} (known: {', '.join(TERRAINS)}, or null)")
         tiles: list[_Tile] = []
         for i, t in enumerate(_list(p.get("tiles") or [], f"{where}.tiles")):
             tw = f"{where}.tiles[{i}]"
             if not isinstance(t, Mapping):
-                _fail(f"{tw} must be an object with 'kind', 'from' and 'state', not {t!r}")
+                _fail(f"{tw} must be an object with 'kind', 'from' and 'state', not {shown(t)}")
             kind = t.get("kind")
             if kind not in SECTION_NAMES:
-                _fail(f"{tw}: unknown tile kind {kind!r} (known: {', '.join(SECTION_NAMES)})")
+                _fail(f"{tw}: unknown tile kind {shown(kind)} (known: {', '.join(SECTION_NAMES)})")
             if "from" not in t:
                 _fail(f"{tw} has no 'from' (the location hex it was taken from)")
             r, c = _hex(t["from"], f"{tw}.from")
@@ -238,7 +239,7 @@ def _read(position: Any) -> _View:
                 _fail(f"{tw}: a {kind} tile cannot come from [{r}, {c}], a {here} location")
             state = t.get("state", "ready")
             if state not in TILE_STATES:
-                _fail(f"{tw}.state must be one of {', '.join(TILE_STATES)}, not {state!r}")
+                _fail(f"{tw}.state must be one of {', '.join(TILE_STATES)}, not {shown(state)}")
             tiles.append(_Tile(kind, (r, c), state))
         for i, h in enumerate(_list(p.get("taken_from") or [], f"{where}.taken_from")):
             r, c = _hex(h, f"{where}.taken_from[{i}]")
@@ -250,7 +251,7 @@ def _read(position: Any) -> _View:
     if position.get("tiles_left") is not None:
         for i, entry in enumerate(_list(position["tiles_left"], "tiles_left")):
             if not isinstance(entry, Mapping) or "at" not in entry:
-                _fail(f"tiles_left[{i}] must be an object with 'at' and 'count', not {entry!r}")
+                _fail(f"tiles_left[{i}] must be an object with 'at' and 'count', not {shown(entry)}")
             r, c = _hex(entry["at"], f"tiles_left[{i}].at")
             if rows[r][c] != "L":
                 _fail(f"tiles_left[{i}].at is [{r}, {c}], which is not a location hex")
@@ -276,7 +277,7 @@ def _read(position: Any) -> _View:
     for key in ("final_round", "game_over"):
         value = position.get(key, False)
         if not isinstance(value, bool):
-            _fail(f"{key} must be true or false, not {value!r}")
+            _fail(f"{key} must be true or false, not {shown(value)}")
         flags[key] = value
 
     return _View(

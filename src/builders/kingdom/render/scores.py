@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from builders.core.errors import InvalidPosition
+from builders.kingdom.checks import shown
 from builders.kingdom.render.common import SEAT_COLOURS, SEAT_INK, _is_int, _read
 
 # --------------------------------------------------------------------------------------------------
@@ -28,19 +29,19 @@ def score_table(position: dict, result: dict) -> RenderableType:
     by_seat: dict[int, Mapping[str, Any]] = {}
     for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping):
-            raise InvalidPosition(f"result players[{i}] must be an object, not {entry!r}")
+            raise InvalidPosition(f"result players[{i}] must be an object, not {shown(entry)}")
         seat = entry.get("seat", i)
         if not _is_int(seat) or not 0 <= seat < len(view.players) or seat in by_seat:
-            raise InvalidPosition(f"result players[{i}]: bad or repeated seat {seat!r}")
+            raise InvalidPosition(f"result players[{i}]: bad or repeated seat {shown(seat)}")
         points = entry.get("cards", {})
         if not isinstance(points, Mapping) or not all(_is_int(v) for v in points.values()):
             raise InvalidPosition(f"result players[{i}].cards must map card names to whole numbers")
         if not _is_int(entry.get("total")):
-            raise InvalidPosition(f"result players[{i}].total must be a whole number, not {entry.get('total')!r}")
+            raise InvalidPosition(f"result players[{i}].total must be a whole number, not {shown(entry.get('total'))}")
         by_seat[seat] = entry
     winners = result.get("winners", [])
     if not isinstance(winners, (list, tuple)) or not all(_is_int(w) and w in by_seat for w in winners):
-        raise InvalidPosition(f"result winners must list seats of the game, not {winners!r}")
+        raise InvalidPosition(f"result winners must list seats of the game, not {shown(winners)}")
 
     rows = ["castles", *view.cards]
     for seat in sorted(by_seat):

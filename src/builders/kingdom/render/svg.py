@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape
 
 from builders.core.errors import InvalidPosition
+from builders.kingdom.checks import shown
 from builders.kingdom.data import LETTER_TERRAIN, TERRAIN_LETTER
 from builders.kingdom.render.common import (
     CARD_TEXT,
@@ -260,7 +261,7 @@ def render_svg(position: dict, *, highlight: Sequence[Sequence[int]] = (), title
     view = _read(position)
     marks = [_hex(h, f"highlight[{i}]") for i, h in enumerate(_list(highlight, "highlight"))]
     if title is not None and not isinstance(title, str):
-        raise InvalidPosition(f"title must be text, not {title!r}")
+        raise InvalidPosition(f"title must be text, not {shown(title)}")
 
     ox, oy = MARGIN, TITLE_H + 22
     map_w = HEX_W * (SIZE + 0.5)
