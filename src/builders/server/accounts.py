@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import secrets
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -104,10 +106,20 @@ class Accounts:
 
         self.store = store
         self.engine = store.engine
-        self.hasher = PasswordHash((Argon2Hasher(),))
+        self._hasher = PasswordHash((Argon2Hasher(),))
+        # Argon2 takes about 64 MiB and most of a second per hash: a few at a time, the others wait
+        self._hashing = threading.BoundedSemaphore(max(2, (os.cpu_count() or 2)))
         self.by_name = RateLimit(*login_per_name)
         self.by_address = RateLimit(*login_per_address)
         self._names: dict[int, str | None] = {}
+
+    def hash(self, password: str) -> str:
+        with self._hashing:
+            return self._hasher.hash(password)
+
+    def verify(self, password: str, digest: str) -> bool:
+        with self._hashing:
+            return self._hasher.verify(password, digest)
 
     # -- accounts --------------------------------------------------------------------------------
     def get(self, account_id: int) -> Account | None:
@@ -148,7 +160,7 @@ class Accounts:
     def sign_up(self, username: str, password: str, guest: Account | None) -> Account:
         """A named account; a guest's account becomes it (keeping its games)."""
         self.check_new(username, password)
-        digest = self.hasher.hash(password)
+        digest = self.hash(password)
         try:
             with self.engine.begin() as conn:
                 if guest is not None and guest.guest:
@@ -177,9 +189,9 @@ class Accounts:
         ok = False
         if isinstance(password, str) and len(password) <= MAX_PASSWORD:
             if stored:
-                ok = self.hasher.verify(password, stored)
+                ok = self.verify(password, stored)
             else:  # the same work for an unknown name: the time taken does not tell names apart
-                self.hasher.hash(password)
+                self.hash(password)
         if not ok:
             raise ApiError(401, "wrong username or password")
         return Account(row.id, row.username)
@@ -188,11 +200,11 @@ class Accounts:
         check_password(new)
         with self.engine.connect() as conn:
             stored = conn.execute(select(AccountRow.password_hash).where(AccountRow.id == account.id)).scalar()
-        if not stored or not self.hasher.verify(old, stored):
+        if not stored or not self.verify(old, stored):
             raise ApiError(403, "the current password is wrong")
         with self.engine.begin() as conn:
             conn.execute(update(AccountRow).where(AccountRow.id == account.id)
-                         .values(password_hash=self.hasher.hash(new)))
+                         .values(password_hash=self.hash(new)))
             # every other browser signed in to this account is signed out
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account.id,
                                                   SessionRow.token_sha != keep_session))
