@@ -35,7 +35,8 @@ play_random_games(maker(players), max(1, games // 10), seed + 1000)  # warm-up
 cpu = time.process_time()
 seconds, decisions = play_random_games(maker(players), games, seed)
 cpu = time.process_time() - cpu
-print(json.dumps({"games_per_s": games / seconds, "cpu_games_per_s": games / cpu}))
+print(json.dumps({"games_per_s": games / seconds, "cpu_games_per_s": games / cpu,
+                  "decisions_per_s": decisions / seconds, "cpu_decisions_per_s": decisions / cpu}))
 """
 
 
@@ -74,9 +75,10 @@ def main() -> None:
                 b = [run[key] for run in base]
                 c = [run[key] for run in cur]
                 ratios = [y / x for x, y in zip(b, c)]
+                decisions = statistics.median(run[key.replace("games", "decisions")] for run in cur)
                 print(f"{players} players, {clock}:")
                 print(f"  baseline {summary(b)}")
-                print(f"  current  {summary(c)}")
+                print(f"  current  {summary(c)}   ({decisions:,.0f} decisions/s)")
                 print(f"  ratio    median {statistics.median(ratios):.2f}x "
                       f"(range {min(ratios):.2f}-{max(ratios):.2f}x)")
 
