@@ -6,7 +6,8 @@
 Every finished game is appended as one JSON line (match name, game index, outcome) to the results
 file, so a match stopped part-way (Ctrl-C, a reboot, a time limit) continues where it stopped when the
 command is run again: the games already in the file are not played again. Game ``g`` of a match is
-the same game whatever the number of workers (setup and agent seeds come from the match's fixed seed
+the same game whatever the number of workers (and, as the searching agents count their time in CPU
+seconds, ``clock=cpu``, whatever else the machine is doing) (setup and agent seeds come from the match's fixed seed
 and ``g``, seats rotated in pairs). ``--games N`` plays only the first N games of each match (a
 multiple of the seats), for a first look; ``--report`` plays nothing and prints the table of what
 the file holds. The win rate of the first agent is given with its 95% Wilson interval and compared
@@ -29,16 +30,16 @@ from builders.ai.tournament import _labels, play_game, rotations, summarize, wil
 SEED = 2024
 #: name -> (game, agents, players, games, target win rate of the first agent or None)
 MATCHES: dict[str, tuple[str, str, int, int, float | None]] = {
-    "kb-hard-medium": ("kingdom", "hard,medium", 2, 200, 0.90),
-    "kb-hard-oldhard": ("kingdom", "hard,mcts:time=1", 2, 200, 0.65),
-    "kb4-hard-medium": ("kingdom", "hard,medium", 4, 100, 0.55),
-    "ma-hard-medium": ("middle-ages", "hard,medium", 2, 200, 0.85),
+    "kb-hard-medium": ("kingdom", "hard:clock=cpu,medium", 2, 200, 0.90),
+    "kb-hard-oldhard": ("kingdom", "hard:clock=cpu,mcts:time=1:clock=cpu", 2, 200, 0.65),
+    "kb4-hard-medium": ("kingdom", "hard:clock=cpu,medium", 4, 100, 0.55),
+    "ma-hard-medium": ("middle-ages", "hard:clock=cpu,medium", 2, 200, 0.85),
     "kb-medium-easy": ("kingdom", "medium,easy", 2, 200, 0.65),
     "kb-easy-random": ("kingdom", "easy,random", 2, 200, 0.65),
-    "kb-expert-hard": ("kingdom", "expert,hard", 2, 200, 0.65),
+    "kb-expert-hard": ("kingdom", "expert:clock=cpu,hard:clock=cpu", 2, 200, 0.65),
     "ma-medium-easy": ("middle-ages", "medium,easy", 2, 200, 0.65),
     "ma-easy-random": ("middle-ages", "easy,random", 2, 200, 0.65),
-    "ma-expert-hard": ("middle-ages", "expert,hard", 2, 200, 0.65),
+    "ma-expert-hard": ("middle-ages", "expert:clock=cpu,hard:clock=cpu", 2, 200, 0.65),
     "ma-medium-medium": ("middle-ages", "medium,medium", 2, 200, None),
 }
 DEFAULT_RESULTS = Path(__file__).parent / "results" / "ai_strength.jsonl"

@@ -12,7 +12,9 @@ mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per
            ``scale`` (logistic scale of the evaluation, in points), ``widen`` (progressive
            widening, default 2; 0 tries every action once before any twice), ``prior``
            (``full``, the default, or ``fast``: how widening orders actions), ``reuse`` (1: keep
-           the subtree of the action played for the next decision of the turn; default 0)
+           the subtree of the action played for the next decision of the turn; default 0),
+           ``clock`` (``wall``, the default, or ``cpu``: time budgets in the process's CPU time,
+           for matches on a busy machine)
 easy,      the bot levels of ``make_bot`` (hard and expert take ``turn``, seconds per turn, and
 medium,    the other mcts options)
 hard,
@@ -43,9 +45,11 @@ OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
     "greedy": {"noise": (float, "noise")},
     "mcts": {"time": (float, "time_limit"), "iters": (int, "iterations"), "turn": (float, "turn_time"),
              "c": (float, "c"), "rollout": (int, "rollout"), "scale": (float, "scale"),
-             "widen": (float, "widen"), "prior": (str, "prior"), "reuse": (int, "reuse")},
+             "widen": (float, "widen"), "prior": (str, "prior"), "reuse": (int, "reuse"),
+             "clock": (str, "clock")},
 }
 _SEARCH = {k: v for k, v in OPTIONS["mcts"].items() if k not in ("prior", "reuse")}
+CLOCK_NAMES = ("wall", "cpu")
 OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(_SEARCH), "expert": dict(_SEARCH)})
 
 
@@ -91,6 +95,10 @@ def _value(kind: str, key: str, text: str) -> Any:
     if key == "prior":
         if text not in PRIORS:
             raise ValueError(f"option prior of {kind} must be one of {', '.join(PRIORS)}, not {text!r}")
+        return text
+    if key == "clock":
+        if text not in CLOCK_NAMES:
+            raise ValueError(f"option clock of {kind} must be one of {', '.join(CLOCK_NAMES)}, not {text!r}")
         return text
     try:
         value = typ(text)

@@ -8,10 +8,12 @@ one that does not (a fresh agent for each decision, as the server makes them) gi
 ``turn time x this / total``, which never adds up to more than the turn.
 
 - Kingdom Builder: the three builds of the mandatory build weigh 0.40, 0.20 and 0.15 (the first
-  build shapes the turn, and the later ones reuse its search), and the tiles and ``end`` share the
-  last 0.25: each of them gets ``0.25 / (tiles usable this turn + 1)``.
-- The Builders: every action of the turn weighs 1 and ``end`` (or buying an action) 1; a turn is
-  three actions and the end, and up to one bought action: total 5.
+  build shapes the turn, and the later ones reuse its search), and the tiles and ``end`` after them
+  share the last 0.25: each gets ``0.25 / (tiles usable this turn + 1)``. Tiles used before the
+  first build share its 0.40 the same way.
+- The Builders: a decision with actions left weighs 1, the one with none left (``end`` or ``buy``)
+  0.5; a whole turn is taken as three actions, one bought action (the buy and the action) and the
+  end: total 5.5 (a turn without a buy uses 3.5 of it).
 """
 
 from __future__ import annotations
@@ -20,24 +22,31 @@ from builders.core.state import GameState
 
 KB_BUILDS = (0.40, 0.20, 0.15)
 KB_AFTER = 0.25
-MA_TOTAL = 5.0
+MA_TOTAL = 5.5
 
 
 def _kingdom(st) -> tuple[float, float, float]:
     p = st.to_move
     built = st.built
     supply = st.supply[p]
+    # the tiles that may be used this turn, counted so that the number never changes during a turn
+    # (every location taken from before this turn: some of those tiles may be lost or used up)
+    usable = (st.taken[p] & ~st.new[p]).bit_count()
+    ready = (st.held[p] & ~st.used[p] & ~st.new[p]).bit_count()
+    after = KB_AFTER / (usable + 1)
     if built < 3 and supply and st.hand[p] >= 0:
         last = min(3, built + supply)
-        return KB_BUILDS[built], sum(KB_BUILDS[built:last]) + KB_AFTER, 1.0
-    usable = (st.held[p] & ~st.new[p]).bit_count()
-    ready = (st.held[p] & ~st.used[p] & ~st.new[p]).bit_count()
-    each = KB_AFTER / (usable + 1)
-    return each, each * (ready + 1), 1.0
+        if built == 0:      # tiles may be used before the first build: they share its weight
+            this = KB_BUILDS[0] / (usable + 1)
+            return this, this * (ready + 1) + sum(KB_BUILDS[1:last]) + after * (ready + 1), 1.0
+        return KB_BUILDS[built], sum(KB_BUILDS[built:last]) + after * (ready + 1), 1.0
+    return after, after * (ready + 1), 1.0
 
 
 def _middle_ages(st) -> tuple[float, float, float]:
-    return 1.0, float(st.actions + 1), MA_TOTAL
+    if st.actions:
+        return 1.0, st.actions + 0.5, MA_TOTAL
+    return 0.5, 0.5, MA_TOTAL
 
 
 def turn_share(state: GameState) -> tuple[float, float, float]:

@@ -49,6 +49,9 @@ DEFAULTS = {
     "middle-ages": {"c": 0.5, "scale": 2.5, "widen": 2.0},
 }
 PRIORS = ("full", "fast")
+#: ``wall``: budgets in elapsed time (what a person waits); ``cpu``: in the process's CPU time (the
+#: same search on a busy machine: for matches between agents)
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 #: how often (iterations) a time-limited search looks at the clock and at an early stop
 CHECK_EVERY = 16
 
@@ -90,7 +93,9 @@ class MCTSAgent:
       children, added best first (0: every legal action is tried once, in random order, before any
       is tried twice; None: the game's default);
     - ``prior``: how widening orders the actions, ``full`` or ``fast`` (module docstring);
-    - ``reuse``: keep the subtree of the action played for the next decision of the same turn.
+    - ``reuse``: keep the subtree of the action played for the next decision of the same turn;
+    - ``clock``: ``wall`` (elapsed time, the default) or ``cpu`` (the process's CPU time, so that
+      matches on a busy machine measure the agent as it plays on an idle one).
 
     The games' defaults (``DEFAULTS``) come from short tuning matches against greedy (docs/ai.md).
 
@@ -101,7 +106,7 @@ class MCTSAgent:
     def __init__(self, seed: int | None = None, time_limit: float | None = 1.0, iterations: int | None = None,
                  c: float | None = None, rollout: int = 0, scale: float | None = None,
                  widen: float | None = None, name: str | None = None, turn_time: float | None = None,
-                 prior: str = "full", reuse: bool = False):
+                 prior: str = "full", reuse: bool = False, clock: str = "wall"):
         if time_limit is None and iterations is None and turn_time is None:
             raise ValueError("mcts needs a time limit or an iteration budget")
         if time_limit is not None and not time_limit > 0:
@@ -110,6 +115,8 @@ class MCTSAgent:
             raise ValueError(f"turn time must be positive, not {turn_time}")
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
         if prior not in PRIORS:
             raise ValueError(f"prior must be one of {', '.join(PRIORS)}, not {prior!r}")
         self.seed = seed
@@ -122,6 +129,8 @@ class MCTSAgent:
         self.widen = widen
         self.prior = prior
         self.reuse = bool(reuse)
+        self.clock = clock
+        self._now = CLOCKS[clock]
         self.random = random.Random(seed)
         self.rng = Rng(self.random.getrandbits(64))
         self.name = name or "mcts"
@@ -161,7 +170,7 @@ class MCTSAgent:
         self._setup(state)
         legal = state.legal_actions()
         seat = state.current_player
-        start = time.perf_counter()
+        start = self._now()
         done = _player_actions(state) if (self.turn_time is not None or self.reuse) else 0
         seconds = self._time_for(state, seat, done, start)
         if len(legal) == 1:
@@ -179,7 +188,7 @@ class MCTSAgent:
         deadline = start + seconds if seconds is not None else math.inf
         budget = self.iterations if self.iterations is not None else 1 << 62
         n = self._search(state, seat, root, budget, deadline, early=self.turn_time is not None)
-        elapsed = time.perf_counter() - start
+        elapsed = self._now() - start
         best_action, best = self._best(root, legal)
         self.last_root = root
         self.last_stats = {
@@ -214,7 +223,7 @@ class MCTSAgent:
         that action's node (its value counts the rewards of its ``player``). Returns the number of
         iterations."""
         n = 0
-        clock = time.perf_counter
+        clock = self._now
         timed = deadline != math.inf
         iterate = self._iterate
         resample = state.resample_hidden

@@ -1,0 +1,288 @@
+"""The search of the hard and expert levels: whole-turn budgets split across a turn's decisions, the
+subtree kept between decisions of a turn, single-choice decisions played at once, the fast move
+ordering, the cached Kingdom Builder evaluation (against a plain one written from the scoring rules)
+and The Builders' evaluation that does not hoard sites and workers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from builders.ai import GreedyAgent, MCTSAgent, make_bot
+from builders.ai import evaluate
+from builders.ai.budget import KB_AFTER, KB_BUILDS, turn_share
+from builders.ai.evaluate import decision_key, move_values, values
+from builders.core.agents import RandomAgent, play
+from builders.core.games import get_game
+from builders.kingdom.board import ROW_MASKS, SECTOR_MASKS, dilate
+from builders.kingdom.notation import END
+from builders.kingdom.scoring import CARD_RULES, castles, groups
+from tests.ai.helpers import midgame
+
+
+# -- the Kingdom Builder evaluation against a plain one -------------------------------------------
+
+def plain_kingdom_values(st) -> list[float]:
+    """The evaluation of docs/ai.md written directly from the scoring functions, without caches."""
+    board = st.board
+    n = st.num_players
+    counts = [[(own & s).bit_count() for s in SECTOR_MASKS] for own in st.own]
+    turns_left = min(st.supply) / 3.0
+    tile_value = evaluate.KB_TILE_BASE + evaluate.KB_TILE_PER_TURN * min(turns_left, 12.0)
+    free = board.buildable & ~st.occ
+    out = []
+    for p in range(n):
+        own = st.own[p]
+        v = float(castles(st, p)) + sum(CARD_RULES[c](st, p) for c in st.cards)
+        if st.over:
+            out.append(v)
+            continue
+        v += tile_value * st.held[p].bit_count()
+        frontier = st.near[p] & free
+        for card in st.cards:
+            good = {"fishermen": board.near_water & ~board.water, "miners": board.near_mountain,
+                    "workers": board.near_special, "merchants": board.near_special}.get(card, 0)
+            v += evaluate.KB_FRONTIER * min(evaluate.KB_FRONTIER_CAP, (frontier & good).bit_count())
+            if card == "discoverers":
+                v += evaluate.KB_NEW_ROW * sum(1 for row in ROW_MASKS if frontier & row and not own & row)
+            if card == "farmers":
+                low = sorted(counts[p])
+                v += evaluate.KB_FARMERS_LOW * (low[0] + low[1])
+                for k in range(4):
+                    if own and not counts[p][k]:
+                        reach, steps = own, 0
+                        while not reach & SECTOR_MASKS[k] and steps < 8:
+                            reach |= dilate(reach)
+                            steps += 1
+                        v -= evaluate.KB_FARMERS_GAP * steps
+            if card == "lords":
+                for k in range(4):
+                    lead = counts[p][k] - max(counts[q][k] for q in range(n) if q != p)
+                    v += evaluate.KB_LORDS_LEAD * max(-3, min(2, lead))
+            if card == "citizens":
+                v += evaluate.KB_CITIZENS_HALF * (max((g.bit_count() for g in groups(own)), default=0) & 1)
+        for o, h in enumerate(board.locations):
+            if st.left[o] and not (st.taken[p] >> h) & 1 and board.nbr_mask[h] & frontier:
+                v += evaluate.KB_LOCATION_REACH
+        for c in board.castles:
+            if not board.nbr_mask[c] & own and board.nbr_mask[c] & frontier:
+                v += evaluate.KB_CASTLE_REACH
+        out.append(v)
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000))
+def test_kingdom_evaluation_equals_the_plain_one_over_whole_games(players, seed):
+    g = get_game("kingdom")
+    state = g.new_state(g.random_setup(players, seed))
+    rnd = random.Random(seed)
+    while True:
+        assert values(state) == pytest.approx(plain_kingdom_values(state), abs=1e-9)
+        if state.is_over():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rnd.randrange(len(legal))])
+
+
+def test_the_groups_of_the_evaluation_are_the_scoring_groups():
+    state = midgame("kingdom", 3, 11, 60)
+    ctx = evaluate._kingdom_context(state)
+    for own in state.own:
+        assert sorted(ctx.groups(own)) == sorted(groups(own))
+
+
+# -- move ordering and decision keys --------------------------------------------------------------
+
+def test_kingdom_move_values_favour_a_castle_and_put_end_at_zero():
+    """A build next to a castle the seat has not reached is worth the castle weight more than the
+    same build elsewhere (rules.md, "Scoring": 3 gold per castle)."""
+    state = midgame("kingdom", 2, 8, 40)
+    acts = state.legal_actions()
+    vals = move_values(state, acts)
+    assert len(vals) == len(acts)
+    board = state.board
+    own = state.own[state.to_move]
+    near_new_castle = 0
+    for c in board.castles:
+        if not board.nbr_mask[c] & own:
+            near_new_castle |= board.nbr_mask[c]
+    for a, v in zip(acts, vals):
+        if a == END:
+            assert v == 0.0
+        if a < 400 and near_new_castle >> a & 1:
+            assert v >= evaluate.KB_MOVE_CASTLE
+    assert move_values(midgame("middle-ages", 2, 3, 10), [1]) is None
+
+
+def test_decision_keys():
+    kb = midgame("kingdom", 2, 3, 9)
+    assert decision_key(kb) == kb.hand[kb.to_move]
+    ma = midgame("middle-ages", 2, 3, 10)
+    assert decision_key(ma) == (*ma.brow, -1, *ma.wrow)
+
+
+# -- whole-turn budgets ---------------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), game=st.sampled_from(["kingdom", "middle-ages"]))
+def test_a_fresh_agent_per_decision_never_spends_more_than_the_turn(seed, game):
+    """The server makes a new agent for each decision: the shares this / total of the decisions of
+    any turn add up to at most 1 (The Builders: one bought action at most, as the budget assumes)."""
+    g = get_game(game)
+    state = g.new_state(g.random_setup(2, seed))
+    rnd = random.Random(seed)
+    greedy = GreedyAgent(seed)
+    for _ in range(6):                       # six whole turns
+        seat = state.current_player
+        spent = 0.0
+        bought = 0
+        while not state.is_over() and state.current_player == seat:
+            this, rest, total = turn_share(state)
+            assert 0 < this <= rest + 1e-12
+            spent += this / total
+            legal = state.legal_actions()
+            action = greedy.act(state) if rnd.random() < 0.5 else legal[rnd.randrange(len(legal))]
+            if game == "middle-ages" and action == 1:       # buy
+                bought += 1
+                if bought > 1:
+                    action = 0 if 0 in legal else legal[0]
+            state.apply(action)
+        assert spent <= 1.0 + 1e-9
+        if state.is_over():
+            break
+
+
+def test_kingdom_turn_shares():
+    state = midgame("kingdom", 2, 3, 9)
+    while state.built:          # the start of a turn
+        state.apply(state.legal_actions()[0])
+    p = state.to_move
+    usable = (state.taken[p] & ~state.new[p]).bit_count()
+    ready = (state.held[p] & ~state.used[p] & ~state.new[p]).bit_count()
+    this, rest, total = turn_share(state)
+    assert (this, total) == (KB_BUILDS[0] / (usable + 1), 1.0)
+    after = KB_AFTER / (usable + 1)
+    assert rest == pytest.approx(this * (ready + 1) + KB_BUILDS[1] + KB_BUILDS[2] + after * (ready + 1))
+
+
+def test_time_split_across_a_turn_with_a_given_clock():
+    """The first decision of a turn gets turn x this / total; a later one of the same turn gets the
+    time left x this / rest (time saved earlier goes to later decisions)."""
+    state = midgame("kingdom", 2, 3, 9)
+    while state.built:
+        state.apply(state.legal_actions()[0])
+    agent = MCTSAgent(0, time_limit=None, turn_time=2.0)
+    seat = state.current_player
+    first, _, _ = turn_share(state)
+    t = agent._time_for(state, seat, 100, now=50.0)
+    assert t == pytest.approx(2.0 * first)
+    state.apply(state.legal_actions()[0])
+    this, rest, _ = turn_share(state)
+    t2 = agent._time_for(state, seat, 101, now=50.3)      # 0.3 s spent of 2
+    assert t2 == pytest.approx(1.7 * this / rest)
+    # another seat's actions in between: a new turn
+    t3 = agent._time_for(state, seat, 140, now=90.0)
+    assert t3 == pytest.approx(2.0 * this / 1.0)
+    # a per-decision cap still applies
+    capped = MCTSAgent(0, time_limit=0.1, turn_time=2.0)
+    assert capped._time_for(state, seat, 0, now=0.0) == 0.1
+
+
+def test_single_choice_decisions_are_played_without_search():
+    g = get_game("kingdom")
+    state = g.new_state(g.random_setup(2, 4))
+    bot = make_bot("kingdom", "hard", seed=1, turn_time=0.05)
+    seen = 0
+    while not state.is_over() and seen < 3:
+        legal = state.legal_actions()
+        action = bot.act(state)
+        if len(legal) == 1:
+            assert action == legal[0] and bot.last_stats["iterations"] == 0
+            seen += 1
+        state.apply(action)
+    assert seen == 3
+
+
+def test_the_subtree_of_the_action_played_is_searched_on():
+    """With reuse, the second build of a turn starts from the node of the first build: its visits
+    are the old ones plus this decision's iterations."""
+    state = midgame("kingdom", 2, 8, 40)
+    while state.built:
+        state.apply(state.legal_actions()[0])
+    agent = MCTSAgent(3, time_limit=None, iterations=300, prior="fast", reuse=True)
+    first = agent.act(state)
+    kept = agent._kept[3]
+    before = kept.visits
+    assert before > 0
+    state.apply(first)
+    assert len(state.legal_actions()) > 1
+    agent.act(state)
+    assert agent.last_root is kept
+    assert kept.visits == before + 300
+    # without reuse, a fresh tree
+    fresh = MCTSAgent(3, time_limit=None, iterations=300, prior="fast")
+    fresh.act(state)
+    assert fresh.last_root.visits == 300
+
+
+def test_early_stop_when_the_best_cannot_be_overtaken():
+    from builders.ai.mcts import Node
+
+    root = Node(-1)
+    for a, v in ((1, 90), (2, 30), (3, 5)):
+        root.children[a] = Node(0)
+        root.children[a].visits = v
+    assert MCTSAgent._settled(root, 125, 59.0)
+    assert not MCTSAgent._settled(root, 125, 60.0)
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+def test_the_hard_search_with_an_iteration_budget_beats_random(game):
+    """Real outcomes: the fast-ordered search wins all 4 paired games against random play."""
+    g = get_game(game)
+    wins = 0.0
+    for setup_seed in (31, 32):
+        for seat in (0, 1):
+            state = g.new_state(g.random_setup(2, setup_seed))
+            agents = [RandomAgent(5), RandomAgent(6)]
+            agents[seat] = MCTSAgent(3, time_limit=None, iterations=40, prior="fast", reuse=True)
+            play(state, agents)
+            wins += state.returns()[seat]
+    assert wins == 4
+
+
+@pytest.mark.parametrize("pos", [(2, 3, 9), (2, 8, 40), (3, 5, 21)])
+def test_fast_search_with_one_iteration_plays_greedys_move(pos):
+    """The root still orders its actions by the full evaluation."""
+    state = midgame("kingdom", *pos)
+    assert MCTSAgent(1, time_limit=None, iterations=1, prior="fast").act(state) == GreedyAgent(2).act(state)
+
+
+# -- The Builders: no hoarding --------------------------------------------------------------------
+
+def test_middle_ages_medium_bots_do_not_hoard():
+    """Medium against medium, 10 games: every seat scores more than 2 VP and nobody opens more than
+    15 sites or recruits more than 15 workers (before the evaluation was fixed, 6 of 60 seats ended
+    with 0-2 VP, and bots opened up to 22 sites and recruited up to 25 workers)."""
+    from builders.middle_ages.rules import OPEN, RECRUIT, SEND
+
+    g = get_game("middle-ages")
+    for seed in range(10):
+        state = g.new_state(g.random_setup(2, seed))
+        bots = [make_bot("middle-ages", "medium", seed * 2 + p) for p in range(2)]
+        opened = [0, 0]
+        recruited = [0, 0]
+        while not state.is_over():
+            p = state.current_player
+            a = bots[p].act(state)
+            if OPEN <= a < RECRUIT:
+                opened[p] += 1
+            elif RECRUIT <= a < SEND:
+                recruited[p] += 1
+            state.apply(a)
+        assert min(state.result().scores) > 2, (seed, state.result().scores)
+        assert max(opened) <= 15 and max(recruited) <= 15, (seed, opened, recruited)
