@@ -4,6 +4,7 @@ map's hexes, moves read out in a live region, and an axe-core scan of every page
 from __future__ import annotations
 
 import random
+import time
 
 from tests.web.conftest import PHONE
 from tests.web.helpers import CHANGED, is_finished, wait_ready
@@ -102,6 +103,16 @@ def test_a_whole_game_by_keyboard(new_page, api, shots):
     # the end is said in the live region and written in the log
     assert "Game over." in page.locator("#announcer").inner_text()
     assert page.locator("#game-over-line").inner_text().startswith("Game over.")
+    # a clean end: the final table first, no turn buttons, every card in a hand shown (rules.md, Information)
+    assert page.locator(".side-col > .panel").first.get_attribute("id") == "final-scores"
+    assert page.locator("#undo-btn, #restart-btn, #end-btn").count() == 0
+    last = api.get(f"/api/games/{game_id}/replay/{len(final['log'])}").json()["view"]["players"]
+    page.wait_for_function("() => document.querySelectorAll('#player-1 .their-terrain, #player-1 .muted').length > 0")
+    bot_card = last[1]["terrain"]
+    if bot_card:
+        assert page.locator("#player-1 .their-terrain").get_attribute("data-terrain") == bot_card
+    else:
+        page.wait_for_function("() => document.querySelector('#player-1 .player-facts').textContent.includes('no card in hand')")
 
 
 def test_bot_moves_are_read_out(new_page, api):
@@ -131,6 +142,19 @@ def test_accessibility_scan_builders_on_a_phone(new_page, api):
     page.locator('#building-row button[data-action^="open"]').first.click()
     page.locator("#my-crew .ma-card.sendable").first.click()
     page.wait_for_selector("#my-sites button.send")
+    problems = axe_violations(page)
+    assert not problems, "\n".join(problems)
+
+
+def test_accessibility_scan_replay(new_page, api):
+    made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2}).json()
+    deadline = time.monotonic() + 90
+    while api.get(f"/api/games/{made['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "a game of two bots did not finish"
+        time.sleep(0.2)
+    page = new_page()
+    page.goto(f"/replay/{made['id']}#n=12")
+    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('12 /')")
     problems = axe_violations(page)
     assert not problems, "\n".join(problems)
 

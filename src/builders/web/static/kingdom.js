@@ -629,6 +629,9 @@ export class KingdomTable {
 
   drawTargets() {
     const layer = this.layerTargets;
+    // a redraw must not steal the focus from the hex that has it
+    const active = document.activeElement;
+    const hadFocus = active && layer.contains(active) ? active.dataset.hex : null;
     layer.replaceChildren();
     if (this.opts.replay) return;
     const ink = this.selection.tile ? TARGET_INK[this.selection.tile] : TARGET_INK.build;
@@ -656,7 +659,9 @@ export class KingdomTable {
       layer.appendChild(poly);
       layer.appendChild(svg("polygon", { class: "target-glow", points: corners(x, y, R - 5), fill: "none", stroke: "#ffffff", "stroke-width": 1.2, "stroke-opacity": 0.9, "pointer-events": "none" }));
     }
-    if (this.keyboard) this.restoreFocus();
+    const same = hadFocus && layer.querySelector(`.target[data-hex="${hadFocus}"]`);
+    if (same) same.focus({ preventScroll: true });
+    else if (this.keyboard || hadFocus) this.restoreFocus();
   }
 
   // After a move made from the keyboard the map is redrawn: focus the target nearest to the last one,
