@@ -99,8 +99,8 @@ JUNK = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=6),
     st.sampled_from(["", "W07", "B99", "M3", "grass", "kingdom", "middle-ages", "end", "open B07"]),
     st.lists(st.integers(-3, 100), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
-    st.just([[[[[]]]]]), st.just({"chance": "B07"}), st.just({"chance": 7}),
-)
+    st.builds(lambda: [[[[[]]]]]), st.builds(lambda: {"chance": "B07"}), st.builds(lambda: {"chance": 7}),
+)   # st.builds makes a new object each time: a mutation never changes a value shared between examples
 EXTRA_KEYS = st.sampled_from(["extra", "seed", "format", "game", "players", "chance", "history", "setup", "x" * 40])
 
 
