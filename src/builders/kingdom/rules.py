@@ -16,8 +16,14 @@ from builders.kingdom.tiles import BUILD_TILES, MOVE_TILES, paddock_reaches, tav
 
 
 def legal_actions(st) -> list[int]:
-    """Every legal action of the player to move: builds (hex order), tile actions (tile order), end."""
+    """Every legal action of the player to move, in a fixed order: builds (hex order), tile actions
+    (tile order), end. This is ``KingdomState.legal_actions``.
+
+    The state remembers the list until its next ``apply``: applying one of its actions needs no second
+    legality check. The list is the caller's to read; if its length changes, ``apply`` checks every
+    action again (actions from anywhere else are always checked)."""
     if st.over:
+        st._legal = None
         return []
     p = st.to_move
     built = st.built
@@ -33,8 +39,10 @@ def legal_actions(st) -> list[int]:
             acts.append(h)
             m ^= BIT[h]
         acts.reverse()
-        if built:
-            return acts  # no tile during the mandatory build, no end before it is done
+        if built:  # no tile during the mandatory build, no end before it is done
+            st._legal = acts
+            st._legal_n = len(acts)
+            return acts
         done = False
     else:
         done = True
@@ -43,6 +51,8 @@ def legal_actions(st) -> list[int]:
         acts.extend(tile_actions(st, p, ready, supply))
     if done:
         acts.append(END)
+    st._legal = acts
+    st._legal_n = len(acts)
     return acts
 
 

@@ -141,16 +141,10 @@ class KingdomState(GameState):
         """The record format whose rules this state follows (1 for a replayed format-1 record)."""
         return 1 if self.legacy else self.RECORD_FORMAT
 
-    def legal_actions(self) -> list[int]:
-        """Every legal action, in a fixed order: builds, tile actions, end.
-
-        The state remembers the list it returns until the next ``apply``: applying one of its
-        actions needs no second legality check. The list is the caller's to read; if its length
-        changes, ``apply`` checks every action again (actions from anywhere else are always checked).
-        """
-        acts = self._legal = rules.legal_actions(self)
-        self._legal_n = len(acts)
-        return acts
+    #: Every legal action, in a fixed order: builds, tile actions, end (see rules.legal_actions: the
+    #: function itself, without a method around it, as it runs at every decision). The state
+    #: remembers the list until the next ``apply``, which then needs no second legality check.
+    legal_actions = rules.legal_actions
 
     def is_legal(self, action: int) -> bool:
         return rules.is_legal(self, action)
