@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from builders.ai.agents import AgentSpec, parse_agent, parse_agents
-from builders.ai.factory import EASY_NOISE, TURN_TIME, BotError, check_turn_time, make_bot
+from builders.ai.agents import OPTIONS, AgentSpec, parse_agent, parse_agents
+from builders.ai.factory import EASY_NOISE, LEVELS, TURN_TIME, BotError, check_turn_time, make_bot
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import MCTSAgent
 from builders.core.agents import RandomAgent
@@ -43,12 +43,11 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("alpha", "unknown agent 'alpha' (choose from random, greedy, mcts, easy, medium, hard, expert)"),
+    ("alpha", f"unknown agent 'alpha' (choose from {', '.join(OPTIONS)})"),
     ("mcts:time", "agent option 'time' must be key=value"),
     ("mcts:=1", "agent option '=1' must be key=value"),
     ("mcts:time=", "agent option 'time=' must be key=value"),
-    ("mcts:depth=3", "unknown option 'depth' for agent mcts (options: time, iters, turn, c, rollout, scale, "
-                     "widen, prior, reuse)"),
+    ("mcts:depth=3", f"unknown option 'depth' for agent mcts (options: {', '.join(OPTIONS['mcts'])})"),
     ("random:noise=1", "unknown option 'noise' for agent random (options: none)"),
     ("mcts:time=0", "option time of mcts must be positive, not 0"),
     ("mcts:time=-1", "option time of mcts must be positive, not -1"),
@@ -73,6 +72,9 @@ def test_agent_spec_refusals(text, message):
 
 
 def test_agent_spec_boundaries_and_labels():
+    assert list(OPTIONS)[:7] == ["random", "greedy", "mcts", "easy", "medium", "hard", "expert"]
+    assert list(OPTIONS["mcts"])[:9] == ["time", "iters", "turn", "c", "rollout", "scale", "widen", "prior", "reuse"]
+    assert LEVELS == ("random", "easy", "medium", "hard", "expert")
     assert parse_agent("mcts:time=600").options == {"time": 600.0}
     assert parse_agent(" MCTS : Time = 0.2 ").label == "mcts:time=0.2"
     assert parse_agent("greedy:noise=0").options == {"noise": 0.0}
@@ -83,7 +85,7 @@ def test_agent_spec_boundaries_and_labels():
     assert [s.label for s in parse_agents("easy, hard:turn=1")] == ["easy", "hard:turn=1"]
     for text, message in [
         ("greedy,,random", "empty agent in 'greedy,,random'"),
-        ("c=0.7,greedy", "unknown agent 'c=0.7' (choose from random, greedy, mcts, easy, medium, hard, expert)"),
+        ("c=0.7,greedy", f"unknown agent 'c=0.7' (choose from {', '.join(OPTIONS)})"),
     ]:
         with pytest.raises(ValueError) as e:
             parse_agents(text)
@@ -121,7 +123,7 @@ def test_each_spec_makes_the_agent_it_names():
 
 @pytest.mark.parametrize("args, message", [
     (("chess", "easy"), "unknown game 'chess' (choose from kingdom, middle-ages)"),
-    (("kingdom", "genius"), "unknown level 'genius' (choose from random, easy, medium, hard, expert)"),
+    (("kingdom", "genius"), f"unknown level 'genius' (choose from {', '.join(LEVELS)})"),
     (("kingdom", "hard", 1, 0), "turn time must be positive, not 0"),
     (("kingdom", "hard", 1, -1.0), "turn time must be positive, not -1.0"),
     (("kingdom", "hard", 1, math.nan), "turn time must be positive, not nan"),
