@@ -80,3 +80,40 @@ def test_the_legend_explains_every_mark(new_page, api):
         assert words in text, words
     assert legend.locator(".legend-places li").count() == 8
     assert [t.strip() for t in legend.locator(".legend-places a").all_inner_texts()] == [k.capitalize() for k in TILES]
+
+
+def test_running_scoring_hexes_match_the_engine(new_page):
+    """The page works out the hexes behind each running score itself (rules.md, Scoring): for random
+    positions of random setups, every card and the castles, they are the engine's."""
+    import random
+
+    from builders.core.games import get_game
+    from builders.kingdom.data import CARDS, map_rows
+
+    page = new_page()
+    page.goto("/static/rules.html")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    game = get_game("kingdom")
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        st = game.new_state(game.random_setup(rng.choice([2, 3, 4]), seed))
+        for _ in range(rng.randrange(10, 160)):
+            if st.is_over():
+                break
+            st.apply(rng.choice(st.legal_actions()))
+        rows = list(map_rows([tuple(s) for s in st.setup["sections"]]))
+        players = [{"settlements": [list(h) for h in st.settlements(q)]} for q in range(st.num_players)]
+        for seat in range(st.num_players):
+            for card in ("castles", *CARDS):
+                mine = page.evaluate("""async ([rows, players, seat, card]) => {
+                  const m = await import('/static/kingdom.js');
+                  return m.scoringHexesNow(rows, players, seat, card);
+                }""", [rows, players, seat, card])
+                engine = sorted(list(h) for h in st.scoring_hexes(seat, card))
+                if card == "citizens" and sorted(mine) != engine:
+                    assert len(mine) == len(engine)  # two largest groups of one size: either may light up
+                else:
+                    assert sorted(mine) == engine, (seed, seat, card)
+                checked += 1
+    assert checked >= 6 * 2 * 11

@@ -138,3 +138,21 @@ def test_a_bot_is_seen_thinking_and_its_moves_light_up(browser, slow_bots, shots
         assert thinking.count() == 0
     finally:
         context.close()
+
+
+def test_pointing_at_a_running_score_lights_its_hexes(new_page, api, shots):
+    page, game_id, token = play_game(new_page, api, "kingdom")
+    for _ in range(3):
+        click_and_wait(page, page.locator("#kb-map .target").first)
+    mine = state(api, game_id, token)["view"]["players"][0]["settlements"]
+    # knights (rules.md, Scoring): the settlements of the row where Red has the most
+    best = max(range(20), key=lambda r: (sum(1 for s in mine if s[0] == r), -r))
+    expected = sorted(f"{r},{c}" for r, c in mine if r == best)
+    cell = page.locator('#running-scores td[data-seat="0"][data-card="knights"]')
+    assert cell.inner_text() == str(2 * len(expected))
+    cell.hover()
+    lit = page.locator("#kb-map .scoring-hex").evaluate_all("els => els.map(e => e.dataset.r + ',' + e.dataset.c)")
+    assert sorted(lit) == expected
+    shots(page, "running-score-hover")
+    page.locator("#turn-banner").hover()
+    assert page.locator("#kb-map .scoring-hex").count() == 0

@@ -328,6 +328,100 @@ function actionWords(action, table = null) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// The hexes that score a card now (rules.md, Scoring), worked out from the map and the settlements, so
+// that pointing at a number of the running score lights them during the game as at the end.
+
+export function scoringHexesNow(rows, players, seat, card) {
+  const inside = ([r, c]) => r >= 0 && r < SIZE && c >= 0 && c < SIZE;
+  const letter = (r, c) => (rows[r] || "")[c];
+  const nbrs = (r, c) => [0, 1, 2, 3, 4, 5].map((e) => neighbour(r, c, e)).filter(inside);
+  const ownList = ((players[seat] || {}).settlements || []).map(([r, c]) => [r, c])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const own = new Set(ownList.map(([r, c]) => key(r, c)));
+  const near = (r, c, letters) => nbrs(r, c).some(([a, b]) => letters.includes(letter(a, b)));
+  const groups = () => {
+    const seen = new Set();
+    const out = [];
+    for (const [r, c] of ownList) {
+      if (seen.has(key(r, c))) continue;
+      const group = [];
+      const stack = [[r, c]];
+      seen.add(key(r, c));
+      while (stack.length) {
+        const [a, b] = stack.pop();
+        group.push([a, b]);
+        for (const [x, y] of nbrs(a, b)) {
+          if (own.has(key(x, y)) && !seen.has(key(x, y))) {
+            seen.add(key(x, y));
+            stack.push([x, y]);
+          }
+        }
+      }
+      out.push(group);
+    }
+    return out;
+  };
+  const sectorCount = (list, q) => list.filter(([r, c]) => sectionOf(r, c) === q).length;
+  switch (card) {
+    case "castles": {
+      const out = [];
+      rows.forEach((row, r) => [...row].forEach((l, c) => {
+        if (l === "K" && nbrs(r, c).some(([a, b]) => own.has(key(a, b)))) out.push([r, c]);
+      }));
+      return out;
+    }
+    case "fishermen":
+      return ownList.filter(([r, c]) => letter(r, c) !== "W" && near(r, c, ["W"]));
+    case "miners":
+      return ownList.filter(([r, c]) => near(r, c, ["M"]));
+    case "workers":
+      return ownList.filter(([r, c]) => near(r, c, ["K", "L"]));
+    case "discoverers":
+    case "hermits":
+      return ownList;
+    case "knights": {
+      let best = -1;
+      let count = 0;
+      for (let r = 0; r < SIZE; r++) {
+        const n = ownList.filter(([a]) => a === r).length;
+        if (n > count) { count = n; best = r; }
+      }
+      return ownList.filter(([r]) => r === best);
+    }
+    case "citizens": {
+      const gs = groups();
+      return gs.reduce((a, g) => (g.length > a.length ? g : a), []);
+    }
+    case "merchants": {
+      const linked = new Map();
+      for (const g of groups()) {
+        const touched = new Map();
+        for (const [r, c] of g) for (const [a, b] of nbrs(r, c)) if (["K", "L"].includes(letter(a, b))) touched.set(key(a, b), [a, b]);
+        if (touched.size >= 2) for (const [k, h] of touched) linked.set(k, h);
+      }
+      return [...linked.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    }
+    case "lords": {
+      const out = [];
+      for (let q = 0; q < 4; q++) {
+        const counts = [...new Set(players.map((p) => sectorCount(p.settlements || [], q)))].sort((a, b) => b - a);
+        if (counts.slice(0, 2).includes(sectorCount(ownList, q))) out.push(...ownList.filter(([r, c]) => sectionOf(r, c) === q));
+      }
+      return out;
+    }
+    case "farmers": {
+      const counts = [0, 1, 2, 3].map((q) => sectorCount(ownList, q));
+      const least = Math.min(...counts);
+      if (!least) return [];
+      const q = counts.indexOf(least);
+      return ownList.filter(([r, c]) => sectionOf(r, c) === q);
+    }
+    default:
+      return [];
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
 // The table
 
 export class KingdomTable {
@@ -800,8 +894,10 @@ export class KingdomTable {
     layer.replaceChildren();
     const focus = this.pinned || this.hovered;
     const hexes = this.view.scoring_hexes;
-    if (!focus || !hexes) return;
-    const list = (hexes[String(focus.seat)] || {})[focus.card] || [];
+    if (!focus) return;
+    const list = hexes
+      ? (hexes[String(focus.seat)] || {})[focus.card] || []
+      : scoringHexesNow(this.rows || [], this.view.view.players || [], focus.seat, focus.card);
     for (const [r, c] of list) {
       const [x, y] = centre(r, c);
       layer.appendChild(svg("polygon", { class: "scoring-hex", "data-r": r, "data-c": c, points: corners(x, y, R - 1), fill: SCORING_FILL, "fill-opacity": 0.55, stroke: SCORING_INK, "stroke-width": 3 }));
@@ -1034,7 +1130,8 @@ export class KingdomTable {
     obs.players.forEach((_, seat) => head.appendChild(el("th", { class: "seat-col" }, houseIcon(seat, 16), el("span", { class: "sr-only", text: seatName(view.seats, seat, me) }))));
     table.appendChild(el("thead", {}, head));
     const body = el("tbody");
-    const hasHexes = !!view.scoring_hexes;
+    // the hexes behind a number: the server's at the end, worked out here during the game (not while hidden)
+    const hasHexes = !!view.scoring_hexes || (!final && !hide);
     for (const card of rows) {
       const tr = el("tr", { "data-card": card });
       tr.appendChild(el("th", { class: "card-name", scope: "row" }, el("b", { text: capital(card) }), " ", helpLink(`kb-card-${card}`, `the ${capital(card)} card`), el("span", { class: "card-text", text: CARD_TEXT[card] || "" })));
@@ -1046,7 +1143,7 @@ export class KingdomTable {
         const active = focus && focus.seat === seat && focus.card === card;
         const td = el("td", { class: `score-cell${hasHexes ? " has-hexes" : ""}${active ? " active" : ""}`, "data-seat": seat, "data-card": card, text: hide ? "·" : String(value), tabindex: hasHexes ? 0 : null, "aria-label": hide ? "hidden" : null });
         if (hasHexes) {
-          td.title = "Hover or tap to see the hexes that scored this";
+          td.title = final ? "Hover or tap to see the hexes that scored this" : "Hover or tap to see the hexes that score this now";
           td.addEventListener("mouseenter", () => { this.hovered = { seat, card }; this.drawScoring(); this.markActive(); });
           td.addEventListener("mouseleave", () => { this.hovered = null; this.drawScoring(); this.markActive(); });
           td.addEventListener("focus", () => { this.hovered = { seat, card }; this.drawScoring(); this.markActive(); });
@@ -1070,7 +1167,7 @@ export class KingdomTable {
     body.appendChild(total);
     table.appendChild(body);
     panel.appendChild(table);
-    if (final && hasHexes) panel.appendChild(el("p", { class: "muted small", text: "Hover or tap a number to light up the hexes that scored it." }));
+    if (hasHexes) panel.appendChild(el("p", { class: "muted small", text: final ? "Hover or tap a number to light up the hexes that scored it." : "Hover or tap a number to light up the hexes that score it now." }));
     return panel;
   }
 
