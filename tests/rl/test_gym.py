@@ -115,3 +115,12 @@ def test_ansi_render() -> None:
     env = gym.make(rl.KINGDOM_SOLO, render_mode="ansi")
     env.reset(seed=1)
     assert "seat 0 (red)" in env.render()
+
+
+def test_mcts_opponent_at_a_budget() -> None:
+    env = gym.make(rl.MIDDLE_AGES_SOLO, opponents="mcts:iters=5", seat=1).unwrapped
+    obs, info = env.reset(seed=2)
+    # the opponent (seat 0) played its first turn before the learner's first decision
+    assert env.match.state.current_player == 1 and env.match.state.turn == 1
+    assert [a.name for a in env.opponents.values()] == ["mcts:iters=5"]
+    assert obs["progress"][3] == 1
