@@ -1,0 +1,227 @@
+"""Hints and post-game analysis (builders.ai.analysis, ``builders analyse``): deterministic with an
+iteration budget, labels by the drop in win chance, refusals in one line, and nothing a seat could
+not see used for its hint or its analysis."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from builders.ai import make_bot
+from builders.ai.analysis import THRESHOLDS, AnalysisError, analyse, hint, label_of
+from builders.commands.analyse import analyse as analyse_command
+from builders.core.agents import RandomAgent
+from builders.core.errors import BuildersError
+from builders.core.games import get_game
+from tests.ai.helpers import kingdom_twin, middle_ages_twin, midgame
+
+
+def finished(game: str, seed: int, agents=None):
+    g = get_game(game)
+    state = g.new_state(g.random_setup(2, seed))
+    agents = agents or [make_bot(game, "medium", 1), RandomAgent(2)]
+    while not state.is_over():
+        state.apply(agents[state.current_player].act(state))
+    return state
+
+
+@pytest.fixture(scope="module")
+def ma_game():
+    return finished("middle-ages", 4)
+
+
+@pytest.fixture(scope="module")
+def ma_analysis(ma_game):
+    return analyse(ma_game.to_record(), iterations=40, seed=3)
+
+
+def test_labels_by_the_drop_in_win_chance():
+    assert dict(THRESHOLDS) == {"blunder": 0.15, "mistake": 0.10, "inaccuracy": 0.05}
+    assert [label_of(x) for x in (0.0, 0.049, 0.05, 0.0999, 0.10, 0.149, 0.15, 0.9)] == [
+        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+
+
+def test_every_decision_is_judged(ma_game, ma_analysis):
+    a = ma_analysis
+    actions = ma_game.player_actions()
+    assert len(a.decisions) == len(actions)
+    assert [d.played for d in a.decisions] == [ma_game.action_to_string(x) for x in actions]
+    replayed = get_game("middle-ages").new_state(ma_game.setup)
+    record = ma_game.to_record()
+    from builders.core.record import steps
+
+    for d, (text, outcomes) in zip(a.decisions, steps(record["history"])):
+        assert d.seat == replayed.current_player
+        assert d.forced == (len(replayed.legal_actions()) == 1)
+        if d.forced:
+            assert (d.best, d.before, d.after, d.loss, d.label) == (None, None, None, None, None)
+        else:
+            assert 0.0 <= d.after <= 1.0 and 0.0 <= d.before <= 1.0
+            assert d.loss == pytest.approx(max(0.0, d.before - d.after), abs=2e-4)
+            assert d.label == label_of(d.loss)
+            if d.best == d.played:
+                assert d.loss == 0.0
+        replayed.forced = list(outcomes)
+        replayed.apply(replayed.parse_action(text))
+    assert a.scores == list(ma_game.result().scores)
+    for p in a.players:
+        mine = [d for d in a.decisions if d.seat == p.seat and not d.forced]
+        assert p.decisions == len(mine)
+        assert sum(p.counts.values()) == sum(1 for d in mine if d.label)
+        assert p.mean_loss == pytest.approx(sum(d.loss for d in mine) / len(mine), abs=1e-3)
+
+
+def test_the_random_player_loses_more_win_chance_than_greedy(ma_analysis):
+    """Seat 0 is the medium bot, seat 1 plays at random: the analysis sees who played worse."""
+    medium, rand = ma_analysis.players
+    assert rand.mean_loss > medium.mean_loss
+    assert sum(rand.counts.values()) > sum(medium.counts.values())
+
+
+def test_the_analysis_is_the_same_on_every_run(ma_game, ma_analysis):
+    again = analyse(ma_game.to_record(), iterations=40, seed=3)
+    assert again.to_json() == ma_analysis.to_json()
+
+
+def test_unfinished_corrupt_and_bad_budgets_are_refused(ma_game):
+    record = ma_game.to_record()
+    unfinished = dict(record, history=record["history"][:10])
+    unfinished.pop("result")
+    with pytest.raises(AnalysisError, match=r"^the game is not finished: only finished games can be analysed$"):
+        analyse(unfinished, iterations=5)
+    corrupt = dict(record, history=["open B99", *record["history"][1:]])
+    with pytest.raises(AnalysisError) as e:
+        analyse(corrupt, iterations=5)
+    assert str(e.value).startswith("the record cannot be analysed: action 0 ('open B99') is illegal")
+    with pytest.raises(AnalysisError, match="^the record cannot be analysed: the record has no 'history' key$"):
+        analyse({"game": "kingdom", "setup": {}}, iterations=5)
+    for kwargs, message in [({"iterations": 0}, "the iterations per decision must be a whole number from 1 to "
+                                                "1000000, not 0"),
+                            ({"iterations": None, "seconds": -1.0}, "the time per decision must be more than 0 "
+                                                                    "and at most 600 seconds, not -1.0"),
+                            ({"iterations": None}, "an analysis needs iterations or seconds per decision")]:
+        with pytest.raises(AnalysisError) as e:
+            analyse(record, **kwargs)
+        assert str(e.value) == message
+        assert isinstance(e.value, BuildersError)
+
+
+# -- hints ----------------------------------------------------------------------------------------
+
+def test_hint_is_the_hard_search_move_and_is_legal():
+    state = midgame("kingdom", 2, 8, 40)
+    h = hint(state, state.current_player, budget=200, seed=5)
+    assert state.is_legal(h.action)
+    assert h.notation == state.action_to_string(h.action)
+    assert 0.0 <= h.win_chance <= 1.0 and h.seat == state.current_player
+    assert hint(state, state.current_player, budget=200, seed=5) == h
+
+
+def test_hint_refusals():
+    state = midgame("kingdom", 2, 8, 40)
+    other = 1 - state.current_player
+    with pytest.raises(AnalysisError, match=rf"^it is not seat {other}'s turn \(seat {state.current_player} is to "
+                                            rf"move\)$"):
+        hint(state, other)
+    with pytest.raises(AnalysisError, match=r"^seat must be a whole number from 0 to 1, not 5$"):
+        hint(state, 5)
+    done = finished("middle-ages", 2)
+    with pytest.raises(AnalysisError, match="^the game is over: there is no move to hint$"):
+        hint(done, 0)
+
+
+KB_POSITIONS = [(2, 3, 9), (2, 8, 40), (3, 5, 21), (4, 2, 52)]
+MA_POSITIONS = [(2, 3, 10), (2, 6, 45), (3, 4, 30)]
+
+
+@pytest.mark.parametrize("game, pos", [*(("kingdom", p) for p in KB_POSITIONS),
+                                       *(("middle-ages", p) for p in MA_POSITIONS)])
+def test_hints_depend_only_on_what_the_seat_sees(game, pos):
+    """Two true states that differ only in hidden information (other seats' cards, deck orders) give
+    the same hint, and the same move from the hard level with an iteration budget."""
+    state = midgame(game, *pos)
+    twin = (kingdom_twin if game == "kingdom" else middle_ages_twin)(state, pos[1])
+    seat = state.current_player
+    assert twin.observation(seat) == state.observation(seat)
+    assert twin.to_json() != state.to_json()
+    assert hint(state, seat, budget=150, seed=2) == hint(twin, seat, budget=150, seed=2)
+    from builders.ai import MCTSAgent
+
+    a = MCTSAgent(4, time_limit=None, iterations=150, prior="fast", reuse=True)
+    b = MCTSAgent(4, time_limit=None, iterations=150, prior="fast", reuse=True)
+    assert a.act(state) == b.act(twin)
+
+
+def test_analysis_depends_only_on_what_each_seat_saw():
+    """A finished game and a copy of its record whose hidden draws differ cannot be made without
+    changing the public game, so check the decision level: the analysis of one decision from a
+    position and from its hidden-information twin is the same."""
+    from builders.ai.analysis import _searcher
+
+    state = midgame("middle-ages", 2, 6, 45)
+    twin = middle_ages_twin(state, 6)
+    played = state.legal_actions()[-1]
+    results = []
+    for s in (state, twin):
+        agent = _searcher(9, 120, None)
+        best, node, mine = agent.evaluate_actions(s, 120, played=played)
+        results.append((best, node.visits, round(node.mean(), 9), mine.visits, round(mine.mean(), 9)))
+    assert results[0] == results[1]
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+app = typer.Typer()
+app.command("analyse")(analyse_command)
+
+
+@app.callback()
+def _root() -> None:
+    """A group, so the command is called by its name as in ``builders analyse``."""
+
+
+runner = CliRunner()
+
+
+def test_the_command_prints_the_labelled_moves_and_the_summary(tmp_path, ma_game, ma_analysis):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(ma_game.to_record()))
+    out = tmp_path / "analysis.json"
+    result = runner.invoke(app, ["analyse", str(path), "--iterations", "40", "--seed", "3", "--out", str(out),
+                                 "--quiet"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data == json.loads(json.dumps(ma_analysis.to_json()))
+    lines = result.stdout.splitlines()
+    labelled = [d for d in ma_analysis.decisions if d.label]
+    assert len(lines) == len(labelled) + 2
+    first = labelled[0]
+    mark = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[first.label]
+    assert lines[0] == (f"{first.index + 1:4d}. seat {first.seat} {first.played}{mark} ({first.label}: win chance "
+                        f"{100 * first.before:.0f}% -> {100 * first.after:.0f}%; best {first.best})")
+    p = ma_analysis.players[1]
+    assert lines[-1] == (f"seat 1: score {ma_analysis.scores[1]}, {p.decisions} decisions, mean win-chance loss "
+                         f"{100 * p.mean_loss:.1f} points; inaccuracy {p.counts['inaccuracy']}, mistake "
+                         f"{p.counts['mistake']}, blunder {p.counts['blunder']}")
+
+
+def test_the_command_refuses_in_one_line(tmp_path, ma_game):
+    record = ma_game.to_record()
+    unfinished = tmp_path / "unfinished.json"
+    unfinished.write_text(json.dumps(dict(record, history=record["history"][:6])))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    for args, message in [
+        ([str(unfinished)], "the game is not finished: only finished games can be analysed"),
+        ([str(tmp_path / "missing.json")], f"no such file: {tmp_path / 'missing.json'}"),
+        ([str(broken)], f"{broken} is not valid JSON: Expecting property name enclosed in double quotes at line 1, "
+                        f"column 2"),
+        ([str(unfinished), "--time", "0"], "the time per decision must be more than 0 and at most 600 seconds, "
+                                           "not 0.0"),
+    ]:
+        result = runner.invoke(app, ["analyse", *args, "--quiet"])
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"error: {message}\n"
