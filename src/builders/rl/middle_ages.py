@@ -159,18 +159,31 @@ class MiddleAgesCodec:
         progress = np.zeros((NUM_SITES, 4), dtype=np.uint8)
         need = np.zeros((NUM_SITES, 4), dtype=np.uint8)
         sent = np.zeros(NUM_SITES, dtype=np.uint8)
+        crew_at: tuple[list[int], list[int]] = ([], [])
+        done_at: tuple[list[int], list[int]] = ([], [])
+        site_at: tuple[list[int], list[int]] = ([], [])
+        open_sites: list[int] = []
         for k, q in enumerate(order):
-            crew[k, [_SLOT_OF[w] for w in state.crew[q]]] = 1
-            done[k, [s - _FIRST_SITE for s in state.done[q]]] = 1
-            mine = state.sites[q]
-            if mine:
-                at = np.array(mine, dtype=np.int64) - _FIRST_SITE
-                sites[k, at] = 1
-                packed = state.progress
-                have = np.array([packed[s] for s in mine], dtype="<u4").view(np.uint8).reshape(-1, 4)
-                progress[at] = have
-                need[at] = np.maximum(_REQ[at] - have, 0)
-                sent[at] = np.minimum([state.sent[s] for s in mine], 255)
+            cards = state.crew[q]
+            crew_at[0].extend([k] * len(cards))
+            crew_at[1].extend([_SLOT_OF[w] for w in cards])
+            cards = state.done[q]
+            done_at[0].extend([k] * len(cards))
+            done_at[1].extend([s - _FIRST_SITE for s in cards])
+            cards = state.sites[q]
+            site_at[0].extend([k] * len(cards))
+            site_at[1].extend([s - _FIRST_SITE for s in cards])
+            open_sites += cards
+        crew[crew_at] = 1
+        done[done_at] = 1
+        if open_sites:
+            sites[site_at] = 1
+            at = site_at[1]
+            packed, sent_now = state.progress, state.sent
+            have = np.array([packed[s] for s in open_sites], dtype="<u4").view(np.uint8).reshape(-1, 4)
+            progress[at] = have
+            need[at] = np.maximum(_REQ[at] - have, 0)
+            sent[at] = np.minimum([sent_now[s] for s in open_sites], 255)
         over = state.is_over()
         return {
             "building_row": brow,
