@@ -82,13 +82,15 @@ async def play(base: str, ws_bases: list[str], game: str, rnd: random.Random, st
         created = r.json()
     gid = created["id"]
     tokens = [s["token"] for s in created["seats"]]
-    sockets = [await websockets.connect(f"{ws_bases[seat % len(ws_bases)]}/ws/games/{gid}", max_size=2**24,
-                                        compression=None, open_timeout=60) for seat in range(len(tokens))]
+    sockets = []
+    for seat in range(len(tokens)):  # each says hello as soon as it is open (the server waits 10 s)
+        ws = await websockets.connect(f"{ws_bases[seat % len(ws_bases)]}/ws/games/{gid}", max_size=2**24,
+                                      compression=None, open_timeout=60)
+        await ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+        sockets.append(ws)
     latest: list[tuple[int, str] | None] = [None, None]
     played = 0
     try:
-        for seat, ws in enumerate(sockets):
-            await ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
 
         async def state(seat: int, min_version: int) -> tuple[int, str]:
             """The seat's latest view at ``min_version`` or later, as (version, JSON text): only the

@@ -219,15 +219,27 @@ def test_idempotency_key_applies_a_retried_action_once(pair, db_url):
 
 
 def test_exactly_one_process_plays_the_bots_and_another_takes_over_after_sigkill(db_url, tmp_path):
-    """A bots' game runs while both processes are up; the lease holder is killed with SIGKILL; the
-    other process takes the lease within a few seconds and finishes the game; every bot move is
-    stored once (the record replays to the end)."""
+    """Only the lease holder (A) plays bots, also for a person playing through B; a bots' game runs
+    while both processes are up; A is killed with SIGKILL; B takes the lease within a few seconds
+    and finishes the game; every bot move is stored once (the record replays to the end)."""
     a = Server(db_url, bot_delay=0.05, log_path=tmp_path / "a.log").start()
     time.sleep(0.3)
     b = Server(db_url, bot_delay=0.05, log_path=tmp_path / "b.log").start()
     try:
         acting = [s.health()["acting"] for s in (a, b)]
         assert acting == [True, False]
+        # a person plays through B (which plays no bot); A's bot answers, once per turn
+        h = ok(post(b.url, "/api/games", game="middle-ages",
+                    seats=[{"type": "human"}, {"type": "bot", "level": "easy"}]))
+        for action in ("coins 1", "coins 1", "coins 1", "end"):
+            ok(post(b.url, f"/api/games/{h['id']}/actions", h["seats"][0]["token"], action=action))
+        deadline = time.monotonic() + 30
+        while view(b.url, h["id"])["to_move"] != 0:
+            assert time.monotonic() < deadline, "the bot did not play"
+            time.sleep(0.05)
+        bot_turn = view(b.url, h["id"])["log"][4:]
+        assert bot_turn and {e["seat"] for e in bot_turn} == {1} and bot_turn[-1]["action"] == "end"
+        assert [e["action"] for e in view(b.url, h["id"])["log"]] == record_of(db_url, h["id"])
         g = ok(post(b.url, "/api/games", game="middle-ages",
                     seats=[{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}]))
         gid = g["id"]
@@ -362,3 +374,27 @@ def test_builders_serve_with_workers_postgresql_and_redis(pg_url, redis_server, 
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_lease_of_another_machine_is_taken_over_once_it_expires(db_url):
+    """The holder is on another machine (its process cannot be checked): the lease is taken over
+    only after it expired."""
+    from builders.server.cluster import Lease
+    from builders.server.migrate import upgrade
+    from builders.server.store import Store
+
+    upgrade(db_url)
+    store = Store(db_url, create=False)
+    try:
+        elsewhere = Lease(store, seconds=1.0)
+        elsewhere.host = "another-machine"
+        elsewhere.holder = "another-machine:4242:abcd"
+        assert elsewhere.hold()
+        here = Lease(store, seconds=1.0)
+        assert not here.hold()
+        time.sleep(1.2)
+        assert here.hold() and not elsewhere.hold()
+        here.release()
+        assert elsewhere.hold()
+    finally:
+        store.close()

@@ -35,8 +35,8 @@ from builders.server.store import Store
 
 log = logging.getLogger("builders.server")
 
-#: how long a lease lasts without renewal (seconds); it is renewed every LEASE_SECONDS / 3
-LEASE_SECONDS = 3.0
+#: how long a lease lasts without renewal (seconds); it is renewed every LEASE_SECONDS / 5
+LEASE_SECONDS = 5.0
 #: the channel of game changes
 CHANNEL = "builders:games"
 
@@ -111,6 +111,10 @@ class Cluster:
 
     def __init__(self, service: Any, store: Store, redis_url: str | None = None, *, lease: bool = True,
                  poll_seconds: float | None = None):
+        from concurrent.futures import ThreadPoolExecutor
+
+        #: the lease's own thread: renewing it never waits behind the games' commits
+        self.lease_thread = ThreadPoolExecutor(1, thread_name_prefix="lease")
         self.service = service
         self.store = store
         self.redis_url = redis_url
@@ -157,13 +161,13 @@ class Cluster:
         self.tasks = []
         if self.lease is not None and self.service.acting:
             await self._try(self.lease.release, None)
+        self.lease_thread.shutdown(wait=False)
         if self.redis is not None:
             await self.redis.aclose()
 
-    @staticmethod
-    async def _try(fn: Any, default: Any) -> Any:
+    async def _try(self, fn: Any, default: Any) -> Any:
         try:
-            return await asyncio.to_thread(fn)
+            return await asyncio.get_running_loop().run_in_executor(self.lease_thread, fn)
         except SQLAlchemyError:
             log.warning("the database cannot be reached (lease)")
             return default
@@ -172,7 +176,7 @@ class Cluster:
     async def _keep_lease(self) -> None:
         assert self.lease is not None
         while True:
-            await asyncio.sleep(self.lease.seconds / 3)
+            await asyncio.sleep(self.lease.seconds / 5)
             holding = await self._try(self.lease.hold, False)
             if holding and not self.service.acting:
                 log.info("this process now acts for the machine (bots, clocks)")
