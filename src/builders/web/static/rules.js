@@ -80,7 +80,7 @@ const CARD_EXAMPLES = {
   },
   fishermen: {
     text: "Three settlements; two of them touch water: 2 gold. A settlement standing on water scores nothing here.",
-    rows: ["W W G", "G+ W G+", "G G G+"],
+    rows: ["W W G", "G+ W G+", "G G G G+"],
   },
   miners: {
     text: "The two settlements beside the mountains give 1 gold each: 2 gold.",
