@@ -214,3 +214,48 @@ def test_a_bot_that_fails_now_and_then_goes_on(tmp_path):
         assert view["to_move"] == 1 and view["version"] >= 2
         assert all(e["seat"] == 0 for e in view["log"]) and view["log"][-1]["action"] == "end"
         assert factory.calls == 3 * len(live.steps)
+
+
+def test_a_too_large_body_is_refused_as_json(api, server):
+    r = api.post("/api/games", content=b"x" * (16 * 1024 + 1), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert r.headers["content-type"] == "application/json"
+    assert r.json() == {"detail": "the request body is too large: at most 16384 bytes"}
+    assert int(r.headers["content-length"]) == len(r.content)
+
+
+def test_a_seat_is_connected_while_its_socket_is_open(api, server):
+    import asyncio
+
+    from tests.server.helpers import SocketClient
+
+    gid, tokens = create(api, "middle-ages", setup={"seed": 1})
+
+    def connected():
+        return [s["connected"] for s in api.get(f"/api/games/{gid}").json()["seats"]]
+
+    async def main():
+        async with SocketClient(server.ws_url, gid, tokens[1]) as client:
+            assert [s["connected"] for s in client.latest["seats"]] == [False, True]
+            assert connected() == [False, True]
+            async with SocketClient(server.ws_url, gid, None):
+                assert connected() == [False, True]
+        deadline = time.monotonic() + 10
+        while connected() != [False, False] and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        assert connected() == [False, False]
+        live = server.app.state.service.live[gid]
+        assert live.clients == set()
+
+    asyncio.run(main())
+
+
+def test_the_service_view_of_a_seat_is_what_the_api_sends(api, server):
+    gid, tokens = create(api, "middle-ages", setup={"seed": 1})
+    service = server.app.state.service
+    live = service.get(gid)
+    mine = api.get(f"/api/games/{gid}/state", headers=seat_headers(tokens[0])).json()
+    assert service.view(live, 0) == mine and mine["seat"] == 0 and mine["legal"]
+    spectator = service.view(live, None)
+    assert spectator == api.get(f"/api/games/{gid}/state").json()
+    assert spectator["seat"] is None and spectator["legal"] == [] and spectator["view"]["seat"] is None
