@@ -141,12 +141,19 @@ def test_housekeeping_deletes_abandoned_games_and_settles_idle_ones(server, api)
     timed, _ = create(api, {"kind": "turn", "per_turn": 3600})
     import asyncio
 
-    later = time.time() + 40 * 86400
+    store = server.app.state.store
+    api.post("/api/session/guest")  # a session that ends within a year
+    with store.engine.connect() as conn:
+        sessions = conn.exec_driver_sql("select count(*) from sessions").scalar_one()
+    assert sessions >= 1
+    later = time.time() + 400 * 86400
     done = asyncio.run_coroutine_threadsafe(clocks.housekeeping(later), clocks.ticker.get_loop()).result(20)
     assert waiting in done["expired"] and idle not in done["expired"]
     assert api.get(f"/api/games/{waiting}").status_code == 404
     assert server.app.state.store.game(waiting) is None
-    # the untimed game waited 40 days for seat 1: a bot plays it now; the timed one is its clock's
+    # the untimed game waited 400 days for seat 1: a bot plays it now; the timed one is its clock's
     assert idle in done["settled"] and timed not in done["settled"]
     summary = api.get(f"/api/games/{idle}").json()
     assert summary["seats"][1]["type"] == "bot" and summary["seats"][0]["type"] == "human"
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("select count(*) from sessions").scalar_one() == 0

@@ -17,7 +17,8 @@ the time the server was down is not charged.
 Housekeeping (the acting process, at each checkpoint): a game still waiting for people (an open or
 invited seat not taken) with no action after ``expire_open`` seconds (7 days by default) is deleted;
 an untimed game nobody has moved in for ``idle`` seconds (30 days) is settled like a clock: its seat
-to move goes to a medium bot. A timed game needs neither: its clock decides.
+to move goes to a medium bot. A timed game needs neither: its clock decides. Sessions past their end
+are deleted.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from builders.server.games import ApiError, GameService, Live, _saving
-from builders.server.models import ActionRow, ChatRow, GameRow, SeatOwnerRow
+from builders.server.models import ActionRow, ChatRow, GameRow, SeatOwnerRow, SessionRow
 from builders.server.schemas import ClockSpec
 
 log = logging.getLogger("builders.server")
@@ -143,6 +144,8 @@ class Clocks:
             last = func.max(ActionRow.at)
             moved = dict(conn.execute(select(ActionRow.game_id, last).group_by(ActionRow.game_id)
                                       .having(last < now - self.idle)).all())
+        with engine.begin() as conn:  # sessions past their end
+            conn.execute(delete(SessionRow).where(SessionRow.expires < now))
         expired = []
         for game_id in stale:
             live = self.service.live.get(game_id)
