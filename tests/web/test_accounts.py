@@ -282,3 +282,47 @@ def test_ratings_move_and_the_profile_shows_the_game(new_page, server, shots):
     expect(page.locator(f'.rating-point[data-game-id="{gid}"]')).to_have_count(1)
     expect(page.locator(f'#profile-games li[data-id="{gid}"] a')).to_have_attribute("href", f"/replay/{gid}")
     shots(page, "profile")
+
+
+NOTIFY = """(() => {
+  window.__notes = [];
+  window.__beeps = 0;
+  window.Notification = class {
+    constructor(title, options) { window.__notes.push([title, (options || {}).body || ""]); }
+    static get permission() { return "granted"; }
+    static requestPermission() { return Promise.resolve("granted"); }
+  };
+  const Ctx = window.AudioContext;
+  window.AudioContext = class extends Ctx {
+    createOscillator() { window.__beeps += 1; return super.createOscillator(); }
+  };
+})();"""
+
+
+def test_an_opt_in_alert_when_it_becomes_your_turn(new_page, server, shots):
+    ada, bo = Browser(new_page), Browser(new_page)
+    bo_name = fresh("Alert")
+    bo.sign_up(bo_name)
+    bo.page.context.add_init_script(NOTIFY)
+    bo.page.goto("/")
+    alerts = bo.page.locator("#notify-btn")
+    expect(alerts).to_have_text("Alerts: off")
+    alerts.click()
+    expect(alerts).to_have_text("Alerts: on")
+    expect(alerts).to_have_attribute("aria-pressed", "true")
+
+    invite_from_lobby(ada.page, "user", bo_name)
+    ada.page.wait_for_url("**/play/**")
+    game_id = ada.page.url.rstrip("/").split("/")[-1]
+    # nothing yet: it is Ada's turn
+    bo.page.wait_for_timeout(500)
+    assert bo.page.evaluate("window.__notes") == []
+    wait_ready(ada.page)
+    play_kingdom_turn(ada.page, random.Random(4), {})
+    # within one look at the server (every 10 s), Bo is told: a notification and a sound
+    bo.page.wait_for_function("() => window.__notes.length > 0", timeout=20000)
+    title, body = bo.page.evaluate("window.__notes[0]")
+    assert title == "Your turn" and "Kingdom Builder" in body
+    assert bo.page.evaluate("window.__beeps") >= 1
+    expect(bo.page.locator(f'#waiting-list li[data-id="{game_id}"]')).to_have_count(1)
+    shots(bo.page, "alerted")
