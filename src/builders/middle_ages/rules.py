@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from builders.core.errors import shown
 from builders.middle_ages.cards import COST, IDS, PROD, REQ, covers
 from builders.middle_ages.codes import (  # noqa: F401 - the action codes and numbers, importable from here
     ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
@@ -42,7 +43,7 @@ def why_illegal(state: Position, action: object) -> str | None:
     if state.over:
         return "the game is over"
     if not is_action_code(action):
-        return f"{action!r} is not an action of The Builders: Middle Ages"
+        return f"{shown(action)} is not an action of The Builders: Middle Ages"
     assert isinstance(action, int)
     p = state.cur
     left = state.actions

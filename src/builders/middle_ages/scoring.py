@@ -16,6 +16,7 @@ class Scored(Protocol):
     coins: list[int]
     done: list[list[int]]
 
+
 COINS_PER_VP = 10
 
 

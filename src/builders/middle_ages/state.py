@@ -241,7 +241,7 @@ class MiddleAgesState(GameState):
 
     def _refuse(self, action: Any) -> None:
         reason = rules.why_illegal(self, action)
-        raise IllegalAction(reason or f"{action!r} cannot be played now")
+        raise IllegalAction(reason or f"{shown(action)} cannot be played now")
 
     # -- copies ------------------------------------------------------------------------------------
     def copy(self) -> MiddleAgesState:
@@ -281,7 +281,7 @@ class MiddleAgesState(GameState):
     # -- notation ----------------------------------------------------------------------------------
     def action_to_string(self, action: Any) -> str:
         if not rules.is_action_code(action):
-            raise IllegalAction(f"{action!r} is not an action of The Builders: Middle Ages")
+            raise IllegalAction(f"{shown(action)} is not an action of The Builders: Middle Ages")
         return action_text(action)
 
     def parse_action(self, text: str) -> int:
