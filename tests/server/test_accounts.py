@@ -369,3 +369,16 @@ def test_several_kinds_of_one_seat_are_refused(server, people):
     ada.guest()
     refused(ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True, "invite": True}]}),
             400, "not several")
+
+
+def test_a_guest_signing_in_brings_its_games_along(server, people):
+    name = fresh_name("Back")
+    people().sign_up(name, "long enough")
+    guest = people()
+    guest.guest()
+    gid = guest.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]}).json()["id"]
+    r = guest.post("/api/session", json={"username": name, "password": "long enough"})
+    assert r.status_code == 200, r.text
+    assert guest.get(f"/api/games/{gid}/mine").json() == {"seats": [0]}
+    assert gid in [g["id"] for g in guest.get("/api/account/games").json()]
+    assert guest.get(f"/api/games/{gid}").json()["seats"][0]["user"] == name

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -314,8 +315,9 @@ def session_info(account: Account | None, csrf: str | None) -> dict[str, Any]:
     return {"account": account.to_json() if account else None, "csrf": csrf}
 
 
-def router(accounts: Accounts) -> APIRouter:
-    """The HTTP routes of accounts and sessions (sync functions: Argon2 runs in the thread pool)."""
+def router(accounts: Accounts, on_sign_in: Any = None) -> APIRouter:
+    """The HTTP routes of accounts and sessions (Argon2 runs in the thread pool). ``on_sign_in(guest,
+    account)`` (a coroutine function) is called when a guest's browser signs in to a named account."""
     r = APIRouter(tags=["accounts"])
 
     @r.get("/api/session", response_model=SessionInfo, summary="Who this browser is signed in as")
@@ -349,11 +351,14 @@ def router(accounts: Accounts) -> APIRouter:
 
     @r.post("/api/session", response_model=SessionInfo, summary="Sign in",
             responses={429: {"description": "too many sign-in attempts"}})
-    def sign_in(body: SignIn, request: Request, response: Response):
-        account = accounts.sign_in(body.username, body.password, address_of(request))
+    async def sign_in(body: SignIn, request: Request, response: Response):
+        account = await run_in_threadpool(accounts.sign_in, body.username, body.password, address_of(request))
         old = request.cookies.get(SESSION_COOKIE)
+        before = accounts.session(old) if old else None
         if old:
             accounts.end_session(old)
+        if before is not None and before[0].guest and on_sign_in is not None:
+            await on_sign_in(before[0].id, account.id)  # the guest's games come along
         cookie, csrf = accounts.new_session(account)
         set_session_cookie(response, request, cookie, guest=False)
         return session_info(account, csrf)

@@ -285,7 +285,10 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     async def socket(ws: WebSocket, game_id: str):
         await game_socket(ws, game_id, service, accounts)
 
-    app.include_router(accounts_module.router(accounts))
+    async def adopt_guest(guest: int, account: int) -> None:
+        await seats_module.adopt(service, guest, account)
+
+    app.include_router(accounts_module.router(accounts, adopt_guest))
     app.include_router(seats_module.router(service, accounts))
     chat = Chat(service, accounts)
     app.state.chat = chat

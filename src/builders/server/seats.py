@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Path as PathParam, Request
 
 from builders.server.accounts import Accounts, Who
-from builders.server.games import ApiError, GameService, Live
+from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.ratings import check_claim
 from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats
 
@@ -47,6 +47,28 @@ def account_for_seat_claim(accounts: Accounts, request: Request) -> int | None:
     """The account that takes a seat (None: a program without an account gets a seat token)."""
     who: Who = accounts.identify(request, write=True)
     return who.account.id if who.account else None
+
+
+async def adopt(service: GameService, guest: int, account: int) -> list[str]:
+    """The seats of a guest's games become ``account``'s (a guest signing in to a named account);
+    returns the games."""
+    moved = []
+    for row in service.store.games_of(guest, limit=1000):
+        live = service.get(row["id"])
+        async with live.lock:
+            if not any(s.get("account") == guest for s in live.seats):
+                continue
+            seats = [dict(s) for s in live.seats]
+            for s in seats:
+                if s.get("account") == guest:
+                    s["account"] = account
+            with _saving():
+                service._save_seats(live, seats)
+            live.seats = seats
+            live.changed()
+            service._broadcast(live)
+        moved.append(live.id)
+    return moved
 
 
 def router(service: GameService, accounts: Accounts) -> APIRouter:
