@@ -8,6 +8,7 @@ slot disappears when its deck is empty.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from builders.core.errors import IllegalAction, InvalidPosition, shown
@@ -32,6 +33,7 @@ _HEAD = (tuple((*_COIN_ACTIONS[k],) for k in range(4)), tuple((BUY, *_COIN_ACTIO
 #: per site, per worker: the code of sending the worker there (made once: no new int per legal action)
 _SEND_CODES = tuple(tuple(SEND + (site << 7) + w for w in range(NUM_CARDS)) for site in range(NUM_CARDS))
 _SEND_CODES_OF = _SEND_CODES.__getitem__
+_PICK = tuple(itemgetter(w) for w in range(NUM_CARDS))
 #: per coin amount below the dearest worker (5): the test "this worker costs no more than that"
 _AFFORD = tuple(frozenset(w for w in range(NUM_CARDS) if COST[w] <= c).__contains__ for c in range(5))
 
@@ -103,11 +105,16 @@ class MiddleAgesState(GameState):
                 # rules.md "Send a worker": the k-th worker sent to a site this turn costs k actions
                 ready = crew if coins >= 5 else [*filter(_AFFORD[coins], crew)]
                 if ready:
+                    # itemgetter picks the codes of the ready workers out of a site's row of codes in C
                     if self.touched:
                         sent = self.sent
-                        out += [c[w] for s in sites if sent[s] < left for c in [_SEND_CODES[s]] for w in ready]
+                        sites = [s for s in sites if sent[s] < left]
+                    if len(ready) == 1:
+                        out += map(_PICK[ready[0]], map(_SEND_CODES_OF, sites))
                     else:
-                        out += [c[w] for c in map(_SEND_CODES_OF, sites) for w in ready]
+                        pick = itemgetter(*ready)
+                        for s in sites:
+                            out += pick(_SEND_CODES[s])
         return out
 
     def is_legal(self, action: Any) -> bool:
