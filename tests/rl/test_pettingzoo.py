@@ -114,3 +114,21 @@ def test_ansi_render_shows_the_public_view(game: str) -> None:
         # rules.md "Information": the deck sizes and the top of the building deck are public, nothing more
         assert f"{len(st.bdeck)} cards, top {IDS[st.bdeck[-1]]}" in text
         assert f"{len(st.wdeck)} cards" in text
+
+
+def test_a_setup_dict_keeps_its_map_and_draws_the_deck_from_the_seed() -> None:
+    setup = {"sections": [["oracle", False], ["paddock", True], ["harbor", False], ["farm", False]],
+             "cards": ["miners", "fishermen", "workers"], "start_player": 1}
+    env = kingdom_env(num_players=2, setup=setup)
+    env.reset(seed=1)
+    first = env.state.to_json()
+    env.reset(seed=2)
+    second = env.state.to_json()
+    assert first["sections"] == second["sections"] == setup["sections"]
+    assert first["cards"] == setup["cards"] and first["start_player"] == 1
+    assert env.agent_selection == "player_1"
+    assert first["deck"] != second["deck"]
+    with pytest.raises(ValueError, match="setup must be None, 'random', 'first' or a setup dict, not 'big'"):
+        kingdom_env(setup="big")
+    with pytest.raises(ValueError, match="^a game uses 3 Kingdom Builder cards, not 1$"):
+        kingdom_env(setup={**setup, "cards": ["miners"]})

@@ -30,6 +30,7 @@ class BuildersAEC(AECEnv):
         self.codec = make_codec(game, num_players)
         self.num_players = num_players
         self.setup = setup
+        self.codec.new_state(setup, 0)  # a bad setup is refused here, with the engine's reason
         self.reward_kind = check_reward(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "

@@ -82,6 +82,7 @@ class SoloEnv(gymnasium.Env):
             raise ValueError(f"{num_players} players need 1 or {num_players - 1} opponents, not {len(specs)}")
         self.opponent_specs = specs
         self.setup = setup
+        self.codec.new_state(setup, 0)  # a bad setup is refused here, with the engine's reason
         self.reward_kind = check_reward(reward)
         if illegal not in ("raise", "random"):
             raise ValueError(f"illegal must be 'raise' or 'random', not {illegal!r}")
