@@ -2,7 +2,7 @@
 on the CPU, and measure its win rate against random as it learns.
 
     pip install 'builders[rl-train]'
-    python examples/train_kingdom_ppo.py --steps 60000 --out runs/ppo
+    python examples/train_kingdom_ppo.py --steps 150000 --out runs/ppo
 
 Every ``--eval-every`` training steps (and before training) the current policy plays ``--eval-games``
 games against the random agent (the same seeds every time, the learner in seat 0 and seat 1 in turn,
@@ -48,14 +48,16 @@ def win_rate(model, games: int, setup: str, players: int) -> tuple[float, float]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=60_000, help="training steps (learner decisions)")
-    parser.add_argument("--eval-every", type=int, default=10_000, help="steps between evaluations")
+    parser.add_argument("--steps", type=int, default=150_000, help="training steps (learner decisions)")
+    parser.add_argument("--eval-every", type=int, default=25_000, help="steps between evaluations")
     parser.add_argument("--eval-games", type=int, default=100, help="games per evaluation")
     parser.add_argument("--setup", default="first", help="'first' (the first-game map) or 'random' maps")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--n-steps", type=int, default=1024, help="PPO rollout length")
     parser.add_argument("--batch-size", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=4, help="PPO epochs per rollout")
+    parser.add_argument("--reward", default="margin",
+                        help="training reward: 'margin' (score margin at the end) or 'win' (+1/-1/shared)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
     args = parser.parse_args(argv)
@@ -71,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
 
     env = gym.make("builders.rl.KingdomSolo-v0", opponents="random", setup=args.setup,
-                   num_players=args.players, seat="random")
+                   num_players=args.players, seat="random", reward=args.reward)
     # a small network and few epochs: the flat observation has about 9,000 inputs, and the CPU budget
     # is minutes
     model = MaskablePPO("MultiInputPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
