@@ -1,6 +1,7 @@
 """The fast legal-action generator against the rules themselves: at positions of random games, the legal
 actions are exactly the well-formed codes that rules.why_illegal accepts, in the documented order, and a
-position rebuilt from its JSON (mid-turn, with workers sent this turn) or copied has the same ones."""
+position rebuilt from its JSON (mid-turn, with workers sent this turn) or copied has the same ones; the
+running production of the workers not yet recruited is their sum."""
 
 import random
 
@@ -8,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builders.middle_ages import rules
+from builders.middle_ages.cards import PROD
 from builders.middle_ages.codes import BUY, COINS, END, OPEN, RECRUIT, SEND
 from builders.middle_ages.game import MiddleAges
 from builders.middle_ages.state import MiddleAgesState
@@ -41,6 +43,8 @@ def test_legal_actions_are_what_the_rules_allow(players, seed, moves):
             rebuilt = MiddleAgesState.from_json(state.to_json(), state.setup)
             assert rebuilt.legal_actions() == legal
             assert state.copy().legal_actions() == legal
+            unrecruited = sum(PROD[c - RECRUIT] for c in state.wrow) + sum(PROD[c] for c in state.wdeck)
+            assert state.unrecruited == rebuilt.unrecruited == unrecruited
         state.apply(rnd.choice(legal))
         step += 1
     assert state.legal_actions() == []

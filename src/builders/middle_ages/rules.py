@@ -32,6 +32,8 @@ class Position(Protocol):
     bdeck: list[int]
     wrow: list[int]
     wdeck: list[int]
+    #: the packed production of every worker in the worker row and deck
+    unrecruited: int
 
 
 def plural(n: int, word: str) -> str:
@@ -106,7 +108,7 @@ def can_gain_vp(state: Position) -> bool:
     """
     if state.brow or state.bdeck:
         return True
-    free = sum(map(_PROD_OF, state.wdeck)) + sum(map(_PROD_OF_RECRUIT, state.wrow))
+    free = state.unrecruited
     progress = state.progress
     for p in range(state.num_players):
         sites = state.sites[p]
@@ -119,5 +121,3 @@ def can_gain_vp(state: Position) -> bool:
 
 
 _PROD_OF = PROD.__getitem__
-#: the production of the worker of a recruit action code (RECRUIT + card), by code
-_PROD_OF_RECRUIT = {RECRUIT + w: PROD[w] for w in range(len(PROD))}.__getitem__

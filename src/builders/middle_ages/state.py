@@ -44,11 +44,12 @@ class MiddleAgesState(GameState):
     __slots__ = (
         "num_players", "history", "forced", "rng", "_setup",
         "start", "cur", "actions", "over", "final_round", "turn",
-        "coins", "crew", "sites", "placed", "progress", "sent", "touched", "done", "vp",
+        "coins", "crew", "sites", "placed", "progress", "sent", "touched", "done", "vp", "unrecruited",
         "brow", "bdeck", "wrow", "wdeck",
     )
     # placed: site -> tuple of the workers on it (a tuple, so that copy() copies the dict only);
-    # touched: the sites that got a worker this turn (their ``sent`` count is not 0), reset by end.
+    # touched: the sites that got a worker this turn (their ``sent`` count is not 0), reset by end;
+    # unrecruited: the packed production of the workers in the worker row and deck (for the end test).
 
     def __init__(self, setup: Mapping[str, Any]):
         """The initial state of a checked setup (use ``MiddleAges().new_state`` for unchecked input)."""
@@ -80,6 +81,7 @@ class MiddleAgesState(GameState):
         self.wrow = [RECRUIT + c for c in wdeck[:ROW_SIZE]]
         self.bdeck = bdeck[ROW_SIZE:][::-1]
         self.wdeck = wdeck[ROW_SIZE:][::-1]
+        self.unrecruited = sum(PROD[c] for c in wdeck)
 
     # -- the decision ------------------------------------------------------------------------------
     @property
@@ -218,6 +220,7 @@ class MiddleAgesState(GameState):
         if action >= RECRUIT:
             base = RECRUIT
             self.crew[p].append(action - RECRUIT)
+            self.unrecruited -= PROD[action - RECRUIT]
         else:
             base = OPEN
             c = action - OPEN
@@ -277,6 +280,7 @@ class MiddleAgesState(GameState):
         other.bdeck = self.bdeck[:]
         other.wrow = self.wrow[:]
         other.wdeck = self.wdeck[:]
+        other.unrecruited = self.unrecruited
         return other
 
     # -- results -----------------------------------------------------------------------------------
@@ -449,6 +453,7 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
         state.wrow = [RECRUIT + c for c in wrow]
         state.bdeck = bdeck[::-1]
         state.wdeck = wdeck[::-1]
+        state.unrecruited = sum(PROD[c] for c in wrow + wdeck)
         cur = _int(pos["current_player"], "current_player", 0, n - 1)
         start = _int(pos["start_player"], "start_player", 0, n - 1)
         if start != state.start:
