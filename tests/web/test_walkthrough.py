@@ -19,7 +19,10 @@ def wait_title(page, text: str) -> None:
 
 def start(new_page, game: str, viewport=None):
     page = new_page(viewport) if viewport else new_page()
-    page.goto("/static/rules.html")
+    # from the lobby: "How to play" opens the rules, which start a guided game
+    page.goto("/")
+    page.locator("#learn-link").click()
+    page.wait_for_url("**/static/rules.html")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     page.locator(f"#guide-{game}").click()
     page.wait_for_url("**/play/**")
