@@ -187,6 +187,9 @@ class Board:
         self.near_mountain = dilate(self.mountain)
         self.near_special = dilate(self.special)
         self.edge_buildable = EDGE & self.buildable
+        #: the hexes of each terrain code, in index order (a list of them less the few taken ones is
+        #: cheaper to make than reading a mask of many hexes bit by bit)
+        self.code_hexes = [tuple(bits(m)) for m in self.code_mask]
         self.sector_of = [(r >= 10) * 2 + (c >= 10) for r, c in ALL_CELLS]
 
     def letter(self, row: int, col: int) -> str:

@@ -32,13 +32,25 @@ def legal_actions(st) -> list[int]:
     acts: list[int] = []
     if built < 3 and supply and t >= 0:
         # mandatory build: a free hex of the played terrain, next to own settlements if possible
-        cand = st.board.code_mask[t] & ~st.occ
-        m = (cand & st.near[p]) or cand
-        while m:  # highest bit first (see board.bits), then turned round
-            h = m.bit_length() - 1
-            acts.append(h)
-            m ^= BIT[h]
-        acts.reverse()
+        terrain = st.board.code_mask[t]
+        occ = st.occ
+        m = terrain & st.near[p] & ~occ
+        if not m and (terrain & occ).bit_count() < 8:
+            # none next to own settlements, and few hexes of the terrain taken: the terrain's hex
+            # list less those
+            acts = list(st.board.code_hexes[t])
+            taken = terrain & occ
+            while taken:
+                h = taken.bit_length() - 1
+                acts.remove(h)
+                taken ^= BIT[h]
+        else:
+            m = m or terrain & ~occ
+            while m:  # highest bit first (see board.bits), then turned round
+                h = m.bit_length() - 1
+                acts.append(h)
+                m ^= BIT[h]
+            acts.reverse()
         if built:  # no tile during the mandatory build, no end before it is done
             st._legal = acts
             st._legal_n = len(acts)
