@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from builders.core.errors import shown
-from builders.middle_ages.cards import COST, IDS, PROD, REQ, covers
+from builders.middle_ages.cards import COST, GUARD, IDS, PROD, REQ
 from builders.middle_ages.codes import (  # noqa: F401 - the action codes and numbers, importable from here
     ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
     START_COINS, is_action_code, send_actions, send_code, send_parts,
@@ -115,7 +115,7 @@ def can_gain_vp(state: Position) -> bool:
         if sites:
             mine = free + sum(map(_PROD_OF, state.crew[p]))
             for s in sites:
-                if covers(progress[s] + mine, REQ[s]):
+                if (((progress[s] + mine) | GUARD) - REQ[s]) & GUARD == GUARD:     # cards.covers, inlined
                     return True
     return False
 
