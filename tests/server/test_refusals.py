@@ -259,3 +259,20 @@ def test_the_service_view_of_a_seat_is_what_the_api_sends(api, server):
     spectator = service.view(live, None)
     assert spectator == api.get(f"/api/games/{gid}/state").json()
     assert spectator["seat"] is None and spectator["legal"] == [] and spectator["view"]["seat"] is None
+
+
+def test_a_game_loaded_again_keeps_its_options(tmp_path):
+    """After a restart the games come back from the database with everything the lobby shows."""
+    first = make_app(tmp_path)
+    with ThreadServer(first) as server, httpx.Client(base_url=server.url, timeout=10) as api:
+        seeded, _ = create(api, "middle-ages", setup={"seed": 9})
+        dealt, _ = create(api, "kingdom")
+        before = {gid: api.get(f"/api/games/{gid}").json() for gid in (seeded, dealt)}
+    assert (before[seeded]["seeded"], before[dealt]["seeded"]) == (True, False)
+    again = make_app(tmp_path)
+    with ThreadServer(again) as server, httpx.Client(base_url=server.url, timeout=10) as api:
+        for gid in (seeded, dealt):
+            after = api.get(f"/api/games/{gid}").json()
+            assert {k: after[k] for k in ("seeded", "private", "rated", "rematch")} == \
+                {k: before[gid][k] for k in ("seeded", "private", "rated", "rematch")}
+            assert again.state.service.live[gid].options["seeded"] is (gid == seeded)
