@@ -190,6 +190,8 @@ class Board:
         #: the hexes of each terrain code, in index order (a list of them less the few taken ones is
         #: cheaper to make than reading a mask of many hexes bit by bit)
         self.code_hexes = [tuple(bits(m)) for m in self.code_mask]
+        #: the tile kinds (sorted) of a set of location hexes, filled as sets come up (at most 2^16)
+        self.kinds_of: dict[int, tuple[int, ...]] = {}
         self.sector_of = [(r >= 10) * 2 + (c >= 10) for r, c in ALL_CELLS]
 
     def letter(self, row: int, col: int) -> str:

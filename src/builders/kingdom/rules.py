@@ -6,7 +6,7 @@ from ``legal_actions`` and ``apply``.
 
 from __future__ import annotations
 
-from builders.kingdom.board import BIT, TERRAIN_WORDS, bits, dilate, hex_name
+from builders.kingdom.board import BIT, DESERT, GRASS, TERRAIN_WORDS, bits, dilate, hex_name
 from builders.kingdom.data import SECTION_NAMES
 from builders.kingdom.notation import (
     BUILD, END, END_CODE, HARBOR, PADDOCK, SHIFT, TWO_HEX, decode, to_string,
@@ -32,25 +32,15 @@ def legal_actions(st) -> list[int]:
     acts: list[int] = []
     if built < 3 and supply and t >= 0:
         # mandatory build: a free hex of the played terrain, next to own settlements if possible
-        terrain = st.board.code_mask[t]
-        occ = st.occ
-        m = terrain & st.near[p] & ~occ
-        if not m and (terrain & occ).bit_count() < 8:
-            # none next to own settlements, and few hexes of the terrain taken: the terrain's hex
-            # list less those
-            acts = list(st.board.code_hexes[t])
-            taken = terrain & occ
-            while taken:
-                h = taken.bit_length() - 1
-                acts.remove(h)
-                taken ^= BIT[h]
-        else:
-            m = m or terrain & ~occ
+        m = st.board.code_mask[t] & st.near[p] & ~st.occ
+        if m:  # the usual case, inlined: hexes next to own settlements
             while m:  # highest bit first (see board.bits), then turned round
                 h = m.bit_length() - 1
                 acts.append(h)
                 m ^= BIT[h]
             acts.reverse()
+        else:
+            acts = free_hexes(st, p, t)
         if built:  # no tile during the mandatory build, no end before it is done
             st._legal = acts
             st._legal_n = len(acts)
@@ -68,17 +58,59 @@ def legal_actions(st) -> list[int]:
     return acts
 
 
+def free_hexes(st, p: int, code: int) -> list[int]:
+    """The free hexes of terrain ``code`` next to ``p``'s settlements, or all free hexes of it if none
+    is (building rule 3), in index order: the mandatory build, the Oracle, the Farm and the Oasis."""
+    board = st.board
+    terrain = board.code_mask[code]
+    occ = st.occ
+    m = terrain & st.near[p] & ~occ
+    if not m:
+        taken = terrain & occ
+        if taken.bit_count() < 8:
+            # few hexes of the terrain taken: its hex list less those is quicker than reading the
+            # mask of its free hexes bit by bit
+            acts = list(board.code_hexes[code])
+            while taken:
+                h = taken.bit_length() - 1
+                acts.remove(h)
+                taken ^= BIT[h]
+            return acts
+        m = terrain & ~occ
+    acts = []
+    while m:  # highest bit first (see board.bits), then turned round
+        h = m.bit_length() - 1
+        acts.append(h)
+        m ^= BIT[h]
+    acts.reverse()
+    return acts
+
+
+#: the terrain of the build tiles that build on one terrain (Farm: grass, Oasis: desert); the Oracle
+#: builds on the played terrain
+_TILE_TERRAIN = {1: GRASS, 2: DESERT}
+
+
 def tile_actions(st, p: int, ready: int, supply: int) -> list[int]:
     """The actions of the ready tiles (one set per kind, however many tiles of it are held)."""
-    loc_kind = st.board.loc_kind
-    kinds = sorted({loc_kind[h] for h in bits(ready)})
+    board = st.board
+    kinds = board.kinds_of.get(ready)
+    if kinds is None:
+        kinds = board.kinds_of[ready] = tuple(sorted({board.loc_kind[h] for h in bits(ready)}))
     out: list[int] = []
     for kind in kinds:
         if kind in BUILD_TILES:
             if not supply:
                 continue
             code_bits = (kind + 1) << SHIFT
-            out += map(code_bits.__or__, bits(BUILD_TILES[kind](st, p)))
+            if kind == 0:  # oracle: the played terrain
+                t = st.hand[p]
+                if t >= 0:
+                    out += map(code_bits.__or__, free_hexes(st, p, t))
+            elif kind in _TILE_TERRAIN:
+                out += map(code_bits.__or__, free_hexes(st, p, _TILE_TERRAIN[kind]))
+            else:
+                out += map(code_bits.__or__, bits(BUILD_TILES[kind](st, p)))
         else:
             out.extend(MOVE_TILES[kind](st, p))
     return out
