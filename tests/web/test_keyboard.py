@@ -7,7 +7,7 @@ import random
 import time
 
 from tests.web.conftest import PHONE
-from tests.web.helpers import CHANGED, is_finished, wait_ready
+from tests.web.helpers import CHANGED, choose_build, is_finished, wait_ready
 from tests.web.learn import axe_violations, create_game, open_seat, play_game, state
 
 ON_TARGET = "() => Boolean(document.activeElement && document.activeElement.classList.contains('target'))"
@@ -42,8 +42,18 @@ def keyboard_turn(page, rng: random.Random, stats: dict) -> None:
         elif page.locator("#kb-map .target").count():
             if not page.evaluate(ON_TARGET):
                 page.keyboard.press("m")
-            for _ in range(rng.randrange(4)):
-                page.keyboard.press(rng.choice(["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"]))
+            if rng.random() < 0.3:
+                for _ in range(rng.randrange(4)):
+                    page.keyboard.press(rng.choice(["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"]))
+            else:
+                # mostly next to a location (to take tiles): Tab walks the highlighted hexes in reading order
+                wanted = choose_build(page, rng)
+                at = page.evaluate("() => [...document.querySelectorAll('#kb-map .target')].indexOf(document.activeElement)")
+                if wanted < at:
+                    page.keyboard.press("m")
+                    at = 0
+                for _ in range(wanted - at):
+                    page.keyboard.press("Tab")
             assert page.evaluate(ON_TARGET)
             press_and_wait(page, "Enter")
             stats["builds"] = stats.get("builds", 0) + 1
@@ -103,6 +113,10 @@ def test_a_whole_game_by_keyboard(new_page, api, shots):
     # the end is said in the live region and written in the log
     assert "Game over." in page.locator("#announcer").inner_text()
     assert page.locator("#game-over-line").inner_text().startswith("Game over.")
+    # every tile held has its "?" to the rules' part on it
+    for kind, part in page.locator(".tile-wrap").evaluate_all(
+            "els => els.map(e => [e.querySelector('.tile-chip').dataset.kind, e.querySelector('.help-link').dataset.part])"):
+        assert part == f"kb-tile-{kind}"
     # a clean end: the final table first, no turn buttons, every card in a hand shown (rules.md, Information)
     assert page.locator(".side-col > .panel").first.get_attribute("id") == "final-scores"
     assert page.locator("#undo-btn, #restart-btn, #end-btn").count() == 0
@@ -165,3 +179,37 @@ def test_accessibility_scan_rules(new_page):
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     problems = axe_violations(page)
     assert not problems, "\n".join(problems)
+
+
+def test_builders_by_keyboard(new_page, api):
+    """The Builders with Tab and Enter alone: open a site, choose a worker, send it, end the turn."""
+    page, game_id, token = play_game(new_page, api, "middle-ages")
+
+    def tab_to(selector: str, limit: int = 80) -> None:
+        for _ in range(limit):
+            page.keyboard.press("Tab")
+            if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    tab_to('#building-row button[data-action^="open"]')
+    opened = page.evaluate("() => document.activeElement.dataset.action")
+    press_and_wait(page, "Enter")
+    assert state(api, game_id, token)["log"][-1]["action"] == opened
+    tab_to("#my-crew .ma-card.sendable")
+    worker = page.evaluate("() => document.activeElement.dataset.worker")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')").startswith(f"{worker} ")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#my-sites button.send")
+    tab_to("#my-sites button.send")
+    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert label.startswith(f"Send {worker} here: ") and "action" in label
+    press_and_wait(page, "Enter")
+    assert state(api, game_id, token)["log"][-1]["action"].startswith(f"send {worker} ")
+    while page.evaluate("() => document.body.classList.contains('your-turn')"):
+        if page.locator('#action-bar [data-action="end"]').is_enabled():
+            press_and_wait(page, "e")
+            break
+        tab_to('#action-bar [data-action="coins 1"]')
+        press_and_wait(page, "Enter")
+    assert [e["action"] for e in state(api, game_id, token)["log"] if e["seat"] == 0][-1] == "end"
