@@ -94,3 +94,15 @@ def test_builders_table_question_marks(new_page, api, shots):
     assert in_view(rules, "#ma-buy")
     shots(rules, "buy-on-a-phone")
     assert page.locator("#rules-link").get_attribute("href") == "/static/rules.html#middle-ages"
+
+
+def test_the_rules_page_ships_with_the_package():
+    import re
+
+    from builders.web import STATIC_DIR
+
+    page = STATIC_DIR / "rules.html"
+    text = page.read_text()
+    assert '<meta name="viewport"' in text
+    for src in re.findall(r'(?:src|href)="/static/([^"]+)"', text):
+        assert (STATIC_DIR / src).is_file(), src

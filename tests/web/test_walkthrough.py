@@ -108,3 +108,21 @@ def test_builders_walkthrough_on_a_phone(new_page, shots):
     wait_title(page, "Read the score")
     page.locator("#guide-next").click()
     assert page.locator("#guide").count() == 0
+
+
+def test_the_guide_folds_out_of_the_way(new_page, shots):
+    from tests.web.conftest import PHONE as phone
+
+    page = start(new_page, "kingdom", phone)
+    text = page.locator("#guide-text")
+    assert text.is_visible()
+    page.locator("#guide-fold").click()
+    assert not text.is_visible() and page.locator("#guide-title").is_visible()
+    assert page.locator("#guide-fold").get_attribute("aria-expanded") == "false"
+    shots(page, "guide-folded-phone")
+    # folded it stays, step after step, until shown again
+    page.reload()
+    wait_ready(page)
+    assert not page.locator("#guide-text").is_visible()
+    page.locator("#guide-fold").click()
+    assert page.locator("#guide-text").is_visible()

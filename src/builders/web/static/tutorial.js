@@ -207,11 +207,17 @@ export class Guide {
     const k = Math.min(st.step, steps.length - 1);
     const step = steps[k];
     const next = el("button", { type: "button", class: "btn btn-primary", id: "guide-next", onclick: () => this.advance() }, step.last ? "Finish" : "Next");
-    const box = el("aside", { class: "guide", id: "guide", role: "region", "aria-label": "First-game guide", "data-step": k },
-      el("span", { class: "guide-step", text: `Guide · step ${k + 1} of ${steps.length}` }),
+    const small = Boolean(st.small);
+    const box = el("aside", { class: `guide${small ? " minimised" : ""}`, id: "guide", role: "region", "aria-label": "First-game guide", "data-step": k },
+      el("div", { class: "guide-top" },
+        el("span", { class: "guide-step", text: `Guide · step ${k + 1} of ${steps.length}` }),
+        el("button", {
+          type: "button", class: "btn small ghost", id: "guide-fold", "aria-expanded": String(!small),
+          onclick: () => { this.state = { ...this.state, small: !small }; this.show(); },
+        }, small ? "Show" : "Fold")),
       el("h3", { id: "guide-title", text: step.title }),
       el("p", { id: "guide-text", text: step.text(this.view) }),
-      el("div", { class: "dialog-buttons" },
+      el("div", { class: "dialog-buttons guide-more" },
         el("button", { type: "button", class: "btn", id: "guide-skip", onclick: () => this.skip() }, "Skip the guide"),
         step.next ? next : el("span", { class: "muted small", text: "Do it on the table: the guide follows." })));
     if (this.box) this.box.replaceWith(box);
