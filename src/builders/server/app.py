@@ -7,6 +7,7 @@ client's pages.
 from __future__ import annotations
 
 import logging
+import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -124,7 +125,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                upgrade: bool = True, bot_mode: str = "process", bot_delay: float = 0.3,
                bot_factory: AgentFactory | None = None, bot_workers: int = 1,
                static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
-               clock_checkpoint: float = 5.0) -> FastAPI:
+               clock_checkpoint: float = 5.0, expire_open_days: float | None = None,
+               idle_days: float | None = None) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
 
@@ -142,7 +144,14 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers), bot_delay=bot_delay)
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))
-    clocks = Clocks(service, checkpoint=clock_checkpoint)
+    # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
+    # (arguments, else the environment variables BUILDERS_EXPIRE_OPEN_DAYS and BUILDERS_IDLE_DAYS)
+    if expire_open_days is None:
+        expire_open_days = float(os.environ.get("BUILDERS_EXPIRE_OPEN_DAYS", 7))
+    if idle_days is None:
+        idle_days = float(os.environ.get("BUILDERS_IDLE_DAYS", 30))
+    clocks = Clocks(service, checkpoint=clock_checkpoint, expire_open=expire_open_days * 86400,
+                    idle=idle_days * 86400)
     ratings = Ratings(service, accounts)
     service.names = accounts.names
     static = Path(static_dir) if static_dir is not None else default_static_dir()
