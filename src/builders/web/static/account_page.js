@@ -75,7 +75,7 @@ function init() {
     $("password-form").reset();
     toast("Your password is changed; other browsers were signed out.", "info");
   });
-  form("token-form", "password-error", async () => {
+  form("token-form", "token-error", async () => {
     const made = await api("/api/account/tokens", { method: "POST", body: { name: $("token-name").value } });
     const box = $("new-token");
     box.replaceChildren("Your new token (copy it now, it is not shown again): ", el("code", { id: "new-token-value", text: made.token }));
