@@ -156,3 +156,22 @@ def test_pointing_at_a_running_score_lights_its_hexes(new_page, api, shots):
     shots(page, "running-score-hover")
     page.locator("#turn-banner").hover()
     assert page.locator("#kb-map .scoring-hex").count() == 0
+
+
+def test_optional_move_sounds(new_page, api):
+    page, _, _ = play_game(new_page, api, "kingdom")
+    toggle = page.locator("#move-sounds")
+    assert not toggle.is_checked()
+    click_and_wait(page, page.locator("#kb-map .target").first)
+    assert page.evaluate("() => document.body.dataset.lastSound || ''") == ""  # off unless chosen
+    toggle.check()
+    click_and_wait(page, page.locator("#kb-map .target").first)
+    assert page.evaluate("() => document.body.dataset.lastSound") == "own"
+    page.reload()
+    wait_ready(page)
+    assert page.locator("#move-sounds").is_checked()
+    click_and_wait(page, page.locator("#kb-map .target").first)
+    click_and_wait(page, page.locator("#end-btn"))
+    wait_ready(page)
+    # the bot's moves sounded too (lower)
+    assert page.evaluate("() => document.body.dataset.lastSound") == "other"

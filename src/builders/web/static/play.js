@@ -112,7 +112,43 @@ async function offerRematch() {
   }
 }
 
-const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: "Game log" }), el("ol", { class: "log", id: "log" }));
+// Optional sounds: a short tone for each move (higher for yours), off unless chosen (kept in this browser).
+const SOUND_KEY = "builders.moveSounds";
+let audio = null;
+function soundsOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) === "1";
+  } catch (err) {
+    return false;
+  }
+}
+function moveSound(own) {
+  if (!soundsOn()) return;
+  document.body.dataset.lastSound = own ? "own" : "other";
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = own ? 880 : 560;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.12);
+  } catch (err) {
+    /* no sound on this device */
+  }
+}
+const soundBox = el("input", { type: "checkbox", id: "move-sounds", checked: soundsOn(), onchange: (e) => {
+  try {
+    localStorage.setItem(SOUND_KEY, e.target.checked ? "1" : "0");
+  } catch (err) {
+    /* private mode */
+  }
+} });
+const logBox = el("section", { class: "panel log-panel" },
+  el("h3", { class: "log-head" }, "Game log", el("label", { class: "small muted sound-toggle" }, soundBox, " sound on moves")),
+  el("ol", { class: "log", id: "log" }));
 // the side column below the table's own parts: the log, then the chat
 const sideBox = el("div", { class: "side-extra" }, logBox, chatBox);
 // what happens is read out to screen readers here (one line per move)
@@ -401,6 +437,8 @@ function renderLog(view) {
   // announce what is new (not on the first load)
   if (lastAnnounced !== null) {
     for (const entry of fresh) if (entry.n > lastAnnounced) say(entryWords(view, entry));
+    const news = fresh.filter((e) => e.n > lastAnnounced);
+    if (news.length) moveSound(news[news.length - 1].seat === view.seat);
     const theirs = fresh.filter((e) => e.seat !== view.seat && e.n > lastAnnounced);
     if (theirs.length && table && table.flash) theirs.forEach((e) => table.flash(e));
   }
