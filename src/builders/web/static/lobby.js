@@ -297,14 +297,29 @@ async function loadMine() {
   list.replaceChildren(...rows);
 }
 
+// game id -> the seats of this browser's account (asked once per refresh of the lists)
+let seatsByGame = null;
+
+function mySeatsByGame() {
+  if (!seatsByGame) {
+    seatsByGame = currentSession().then(async (info) => {
+      if (!info.account) return new Map();
+      const games = await api("/api/account/games");
+      return new Map(games.map((g) => [g.id, g.my_seats]));
+    }).catch(() => new Map());
+  }
+  return seatsByGame;
+}
+
 async function loadList(status, listId, makeActions, empty) {
   const list = $(listId);
   try {
     const games = await api(`/api/games?status=${status}`);
     const held = loadSeats();
+    const accountSeats = await mySeatsByGame();
     const rows = [];
     for (const summary of games.slice(0, 20)) {
-      const mySeats = Object.keys((held[summary.id] || {}).tokens || {}).map(Number);
+      const mySeats = accountSeats.get(summary.id) || Object.keys((held[summary.id] || {}).tokens || {}).map(Number);
       const row = makeActions(summary, mySeats);
       if (row) rows.push(row);
     }
@@ -344,6 +359,7 @@ async function loadLeaderboards() {
 }
 
 function refreshLists() {
+  seatsByGame = null;
   loadLeaderboards();
   loadMine();
   loadList("open", "open-games", (summary, mySeats) => {
