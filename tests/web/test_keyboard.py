@@ -213,3 +213,12 @@ def test_builders_by_keyboard(new_page, api):
         tab_to('#action-bar [data-action="coins 1"]')
         press_and_wait(page, "Enter")
     assert [e["action"] for e in state(api, game_id, token)["log"] if e["seat"] == 0][-1] == "end"
+
+
+def test_accessibility_scan_lobby(new_page):
+    for viewport in (None, PHONE):
+        page = new_page(viewport) if viewport else new_page()
+        page.goto("/")
+        page.locator("#learn-link").wait_for()
+        problems = axe_violations(page)
+        assert not problems, "\n".join(problems)
