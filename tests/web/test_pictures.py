@@ -66,6 +66,15 @@ def test_locations_are_pictures_and_highlights_use_the_dark_inks(new_page, api, 
     assert all(role == "button" and tab == "0" and label.startswith("Build on ") and label.endswith("Legal.")
                for role, tab, label, _, _ in labels)
     assert [(r, c) for *_, r, c in labels] == sorted((r, c) for *_, r, c in labels)
+    # every hex is labelled: terrain, place, what stands on it (and the tiles left on a location)
+    r, c, kind = locations.first.evaluate("e => [+e.dataset.r, +e.dataset.c, e.dataset.kind]")
+    assert page.locator(f'#kb-map .hexes .hex[data-r="{r}"][data-c="{c}"]').get_attribute("aria-label") == f"{kind} {r},{c}, 2 tiles left"
+    target = page.locator("#kb-map .target").first
+    hr, hc = target.evaluate("e => [+e.dataset.r, +e.dataset.c]")
+    label_before = page.locator(f'#kb-map .hexes .hex[data-r="{hr}"][data-c="{hc}"]').get_attribute("aria-label")
+    target.click()
+    page.wait_for_function("() => document.querySelectorAll('#kb-map .house').length === 1")
+    assert page.locator(f'#kb-map .hexes .hex[data-r="{hr}"][data-c="{hc}"]').get_attribute("aria-label") == f"{label_before}, Red settlement"
     page.locator("#legend summary").click()
     shots(page, "legend-open")
 

@@ -591,7 +591,7 @@ export class KingdomTable {
         const letter = (rows[r] || "")[c] || "G";
         const kind = letter === "L" ? locations.get(key(r, c)) || "location" : LETTER_WORD[letter];
         const hex = svg("polygon", {
-          class: "hex", "data-r": r, "data-c": c, "data-terrain": letter,
+          class: "hex", "data-r": r, "data-c": c, "data-terrain": letter, role: "img", "aria-label": `${kind} ${r},${c}`,
           points: corners(x, y), fill: TERRAIN_FILL[letter] || "#eee",
           stroke: "#6f6252", "stroke-opacity": 0.45, "stroke-width": 1,
         });
@@ -658,6 +658,7 @@ export class KingdomTable {
     dyn.replaceChildren();
     const occupied = new Map();
     obs.players.forEach((p, seat) => (p.settlements || []).forEach(([r, c]) => occupied.set(key(r, c), seat)));
+    const left = new Map((obs.tiles_left || []).map((t) => [key(t.at[0], t.at[1]), t.count]));
     // every hex says what it is and what stands on it (its tooltip, read by screen readers)
     for (const hex of this.svg.querySelectorAll(".hexes .hex")) {
       const r = Number(hex.dataset.r);
@@ -665,8 +666,12 @@ export class KingdomTable {
       const k = key(r, c);
       let text = this.hexWords(r, c);
       if (occupied.has(k)) text += `, ${SEAT_NAMES[occupied.get(k)]} settlement`;
+      if (this.locations.has(k)) text += `, ${left.has(k) ? left.get(k) : 0} tiles left`;
       const title = hex.firstChild;
-      if (title && title.textContent !== text) title.textContent = text;
+      if (title && title.textContent !== text) {
+        title.textContent = text;
+        hex.setAttribute("aria-label", text);
+      }
     }
     // terrain symbols under settlements are hidden
     for (const use of this.layerSymbols.children) {
@@ -674,7 +679,6 @@ export class KingdomTable {
       use.style.display = occupied.has(key(r, c)) ? "none" : "";
     }
     // locations with the tiles left
-    const left = new Map((obs.tiles_left || []).map((t) => [key(t.at[0], t.at[1]), t.count]));
     for (const [k, kind] of this.locations) {
       const [r, c] = k.split(",").map(Number);
       const [x, y] = centre(r, c);
