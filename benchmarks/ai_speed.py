@@ -1,7 +1,15 @@
-"""Agent speed: mcts simulations per second at a given time per decision, and greedy's time per
-decision, for both games (medians over several mid-game positions and runs).
+"""Bot speed: simulations per second of the search on mid-game positions, and the time of whole turns
+per level (p50 / p95 / max), for both games.
 
-    .venv/bin/python benchmarks/ai_speed.py [--time 1.0] [--positions 8]
+    .venv/bin/python benchmarks/ai_speed.py [--time 1.0] [--positions 8] [--turns 40]
+        [--levels random,easy,medium,hard,expert] [--part sims|turns|both]
+
+Simulations per second are counted in CPU seconds (``clock=cpu``), so that they do not depend on
+what else the machine is doing; they are given for the hard level's search (fast move ordering) and
+for the search as it was before (``mcts``: full evaluation of every action a node opens). Turn times
+are wall-clock seconds, as a player waits for them: each level plays games against the medium bot
+until it has played ``--turns`` whole turns in each game (a turn: every decision of the seat until
+the next seat's decision).
 """
 
 from __future__ import annotations
@@ -11,8 +19,10 @@ import random
 import statistics
 import time
 
-from builders.ai import GreedyAgent, MCTSAgent
+from builders.ai import GreedyAgent, MCTSAgent, make_bot
 from builders.core.games import get_game
+
+GAMES = ("kingdom", "middle-ages")
 
 
 def positions(game: str, players: int, count: int) -> list:
@@ -32,28 +42,79 @@ def positions(game: str, players: int, count: int) -> list:
     return out
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0-1) by linear interpolation."""
+    xs = sorted(values)
+    if len(xs) == 1:
+        return xs[0]
+    k = (len(xs) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def sims(game: str, players: int, count: int, seconds: float) -> None:
+    states = positions(game, players, count)
+    for prior, label in (("fast", "hard's search (fast ordering)"), ("full", "mcts as before (full priors)")):
+        rates = []
+        for i, state in enumerate(states):
+            agent = MCTSAgent(i, time_limit=seconds, prior=prior, clock="cpu")
+            agent.act(state)
+            rates.append(agent.last_stats["sims_per_s"])
+        print(f"{game:12s} {players}p {label:30s}: median {statistics.median(rates):7.0f} simulations/CPU-s, "
+              f"min {min(rates):.0f}, max {max(rates):.0f} ({count} positions, {seconds:g} s each); per position: "
+              + " ".join(f"{r:.0f}" for r in rates), flush=True)
+
+
+def turn_times(game: str, level: str, turns: int, seed: int = 0) -> list[float]:
+    """Wall-clock seconds of ``turns`` whole turns of ``level`` against medium (new games as needed)."""
+    g = get_game(game)
+    out: list[float] = []
+    k = 0
+    while len(out) < turns:
+        state = g.new_state(g.random_setup(2, 500 + seed + k))
+        seat = k % 2
+        bots = [make_bot(game, "medium", 100 + k), make_bot(game, "medium", 200 + k)]
+        bots[seat] = make_bot(game, level, 300 + k)
+        current = None
+        spent = 0.0
+        while not state.is_over() and len(out) < turns:
+            p = state.current_player
+            if p == seat:
+                t0 = time.perf_counter()
+                action = bots[p].act(state)
+                spent += time.perf_counter() - t0
+                current = True
+            else:
+                if current:
+                    out.append(spent)
+                    spent, current = 0.0, None
+                action = bots[p].act(state)
+            state.apply(action)
+        k += 1
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time", type=float, default=1.0, help="mcts seconds per decision")
+    parser.add_argument("--time", type=float, default=1.0, help="CPU seconds of search per position")
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--turns", type=int, default=40, help="whole turns measured per level and game")
+    parser.add_argument("--levels", default="random,easy,medium,hard,expert")
+    parser.add_argument("--part", choices=("sims", "turns", "both"), default="both")
+    parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
-    for game in ("kingdom", "middle-ages"):
-        states = positions(game, args.players, args.positions)
-        sims = []
-        for i, state in enumerate(states):
-            agent = MCTSAgent(i, time_limit=args.time)
-            agent.act(state)
-            sims.append(agent.last_stats["sims_per_s"])
-        greedy = []
-        for i, state in enumerate(states):
-            agent = GreedyAgent(i)
-            t0 = time.perf_counter()
-            agent.act(state)
-            greedy.append(time.perf_counter() - t0)
-        print(f"{game:12s} {args.players} players: mcts {statistics.median(sims):7.0f} simulations/s "
-              f"(median of {len(sims)} positions at {args.time:g} s; min {min(sims):.0f}, max {max(sims):.0f}); "
-              f"greedy {1000 * statistics.median(greedy):.1f} ms/decision (median; max {1000 * max(greedy):.1f})")
+    games = args.games.split(",")
+    if args.part in ("sims", "both"):
+        for game in games:
+            sims(game, args.players, args.positions, args.time)
+    if args.part in ("turns", "both"):
+        for game in games:
+            for level in args.levels.split(","):
+                ts = turn_times(game, level, args.turns)
+                print(f"{game:12s} {level:7s} whole turn (wall clock, {len(ts)} turns): p50 {percentile(ts, 0.5):.3f} s, "
+                      f"p95 {percentile(ts, 0.95):.3f} s, max {max(ts):.3f} s", flush=True)
 
 
 if __name__ == "__main__":
