@@ -276,3 +276,15 @@ def test_a_game_loaded_again_keeps_its_options(tmp_path):
             assert {k: after[k] for k in ("seeded", "private", "rated", "rematch")} == \
                 {k: before[gid][k] for k in ("seeded", "private", "rated", "rematch")}
             assert again.state.service.live[gid].options["seeded"] is (gid == seeded)
+
+
+def test_pages_without_the_web_client(tmp_path):
+    app = make_app(tmp_path, static_dir=tmp_path / "no-client")
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as api:
+        for path in ("/", "/play/abc", "/replay/abc"):
+            r = api.get(path)
+            assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+            assert r.text == ('<!doctype html><title>Builders</title><p>The web client is not installed. '
+                              'The API is described at <a href="/docs">/docs</a>.</p>')
+        # the API works all the same
+        assert api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}] * 2}).status_code == 201
