@@ -141,3 +141,13 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
     assert profile["games"][0]["replay"] == f"/replay/{gid}"
     assert profile["ratings"]["kingdom"]["games"] == 1
     refused(bo.get("/api/players/nobody_at_all"), 404, "no player named")
+
+
+def test_favourite_cards_of_the_builders_are_the_buildings_a_player_opened():
+    from builders.server.ratings import _opened
+    from builders.server.store import StoredStep
+
+    steps = [StoredStep(0, "open B04", [], False), StoredStep(1, "open B31", [], False),
+             StoredStep(0, "recruit W01", [], False), StoredStep(0, "open B04", [], False), StoredStep(0, "end", [], False)]
+    assert _opened(steps, [0]) == ["B04 The Treehouse", "B04 The Treehouse"]
+    assert _opened(steps, [1]) == ["B31 The Chapel"]

@@ -69,6 +69,18 @@ def ranks_of(result: dict[str, Any], flagged: list[int]) -> list[int]:
     return [ranks[s] for s in sorted(players)]
 
 
+def _opened(steps: list[Any], seats: list[int]) -> list[str]:
+    """The buildings and machines ``seats`` opened in a game of The Builders, named."""
+    from builders.middle_ages.cards import describe, INDEX
+
+    out = []
+    for step in steps:
+        verb, _, card = step.action.partition(" ")
+        if step.seat in seats and verb == "open" and card in INDEX:
+            out.append(describe(INDEX[card]).split(" (")[0])
+    return out
+
+
 class Ratings:
     def __init__(self, service: GameService, accounts: Accounts):
         from openskill.models import PlackettLuce
@@ -175,8 +187,10 @@ class Ratings:
             won = any(s in (result.get("winners") or []) for s in mine)
             wins += won
             scores.extend(totals[s] for s in mine)
-            if row["game"] == "kingdom":
+            if row["game"] == "kingdom":  # the three cards of the game
                 favourites.update(row["setup"].get("cards") or [])
+            else:  # the buildings and machines the player opened
+                favourites.update(_opened(store.steps(row["id"]), mine))
             games.append({"id": row["id"], "game": row["game"], "name": row["name"], "created": row["created"],
                           "seats": mine, "won": won, "scores": [totals[s] for s in mine],
                           "rated": bool((row.get("options") or {}).get("rated")),
