@@ -150,3 +150,24 @@ def test_bot_levels():
     assert make_bot("kingdom", "expert", 1, turn_time=3).turn_time == 3.0
     # the fast levels ignore a turn time (but still check it)
     assert make_bot("kingdom", "medium", 1, turn_time=3).noise == 0.0
+
+
+def _moves(bot, n=30):
+    game = get_game("kingdom")
+    state = game.new_state(game.random_setup(2, 3))
+    moves = []
+    for _ in range(n):
+        action = bot.act(state)
+        moves.append(state.action_to_string(action))
+        state.apply(action)
+    return moves
+
+
+def test_bots_follow_their_seed():
+    """A bot is a function of the game, its level and its seed: the same seed plays the same moves."""
+    for level in ("easy", "medium", "hard", "expert"):
+        assert make_bot("kingdom", level, 12345).seed == 12345
+    for level in ("random", "easy", "medium"):
+        assert _moves(make_bot("kingdom", level, 99)) == _moves(make_bot("kingdom", level, 99)), level
+    # another seed, other moves
+    assert _moves(make_bot("kingdom", "random", 99)) != _moves(make_bot("kingdom", "random", 100))
