@@ -31,7 +31,8 @@ def kb_game(server):
 
 
 def at_step(page, k: int) -> None:
-    page.wait_for_function(f"k => ({STEP})().startsWith(k + ' /')", arg=k)
+    """Until step k is drawn (the counter moves first, the table once the step's view is there)."""
+    page.wait_for_function(f"k => ({STEP})().startsWith(k + ' /') && document.body.dataset.step === String(k)", arg=k)
 
 
 def test_replay_starts_at_zero_and_follows_the_address(new_page, api, kb_game, shots):
