@@ -171,3 +171,30 @@ def test_bots_follow_their_seed():
         assert _moves(make_bot("kingdom", level, 99)) == _moves(make_bot("kingdom", level, 99)), level
     # another seed, other moves
     assert _moves(make_bot("kingdom", "random", 99)) != _moves(make_bot("kingdom", "random", 100))
+
+
+@pytest.mark.parametrize("cards", [("fishermen", "miners", "workers"), ("knights", "lords", "farmers"),
+                                   ("citizens", "discoverers", "hermits"), ("merchants", "farmers", "lords")])
+def test_greedy_weighs_every_kingdom_card(cards):
+    """The evaluation and the move ordering of each Kingdom Builder card are reached: a finite value for
+    every legal action."""
+    from builders.ai.evaluate import move_values
+    from builders.ai.greedy import GreedyAgent
+    from builders.kingdom.setup import random_setup
+
+    game = get_game("kingdom")
+    for players in (2, 4):
+        setup = random_setup(players, 5)
+        setup["cards"] = list(cards)
+        state = game.new_state(setup)
+        bot = GreedyAgent(1)
+        for _ in range(24):
+            scored = bot.scores(state)
+            assert [a for a, _ in scored] == state.legal_actions()
+            assert all(math.isfinite(value) for _, value in scored)
+            # the search's move ordering weighs the same cards
+            order = move_values(state, state.legal_actions())
+            assert len(order) == len(scored) and all(math.isfinite(v) for v in order)
+            action = bot.act(state)
+            assert action in state.legal_actions()
+            state.apply(action)
