@@ -11,6 +11,7 @@ other programs of a busy machine).
 
     .venv/bin/python benchmarks/kingdom_compare.py --baseline f89c35d --rounds 7 --games 200
     .venv/bin/python benchmarks/kingdom_compare.py --same-games     # format-1 rules on both sides
+    .venv/bin/python benchmarks/kingdom_compare.py --same-games --legal-only --players 2
 
 The baseline's sources are taken with ``git archive`` into a temporary folder.
 """
@@ -42,17 +43,31 @@ def maker(players):
         return state
     return made
 play_random_games(maker(players), max(1, games // 10), seed + 1000)  # warm-up
-cpu = time.process_time()
-seconds, decisions = play_random_games(maker(players), games, seed)
+if sys.argv[5] == "legal":  # legal_actions() alone, on every position of the games
+    import random
+    rnd, positions = random.Random(seed), []
+    for g in range(games):
+        state = maker(players)(seed * 100_003 + g)
+        while not state.is_over():
+            positions.append(state.copy())
+            actions = state.legal_actions()
+            state.apply(actions[rnd.randrange(len(actions))])
+    cpu, start = time.process_time(), time.perf_counter()
+    for state in positions:
+        state.legal_actions()
+    seconds, decisions = time.perf_counter() - start, len(positions)
+else:
+    cpu = time.process_time()
+    seconds, decisions = play_random_games(maker(players), games, seed)
 cpu = time.process_time() - cpu
 print(json.dumps({"games_per_s": games / seconds, "cpu_games_per_s": games / cpu,
                   "decisions_per_s": decisions / seconds, "cpu_decisions_per_s": decisions / cpu}))
 """
 
 
-def one_run(src: Path, players: int, games: int, seed: int, same: bool) -> dict:
+def one_run(src: Path, players: int, games: int, seed: int, same: bool, mode: str) -> dict:
     env = {"PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(players), str(games), str(seed), str(int(same))],
+    out = subprocess.run([sys.executable, "-c", CHILD, str(players), str(games), str(seed), str(int(same)), mode],
                          env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
@@ -67,6 +82,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7, help="runs of each engine")
     parser.add_argument("--games", type=int, default=200, help="2-player games per run (4 players: a quarter)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--legal-only", action="store_true",
+                        help="time legal_actions() alone on every position of the games (a quarter as many "
+                             "games); 'decisions/s' are then calls/s")
     parser.add_argument("--same-games", action="store_true",
                         help="this tree plays under record-format-1 rules, so that both sides play the very "
                              "same games (the engines' speed alone, without the rule change)")
@@ -78,12 +96,15 @@ def main() -> None:
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         print(f"Kingdom Builder random games, {args.rounds} alternating runs per side "
               f"(baseline {args.baseline} vs this tree{', the same games' if args.same_games else ''})")
+        mode = "legal" if args.legal_only else "games"
         for players in args.players:
             games = args.games if players == 2 else max(1, args.games // 4)
+            if args.legal_only:
+                games = max(1, games // 4)
             base, cur = [], []
             for r in range(args.rounds):
-                base.append(one_run(base_src, players, games, r + 1, args.same_games))
-                cur.append(one_run(ROOT / "src", players, games, r + 1, args.same_games))
+                base.append(one_run(base_src, players, games, r + 1, args.same_games, mode))
+                cur.append(one_run(ROOT / "src", players, games, r + 1, args.same_games, mode))
             for key, clock in (("games_per_s", "wall clock"), ("cpu_games_per_s", "CPU time")):
                 dkey = key.replace("games", "decisions")
                 print(f"{players} players, {clock}:")
