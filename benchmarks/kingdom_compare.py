@@ -83,8 +83,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="2-player games per run (4 players: a quarter)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--legal-only", action="store_true",
-                        help="time legal_actions() alone on every position of the games (a quarter as many "
-                             "games); 'decisions/s' are then calls/s")
+                        help="time legal_actions() alone on every position of the games ('decisions/s' are "
+                             "then calls/s)")
     parser.add_argument("--same-games", action="store_true",
                         help="this tree plays under record-format-1 rules, so that both sides play the very "
                              "same games (the engines' speed alone, without the rule change)")
@@ -99,8 +99,6 @@ def main() -> None:
         mode = "legal" if args.legal_only else "games"
         for players in args.players:
             games = args.games if players == 2 else max(1, args.games // 4)
-            if args.legal_only:
-                games = max(1, games // 4)
             base, cur = [], []
             for r in range(args.rounds):
                 base.append(one_run(base_src, players, games, r + 1, args.same_games, mode))
