@@ -25,6 +25,8 @@ from builders.server import ratings as ratings_module
 from builders.server.ratings import Ratings, check_claim, check_rated
 from builders.server import chat as chat_module
 from builders.server.chat import Chat
+from builders.server import analysis as analysis_module
+from builders.server.analysis import Analyses
 from builders.server.bots import AgentFactory, BotRunner
 from builders.server.cluster import Cluster
 from builders.server.games import ApiError, GameService
@@ -126,7 +128,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                bot_factory: AgentFactory | None = None, bot_workers: int = 1,
                static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
                clock_checkpoint: float = 5.0, expire_open_days: float | None = None,
-               idle_days: float | None = None) -> FastAPI:
+               idle_days: float | None = None, hint_iterations: int | None = None,
+               analysis_iterations: int | None = None, analysis_workers: int = 1) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
 
@@ -142,6 +145,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     """
     store = Store(prepare_database(db_url or default_db_url(), upgrade), create=False)
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers), bot_delay=bot_delay)
+    # hints and post-game analyses (see builders.server.analysis): iterations of search, worker processes
+    analyses = Analyses(service, bot_mode, analysis_workers, hint_iterations, analysis_iterations)
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
@@ -162,11 +167,13 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         await service.start()
         await clocks.start()
         await ratings.start()
+        await analyses.start()
         try:
             yield
         finally:
             await clocks.stop()
             await cluster.stop()
+            await analyses.stop()
             await service.stop()
             store.close()
 
@@ -217,6 +224,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         who = accounts.identify(request, write=True)
         creator = who.account.id if who.account else None
+        if body.hints and body.rated:
+            raise ApiError(400, "a rated game has no hints: leave hints out or make the game unrated")
         check_rated(body, who.account)
 
         def find_user(name: str) -> int | None:
@@ -226,6 +235,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         extra: dict[str, Any] = {"clock": initial_clock(body.clock, len(body.seats))} if body.clock else {}
         if body.rated:
             extra["rated"] = True
+        if body.hints:
+            extra["hints"] = True
         created = service.create(body, creator, find_user, extra)
         if body.clock:
             clocks.changed(service.live[created["id"]])
@@ -303,6 +314,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     app.state.chat = chat
     app.include_router(chat_module.router(service, accounts, chat))
     app.include_router(ratings_module.router(ratings))
+    app.state.analyses = analyses
+    app.include_router(analysis_module.router(service, accounts, analyses))
 
     # -- pages ---------------------------------------------------------------------------------
     def page(name: str):

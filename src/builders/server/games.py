@@ -438,7 +438,7 @@ class GameService:
                 "to_move": live.to_move, "turn": live.state.turn, "version": live.version,
                 "result": result, "private": bool(live.options.get("private")),
                 "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
-                "rated": bool(live.options.get("rated")),
+                "rated": bool(live.options.get("rated")), "hints": bool(live.options.get("hints")),
             }
         return cached
 
@@ -464,7 +464,7 @@ class GameService:
                     "to_move": row["to_move"], "turn": row["turn"], "version": row["version"],
                     "result": row["result"], "private": bool(options.get("private")),
                     "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
-                    "rated": bool(options.get("rated")),
+                    "rated": bool(options.get("rated")), "hints": bool(options.get("hints")),
                 })
         return out
 
@@ -483,6 +483,7 @@ class GameService:
                 "seeded": summary["seeded"],
                 "rematch": summary["rematch"],
                 "clock": live.options.get("clock"),
+                "hints": summary["hints"],
                 **live.presenter.shared(st, live.fixed),
             }
             live.cache["common"] = common

@@ -71,6 +71,8 @@ class CreateGame(_Strict):
     clock: ClockSpec | None = Field(None, description="none: untimed")
     rated: bool = Field(False, description="people only, each a signed-up account with one seat, a clock, "
                                            "no seed: the result changes the players' ratings")
+    hints: bool = Field(False, description="the player to move may ask for the hard bot's move (never in a rated "
+                                           "game)")
 
 
 class SeatInfo(BaseModel):
@@ -131,6 +133,7 @@ class Summary(BaseModel):
     seeded: bool = Field(False, description="dealt from a seed chosen by the creator")
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
     rated: bool = False
+    hints: bool = Field(False, description="the player to move may ask for a hint")
 
 
 class MyGame(Summary):

@@ -1,0 +1,313 @@
+"""Hints during a game and the post-game analysis board, computed away from the event loop.
+
+Hints: a game created with ``hints: true`` (never a rated game) lets the seat to move ask
+``POST /api/games/{id}/hint`` for the move the hard level's search would play and its estimated
+win chance. The search never gets the true state: the server draws one determinization from what
+the seat may see (``resample_hidden`` with a seed made of the game's id and the number of actions,
+nothing hidden) and the worker searches from it, so nothing hidden from the seat can shape the hint.
+
+Analyses: ``POST /api/games/{id}/analysis`` on a finished game starts the analysis of every decision
+(:func:`builders.ai.analysis.analyse`) in a worker process of its own, at a lower priority than the
+bots; the worker writes its progress (``done``/``total``) and then its result into the ``analyses``
+table, so ``GET`` shows the progress to every server process and the result to everyone who opens
+the game later, after restarts too. An analysis left running when the server stopped is started
+again by the next one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from fastapi import APIRouter, Header, Path as PathParam, Query, Request
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, create_engine, insert, select, update
+from sqlalchemy.orm import Mapped, mapped_column
+
+from builders.core.rng import Rng
+from builders.server.bots import _watch_parent
+from builders.server.games import ApiError, GameService, Live
+from builders.server.models import Base
+from builders.server.schemas import GAME_ID_PATTERN
+
+log = logging.getLogger("builders.server")
+
+#: search iterations of a hint (about a quarter of a second), and its time limit in seconds
+HINT_ITERATIONS = 1000
+HINT_SECONDS = 1.5
+#: search iterations per decision of an analysis
+ANALYSIS_ITERATIONS = 1000
+#: how often (seconds) a running analysis writes its progress
+PROGRESS_EVERY = 0.5
+
+
+class AnalysisRow(Base):
+    """The analysis of a finished game: its progress while it runs, then its result."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id"), primary_key=True)
+    #: running, done or failed
+    status: Mapped[str] = mapped_column(String(10))
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    iterations: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)
+    #: builders.ai.analysis.Analysis.to_json()
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    started: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+_TABLE = AnalysisRow.__table__
+
+
+def _seed(*parts: Any) -> int:
+    text = ":".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 33
+
+
+# -- the jobs (run in worker processes: module-level functions) --------------------------------------
+def hint_job(state: Any, seat: int, iterations: int, seconds: float | None, seed: int) -> dict[str, Any]:
+    """The hint for ``seat`` from ``state`` (a determinization made from the seat's observation)."""
+    from builders.ai.analysis import hint
+
+    found = hint(state, seat, budget=iterations, seed=seed, seconds=seconds)
+    return {"seat": seat, "action": found.notation, "win_chance": round(found.win_chance, 4),
+            "visits": found.iterations}
+
+
+_engines: dict[str, Any] = {}
+
+
+def _engine(db_url: str) -> Any:
+    engine = _engines.get(db_url)
+    if engine is None:
+        kwargs: dict[str, Any] = {"hide_parameters": True}
+        if db_url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        engine = _engines[db_url] = create_engine(db_url, **kwargs)
+    return engine
+
+
+def analysis_job(db_url: str, game_id: str, record: dict[str, Any], iterations: int, seed: int) -> None:
+    """Analyse the finished game ``record``, writing progress and then the result to its row."""
+    from builders.ai.analysis import analyse
+
+    engine = _engine(db_url)
+    last = 0.0
+
+    def write(values: dict[str, Any]) -> None:
+        with engine.begin() as conn:
+            conn.execute(update(_TABLE).where(_TABLE.c.game_id == game_id).values(**values))
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= PROGRESS_EVERY and done < total:
+            last = now
+            write({"done": done, "total": total})
+
+    result = analyse(record, iterations=iterations, seed=seed, progress=progress)
+    write({"status": "done", "done": len(result.decisions), "total": len(result.decisions),
+           "result": result.to_json(), "finished": time.time()})
+
+
+def _lower_priority(parent: int) -> None:
+    _watch_parent(parent)
+    try:
+        os.nice(10)
+    except OSError:
+        pass
+
+
+# -- the service ---------------------------------------------------------------------------------
+class Analyses:
+    """Hints and analyses of the games of ``service``. ``mode`` as the bots' ("process", "thread",
+    "inline": hints inline, analyses in a thread); ``workers`` processes for analyses (hints have one
+    process of their own, so that neither waits for the other nor for the bots)."""
+
+    def __init__(self, service: GameService, mode: str = "process", workers: int = 1,
+                 hint_iterations: int | None = None, analysis_iterations: int | None = None):
+        self.service = service
+        self.store = service.store
+        self.mode = mode
+        self.workers = max(1, workers)
+        self.hint_iterations = hint_iterations or int(os.environ.get("BUILDERS_HINT_ITERATIONS", HINT_ITERATIONS))
+        self.analysis_iterations = analysis_iterations or int(
+            os.environ.get("BUILDERS_ANALYSIS_ITERATIONS", ANALYSIS_ITERATIONS))
+        self._pools: dict[str, Executor] = {}
+        self._tasks: dict[str, asyncio.Task] = {}
+        self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
+
+    # -- executors -------------------------------------------------------------------------------
+    def _pool(self, kind: str) -> Executor:
+        pool = self._pools.get(kind)
+        if pool is None:
+            size = 1 if kind == "hints" else self.workers
+            if self.mode == "process":
+                init = _watch_parent if kind == "hints" else _lower_priority
+                pool = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("spawn"),
+                                           initializer=init, initargs=(os.getpid(),))
+            else:
+                pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"builders-{kind}")
+            self._pools[kind] = pool
+        return pool
+
+    async def _run(self, kind: str, fn: Any, *args: Any) -> Any:
+        if self.mode == "inline" and kind == "hints":
+            return fn(*args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(kind), fn, *args)
+        except BrokenExecutor:  # a worker died: start a new pool once
+            broken = self._pools.pop(kind, None)
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._pool(kind), fn, *args)
+
+    async def start(self) -> None:
+        """Start again the analyses a stopped server left running."""
+        if not self.service.acting:
+            return
+        with self.store.engine.connect() as conn:
+            ids = [r[0] for r in conn.execute(select(_TABLE.c.game_id).where(_TABLE.c.status == "running"))]
+        for game_id in ids:
+            try:
+                live = self.service.get(game_id)
+            except ApiError:
+                continue
+            self._launch(live, self._row(game_id))
+
+    async def stop(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        for task in list(self._tasks.values()):
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+        self._pools.clear()
+
+    # -- hints -----------------------------------------------------------------------------------
+    async def hint(self, live: Live, seat: int) -> dict[str, Any]:
+        if not live.options.get("hints"):
+            raise ApiError(403, "this game was created without hints")
+        if live.over:
+            raise ApiError(409, "the game is over")
+        if seat != live.state.current_player:
+            raise ApiError(403, f"it is seat {live.state.current_player}'s turn, not seat {seat}'s")
+        if live.seats[seat]["type"] != "human":
+            raise ApiError(403, f"seat {seat} is played by a bot now")
+        n = len(live.steps)
+        key = (live.id, live.version, seat)
+        found = self._hints.get(key)
+        if found is None:
+            seed = _seed("hint", live.id, n, seat)
+            # the only state the search gets: one drawn from what the seat may see
+            seen = live.state.resample_hidden(seat, Rng(seed))
+            found = await self._run("hints", hint_job, seen, seat, self.hint_iterations, HINT_SECONDS, seed)
+            if len(self._hints) > 1000:
+                self._hints.clear()
+            self._hints[key] = found
+        return {**found, "version": live.version, "actions": n}
+
+    # -- analyses --------------------------------------------------------------------------------
+    def _row(self, game_id: str) -> dict[str, Any] | None:
+        with self.store.engine.connect() as conn:
+            row = conn.execute(select(_TABLE).where(_TABLE.c.game_id == game_id)).mappings().first()
+        return dict(row) if row is not None else None
+
+    @staticmethod
+    def _public(row: dict[str, Any]) -> dict[str, Any]:
+        return {"game_id": row["game_id"], "status": row["status"], "done": row["done"], "total": row["total"],
+                "iterations": row["iterations"], "result": row["result"], "error": row["error"]}
+
+    def get(self, live: Live) -> dict[str, Any]:
+        if not live.over:
+            raise ApiError(409, "the game is not over: it can be analysed once it is over")
+        row = self._row(live.id)
+        if row is None:
+            raise ApiError(404, "this game has not been analysed yet: start its analysis with POST")
+        return self._public(row)
+
+    def start_analysis(self, live: Live) -> tuple[dict[str, Any], bool]:
+        """The analysis of ``live`` (started now if there is none, or again if it failed); whether it
+        was started by this call."""
+        if not live.over:
+            raise ApiError(409, "the game is not over: it can be analysed once it is over")
+        row = self._row(live.id)
+        if row is not None and row["status"] != "failed":
+            if row["status"] == "running" and live.id not in self._tasks and self.service.acting:
+                self._launch(live, row)
+            return self._public(row), False
+        values = {"status": "running", "done": 0, "total": len(live.steps), "iterations": self.analysis_iterations,
+                  "seed": _seed("analysis", live.id), "result": None, "error": None, "started": time.time(),
+                  "finished": None}
+        with self.store.engine.begin() as conn:
+            if row is None:
+                conn.execute(insert(_TABLE).values(game_id=live.id, **values))
+            else:
+                conn.execute(update(_TABLE).where(_TABLE.c.game_id == live.id).values(**values))
+        row = {"game_id": live.id, **values}
+        self._launch(live, row)
+        return self._public(row), True
+
+    def _launch(self, live: Live, row: dict[str, Any] | None) -> None:
+        if row is None or live.id in self._tasks:
+            return
+        record = self.service.record(live)
+        task = asyncio.get_running_loop().create_task(self._analyse(live.id, record, row["iterations"], row["seed"]))
+        self._tasks[live.id] = task
+        task.add_done_callback(lambda _t, game_id=live.id: self._tasks.pop(game_id, None))
+
+    async def _analyse(self, game_id: str, record: dict[str, Any], iterations: int, seed: int) -> None:
+        try:
+            await self._run("analyses", analysis_job, self.store.url, game_id, record, iterations, seed)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.exception("the analysis of game %s failed", game_id)
+            with self.store.engine.begin() as conn:
+                conn.execute(update(_TABLE).where(_TABLE.c.game_id == game_id).values(
+                    status="failed", error=f"the analysis failed: {e}"[:300], finished=time.time()))
+
+
+# -- routes --------------------------------------------------------------------------------------
+def router(service: GameService, accounts: Any, analyses: Analyses) -> APIRouter:
+    from builders.server.seats import seat_for
+
+    api = APIRouter(tags=["analysis"])
+    game_id_param = PathParam(pattern=GAME_ID_PATTERN, description="the game's id")
+
+    @api.post("/api/games/{game_id}/hint", summary="The move the hard bot would play for the seat to move")
+    async def hint(request: Request, game_id: str = game_id_param,
+                   x_seat_token: str | None = Header(None, alias="X-Seat-Token"),
+                   seat: int | None = Query(None, ge=0, le=3)) -> dict[str, Any]:
+        live = service.get(game_id)
+        if not live.options.get("hints"):
+            raise ApiError(403, "this game was created without hints")
+        who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
+        assert who is not None
+        return await analyses.hint(live, who)
+
+    @api.post("/api/games/{game_id}/analysis", summary="Start the analysis of a finished game (or see it)")
+    async def start(game_id: str = game_id_param) -> Any:
+        from fastapi.responses import JSONResponse
+
+        out, started = analyses.start_analysis(service.get(game_id))
+        return JSONResponse(out, status_code=202 if started else 200)
+
+    @api.get("/api/games/{game_id}/analysis", summary="A game's analysis: its progress, then its result")
+    async def show(game_id: str = game_id_param) -> dict[str, Any]:
+        return analyses.get(service.get(game_id))
+
+    return api

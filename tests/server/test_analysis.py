@@ -1,0 +1,232 @@
+"""Hints and post-game analyses through the HTTP API (issue 13, parts 4 and 5): the refusals word for
+word, a hint that is a legal move and depends only on what the seat may see, an analysis that shows
+its progress and then its result, stored with the game across a restart of the server."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from builders.ai.analysis import LABELS
+from builders.core.record import replay
+from tests.ai.helpers import kingdom_twin, middle_ages_twin
+from tests.server.conftest import make_app
+from tests.server.helpers import FORBIDDEN_KEYS, ThreadServer, keys_of
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    app = make_app(tmp_path_factory.mktemp("analysis"), hint_iterations=60, analysis_iterations=25)
+    with ThreadServer(app) as server:
+        yield server
+
+
+@pytest.fixture
+def api(srv):
+    with httpx.Client(base_url=srv.url, timeout=60) as client:
+        yield client
+
+
+def create(api, game="kingdom", seats=None, **options):
+    body = {"game": game, "seats": seats or [{"type": "human"}, {"type": "human"}], **options}
+    r = api.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def token(created, seat):
+    return {"X-Seat-Token": created["seats"][seat]["token"]}
+
+
+def view(api, created, seat):
+    r = api.get(f"/api/games/{created['id']}/state", headers=token(created, seat))
+    assert r.status_code == 200
+    return r.json()
+
+
+def refused(r, status, detail):
+    assert (r.status_code, r.json()) == (status, {"detail": detail})
+
+
+def finished_bot_game(api, game="kingdom", **options):
+    """A game of random bots (they move at once in the tests' server), waited for until it is over."""
+    created = create(api, game, [{"type": "bot", "level": "easy"}] * 2, **options)
+    for _ in range(600):
+        if api.get(f"/api/games/{created['id']}").json()["status"] == "finished":
+            return created
+        time.sleep(0.05)
+    raise AssertionError("the bots did not finish the game")
+
+
+# -- hints ----------------------------------------------------------------------------------------
+def test_hints_are_an_option_shown_in_the_summary_and_the_view(api):
+    on = create(api, hints=True)
+    off = create(api)
+    assert api.get(f"/api/games/{on['id']}").json()["hints"] is True
+    assert api.get(f"/api/games/{off['id']}").json()["hints"] is False
+    assert view(api, on, 0)["hints"] is True and view(api, off, 0)["hints"] is False
+
+
+def test_a_rated_game_refuses_hints(api):
+    r = api.post("/api/games", json={"game": "kingdom", "rated": True, "hints": True,
+                                     "seats": [{"type": "human"}, {"type": "human", "open": True}]})
+    refused(r, 400, "a rated game has no hints: leave hints out or make the game unrated")
+
+
+def test_hint_refusals_word_for_word_change_nothing(api):
+    off = create(api)
+    before = view(api, off, 0)
+    refused(api.post(f"/api/games/{off['id']}/hint", headers=token(off, 0)), 403,
+            "this game was created without hints")
+    on = create(api, hints=True)
+    refused(api.post(f"/api/games/{on['id']}/hint", headers=token(on, 1)), 403, "it is seat 0's turn, not seat 1's")
+    refused(api.post(f"/api/games/{on['id']}/hint"), 401,
+            "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat")
+    refused(api.post(f"/api/games/{on['id']}/hint", headers={"X-Seat-Token": "nope"}), 401,
+            "the seat token is not valid for this game")
+    assert view(api, off, 0) == before
+    assert view(api, on, 0)["version"] == 0
+
+
+def test_no_hint_once_the_game_is_over(api):
+    created = create(api, seats=[{"type": "human"}, {"type": "bot", "level": "easy"}], hints=True)
+    r = api.post(f"/api/games/{created['id']}/resign", headers=token(created, 0), json={"bot": "easy"})
+    assert r.status_code == 200
+    for _ in range(600):
+        if api.get(f"/api/games/{created['id']}").json()["status"] == "finished":
+            break
+        time.sleep(0.05)
+    refused(api.post(f"/api/games/{created['id']}/hint", headers=token(created, 0)), 409, "the game is over")
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+def test_a_hint_is_a_legal_move_of_the_seat_to_move_with_its_win_chance(api, game):
+    created = create(api, game, hints=True, setup={"seed": 11})
+    for _ in range(5):   # a few moves in, by both seats
+        v = view(api, created, view(api, created, 0)["to_move"])
+        r = api.post(f"/api/games/{created['id']}/actions", headers=token(created, v["seat"]),
+                     json={"action": v["legal"][-1]})
+        assert r.status_code == 200
+    v = view(api, created, view(api, created, 0)["to_move"])
+    seat = v["seat"]
+    r = api.post(f"/api/games/{created['id']}/hint", headers=token(created, seat))
+    assert r.status_code == 200, r.text
+    h = r.json()
+    assert h["seat"] == seat and h["action"] in v["legal"]
+    assert 0.0 <= h["win_chance"] <= 1.0 and 1 <= h["visits"] <= 60
+    assert (h["version"], h["actions"]) == (v["version"], v["actions"])
+    assert not keys_of(h) & FORBIDDEN_KEYS
+    # asked again at the same position: the same answer, and the game did not change
+    assert api.post(f"/api/games/{created['id']}/hint", headers=token(created, seat)).json() == h
+    assert view(api, created, seat)["version"] == v["version"]
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+def test_the_hint_depends_only_on_what_the_seat_sees(srv, api, game):
+    """Two true states that differ only in hidden information (other seats' cards, the deck orders:
+    rules.md, "Setup") give the same hint through the endpoint: the search gets a determinization
+    drawn from the seat's observation, never the true state."""
+    created = create(api, game, hints=True, setup={"seed": 5})
+    for _ in range(7):
+        v = view(api, created, view(api, created, 0)["to_move"])
+        api.post(f"/api/games/{created['id']}/actions", headers=token(created, v["seat"]),
+                 json={"action": v["legal"][0]}).raise_for_status()
+    service, analyses = srv.app.state.service, srv.app.state.analyses
+    live = service.live[created["id"]]
+    seat = live.state.current_player
+    true_state = live.state
+    twin = (kingdom_twin if game == "kingdom" else middle_ages_twin)(true_state, 99)
+    assert twin.observation(seat) == true_state.observation(seat) and twin.to_json() != true_state.to_json()
+    first = api.post(f"/api/games/{created['id']}/hint", headers=token(created, seat)).json()
+    analyses._hints.clear()
+    live.state = twin
+    try:
+        second = api.post(f"/api/games/{created['id']}/hint", headers=token(created, seat)).json()
+    finally:
+        live.state = true_state
+    assert second == first
+
+
+# -- analyses -------------------------------------------------------------------------------------
+def test_analysis_refusals(api):
+    running = create(api)
+    refused(api.post(f"/api/games/{running['id']}/analysis"), 409,
+            "the game is not over: it can be analysed once it is over")
+    refused(api.get(f"/api/games/{running['id']}/analysis"), 409,
+            "the game is not over: it can be analysed once it is over")
+    refused(api.get("/api/games/nosuchgame/analysis"), 404, "there is no game 'nosuchgame'")
+    done = finished_bot_game(api, "middle-ages")
+    refused(api.get(f"/api/games/{done['id']}/analysis"), 404,
+            "this game has not been analysed yet: start its analysis with POST")
+
+
+def wait_for_analysis(api, game_id, seen):
+    for _ in range(3000):
+        body = api.get(f"/api/games/{game_id}/analysis").json()
+        seen.append(body)
+        if body["status"] != "running":
+            return body
+        time.sleep(0.02)
+    raise AssertionError("the analysis did not end")
+
+
+def test_analysis_shows_progress_then_its_result_and_survives_a_restart(tmp_path):
+    app = make_app(tmp_path, analysis_iterations=40)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        created = finished_bot_game(api, "kingdom", setup={"seed": 3})
+        game_id = created["id"]
+        record = api.get(f"/api/games/{game_id}/record").json()
+        total = sum(1 for e in record["history"] if isinstance(e, str))
+        r = api.post(f"/api/games/{game_id}/analysis")
+        assert r.status_code == 202
+        assert r.json() == {"game_id": game_id, "status": "running", "done": 0, "total": total,
+                            "iterations": 40, "result": None, "error": None}
+        again = api.post(f"/api/games/{game_id}/analysis")   # the same job, not a second one
+        assert again.status_code == 200 and again.json()["status"] in ("running", "done")
+        seen: list = []
+        final = wait_for_analysis(api, game_id, seen)
+        middle = [b for b in seen if b["status"] == "running" and 0 < b["done"] < total]
+        assert middle, "no progress was shown while the analysis ran"
+        dones = [b["done"] for b in seen if b["status"] == "running"]
+        assert dones == sorted(dones)
+        assert final["status"] == "done" and final["done"] == final["total"] == total
+        result = final["result"]
+        assert [d["index"] for d in result["decisions"]] == list(range(total))
+        played = [e for e in record["history"] if isinstance(e, str)]
+        for d in result["decisions"]:
+            assert d["played"] == played[d["index"]]
+            assert d["seat"] == replay(record, until=d["index"]).current_player
+            if not d["forced"]:
+                assert 0 <= d["before"] <= 1 and 0 <= d["after"] <= 1 and d["loss"] >= 0
+                assert d["best"] is not None and (d["label"] in LABELS or d["label"] is None)
+        assert [p["seat"] for p in result["players"]] == [0, 1]
+        assert result["scores"] == [p["total"] for p in record["result"]["players"]]
+        assert result["winners"] == record["result"]["winners"]
+    # a new server on the same database: the stored analysis, shown to anyone
+    app = make_app(tmp_path, analysis_iterations=40)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        assert api.get(f"/api/games/{game_id}/analysis").json() == final
+        r = api.post(f"/api/games/{game_id}/analysis")
+        assert r.status_code == 200 and r.json() == final
+
+
+def test_an_analysis_left_running_is_started_again_by_the_next_server(tmp_path):
+    app = make_app(tmp_path, analysis_iterations=30)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        game_id = finished_bot_game(api, "middle-ages", setup={"seed": 4})["id"]
+    # as if the server had stopped while the analysis ran
+    from sqlalchemy import insert
+
+    from builders.server.analysis import AnalysisRow
+
+    with app.state.store.engine.begin() as conn:
+        conn.execute(insert(AnalysisRow.__table__).values(
+            game_id=game_id, status="running", done=3, total=10, iterations=30, seed=1, started=time.time()))
+    app.state.store.close()
+    app = make_app(tmp_path, analysis_iterations=30)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        final = wait_for_analysis(api, game_id, [])
+        assert final["status"] == "done" and final["done"] == final["total"] > 10
+        assert final["result"]["decisions"]
