@@ -15,6 +15,7 @@ from builders.ai import GreedyAgent, MCTSAgent, make_bot
 from builders.ai import evaluate
 from builders.ai.budget import KB_AFTER, KB_BUILDS, turn_share
 from builders.ai.evaluate import decision_key, move_values, values
+from builders.ai.mcts import TURN_MARGIN
 from builders.core.agents import RandomAgent, play
 from builders.core.games import get_game
 from builders.kingdom.board import ROW_MASKS, SECTOR_MASKS, dilate
@@ -179,14 +180,14 @@ def test_time_split_across_a_turn_with_a_given_clock():
     seat = state.current_player
     first, _, _ = turn_share(state)
     t = agent._time_for(state, seat, 100, now=50.0)
-    assert t == pytest.approx(2.0 * first)
+    assert t == pytest.approx(2.0 * TURN_MARGIN * first)
     state.apply(state.legal_actions()[0])
     this, rest, _ = turn_share(state)
-    t2 = agent._time_for(state, seat, 101, now=50.3)      # 0.3 s spent of 2
-    assert t2 == pytest.approx(1.7 * this / rest)
+    t2 = agent._time_for(state, seat, 101, now=50.3)      # 0.3 s spent of 2 x TURN_MARGIN
+    assert t2 == pytest.approx((2.0 * TURN_MARGIN - 0.3) * this / rest)
     # another seat's actions in between: a new turn
     t3 = agent._time_for(state, seat, 140, now=90.0)
-    assert t3 == pytest.approx(2.0 * this / 1.0)
+    assert t3 == pytest.approx(2.0 * TURN_MARGIN * this / 1.0)
     # a per-decision cap still applies
     capped = MCTSAgent(0, time_limit=0.1, turn_time=2.0)
     assert capped._time_for(state, seat, 0, now=0.0) == 0.1

@@ -52,6 +52,9 @@ PRIORS = ("full", "fast")
 #: ``wall``: budgets in elapsed time (what a person waits); ``cpu``: in the process's CPU time (the
 #: same search on a busy machine: for matches between agents)
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+#: the share of a turn's time the decisions plan to use (the rest covers the last clock check, the
+#: moves without search and a busy machine)
+TURN_MARGIN = 0.97
 #: how often (iterations) a time-limited search looks at the clock and at an early stop
 CHECK_EVERY = 16
 
@@ -161,8 +164,8 @@ class MCTSAgent:
             deadline = turn[2]
             t = max(0.0, deadline - now) * (this / rest if rest > 0 else 1.0)
         else:
-            deadline = now + self.turn_time * min(1.0, rest / total)
-            t = self.turn_time * this / total
+            deadline = now + self.turn_time * TURN_MARGIN * min(1.0, rest / total)
+            t = self.turn_time * TURN_MARGIN * this / total
         self._turn = (seat, done + 1, deadline)
         return t if limit is None else min(t, limit)
 
