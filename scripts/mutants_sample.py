@@ -7,8 +7,8 @@ only those, and prints the kill rate per module with the survivors (``mutmut sho
 
     python scripts/mutants_sample.py --per-module 30 --seed 1 [--only builders.server.*]
 
-A killed mutant is one that some test fails on (or that times out); "no tests" are mutants that no test
-of the selection reaches, counted as survivors. The result is also written to mutants/sample.json.
+A killed mutant is one that some test fails on, that times out, or whose test process dies; "no tests"
+are mutants that no test of the selection reaches, counted as survivors. The result is also written to mutants/sample.json.
 """
 
 from __future__ import annotations
@@ -22,7 +22,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-KILLED = {1, 3, 36, 24, -24, 152, 255}
+#: mutmut's exit codes of a detected mutant: a failing test (1, 3), a timeout (36, 24, -24, 152, 255), or
+#: a test process that died or was stopped (-9, -11, -15: a mutant that makes a search endless is
+#: stopped by hand or by the memory limit)
+KILLED = {1, 3, 36, 24, -24, 152, 255, -9, -11, -15}
 NO_SUCH_MUTANT = "builders.no_such_module.x_none__mutmut_0"
 
 
