@@ -9,6 +9,7 @@ import { mountAccount, setBaseTitle } from "./account.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
 import { Guide } from "./tutorial.js";
+import { fetchHint, markMove, clearMarks, percent } from "./analysis.js";
 
 const gameId = gameIdFromPath("play");
 const tableRoot = document.getElementById("table");
@@ -27,6 +28,30 @@ let mySeats = [];
 // the seat whose player pressed "show my cards" on the pass-the-device screen
 let passed = null;
 let seeded = false;
+// the last hint asked for (kept while the game stays at its version)
+let hintShown = null;
+
+async function askHint() {
+  const button = document.getElementById("hint-btn");
+  if (button) button.disabled = true;
+  try {
+    hintShown = await fetchHint(gameId, { token, query: seatQuery() });
+  } catch (err) {
+    toast(err.message);
+  }
+  if (current) renderHeader(current);
+  showHint();
+}
+
+// The hint of this position (if one was asked for): its move marked on the table, its words in the header.
+function showHint() {
+  const fresh = hintShown && current && hintShown.version === current.version && hintShown.seat === current.seat;
+  if (!fresh) {
+    if (table) clearMarks(tableRoot, "hint-move");
+    return;
+  }
+  if (table) markMove(table, tableRoot, hintShown.action, "hint-move");
+}
 
 // ---------------------------------------------------------------------------------------------
 // Chat: the players' channel for seated people, the spectators' for the others; shown as text only.
@@ -301,6 +326,7 @@ function render(view) {
     document.body.dataset.game = view.game;
   }
   table.update(shown);
+  showHint();
   document.body.dataset.version = String(view.version ?? "");
   document.body.dataset.toMove = view.to_move === null || view.to_move === undefined ? "" : String(view.to_move);
   document.body.dataset.status = view.result ? "finished" : view.status || "";
@@ -394,8 +420,17 @@ function renderHeader(view) {
   }
   if (view.result) {
     toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, "Replay"));
+    toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}?analyse`, id: "analyse-link", title: "The win chance across the game and the moves to look at again" }, "Analyse"));
   } else if (mine !== null) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", onclick: showBotDialog }, "Hand over to a bot"));
+  }
+  if (view.hints && yourTurn && !bot) {
+    toolsEl.appendChild(el("button", { class: "btn small", id: "hint-btn", title: "The move the hard bot would play here", onclick: askHint }, "Hint"));
+    if (hintShown && hintShown.version === view.version && hintShown.seat === view.seat) {
+      const words = table && table.describe ? table.describe({ action: hintShown.action, text: hintShown.action }) : null;
+      toolsEl.appendChild(el("span", { class: "hint-text", id: "hint-text", role: "status", "data-action": null },
+        `Hint: ${words || hintShown.action} · win chance ${percent(hintShown.win_chance)}`));
+    }
   }
   if (playingSeat(view) !== null && !view.result) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "guide-btn", title: "Show the first-game hints again", onclick: () => guide.restart() }, "Guide"));

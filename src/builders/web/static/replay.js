@@ -3,6 +3,7 @@
 import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, winnersText, logText, seatName } from "./api.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
+import { AnalysisBoard } from "./analysis.js";
 
 const gameId = gameIdFromPath("replay");
 const tableRoot = document.getElementById("table");
@@ -21,6 +22,11 @@ let timer = null;
 let loading = 0;
 
 const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: "Game log" }), el("ol", { class: "log", id: "log" }));
+// the analysis board: its graph and labelled moves jump the replay to a position
+const board = new AnalysisBoard(el("section", { id: "analysis" }), gameId, {
+  onJump: (k) => { stop(); show(k); },
+  describe: (action) => (table && table.describe ? table.describe({ action, text: action }) : null),
+});
 
 async function fetchView(k) {
   if (cache.has(k)) return cache.get(k);
@@ -91,6 +97,7 @@ async function show(k) {
     list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
+  board.position(k, table, tableRoot);
   // prefetch the next step
   if (k < total) fetchView(k + 1).catch(() => {});
 }
@@ -164,6 +171,9 @@ async function main() {
     return;
   }
   slider.max = String(total);
+  document.getElementById("replay-controls").after(board.root);
+  // shown to everyone once made; "?analyse" (the game-over screen's Analyse button) starts it
+  board.load({ start: new URLSearchParams(location.search).has("analyse") });
   // a replay starts at the beginning, unless the address names a step
   const wanted = stepFromHash();
   await show(wanted === null ? 0 : wanted);

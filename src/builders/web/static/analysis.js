@@ -1,0 +1,238 @@
+// Hints at the table and the post-game analysis board of the replay page.
+//
+// A hint (POST /api/games/{id}/hint) names the move the hard bot would play for the seat to move and
+// its win chance; markMove() draws a move on the table (its hexes outlined on the Kingdom Builder map,
+// its cards and action button marked in The Builders). The analysis board (GET/POST
+// /api/games/{id}/analysis) shows the progress of a running analysis, then a win-chance graph per
+// player (click a point to jump the replay there), the labelled moves with the better move, and a
+// summary per player.
+
+import { api, el, svg, toast, SEAT_COLOURS, SEAT_NAMES } from "./api.js";
+
+const LABEL_WORDS = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+const LABEL_MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+// as long as setTimeout allows: the mark stays until the table clears its marks itself
+const KEEP = 0x3fffffff;
+
+export function percent(x) {
+  return `${Math.round(x * 100)}%`;
+}
+
+// Clear the marks of markMove() (class cls) from the table.
+export function clearMarks(root, cls) {
+  for (const node of root.querySelectorAll(`.${cls}, .${cls}-inner`)) {
+    // the outlines drawn over the map go; the map's own targets and the cards keep only their class
+    if (node.tagName === "polygon" && !node.hasAttribute("data-action")) node.remove();
+    else node.classList.remove(cls);
+  }
+}
+
+// Mark the move ``action`` on ``table`` (inside ``root``) with the class ``cls``; returns how many
+// things were marked (hexes, cards, buttons).
+export function markMove(table, root, action, cls) {
+  clearMarks(root, cls);
+  let marked = 0;
+  if (table && table.lightHexes && table.constructor.actionHexes) {
+    const hexes = table.constructor.actionHexes(action);
+    if (hexes.length) table.lightHexes(hexes, { ms: KEEP, cls });
+    marked += hexes.length;
+  } else if (table && table.showEntry) {
+    marked += table.showEntry({ action }, cls).length;
+  }
+  for (const node of root.querySelectorAll("[data-action]")) {
+    if (node.getAttribute("data-action") === action) {
+      node.classList.add(cls);
+      marked += 1;
+    }
+  }
+  return marked;
+}
+
+// Ask for a hint for this browser's seat: {seat, action, win_chance, visits, version, actions}.
+export async function fetchHint(gameId, { token, query = "" } = {}) {
+  return api(`/api/games/${encodeURIComponent(gameId)}/hint${query}`, { method: "POST", token });
+}
+
+// -- the analysis board --------------------------------------------------------------------------
+export class AnalysisBoard {
+  // ``root``: the element to fill; ``onJump(n)``: show position n (before decision n) in the replay;
+  // ``describe(action)``: words for an action (or null).
+  constructor(root, gameId, { onJump, describe } = {}) {
+    this.root = root;
+    this.gameId = gameId;
+    this.onJump = onJump || (() => {});
+    this.describe = describe || (() => null);
+    this.data = null;
+    this.timer = null;
+    this.n = 0;
+    this.root.classList.add("analysis-board", "panel");
+    this.root.id = this.root.id || "analysis";
+  }
+
+  url() {
+    return `/api/games/${encodeURIComponent(this.gameId)}/analysis`;
+  }
+
+  // Show the stored analysis, or its progress, or an "Analyse" button.
+  async load({ start = false } = {}) {
+    let data = null;
+    try {
+      data = await api(this.url());
+    } catch (err) {
+      if (err.status !== 404) {
+        this.root.replaceChildren(el("h3", { text: "Analysis" }), el("p", { class: "muted", text: err.message }));
+        return;
+      }
+    }
+    if (!data && start) return this.start();
+    this.show(data);
+  }
+
+  async start() {
+    try {
+      this.show(await api(this.url(), { method: "POST" }));
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  show(data) {
+    this.data = data;
+    clearTimeout(this.timer);
+    const title = el("h3", { text: "Analysis" });
+    if (!data) {
+      this.root.dataset.status = "none";
+      this.root.replaceChildren(title,
+        el("p", { class: "muted", text: "The hard bot's search can look at every decision of this game: the win chance before and after it, and the better move when there was one." }),
+        el("button", { class: "btn btn-primary", id: "analyse-btn", onclick: () => this.start() }, "Analyse"));
+      return;
+    }
+    this.root.dataset.status = data.status;
+    if (data.status === "running") {
+      const bar = el("progress", { id: "analysis-progress", max: Math.max(1, data.total), value: data.done });
+      this.root.replaceChildren(title, el("p", { id: "analysis-status", text: `Analysing… ${data.done} / ${data.total} decisions` }), bar);
+      this.timer = setTimeout(() => this.load(), 1000);
+      return;
+    }
+    if (data.status === "failed") {
+      this.root.replaceChildren(title, el("p", { class: "muted", text: data.error || "The analysis failed." }),
+        el("button", { class: "btn", id: "analyse-btn", onclick: () => this.start() }, "Analyse again"));
+      return;
+    }
+    const result = data.result;
+    this.root.replaceChildren(title, this.graph(result), this.summary(result), this.moves(result),
+      el("p", { class: "muted small", text: `Labels by the drop in the mover's win chance: inaccuracy ${percent(result.thresholds.inaccuracy)}, mistake ${percent(result.thresholds.mistake)}, blunder ${percent(result.thresholds.blunder)} or more (${data.iterations} search iterations a decision).` }));
+    this.position(this.n);
+  }
+
+  // The win chance of each player at each of their decisions (before it), across the game.
+  graph(result) {
+    const W = 600;
+    const H = 160;
+    const pad = 8;
+    const decisions = result.decisions;
+    const count = Math.max(1, decisions.length);
+    const x = (i) => pad + (i / Math.max(1, count - 1)) * (W - 2 * pad);
+    const y = (v) => H - pad - v * (H - 2 * pad);
+    const chart = svg("svg", { id: "wc-graph", class: "wc-graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Win chance of each player across the game" });
+    chart.appendChild(svg("line", { x1: pad, x2: W - pad, y1: y(0.5), y2: y(0.5), class: "wc-mid", stroke: "#999", "stroke-dasharray": "4 4" }));
+    this.cursor = svg("line", { class: "wc-cursor", y1: pad, y2: H - pad, x1: x(0), x2: x(0), stroke: "#333", "stroke-width": 1 });
+    chart.appendChild(this.cursor);
+    this.x = x;
+    for (const player of result.players) {
+      const mine = decisions.filter((d) => d.seat === player.seat && !d.forced);
+      if (!mine.length) continue;
+      const colour = SEAT_COLOURS[player.seat] || "#666";
+      chart.appendChild(svg("polyline", {
+        class: "wc-line", "data-seat": player.seat, fill: "none", stroke: colour, "stroke-width": 2,
+        points: mine.map((d) => `${x(d.index).toFixed(1)},${y(d.before).toFixed(1)}`).join(" "),
+      }));
+      for (const d of mine) {
+        const point = svg("circle", {
+          class: `wc-point${d.label ? ` wc-${d.label}` : ""}`, "data-n": d.index, "data-seat": d.seat,
+          cx: x(d.index).toFixed(1), cy: y(d.before).toFixed(1), r: d.label ? 5 : 3,
+          fill: colour, stroke: d.label ? "#111" : "none", "stroke-width": 1.5, tabindex: 0, role: "button",
+          "aria-label": `Decision ${d.index + 1}, ${SEAT_NAMES[d.seat]}: win chance ${percent(d.before)}${d.label ? `, ${d.label}` : ""}`,
+        }, svg("title", { text: `${SEAT_NAMES[d.seat]} · decision ${d.index + 1}: ${percent(d.before)}${d.label ? ` (${d.label})` : ""}` }));
+        point.addEventListener("click", () => this.jump(d.index));
+        point.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index); } });
+        chart.appendChild(point);
+      }
+    }
+    return el("figure", { class: "wc-figure" }, chart,
+      el("figcaption", { class: "muted small" }, "Each player's win chance at their own decisions, from the start (left) to the end (right). Click a point to see that position."));
+  }
+
+  summary(result) {
+    const rows = result.players.map((p) => el("tr", { "data-seat": p.seat },
+      el("th", { scope: "row" }, el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[p.seat] } }), ` ${SEAT_NAMES[p.seat]}`),
+      el("td", { text: String(result.scores[p.seat]) }),
+      el("td", { class: "mean-loss", text: `${(p.mean_loss * 100).toFixed(1)}%` }),
+      ...["inaccuracy", "mistake", "blunder"].map((name) => el("td", { class: `count-${name}`, text: String(p.counts[name] || 0) }))));
+    return el("table", { class: "analysis-summary", id: "analysis-summary" },
+      el("thead", {}, el("tr", {}, ...["Player", "Score", "Mean loss", "Inaccuracies", "Mistakes", "Blunders"].map((t) => el("th", { scope: "col", text: t })))),
+      el("tbody", {}, rows));
+  }
+
+  moves(result) {
+    const labelled = result.decisions.filter((d) => d.label);
+    const list = el("ol", { class: "analysis-moves", id: "analysis-moves" });
+    for (const d of labelled) {
+      const played = this.describe(d.played) || d.played;
+      const best = this.describe(d.best) || d.best;
+      const li = el("li", { class: `move-${d.label}`, "data-n": d.index, "data-label": d.label, tabindex: 0, title: "Show this position" },
+        el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[d.seat] } }),
+        el("b", { text: ` ${LABEL_WORDS[d.label]} ${LABEL_MARK[d.label]} ` }),
+        el("span", { text: `decision ${d.index + 1}, ${SEAT_NAMES[d.seat]}: ${played} (${percent(d.after)}); better: ` }),
+        el("span", { class: "better", text: `${best} (${percent(d.best_value)})` }));
+      li.addEventListener("click", () => this.jump(d.index));
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index); } });
+      list.appendChild(li);
+    }
+    if (!labelled.length) list.appendChild(el("li", { class: "muted", text: "No inaccuracy, mistake or blunder: well played." }));
+    return el("section", {}, el("h4", { text: "Moves to look at again" }), list);
+  }
+
+  jump(n) {
+    this.onJump(n);
+  }
+
+  // The decision made at position n (null: none, or no analysis yet).
+  decisionAt(n) {
+    const result = this.data && this.data.status === "done" ? this.data.result : null;
+    return result ? result.decisions.find((d) => d.index === n) || null : null;
+  }
+
+  // Position n is shown: move the graph's cursor, mark the current move in the list and draw the
+  // better move on the table when the move played there was labelled.
+  position(n, table = this.table, root = this.tableRoot) {
+    this.n = n;
+    this.table = table;
+    this.tableRoot = root;
+    if (this.cursor && this.x) {
+      const xs = this.x(Math.min(n, Math.max(0, this.data.result.decisions.length - 1))).toFixed(1);
+      this.cursor.setAttribute("x1", xs);
+      this.cursor.setAttribute("x2", xs);
+    }
+    for (const li of this.root.querySelectorAll(".analysis-moves li")) li.classList.toggle("current", li.dataset.n === String(n));
+    if (!root) return;
+    clearMarks(root, "better-move");
+    const d = this.decisionAt(n);
+    let note = this.root.querySelector("#analysis-note");
+    if (!note) {
+      note = el("p", { id: "analysis-note", class: "analysis-note" });
+      const graph = this.root.querySelector(".wc-figure");
+      if (graph) graph.after(note);
+    }
+    if (!d || d.forced) {
+      note.textContent = d ? `Decision ${n + 1}: the only move.` : "";
+      return;
+    }
+    const played = this.describe(d.played) || d.played;
+    const best = this.describe(d.best) || d.best;
+    note.textContent = d.best === d.played
+      ? `Decision ${n + 1}, ${SEAT_NAMES[d.seat]}: ${played}, the search's choice too (${percent(d.before)}).`
+      : `Decision ${n + 1}, ${SEAT_NAMES[d.seat]}: ${played} (${percent(d.after)})${d.label ? `, ${d.label}` : ""}; better: ${best} (${percent(d.best_value)}), marked on the table.`;
+    if (d.best !== d.played && table) markMove(table, root, d.best, "better-move");
+  }
+}

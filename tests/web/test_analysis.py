@@ -1,0 +1,124 @@
+"""Hints and the analysis board in the browser (issue 13, parts 4 and 5): the Hint button marks a legal
+move on the map with its win chance; a finished game's Analyse button opens the replay with its
+analysis: progress, then the win-chance graph (a point jumps the replay), the labelled moves with the
+better move marked on the board, and a summary per player."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from builders.server.app import create_app
+from builders.server.guard import Limits
+from tests.server.helpers import ThreadServer
+from tests.web.helpers import wait_ready
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The browser tests' server with small search budgets for hints and analyses."""
+    db_path = tmp_path_factory.mktemp("web-analysis") / "games.sqlite3"
+    limits = Limits()
+    limits.rates = {**limits.rates, "create": (10_000, 60.0), "join": (10_000, 60.0)}
+    app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits,
+                     hint_iterations=80, analysis_iterations=30)
+    with ThreadServer(app) as srv:
+        yield srv
+
+
+@pytest.fixture
+def api(server):
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        yield client
+
+
+def hexes_of(action: str) -> list[str]:
+    parts = action.split(" ")
+    return [h for h in parts[1].split(">") if "," in h] if len(parts) > 1 else []
+
+
+def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, shots):
+    made = api.post("/api/games", json={"game": "kingdom", "hints": True, "setup": {"seed": 21},
+                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    page = new_page()
+    page.goto(made["seats"][0]["link"])
+    wait_ready(page)
+    token = {"X-Seat-Token": made["seats"][0]["token"]}
+    legal = api.get(f"/api/games/{made['id']}/state", headers=token).json()["legal"]
+    page.locator("#hint-btn").click()
+    page.wait_for_selector("#hint-text")
+    text = page.locator("#hint-text").inner_text()
+    # the same position asked through the API: the same answer (kept per position)
+    hint = api.post(f"/api/games/{made['id']}/hint", headers=token).json()
+    assert hint["action"] in legal
+    assert text.startswith("Hint: ") and text.endswith(f"· win chance {round(hint['win_chance'] * 100)}%")
+    outlined = page.locator("#kb-map polygon.hint-move:not([data-action])").evaluate_all(
+        "els => els.map(e => e.dataset.hex)")
+    assert outlined == hexes_of(hint["action"]) and outlined
+    # the map's own target for that move is marked too, and it is a legal move's
+    target = page.locator("#kb-map polygon.target.hint-move")
+    assert target.count() == 1 and target.get_attribute("data-action") == hint["action"]
+    shots(page, "hint")
+    # playing the hinted move: the mark goes with the position it was for
+    target.click()
+    page.wait_for_function("() => !document.querySelector('#hint-text')")
+    assert page.locator("#kb-map .hint-move").count() == 0
+
+
+def finished_bot_game(api, game: str) -> str:
+    made = api.post("/api/games", json={"game": game, "setup": {"seed": 8},
+                                        "seats": [{"type": "bot", "level": "easy"}] * 2}).json()
+    deadline = time.monotonic() + 120
+    while api.get(f"/api/games/{made['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "a game of two bots did not finish"
+        time.sleep(0.2)
+    return made["id"]
+
+
+def test_a_finished_game_opens_its_analysis_graph_and_labelled_moves(new_page, api, shots):
+    game_id = finished_bot_game(api, "kingdom")
+    page = new_page()
+    page.goto(f"/play/{game_id}")
+    page.wait_for_function("() => document.body.dataset.status === 'finished'")
+    page.locator("#analyse-link").click()
+    page.wait_for_url(f"**/replay/{game_id}?analyse*")
+    page.wait_for_selector("#analysis[data-status='running'], #analysis[data-status='done']")
+    page.wait_for_selector("#analysis[data-status='done']", timeout=180_000)
+    stored = api.get(f"/api/games/{game_id}/analysis").json()["result"]
+    shown = [d for d in stored["decisions"] if not d["forced"]]
+    # the graph: one line per player, a point per decision that was not forced
+    assert page.locator("#wc-graph polyline.wc-line").count() == 2
+    assert page.locator("#wc-graph circle.wc-point").count() == len(shown)
+    # the summary per player
+    rows = page.locator("#analysis-summary tbody tr")
+    assert rows.count() == 2
+    for p in stored["players"]:
+        row = page.locator(f"#analysis-summary tbody tr[data-seat='{p['seat']}']")
+        mean = row.locator(".mean-loss").inner_text()
+        assert mean.endswith("%") and abs(float(mean[:-1]) - p["mean_loss"] * 100) <= 0.051
+        assert row.locator(".count-blunder").inner_text() == str(p["counts"]["blunder"])
+    labelled = [d for d in stored["decisions"] if d["label"]]
+    assert labelled, "the analysis labelled no move"
+    assert page.locator("#analysis-moves li[data-label]").count() == len(labelled)
+    shots(page, "analysis", full_page=True)
+    # a point of the graph jumps the replay to that position
+    point = shown[len(shown) // 2]
+    page.locator(f"#wc-graph circle.wc-point[data-n='{point['index']}']").click()
+    page.wait_for_function("k => document.body.dataset.step === String(k)", arg=point["index"])
+    # a labelled move: its position, and the better move drawn on the map
+    with_hexes = [d for d in labelled if hexes_of(d["best"])] or labelled
+    d = with_hexes[0]
+    page.locator(f"#analysis-moves li[data-n='{d['index']}']").click()
+    page.wait_for_function("k => document.body.dataset.step === String(k)", arg=d["index"])
+    assert "better:" in page.locator("#analysis-note").inner_text()
+    if hexes_of(d["best"]):
+        page.wait_for_selector("#kb-map polygon.better-move")
+        marked = page.locator("#kb-map polygon.better-move").evaluate_all("els => els.map(e => e.dataset.hex)")
+        assert marked == hexes_of(d["best"])
+    shots(page, "better-move")
+    # anyone opening the replay later sees the stored analysis at once
+    other = new_page()
+    other.goto(f"/replay/{game_id}")
+    other.wait_for_selector("#analysis[data-status='done'] #wc-graph")
