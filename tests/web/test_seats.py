@@ -155,7 +155,7 @@ def test_hand_over_to_a_bot_from_the_dialog(new_page, api, shots):
     # the bot plays her seat to the end of the game, without her
     for p in (phone, page):
         try:
-            p.wait_for_function("document.body.dataset.status === 'finished'", timeout=40000)
+            p.wait_for_function("() => document.body.dataset.status === 'finished'", timeout=40000)
         except Exception:
             raise AssertionError(f"the game did not end: {page_state(p)}") from None
     summary = api.get(f"/api/games/{game_id}").json()
