@@ -8,7 +8,7 @@ TESTS  := $(VENV)/.installed-tests
 # apt-get needs root; use sudo when we are not root.
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test install chromium services bench clean mutants
+.PHONY: play test install chromium npm services bench clean mutants
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -30,12 +30,16 @@ play: $(STAMP)
 chromium:
 	@command -v chromium >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null'
 
+# The browser tests' accessibility scan packs axe-core from the npm registry into out/cache/ once.
+npm:
+	@command -v npm >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null'
+
 # The server tests start their own throwaway PostgreSQL and Redis (Debian's packages; no service is
 # started system-wide).
 services:
 	@{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } && command -v redis-server >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null'
 
-test: $(TESTS) chromium services
+test: $(TESTS) chromium npm services
 	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest
 
