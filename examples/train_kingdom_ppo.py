@@ -117,10 +117,14 @@ def plot(rows: list[dict], args, path: Path) -> None:
     steps = [r["steps"] for r in rows]
     rates = np.array([r["win_rate"] for r in rows])
     n = rows[0]["games"]
-    half = 1.96 * np.sqrt(np.clip(rates * (1 - rates), 1e-9, None) / n)
+    # Wilson score interval, 95%
+    z = 1.96
+    centre = (rates + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(rates * (1 - rates) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
     ax.plot(steps, rates, marker="o", label="masked PPO")
-    ax.fill_between(steps, np.clip(rates - half, 0, 1), np.clip(rates + half, 0, 1), alpha=0.2, label="95% interval")
+    ax.fill_between(steps, np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1), alpha=0.2,
+                    label="95% interval (Wilson)")
     ax.axhline(1 / args.players, color="grey", linestyle="--", label="random vs random")
     ax.set_xlabel("training steps (learner decisions)")
     ax.set_ylabel(f"win rate vs random ({n} games)")
