@@ -122,3 +122,25 @@ def test_a_finished_game_opens_its_analysis_graph_and_labelled_moves(new_page, a
     other = new_page()
     other.goto(f"/replay/{game_id}")
     other.wait_for_selector("#analysis[data-status='done'] #wc-graph")
+
+
+def test_the_builders_hint_marks_the_move_on_the_table(new_page, api, shots):
+    made = api.post("/api/games", json={"game": "middle-ages", "hints": True, "setup": {"seed": 5},
+                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    page = new_page()
+    page.goto(made["seats"][0]["link"])
+    wait_ready(page)
+    token = {"X-Seat-Token": made["seats"][0]["token"]}
+    legal = api.get(f"/api/games/{made['id']}/state", headers=token).json()["legal"]
+    page.locator("#hint-btn").click()
+    page.wait_for_selector("#hint-text")
+    hint = api.post(f"/api/games/{made['id']}/hint", headers=token).json()
+    assert hint["action"] in legal
+    assert page.locator("#hint-text").inner_text().endswith(f"· win chance {round(hint['win_chance'] * 100)}%")
+    marked = page.locator("#table .hint-move").evaluate_all(
+        "els => els.map(e => ({action: e.getAttribute('data-action'), card: e.getAttribute('data-card')}))")
+    assert marked, "the hinted move is not marked on the table"
+    cards = [w for w in hint["action"].split(" ") if w[:1] in "BWM" and w[1:].isdigit()]
+    for m in marked:
+        assert m["action"] == hint["action"] or m["card"] in cards, m
+    shots(page, "hint-the-builders")

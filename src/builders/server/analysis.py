@@ -27,6 +27,7 @@ from typing import Any
 
 from fastapi import APIRouter, Header, Path as PathParam, Query, Request
 from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, create_engine, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from builders.core.rng import Rng
@@ -252,11 +253,16 @@ class Analyses:
         values = {"status": "running", "done": 0, "total": len(live.steps), "iterations": self.analysis_iterations,
                   "seed": _seed("analysis", live.id), "result": None, "error": None, "started": time.time(),
                   "finished": None}
-        with self.store.engine.begin() as conn:
-            if row is None:
-                conn.execute(insert(_TABLE).values(game_id=live.id, **values))
-            else:
-                conn.execute(update(_TABLE).where(_TABLE.c.game_id == live.id).values(**values))
+        try:
+            with self.store.engine.begin() as conn:
+                if row is None:
+                    conn.execute(insert(_TABLE).values(game_id=live.id, **values))
+                else:
+                    conn.execute(update(_TABLE).where(_TABLE.c.game_id == live.id).values(**values))
+        except IntegrityError:  # another server process started it at the same moment: that one runs
+            row = self._row(live.id)
+            assert row is not None
+            return self._public(row), False
         row = {"game_id": live.id, **values}
         self._launch(live, row)
         return self._public(row), True
