@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from pathlib import Path
 
 from tests.web.conftest import DESKTOP
@@ -67,10 +69,15 @@ def axe_script() -> Path:
     if not npm:
         raise AssertionError("npm is needed once to fetch axe-core for the accessibility scan: apt-get install -y npm")
     AXE_CACHE.mkdir(parents=True, exist_ok=True)
-    subprocess.run([npm, "pack", f"axe-core@{AXE_VERSION}", "--silent", "--pack-destination", str(AXE_CACHE)],
+    # several test workers may get here at once: each packs into its own folder, the last rename wins
+    work = Path(tempfile.mkdtemp(dir=AXE_CACHE))
+    subprocess.run([npm, "pack", f"axe-core@{AXE_VERSION}", "--silent", "--pack-destination", str(work)],
                    check=True, capture_output=True, timeout=300)
-    with tarfile.open(AXE_CACHE / f"axe-core-{AXE_VERSION}.tgz") as tar:
-        tar.extract("package/axe.min.js", AXE_CACHE, filter="data")
+    with tarfile.open(work / f"axe-core-{AXE_VERSION}.tgz") as tar:
+        tar.extract("package/axe.min.js", work, filter="data")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(work / "package" / "axe.min.js", target)
+    shutil.rmtree(work, ignore_errors=True)
     return target
 
 
