@@ -4,8 +4,8 @@
 import { el, svg, toast, SEAT_COLOURS } from "./api.js";
 import { startGuidedGame } from "./tutorial.js";
 import {
-  TERRAIN_FILL, TERRAIN_WORD, KIND_COLOUR, TILE_TEXT, CARD_TEXT, SECTIONS, terrainSwatch, locationIcon, houseIcon,
-  ensureSprite, capital, legendPanel,
+  TERRAIN_FILL, TERRAIN_WORD, KIND_COLOUR, TILE_TEXT, CARD_TEXT, SECTIONS, locationIcon, ensureSprite, capital,
+  legendPanel,
 } from "./kingdom.js";
 import { cardElement, resourceIcon, coinBadge, legendPanel as buildersLegend } from "./middle_ages.js";
 
