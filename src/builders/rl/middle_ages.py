@@ -21,7 +21,7 @@ import numpy as np
 
 from builders.core.errors import IllegalAction
 from builders.middle_ages.cards import BUILDING_DECK, MACHINES, REQ, WORKERS, unpack
-from builders.middle_ages.rules import BUY, COINS, END, OPEN, RECRUIT, SEND, send_code
+from builders.middle_ages.rules import BUY, COINS, END, OPEN, RECRUIT, send_code
 
 NUM_SITES = len(BUILDING_DECK)            # 42
 NUM_WORKERS = len(WORKERS) + len(MACHINES)  # 50: workers, then machines (which work once completed)

@@ -94,8 +94,6 @@ class BuildersAEC(AECEnv):
         else:
             self.agent_selection = self.possible_agents[self.match.current_player]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            pass  # drawn on request by render()
 
     def render(self) -> str | None:
         if self.render_mode is None:
