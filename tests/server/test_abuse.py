@@ -214,6 +214,20 @@ def test_slow_and_idle_connections_are_dropped(tmp_path, monkeypatch):
         assert 0.9 < closed_after(None) < 3
         assert 0.9 < closed_after(0.25) < 3
         assert httpx.get(server.url + "/api/games", timeout=5).status_code == 200
+        # 300 connections that never send anything do not keep others out, and are all dropped
+        idle = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(300)]
+        try:
+            assert httpx.get(server.url + "/api/games", timeout=5).status_code == 200
+            time.sleep(2.5)
+            for s in idle:
+                s.settimeout(5)
+                try:
+                    assert s.recv(10) == b""
+                except ConnectionResetError:
+                    pass
+        finally:
+            for s in idle:
+                s.close()
     finally:
         server.stop()
 
@@ -233,3 +247,16 @@ def test_socket_messages_are_rate_limited(guarded):
             assert refused[0] == {"type": "error", "message": "too many messages: at most 5 a second", "code": 429}
 
     asyncio.run(scenario())
+
+
+def test_kinds_of_limited_requests():
+    from builders.server.guard import kind_of
+
+    assert kind_of("POST", "/api/games") == "create"
+    assert kind_of("POST", "/api/games/abc/rematch") == "create"
+    assert kind_of("POST", "/api/games/abc/join") == kind_of("POST", "/api/games/abc/claim") == "join"
+    assert {kind_of("POST", f"/api/games/abc/{x}") for x in ("actions", "undo", "resign")} == {"action"}
+    assert kind_of("POST", "/api/games/abc/chat") == "chat"
+    assert {kind_of("POST", p) for p in ("/api/session", "/api/session/guest", "/api/accounts",
+                                         "/api/account/password")} == {"login"}
+    assert kind_of("GET", "/api/games") is None and kind_of("GET", "/api/games/abc/state") is None

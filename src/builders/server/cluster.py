@@ -129,6 +129,8 @@ class Cluster:
         self.presence: dict[str, dict[str, tuple[set[int], float]]] = {}
         self.published = 0
         self.received = 0
+        #: the game being brought up to date from another process's change (not published again)
+        self.muted: str | None = None
 
     # -- life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -227,7 +229,11 @@ class Cluster:
                     except Exception:
                         log.exception("game %s cannot be loaded", game_id)
             elif version != live.version and not live.lock.locked():
-                self.service.refresh(live)
+                self.muted = game_id
+                try:
+                    self.service.refresh(live)
+                finally:
+                    self.muted = None
         now = time.time()
         for game_id, seen in list(self.presence.items()):  # processes not heard of for a minute
             for origin, (_, at) in list(seen.items()):
@@ -241,7 +247,10 @@ class Cluster:
         key = (live.version, seats)
         if self.sent.get(live.id) == key:
             return
+        known = self.sent.get(live.id)
         self.sent[live.id] = key
+        if live.id == self.muted and (known is None or known[1] == seats):
+            return  # the other processes made this change: they know it
         assert self.outbox is not None
         self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "v": live.version, "s": seats}))
 
@@ -323,9 +332,12 @@ class Cluster:
     async def _catch_up_game(self, live: Any) -> None:
         async with live.lock:
             try:
+                self.muted = live.id
                 self.service.refresh(live)
             except Exception:
                 log.exception("game %s cannot be brought up to date", live.id)
+            finally:
+                self.muted = None
 
     async def _catch_up_new(self, game_id: str) -> None:
         if game_id in self.service.live:

@@ -196,11 +196,21 @@ class GameService:
         """Replace ``live``'s copy with the stored game, tell its clients; True if it had changed.
         Never while a change of this process is being committed (the caller holds the lock or
         checked it is free)."""
-        fresh = self._build(live.id)
-        if fresh.version == live.version:
+        found = self.store.snapshot(live.id)
+        if found is None or found[0]["version"] == live.version:
             return False
-        for name in ("name", "seats", "version", "state", "steps", "log", "options"):
-            setattr(live, name, getattr(fresh, name))
+        row, steps = found
+        known = len(live.steps)
+        if len(steps) >= known and all(_same_step(a, b) for a, b in zip(steps, live.steps)):
+            # the usual case: actions were added; play only those on the copy
+            state, entries = live.state.copy(), list(live.log)
+            self._replay(live.id, live.presenter, state, steps, known, entries)
+        else:  # an undo: replay the record
+            fresh = self._build(live.id, found)
+            state, entries = fresh.state, fresh.log
+        live.name, live.seats, live.version = row["name"], row["seats"], row["version"]
+        live.options = row.get("options") or {}
+        live.state, live.steps, live.log = state, steps, entries
         live.undo = []
         live.changed()
         self._broadcast(live)
@@ -231,16 +241,27 @@ class GameService:
             raise ApiError(409, "the game was changed meanwhile (by another server process): try again") from None
         live.version += 1
 
-    def _build(self, game_id: str) -> Live:
-        """The stored game ``game_id``, replayed (not registered)."""
-        row = self.store.game(game_id)
-        if row is None:
+    def _build(self, game_id: str, found: tuple[dict[str, Any], list[StoredStep]] | None = None) -> Live:
+        """The stored game ``game_id`` (or its row and steps ``found``), replayed (not registered)."""
+        found = found or self.store.snapshot(game_id)
+        if found is None:
             raise ApiError(404, f"there is no game {game_id!r}")
-        steps = self.store.steps(game_id)
+        row, steps = found
         game = get_game(row["game"])
         state = game.new_state(row["setup"])
-        entries = []
-        for n, step in enumerate(steps):
+        entries: list[dict[str, Any]] = []
+        self._replay(game_id, get_view(row["game"]), state, steps, 0, entries)
+        live = Live(id=row["id"], game=row["game"], name=row["name"], created=row["created"],
+                    setup=row["setup"], seats=row["seats"], version=row["version"], state=state,
+                    steps=steps, log=entries, options=row.get("options") or {})
+        return live
+
+    @staticmethod
+    def _replay(game_id: str, presenter: Any, state: GameState, steps: list[StoredStep], start: int,
+                entries: list[dict[str, Any]]) -> None:
+        """Play ``steps[start:]`` on ``state`` (at action ``start``), adding their log entries."""
+        for n in range(start, len(steps)):
+            step = steps[n]
             try:
                 action = state.parse_action(step.action)
                 state.forced = list(step.chance)
@@ -251,12 +272,8 @@ class GameService:
             if state.forced:
                 raise ApiError(409, f"game {game_id} cannot be replayed at action {n}: "
                                     f"the recorded draws did not happen")
-            entries.append(log_entry(get_view(row["game"]), state, n, step.seat, action,
+            entries.append(log_entry(presenter, state, n, step.seat, action,
                                      [str(c) for c in state.history[before + 1:]]))
-        live = Live(id=row["id"], game=row["game"], name=row["name"], created=row["created"],
-                    setup=row["setup"], seats=row["seats"], version=row["version"], state=state,
-                    steps=steps, log=entries, options=row.get("options") or {})
-        return live
 
     def _trim(self) -> None:
         """Forget the oldest finished games nobody watches, beyond KEEP_FINISHED of them."""
@@ -804,6 +821,10 @@ class GameService:
         return {"status": _status(state, live.seats), "version": version, "actions": actions,
                 "turn": state.turn, "to_move": None if over else state.current_player,
                 "result": state.result().to_json() if over else None}
+
+
+def _same_step(a: StoredStep, b: StoredStep) -> bool:
+    return a.seat == b.seat and a.action == b.action and a.chance == b.chance and a.key == b.key
 
 
 @contextmanager

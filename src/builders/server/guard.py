@@ -80,8 +80,10 @@ def kind_of(method: str, path: str) -> str | None:
             return "join"
         if tail == "chat":
             return "chat"
+        if tail == "rematch":
+            return "create"
         return None
-    if path.startswith(("/api/login", "/api/register", "/api/accounts", "/api/session", "/api/me")):
+    if path.startswith(("/api/session", "/api/accounts", "/api/account/")):  # sign up, in, password
         return "login"
     return None
 

@@ -180,6 +180,18 @@ class Store:
             row = conn.execute(select(GameRow.__table__).where(GameRow.id == game_id)).mappings().first()
             return dict(row) if row is not None else None
 
+    def snapshot(self, game_id: str) -> tuple[dict[str, Any], list[StoredStep]] | None:
+        """The game's row and its steps as of one version (None: no such game). Every change moves
+        the version, so steps read between two reads of the same version belong to it."""
+        for _ in range(50):
+            row = self.game(game_id)
+            if row is None:
+                return None
+            steps = self.steps(game_id)
+            if self.version(game_id) == row["version"]:
+                return row, steps
+        return row, steps  # changing all the time: as read (a later write then finds it stale)
+
     def steps(self, game_id: str) -> list[StoredStep]:
         with self.engine.connect() as conn:
             rows = conn.execute(
