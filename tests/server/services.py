@@ -44,8 +44,9 @@ def _wait_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30
 class Postgres:
     """A PostgreSQL cluster of its own; :meth:`new_database` gives each test a fresh database."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, fsync: bool = False):
         self.folder = folder
+        self.fsync = fsync  # off for tests (nothing to keep), on for benchmarks
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.user_kwargs: dict = {}
@@ -61,7 +62,7 @@ class Postgres:
                         "--no-sync"], check=True, capture_output=True, **self.user_kwargs)
         self.proc = subprocess.Popen(
             [_pg_bin("postgres"), "-D", str(data), "-p", str(self.port), "-h", "127.0.0.1",
-             "-k", str(self.folder), "-c", "fsync=off", "-c", "max_connections=200",
+             "-k", str(self.folder), "-c", f"fsync={'on' if self.fsync else 'off'}", "-c", "max_connections=200",
              "-c", "shared_buffers=32MB"],
             stdout=subprocess.DEVNULL, stderr=open(self.folder / "postgres.log", "ab"), **self.user_kwargs)
         _wait_port(self.port, self.proc, "PostgreSQL")
