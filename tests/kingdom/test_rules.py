@@ -249,3 +249,23 @@ def test_apply_rejects_foreign_values():
     with pytest.raises(IllegalAction) as e:
         st.apply("build 3,4")
     assert str(e.value) == "'build 3,4' is not an action of this game"
+
+
+def test_apply_checks_an_action_that_legal_actions_did_not_generate():
+    """The protocol (core.state.GameState.apply): an action that is not legal raises IllegalAction and
+    changes nothing, even when the caller slipped it into the list legal_actions() returned (the
+    state keeps its own copy of that list)."""
+    from builders.kingdom import notation
+
+    st = state([{"settlements": [[3, 4]], "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}])
+    acts = st.legal_actions()
+    assert sorted(st.action_to_string(a) for a in acts) == ["build 3,5", "build 4,4", "build 4,5"]
+    far = notation.parse("build 0,0")
+    acts[0] = far  # the same length: only the state's own copy tells it apart
+    before = st.to_json()
+    with pytest.raises(IllegalAction) as err:
+        st.apply(far)
+    assert str(err.value) == "hex 0,0 is not grass (the played terrain)"
+    assert st.to_json() == before
+    st.apply(acts[1])
+    assert st.to_json()["built_this_turn"] == 1

@@ -19,9 +19,9 @@ def legal_actions(st) -> list[int]:
     """Every legal action of the player to move, in a fixed order: builds (hex order), tile actions
     (tile order), end. This is ``KingdomState.legal_actions``.
 
-    The state remembers the list until its next ``apply``: applying one of its actions needs no second
-    legality check. The list is the caller's to read; if its length changes, ``apply`` checks every
-    action again (actions from anywhere else are always checked)."""
+    The state keeps a copy of the list (a tuple) until its next ``apply``: applying one of those
+    actions needs no second legality check; any other action is checked as always. The returned list
+    is the caller's to change."""
     if st.over:
         st._legal = None
         return []
@@ -42,8 +42,7 @@ def legal_actions(st) -> list[int]:
         else:
             acts = free_hexes(st, p, t)
         if built:  # no tile during the mandatory build, no end before it is done
-            st._legal = acts
-            st._legal_n = len(acts)
+            st._legal = tuple(acts)
             return acts
         done = False
     else:
@@ -53,8 +52,7 @@ def legal_actions(st) -> list[int]:
         acts.extend(tile_actions(st, p, ready, supply))
     if done:
         acts.append(END)
-    st._legal = acts
-    st._legal_n = len(acts)
+    st._legal = tuple(acts)
     return acts
 
 

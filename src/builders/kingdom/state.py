@@ -30,7 +30,7 @@ _CODE_OF_TERRAIN = {t: i for i, t in enumerate(TERRAINS)}
 _SLOTS = (
     "board", "num_players", "cards", "_setup", "start_player", "to_move", "own", "occ", "near",
     "supply", "hand", "deck", "discard", "removed", "held", "used", "new", "taken", "left", "built",
-    "final_round", "over", "turn", "history", "forced", "rng", "legacy", "_legal", "_legal_n",
+    "final_round", "over", "turn", "history", "forced", "rng", "legacy", "_legal",
 )
 
 
@@ -78,7 +78,6 @@ class KingdomState(GameState):
         st.rng = rng
         st.legacy = False
         st._legal = None
-        st._legal_n = 0
         return st
 
     #: the reader of JSON positions, ``builders.kingdom.position.load_position``; that module sets
@@ -121,7 +120,6 @@ class KingdomState(GameState):
         st.rng = self.rng.copy()
         st.legacy = self.legacy
         st._legal = self._legal  # the same position: its remembered actions hold for the copy
-        st._legal_n = self._legal_n
         return st
 
     def _restore(self, other: KingdomState) -> None:
@@ -142,8 +140,8 @@ class KingdomState(GameState):
         return 1 if self.legacy else self.RECORD_FORMAT
 
     #: Every legal action, in a fixed order: builds, tile actions, end (see rules.legal_actions: the
-    #: function itself, without a method around it, as it runs at every decision). The state
-    #: remembers the list until the next ``apply``, which then needs no second legality check.
+    #: function itself, without a method around it, as it runs at every decision). The state keeps
+    #: a copy of the list until the next ``apply``, which then needs no second legality check.
     legal_actions = rules.legal_actions
 
     def is_legal(self, action: int) -> bool:
@@ -151,7 +149,7 @@ class KingdomState(GameState):
 
     def apply(self, action: int) -> None:
         legal = self._legal
-        if legal is None or type(action) is not int or len(legal) != self._legal_n or action not in legal:
+        if legal is None or type(action) is not int or action not in legal:
             if not rules.is_legal(self, action):
                 if self.over:
                     check_not_over(self)
