@@ -124,3 +124,15 @@ def test_mcts_opponent_at_a_budget() -> None:
     assert env.match.state.current_player == 1 and env.match.state.turn == 1
     assert [a.name for a in env.opponents.values()] == ["mcts:iters=5"]
     assert obs["progress"][3] == 1
+
+
+def test_rgb_array_draws_the_public_picture_of_kingdom_builder() -> None:
+    env = gym.make(rl.KINGDOM_SOLO, render_mode="rgb_array")
+    env.reset(seed=1)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    assert frame.shape[0] > 500 and frame.shape[1] > 800
+    assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 50  # a picture, not a blank
+    assert env.unwrapped.metadata["render_modes"] == ["ansi", "rgb_array"]
+    with pytest.raises(ValueError, match=r"render_mode must be one of \['ansi'\] or None, not 'rgb_array'"):
+        gym.make(rl.MIDDLE_AGES_SOLO, render_mode="rgb_array")

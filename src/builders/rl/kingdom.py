@@ -338,12 +338,32 @@ class KingdomCodec:
             s["seed"] = seed
         return game.new_state(s)
 
+    render_modes = ("ansi", "rgb_array")
+
     @staticmethod
-    def render(state) -> str:
+    def _public_view(state) -> dict:
+        """What everyone may see: the view of the seat to move (whose card is public), or the
+        whole position once the game is over."""
+        return state.observation(state.current_player) if not state.is_over() else state.to_json()
+
+    @classmethod
+    def render(cls, state) -> str:
         from builders.kingdom.render import render_terminal_text
 
-        view = state.observation(state.current_player) if not state.is_over() else state.to_json()
-        return render_terminal_text(view)
+        return render_terminal_text(cls._public_view(state))
+
+    @classmethod
+    def render_rgb(cls, state) -> np.ndarray:
+        """The SVG picture of the public view as an (H, W, 3) uint8 array (drawn with CairoSVG)."""
+        import io
+
+        import cairosvg
+        from PIL import Image
+
+        from builders.kingdom.render import render_svg
+
+        png = cairosvg.svg2png(bytestring=render_svg(cls._public_view(state)).encode())
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
     @staticmethod
     def score_margins(state) -> list[float]:

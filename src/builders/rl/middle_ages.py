@@ -213,6 +213,8 @@ class MiddleAgesCodec:
             return game.new_state(setup)
         raise ValueError(f"setup must be None, 'random' or a setup dict, not {setup!r}")
 
+    render_modes = ("ansi",)
+
     @staticmethod
     def render(state) -> str:
         import io

@@ -21,13 +21,16 @@ from builders.rl.base import Match, check_reward, make_codec
 class BuildersAEC(AECEnv):
     """One game for ``num_players`` seats, as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "builders_v0", "is_parallelizable": False, "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "builders_v0", "is_parallelizable": False,
+                "render_fps": 4}
 
     def __init__(self, game: str, num_players: int = 2, setup: Any = None, reward: str = "win",
                  render_mode: str | None = None):
         super().__init__()
         self.game = game
         self.codec = make_codec(game, num_players)
+        self.metadata = {**self.metadata, "render_modes": list(self.codec.render_modes),
+                         "name": f"builders_{game.replace('-', '_')}_v0"}
         self.num_players = num_players
         self.setup = setup
         self.codec.new_state(setup, 0)  # a bad setup is refused here, with the engine's reason
@@ -36,7 +39,6 @@ class BuildersAEC(AECEnv):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
                              f"not {render_mode!r}")
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"builders_{game.replace('-', '_')}_v0"}
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = self.codec.observation_space()
@@ -95,12 +97,16 @@ class BuildersAEC(AECEnv):
             self.agent_selection = self.possible_agents[self.match.current_player]
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """"ansi": the terminal drawing; "rgb_array" (Kingdom Builder): the SVG picture as pixels.
+        Both show the public view (the seat to move's card is public; no other hidden card)."""
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi')")
             return None
+        if self.render_mode == "rgb_array":
+            return self.codec.render_rgb(self.match.state)
         return self.codec.render(self.match.state)
 
     def close(self) -> None:

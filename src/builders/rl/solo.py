@@ -61,7 +61,7 @@ class MaskedDiscrete(spaces.Discrete):
 class SoloEnv(gymnasium.Env):
     """``game`` ("kingdom" or "middle-ages") for one learner against built-in agents."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(self, game: str = "kingdom", num_players: int = 2, opponents: str = "random",
                  seat: int | str = 0, setup: Any = None, reward: str = "win", render_mode: str | None = None,
@@ -69,6 +69,7 @@ class SoloEnv(gymnasium.Env):
         from builders.ai.agents import parse_agents
 
         self.codec = make_codec(game, num_players)
+        self.metadata = {**self.metadata, "render_modes": list(self.codec.render_modes)}
         self.game = game
         self.num_players = num_players
         if not (seat == "random" or (isinstance(seat, int) and not isinstance(seat, bool)
@@ -88,7 +89,8 @@ class SoloEnv(gymnasium.Env):
             raise ValueError(f"illegal must be 'raise' or 'random', not {illegal!r}")
         self.illegal = illegal
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                             f"not {render_mode!r}")
         self.render_mode = render_mode
         self.observation_space = self.codec.observation_space()
         self.action_space = MaskedDiscrete(self.codec.num_actions, self.action_masks)
@@ -148,6 +150,8 @@ class SoloEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi')")
             return None
+        if self.render_mode == "rgb_array":
+            return self.codec.render_rgb(self.match.state)
         return self.codec.render(self.match.state)
 
 
