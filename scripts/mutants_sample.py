@@ -48,13 +48,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="*", help="a pattern of module names (default: every module)")
     parser.add_argument("--max-children", default="1")
+    parser.add_argument("--report", action="store_true",
+                        help="only report the sample's results so far (of an earlier or interrupted run)")
     args = parser.parse_args()
     if args.per_module < 1:
         print("error: --per-module must be at least 1", file=sys.stderr)
         return 2
 
     # make the mutants and the test statistics (the filter matches nothing, so no mutant runs yet)
-    if not Path("mutants/mutmut-stats.json").exists() or not mutants_by_module():
+    if not args.report and (not Path("mutants/mutmut-stats.json").exists() or not mutants_by_module()):
         mutmut("run", "--max-children", args.max_children, NO_SUCH_MUTANT)
     modules = {m: names for m, names in mutants_by_module().items() if fnmatch.fnmatch(m, args.only)}
     if not modules:
@@ -63,7 +65,8 @@ def main() -> int:
     rng = random.Random(args.seed)
     sample = {m: sorted(rng.sample(sorted(names), min(args.per_module, len(names)))) for m, names in modules.items()}
     chosen = [n for names in sample.values() for n in names]
-    mutmut("run", "--max-children", args.max_children, *chosen)
+    if not args.report:
+        mutmut("run", "--max-children", args.max_children, *chosen)
 
     results = mutants_by_module()
     report: dict[str, dict] = {}

@@ -288,3 +288,24 @@ def test_pages_without_the_web_client(tmp_path):
                               'The API is described at <a href="/docs">/docs</a>.</p>')
         # the API works all the same
         assert api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}] * 2}).status_code == 201
+
+
+def test_a_socket_action_is_at_most_200_characters(api, server):
+    import asyncio
+
+    from tests.server.helpers import SocketClient
+
+    gid, tokens = create(api, "middle-ages", setup={"seed": 1})
+
+    async def main():
+        async with SocketClient(server.ws_url, gid, tokens[0]) as client:
+            await client.send({"type": "action", "action": "x" * 201})
+            assert await client.error() == {"type": "error", "message": "an action is at most 200 characters long",
+                                            "code": 400}
+            # 200 characters are read (and refused by the game's notation)
+            await client.send({"type": "action", "action": "x" * 200})
+            refused = await client.error()
+            assert refused["code"] == 400 and refused["message"] != "an action is at most 200 characters long"
+        assert version(api, gid) == 0
+
+    asyncio.run(main())
