@@ -84,3 +84,6 @@ def test_observation_tensor_has_the_declared_size() -> None:
     observer.set_from(state, 0)
     assert observer.tensor.shape == (game.observation_size,)
     assert observer.tensor.sum() > 0
+    # through pyspiel's own API too (what AlphaZero reads)
+    assert game.observation_tensor_shape() == [game.observation_size]
+    assert np.array(state.observation_tensor(1)).shape == (game.observation_size,)
