@@ -84,6 +84,11 @@ def hint_job(state: Any, seat: int, iterations: int, seconds: float | None, seed
             "visits": found.iterations}
 
 
+def _warm() -> None:
+    """Import the search in a new worker process, so that the first hint does not wait for it."""
+    import builders.ai.analysis  # noqa: F401
+
+
 _engines: dict[str, Any] = {}
 
 
@@ -172,6 +177,12 @@ class Analyses:
             if broken is not None:
                 broken.shutdown(wait=False, cancel_futures=True)
             return await loop.run_in_executor(self._pool(kind), fn, *args)
+
+    def warm(self) -> None:
+        """Start the hints' worker process now (a game with hints was created): its first hint then
+        does not wait seconds for a process to start and import the search."""
+        if self.mode == "process" and "hints" not in self._pools:
+            self._pool("hints").submit(_warm)
 
     async def start(self) -> None:
         """Start again the analyses a stopped server left running."""

@@ -238,6 +238,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         if body.hints:
             extra["hints"] = True
         created = service.create(body, creator, find_user, extra)
+        if body.hints:
+            analyses.warm()
         if body.clock:
             clocks.changed(service.live[created["id"]])
         return created
