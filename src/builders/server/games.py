@@ -695,7 +695,7 @@ class GameService:
         for step in live.steps[:upto]:
             history.append(step.action)
             history.extend({"chance": c} for c in step.chance)
-        return {"game": live.game, "format": 1, "setup": live.setup, "history": history}
+        return {"game": live.game, "format": live.state.RECORD_FORMAT, "setup": live.setup, "history": history}
 
     def finished_record(self, game_id: str) -> dict[str, Any]:
         live = self.get(game_id)
