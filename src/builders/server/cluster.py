@@ -252,7 +252,13 @@ class Cluster:
         if live.id == self.muted and (known is None or known[1] == seats):
             return  # the other processes made this change: they know it
         assert self.outbox is not None
-        self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "v": live.version, "s": seats}))
+        message: dict[str, Any] = {"o": self.origin, "g": live.id, "v": live.version, "s": seats, "n": len(live.steps)}
+        if live.steps:
+            # a process whose copy is at the version before with one action less plays this action
+            # without reading the database (one version and one action more: it was added)
+            step = live.steps[-1]
+            message["a"] = [step.seat, step.action, step.chance, step.by_bot, step.key]
+        self.outbox.put_nowait(json.dumps(message))
 
     def _event(self, live: Any, text: str, audience: str) -> None:
         assert self.outbox is not None
@@ -313,11 +319,38 @@ class Cluster:
                 asyncio.create_task(self._catch_up_new(game_id))
             return
         if version != live.version:
-            asyncio.create_task(self._catch_up_game(live))
+            if not (version == live.version + 1 and "a" in msg and msg.get("n") == len(live.steps) + 1
+                    and not live.lock.locked() and self._play_along(live, version, msg["a"])):
+                asyncio.create_task(self._catch_up_game(live))
         elif before != seats:
             live.changed()
             for client in list(live.clients):
                 client.send(self.service.state_message(live, client.seat))
+
+    def _play_along(self, live: Any, version: int, data: list) -> bool:
+        """Play the action another process added (``live`` is at the version before); False if it
+        cannot be (then the copy is read from the database)."""
+        from builders.server.games import ApiError
+        from builders.server.store import StoredStep
+
+        try:
+            seat, action, chance, by_bot, key = data
+            step = StoredStep(int(seat), str(action), [str(c) for c in chance], bool(by_bot), key)
+            state, entries = live.state.copy(), list(live.log)
+            steps = [*live.steps, step]
+            self.service._replay(live.id, live.presenter, state, steps, len(live.steps), entries)
+        except (ApiError, ValueError, TypeError):
+            return False
+        live.state, live.steps, live.log, live.version = state, steps, entries, version
+        live.undo = []
+        live.changed()
+        self.muted = live.id
+        try:
+            self.service._broadcast(live)
+        finally:
+            self.muted = None
+        self.service._schedule_bot(live)
+        return True
 
     def _update_presence(self, game_id: str) -> None:
         seen = self.presence.get(game_id, {})
