@@ -144,7 +144,7 @@ class Analyses:
         self.service = service
         self.store = service.store
         self.mode = mode
-        self.workers = max(1, workers)
+        self.workers = max(1, int(os.environ.get("BUILDERS_ANALYSIS_WORKERS", workers)))
         self.hint_iterations = hint_iterations or int(os.environ.get("BUILDERS_HINT_ITERATIONS", HINT_ITERATIONS))
         self.analysis_iterations = analysis_iterations or int(
             os.environ.get("BUILDERS_ANALYSIS_ITERATIONS", ANALYSIS_ITERATIONS))
