@@ -149,6 +149,17 @@ def _bad_outcome(state: GameState, action: Any, outcomes: list[str]) -> int | No
     return None
 
 
+def initial_state(record: Mapping[str, Any]) -> GameState:
+    """The state a checked record starts from, under the rules of the record's own format (a
+    format this version does not read is refused: never a silently different game)."""
+    g = get_game(record["game"])
+    fmt = record.get("format", 1)
+    if type(fmt) is not int or fmt not in g.record_formats:
+        known = ", ".join(str(f) for f in g.record_formats)
+        raise RecordError(f"record format {shown(fmt)} is not one this version reads (it reads {known})")
+    return g.state_for_record(record["setup"], fmt)
+
+
 def replay(record: Mapping[str, Any], until: int | None = None, game: str | None = None) -> GameState:
     """The state after the first ``until`` player actions of ``record`` (all of them by default).
 
@@ -157,12 +168,7 @@ def replay(record: Mapping[str, Any], until: int | None = None, game: str | None
     check_record(record, game)
     if until is not None and until < 0:
         raise RecordError("--until must be 0 or more")
-    g = get_game(record["game"])
-    fmt = record.get("format", 1)
-    if type(fmt) is not int or fmt not in g.record_formats:
-        known = ", ".join(str(f) for f in g.record_formats)
-        raise RecordError(f"record format {shown(fmt)} is not one this version reads (it reads {known})")
-    state = g.state_for_record(record["setup"], fmt)
+    state = initial_state(record)
     all_steps = list(_indexed_steps(record["history"]))
     if until is not None and until > len(all_steps):
         raise RecordError(f"the record has only {len(all_steps)} actions, not {until}")

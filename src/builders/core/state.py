@@ -169,13 +169,19 @@ class GameState(ABC):
     def to_record(self) -> dict[str, Any]:
         record: dict[str, Any] = {
             "game": self.GAME,
-            "format": self.RECORD_FORMAT,
+            "format": self.record_format,
             "setup": self.setup,
             "history": self.history_strings(),
         }
         if self.is_over():
             record["result"] = self.result().to_json()
         return record
+
+    @property
+    def record_format(self) -> int:
+        """The record format of the rules this state follows (an engine that still replays older
+        formats under their own rules says which one a replayed game goes on in)."""
+        return self.RECORD_FORMAT
 
     def take_forced(self) -> str | None:
         """For engines: the next forced chance outcome, or None to draw at random."""
