@@ -139,12 +139,12 @@ class Analyses:
     "inline": hints inline, analyses in a thread); ``workers`` processes for analyses (hints have one
     process of their own, so that neither waits for the other nor for the bots)."""
 
-    def __init__(self, service: GameService, mode: str = "process", workers: int = 1,
+    def __init__(self, service: GameService, mode: str = "process", workers: int | None = None,
                  hint_iterations: int | None = None, analysis_iterations: int | None = None):
         self.service = service
         self.store = service.store
         self.mode = mode
-        self.workers = max(1, int(os.environ.get("BUILDERS_ANALYSIS_WORKERS", workers)))
+        self.workers = max(1, workers or int(os.environ.get("BUILDERS_ANALYSIS_WORKERS", 1)))
         self.hint_iterations = hint_iterations or int(os.environ.get("BUILDERS_HINT_ITERATIONS", HINT_ITERATIONS))
         self.analysis_iterations = analysis_iterations or int(
             os.environ.get("BUILDERS_ANALYSIS_ITERATIONS", ANALYSIS_ITERATIONS))

@@ -129,7 +129,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
                clock_checkpoint: float = 5.0, expire_open_days: float | None = None,
                idle_days: float | None = None, hint_iterations: int | None = None,
-               analysis_iterations: int | None = None, analysis_workers: int = 1) -> FastAPI:
+               analysis_iterations: int | None = None, analysis_workers: int | None = None) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
 
