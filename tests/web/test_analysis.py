@@ -144,3 +144,27 @@ def test_the_builders_hint_marks_the_move_on_the_table(new_page, api, shots):
     for m in marked:
         assert m["action"] == hint["action"] or m["card"] in cards, m
     shots(page, "hint-the-builders")
+
+
+def test_hints_chosen_in_the_lobby_give_the_table_a_hint_button(new_page, api):
+    page = new_page()
+    page.goto("/")
+    page.locator('.game-option[data-game="kingdom"]').click()
+    page.locator("#seat-1").select_option("bot-easy")
+    page.locator("#hints").check()
+    page.locator("#start").click()
+    page.wait_for_url("**/play/**")
+    wait_ready(page)
+    game_id = page.url.rstrip("/").split("/")[-1]
+    assert api.get(f"/api/games/{game_id}").json()["hints"] is True
+    page.locator("#hint-btn").click()
+    page.wait_for_selector("#hint-text")
+    assert "win chance" in page.locator("#hint-text").inner_text()
+    # a game made without the box ticked has no Hint button
+    page.goto("/")
+    page.locator('.game-option[data-game="kingdom"]').click()
+    page.locator("#seat-1").select_option("bot-easy")
+    page.locator("#start").click()
+    page.wait_for_url("**/play/**")
+    wait_ready(page)
+    assert page.locator("#hint-btn").count() == 0

@@ -165,6 +165,7 @@ async function startGame() {
   if (setup) body.setup = setup;
   if ($("private").checked) body.private = true;
   if ($("rated").checked) body.rated = true;
+  if ($("hints").checked) body.hints = true;
   const clock = $("clock").value;
   if (clock) {
     const [kind, a, b] = clock.split(":");
