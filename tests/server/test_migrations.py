@@ -17,6 +17,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine
 
+from builders.core.record import replay
 from builders.server import migrate
 from builders.server.models import Base
 from tests.server.conftest import make_app
@@ -75,6 +76,9 @@ def test_an_old_sqlite_file_upgrades_with_its_games_intact(old_file):
         # the finished game: its record and result
         record = api.get(f"/api/games/{OLD['finished']['id']}/record").json()
         assert record["result"] == OLD["finished"]["result"]
+        # it was played before the reshuffle-at-once rule: it stays a format-1 game, and replays so
+        assert record["format"] == 1
+        assert replay(record).result().to_json() == OLD["finished"]["result"]
         assert sum(1 for h in record["history"] if isinstance(h, str)) == OLD["finished"]["actions"]
         # the open game: its seat can be joined
         joined = api.post(f"/api/games/{OLD['open']['id']}/join", json={"seat": 1, "name": "Dee"})

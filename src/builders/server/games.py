@@ -128,6 +128,12 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def initial_state(game: str, setup: dict[str, Any], options: dict[str, Any] | None) -> GameState:
+    """A stored game's initial state, under the rules of the record format it was started in
+    (games stored before formats were kept were started in format 1)."""
+    return get_game(game).state_for_record(setup, (options or {}).get("format", 1))
+
+
 class GameService:
     def __init__(self, store: Store, bots: BotRunner, bot_delay: float = 0.3, base_url: str = ""):
         self.store = store
@@ -247,8 +253,7 @@ class GameService:
         if found is None:
             raise ApiError(404, f"there is no game {game_id!r}")
         row, steps = found
-        game = get_game(row["game"])
-        state = game.new_state(row["setup"])
+        state = initial_state(row["game"], row["setup"], row.get("options"))
         entries: list[dict[str, Any]] = []
         self._replay(game_id, get_view(row["game"]), state, steps, 0, entries)
         live = Live(id=row["id"], game=row["game"], name=row["name"], created=row["created"],
@@ -346,7 +351,8 @@ class GameService:
                 item = {"seat": i, "type": "bot", "level": spec.level}
             created.append(item)
         now = time.time()
-        options = {"creator": creator, "private": req.private, "seeded": seeded, **(extra or {})}
+        options = {"creator": creator, "private": req.private, "seeded": seeded,
+                   "format": state.record_format, **(extra or {})}
         live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
                     version=0, state=state, steps=[], log=[], options=options)
         with _saving():
@@ -661,7 +667,7 @@ class GameService:
             self._broadcast(live)
 
     def _rebuild(self, live: Live, n: int) -> GameState:
-        state = get_game(live.game).new_state(live.setup)
+        state = initial_state(live.game, live.setup, live.options)
         for step in live.steps[:n]:
             action = state.parse_action(step.action)
             state.forced = list(step.chance)
@@ -695,7 +701,7 @@ class GameService:
         for step in live.steps[:upto]:
             history.append(step.action)
             history.extend({"chance": c} for c in step.chance)
-        return {"game": live.game, "format": live.state.RECORD_FORMAT, "setup": live.setup, "history": history}
+        return {"game": live.game, "format": live.state.record_format, "setup": live.setup, "history": history}
 
     def finished_record(self, game_id: str) -> dict[str, Any]:
         live = self.get(game_id)
