@@ -27,9 +27,9 @@ def test_a_thinking_bot_does_not_block_the_server(tmp_path):
             polls += 1
             assert time.monotonic() - started < 30, "the bot never moved"
         # the bot needed 2 s of CPU; the server answered all along (a bot on the server's own
-        # thread would have held every answer for those 2 s)
+        # thread would have held every answer for those 2 s; 1.5 s leaves room for a busy machine)
         assert time.monotonic() - started >= 1.9
-        assert polls >= 10 and worst < 1.0
+        assert polls >= 10 and worst < 1.5
         view = api.get(f"/api/games/{gid}/state").json()
         assert view["version"] >= 1 and view["log"][0]["seat"] == 0
 
