@@ -398,3 +398,19 @@ def test_a_lease_of_another_machine_is_taken_over_once_it_expires(db_url):
         assert elsewhere.hold()
     finally:
         store.close()
+
+
+def test_unreachable_redis_or_database_is_one_line_error(tmp_path):
+    from tests.server.helpers import free_port
+
+    port = free_port()
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": ""}
+    done = subprocess.run([sys.executable, "-m", "builders.server", "--db", str(tmp_path / "g.sqlite3"),
+                           "--redis", f"redis://127.0.0.1:{port}/0", "--port", str(free_port())],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2 and done.stderr.startswith(f"error: Redis at redis://127.0.0.1:{port}/0 cannot be reached: ")
+    assert len(done.stderr.strip().splitlines()) == 1
+    done = subprocess.run([sys.executable, "-m", "builders.server", "--db", f"postgresql://nobody@127.0.0.1:{port}/x",
+                           "--port", str(free_port())], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2 and done.stderr.startswith(f"error: the database 127.0.0.1:{port}/x cannot be used: ")
+    assert len(done.stderr.strip().splitlines()) == 1

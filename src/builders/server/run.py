@@ -86,11 +86,25 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *, bot
     shown = url.split("@")[-1] if "@" in url else url  # never print a password
     from builders.server.migrate import SchemaError, prepare
 
+    from sqlalchemy.exc import SQLAlchemyError
+
     try:  # once here, before the worker processes start
         prepare(url, upgrade)
     except SchemaError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
+    except SQLAlchemyError as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        print(f"error: the database {shown} cannot be used: {reason}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if redis:
+        import redis as redis_client
+
+        try:
+            redis_client.Redis.from_url(redis, socket_connect_timeout=5).ping()
+        except (redis_client.RedisError, ValueError) as e:
+            print(f"error: Redis at {redis.split('@')[-1]} cannot be reached: {e}", file=sys.stderr)
+            raise SystemExit(2) from None
     print(f"Builders server: open {address(host, port)} (games in {shown}"
           f"{', ' + str(workers) + ' processes' if workers > 1 else ''})", flush=True)
     common = dict(host=host, port=port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,
