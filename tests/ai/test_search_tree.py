@@ -30,3 +30,18 @@ def test_visit_and_availability_counts(game, prior):
             checked += 1
             stack.append(child)
     assert checked > len(root.children)
+
+
+def test_the_builders_values_an_action_left():
+    """In The Builders an action left in the turn is worth something: with one action fewer, the seat to
+    move is valued lower and its opponent higher (the position is otherwise the same)."""
+    from builders.ai.evaluate import win_values
+
+    g = get_game("middle-ages")
+    for seed in range(3):
+        state = g.new_state(g.random_setup(2, seed))
+        fewer = state.copy()
+        fewer.actions -= 1
+        before, after = win_values(state), win_values(fewer)
+        assert before == [0.5, 0.5]
+        assert after[state.current_player] < 0.5 < after[1 - state.current_player]
