@@ -14,7 +14,8 @@ def make_app(tmp_path, **kwargs):
     if "limits" not in kwargs:  # every client of the tests is on 127.0.0.1: raise the address limits
         from builders.server.guard import Limits
 
-        kwargs["limits"] = Limits(rates={kind: (100_000, 60.0) for kind in Limits().rates})
+        kwargs["limits"] = Limits(rates={kind: (100_000, 60.0) for kind in Limits().rates},
+                                  socket_messages=(10_000.0, 10_000.0))  # scripted players are fast
     return create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", **kwargs)
 
 

@@ -39,6 +39,8 @@ log = logging.getLogger("builders.server")
 LEASE_SECONDS = 5.0
 #: the channel of game changes
 CHANNEL = "builders:games"
+#: how often a process tells the others again which seats are connected through it (seconds)
+PRESENCE_SECONDS = 20.0
 
 
 class Lease:
@@ -131,6 +133,7 @@ class Cluster:
         self.received = 0
         #: the game being brought up to date from another process's change (not published again)
         self.muted: str | None = None
+        self.announced = time.time()
 
     # -- life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -240,6 +243,18 @@ class Cluster:
                 if now - at > 60:
                     del seen[origin]
                     self._update_presence(game_id)
+            if not seen:
+                del self.presence[game_id]
+        for game_id in [g for g in self.sent if g not in self.service.live]:
+            del self.sent[game_id]
+        if self.outbox is not None and now - self.announced > PRESENCE_SECONDS:
+            # the seats present here, again: the others forget a process not heard of for a minute
+            self.announced = now
+            for live in list(self.service.live.values()):
+                seats = sorted({c.seat for c in live.clients if c.seat is not None})
+                if seats:
+                    self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "v": live.version,
+                                                       "s": seats, "n": len(live.steps)}))
 
     # -- fan-out ---------------------------------------------------------------------------------
     def _changed(self, live: Any) -> None:

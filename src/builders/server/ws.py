@@ -25,9 +25,9 @@ MAX_MESSAGE = 8 * 1024
 QUEUE_LIMIT = 512
 #: a socket must say hello within this many seconds
 HELLO_SECONDS = 10.0
-#: a socket that sends nothing for this long is closed (the web client pings every 20 s; dead peers
-#: are also found by the WebSocket ping/pong of the server, every 20 s)
-IDLE_SECONDS = 75.0
+#: after hello a socket may stay silent (a spectator only listens): dead peers are found by the
+#: WebSocket ping/pong of the server (every 20 s, 20 s to answer); a number here closes silent ones
+IDLE_SECONDS: float | None = None
 
 
 def _error(message: str, code: int | None = None) -> str:
