@@ -292,3 +292,23 @@ def test_the_refusal_says_why_no_tile_of_that_kind_is_ready():
     assert error(st, "farm 14,11") == (
         "your farm tiles are used up this turn: one was used, the other was taken this turn and can be "
         "used from your next turn")
+
+
+def test_paddock_reaches_exactly_the_hexes_two_steps_along_one_line_never_round_the_edge():
+    """rules.md, Paddock: a settlement moves exactly 2 hexes in a straight line. Checked for every pair
+    of hexes against two steps of the map's own geometry, so a jump can never wrap round an edge of
+    the map (for example from 4,0 two to the west, or from 4,19 two to the east)."""
+    from builders.kingdom.board import DIRECTIONS, SIZE, index, on_map, step
+    from builders.kingdom.tiles import paddock_reaches
+
+    for r in range(SIZE):
+        for c in range(SIZE):
+            expect = set()
+            for d in DIRECTIONS:
+                r1, c1 = step(r, c, d)
+                if on_map(r1, c1):
+                    r2, c2 = step(r1, c1, d)
+                    if on_map(r2, c2):
+                        expect.add(index(r2, c2))
+            src = index(r, c)
+            assert {dst for dst in range(SIZE * SIZE) if paddock_reaches(src, dst)} == expect, (r, c)
