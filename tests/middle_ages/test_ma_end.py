@@ -53,8 +53,9 @@ def test_17_vp_counts_buildings_and_machines_not_coins():
     assert state.final_round
 
 
-def stuck_position(extra_crew=None):
-    """Building row and deck empty, worker row and deck empty, every worker on a site it cannot complete."""
+def stuck_position(extra_crew=None, building_row=(), building_deck=()):
+    """Building row and deck empty (unless given), worker row and deck empty, every worker on a site it
+    cannot complete."""
     sites0 = {f"B{i:02d}": [] for i in range(8, 35)}
     sites1 = {f"M{i}": [] for i in range(1, 9)}
     workers = [f"W{i:02d}" for i in range(1, 43) if f"W{i:02d}" not in (extra_crew or [])]
@@ -65,9 +66,10 @@ def stuck_position(extra_crew=None):
                 sites0[s].append(w)
                 progress[s] += PROD[INDEX[w]]
                 break
-    return position(completed=[["B01", "B02", "B03", "B04"], ["B05", "B06", "B07"]],
-                    sites=[sites0, sites1], crews=[[], list(extra_crew or [])], building_row=[],
-                    building_deck=[], worker_row=[], worker_deck=[])
+    left = set(building_row) | set(building_deck)
+    return position(completed=[[b for b in ("B01", "B02", "B03", "B04") if b not in left], ["B05", "B06", "B07"]],
+                    sites=[sites0, sites1], crews=[[], list(extra_crew or [])], building_row=list(building_row),
+                    building_deck=list(building_deck), worker_row=[], worker_deck=[])
 
 
 def test_game_ends_when_no_vp_can_be_gained():
@@ -129,3 +131,34 @@ def test_tie_break_most_coins_then_shared():
 def test_result_before_the_end():
     with pytest.raises(ValueError, match="^the game is not over$"):
         position().result()
+
+
+def test_vp_can_be_gained_while_buildings_are_left():
+    """rules.md "End of the game" (docs/middle-ages.md, "End when no VP can be gained"): while the building
+    row (or deck) holds a card, a building can still be opened and completed, so VP can be gained, even
+    when every open site is stuck (here B01 is left in the row)."""
+    from builders.middle_ages.rules import can_gain_vp
+    assert can_gain_vp(stuck_position()) is False
+    state = stuck_position(building_row=["B01"])
+    assert can_gain_vp(state) is True
+    play(state, "coins 3", "end", "coins 3", "end")
+    assert not state.is_over()
+
+
+def test_vp_can_be_gained_with_a_site_only_the_owner_s_crew_completes():
+    """rules.md "End of the game" (docs/middle-ages.md): with nothing left to open or recruit, a site
+    still counts as completable when its owner's own free workers cover it (W06, 1 wood and 1 tile,
+    covers M1), and the game goes on."""
+    from builders.middle_ages.rules import can_gain_vp
+    state = stuck_position(extra_crew=["W06"])
+    assert state.unrecruited == 0 and state.brow == [] and not state.bdeck
+    assert can_gain_vp(state) is True
+
+
+def test_tie_on_points_goes_to_more_building_and_machine_vp_machines_included():
+    """rules.md "End of the game": ties go to the most VP from buildings and machines, machines counted
+    with the buildings. 11 VP each: seat 0 has 8 (B34) + 3 (M5, M1) from cards, seat 1 7 (B33) and
+    4 from 40 coins."""
+    result = finished([9, 40], [["B34", "M5", "M1"], ["B33"]]).result()
+    assert result.scores == (11, 11)
+    assert result.winners == (0,)

@@ -224,3 +224,17 @@ def test_rows_shrink_when_a_deck_is_empty():
     play(state, "recruit W02")
     assert state.to_json()["worker_row"] == ["W01", "W03"]
     assert state.history_strings() == ["open B02", {"chance": "B06"}, "open B06", "recruit W02"]
+
+
+def test_the_bare_send_code_is_not_an_action():
+    """rules.md "A turn": a worker is sent to one of its owner's building sites. The send code with the first
+    worker on the first card (1024: W01 to W01) names no building site, so it is refused as no action of
+    the game, before any branch of the refusals."""
+    from builders.middle_ages.codes import SEND
+    from builders.middle_ages.rules import why_illegal
+    state = position(crews=[["W01"], []], sites=[{"B01": []}, {}])
+    assert why_illegal(state, SEND) == "1024 is not an action of The Builders: Middle Ages"
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="^1024 is not an action of The Builders: Middle Ages$"):
+        state.apply(SEND)
+    assert state.to_json() == before
