@@ -3,7 +3,7 @@
 import pytest
 
 from builders.core.errors import IllegalAction
-from builders.middle_ages.cards import INDEX, PROD, REQ, covers
+from builders.middle_ages.cards import BUILDING_DECK, IDS, INDEX, PROD, REQ, WORKERS, covers
 from builders.middle_ages.state import MiddleAgesState
 from tests.middle_ages.ma_helpers import play, position, setup_with
 
@@ -145,14 +145,29 @@ def test_vp_can_be_gained_while_buildings_are_left():
     assert not state.is_over()
 
 
+def only_crew_position(owner_has_w03):
+    """Building row and deck and worker row and deck empty; seat 1 has the site B01 (1 stone, 1 tile) with
+    W01 on it (1 stone, 1 knowledge: no tile); W03 (1 stone, 1 tile) is in seat 1's crew or, if not,
+    in seat 0's, which has no site. Every other building is completed by seat 0, every other worker in
+    its crew."""
+    others = [IDS[c] for c in BUILDING_DECK if IDS[c] != "B01"]
+    crew0 = [IDS[w] for w in WORKERS if IDS[w] not in ("W01", "W03")] + [m for m in others if m.startswith("M")]
+    crew1 = []
+    (crew1 if owner_has_w03 else crew0).append("W03")
+    return position(completed=[others, []], sites=[{}, {"B01": ["W01"]}], crews=[crew0, crew1],
+                    building_row=[], building_deck=[], worker_row=[], worker_deck=[], current=1)
+
+
 def test_vp_can_be_gained_with_a_site_only_the_owner_s_crew_completes():
-    """rules.md "End of the game" (docs/middle-ages.md): with nothing left to open or recruit, a site
-    still counts as completable when its owner's own free workers cover it (W06, 1 wood and 1 tile,
-    covers M1), and the game goes on."""
+    """rules.md "End of the game" (docs/middle-ages.md, "End when no VP can be gained"): with nothing left
+    to open or recruit, a site still counts as completable when its owner's own free workers cover it
+    (W01 on B01 lacks a tile, W03 in the owner's crew brings it); the same worker in another seat's crew
+    does not help, and then no VP can be gained."""
     from builders.middle_ages.rules import can_gain_vp
-    state = stuck_position(extra_crew=["W06"])
-    assert state.unrecruited == 0 and state.brow == [] and not state.bdeck
+    state = only_crew_position(owner_has_w03=True)
+    assert state.unrecruited == 0
     assert can_gain_vp(state) is True
+    assert can_gain_vp(only_crew_position(owner_has_w03=False)) is False
 
 
 def test_tie_on_points_goes_to_more_building_and_machine_vp_machines_included():
