@@ -87,7 +87,8 @@ def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, An
             seats.append({"type": "bot", "level": s["level"]})
         else:
             seats.append({"type": "human", "open": True})
-    req = CreateGame(game=live.game, seats=seats, name=live.name, private=bool(live.options.get("private")))
+    req = CreateGame(game=live.game, seats=seats, name=live.name, private=bool(live.options.get("private")),
+                     colours=live.options.get("colours"))
 
     def by_id(ref: str) -> int | None:  # the seats name accounts by id here, never by a typed name
         return int(ref[3:]) if ref.startswith("#id") else None

@@ -128,6 +128,22 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+# the colours a seat may be given (web client: PALETTE in static/api.js, in the same order)
+COLOURS = ("red", "blue", "white", "black", "yellow", "purple", "pink", "teal")
+
+
+def check_colours(colours: list[str], players: int) -> None:
+    """Refuse a list of seat colours that is not one known colour per seat, each a different one."""
+    if len(colours) != players:
+        raise ApiError(400, f"give one colour per seat: {players} colours, not {len(colours)}")
+    for i, colour in enumerate(colours):
+        if colour not in COLOURS:
+            raise ApiError(400, f"seat {i} has an unknown colour {colour!r}: choose one of {', '.join(COLOURS)}")
+    for i, colour in enumerate(colours):
+        if colour in colours[:i]:
+            raise ApiError(400, f"seats {colours.index(colour)} and {i} are both {colour}: give each seat its own colour")
+
+
 def initial_state(game: str, setup: dict[str, Any], options: dict[str, Any] | None) -> GameState:
     """A stored game's initial state, under the rules of the record format it was started in
     (games stored before formats were kept were started in format 1)."""
@@ -304,6 +320,8 @@ class GameService:
                 if spec.user is not None and (creator is None or find_user is None):
                     raise ApiError(401, "inviting by username needs an account: sign in first")
                 others += kinds
+        if req.colours is not None:
+            check_colours(req.colours, len(req.seats))
         seeded = req.setup is not None and req.setup.seed is not None
         if seeded and others:
             raise ApiError(400, "a seed may be chosen only when every human seat is yours (against bots or "
@@ -353,6 +371,8 @@ class GameService:
         now = time.time()
         options = {"creator": creator, "private": req.private, "seeded": seeded,
                    "format": state.record_format, **(extra or {})}
+        if req.colours is not None:
+            options["colours"] = list(req.colours)
         live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
                     version=0, state=state, steps=[], log=[], options=options)
         with _saving():
@@ -462,6 +482,7 @@ class GameService:
                 "result": result, "private": bool(live.options.get("private")),
                 "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
                 "rated": bool(live.options.get("rated")), "hints": bool(live.options.get("hints")),
+                "colours": live.options.get("colours"),
             }
         return cached
 
@@ -488,6 +509,7 @@ class GameService:
                     "result": row["result"], "private": bool(options.get("private")),
                     "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
                     "rated": bool(options.get("rated")), "hints": bool(options.get("hints")),
+                    "colours": options.get("colours"),
                 })
         return out
 
@@ -507,6 +529,7 @@ class GameService:
                 "rematch": summary["rematch"],
                 "clock": live.options.get("clock"),
                 "hints": summary["hints"],
+                "colours": summary["colours"],
                 **live.presenter.shared(st, live.fixed),
             }
             live.cache["common"] = common
@@ -725,7 +748,7 @@ class GameService:
             "actions": n, "turn": st.turn, "to_move": None if st.is_over() else st.current_player,
             "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
             "log": live.log[:n], "scores": scores(live.presenter, st),
-            "result": common["result"], "seats": common["seats"],
+            "result": common["result"], "seats": common["seats"], "colours": common["colours"],
             **live.presenter.replay(live.fixed, common), "total": total,
         }
 

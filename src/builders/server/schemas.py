@@ -73,6 +73,9 @@ class CreateGame(_Strict):
                                            "no seed: the result changes the players' ratings")
     hints: bool = Field(False, description="the player to move may ask for the hard bot's move (never in a rated "
                                            "game)")
+    colours: list[str] | None = Field(None, max_length=4, description="the colour of each seat, in seat order, each "
+                                      "a different one of red, blue, white, black, yellow, purple, pink, teal (none: "
+                                      "red, blue, white, black)")
 
 
 class SeatInfo(BaseModel):
@@ -134,6 +137,7 @@ class Summary(BaseModel):
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
     rated: bool = False
     hints: bool = Field(False, description="the player to move may ask for a hint")
+    colours: list[str] | None = Field(None, description="the colour of each seat, in seat order (none: the defaults)")
 
 
 class MyGame(Summary):
@@ -197,6 +201,7 @@ class View(BaseModel):
     seats: list[SeatInfo]
     seeded: bool = Field(False, description="dealt from a seed chosen by the creator")
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
+    colours: list[str] | None = Field(None, description="the colour of each seat, in seat order (none: the defaults)")
     clock: dict[str, Any] | None = Field(None, description="the clock (see builders.server.clocks): "
                                                            "left, running, since, kind, ...")
     board: dict[str, Any] | None = None
