@@ -4,6 +4,31 @@ export const GAME_TITLES = { kingdom: "Kingdom Builder", "middle-ages": "The Bui
 export const SEAT_COLOURS = ["#e0512b", "#2f6fdb", "#f4f1e6", "#2e2e33"];
 export const SEAT_INK = ["#ffffff", "#ffffff", "#1d1d1d", "#ffffff"];
 export const SEAT_NAMES = ["Red", "Blue", "White", "Black"];
+// The colours a seat may be given in the lobby (the server's COLOURS, in the same order): fill of the
+// houses and dots, and the ink of text on a seat chip (4.5:1; red chips are drawn darker, see style.css).
+export const PALETTE = [
+  { id: "red", name: "Red", fill: "#e0512b", ink: "#ffffff" },
+  { id: "blue", name: "Blue", fill: "#2f6fdb", ink: "#ffffff" },
+  { id: "white", name: "White", fill: "#f4f1e6", ink: "#1d1d1d" },
+  { id: "black", name: "Black", fill: "#2e2e33", ink: "#ffffff" },
+  { id: "yellow", name: "Yellow", fill: "#f2c12e", ink: "#1d1d1d" },
+  { id: "purple", name: "Purple", fill: "#8a4fc4", ink: "#ffffff" },
+  { id: "pink", name: "Pink", fill: "#e5508f", ink: "#1d1d1d" },
+  { id: "teal", name: "Teal", fill: "#0fa88a", ink: "#1d1d1d" },
+];
+export const DEFAULT_COLOURS = ["red", "blue", "white", "black"];
+
+/** Colour the seats of this page: ``colours`` is the game's list of palette ids (none: the defaults).
+ *  SEAT_COLOURS, SEAT_INK and SEAT_NAMES change in place, so every drawing of a seat follows. */
+export function applySeatColours(colours) {
+  const ids = Array.isArray(colours) && colours.length ? colours : DEFAULT_COLOURS;
+  for (let i = 0; i < 4; i++) {
+    const p = PALETTE.find((c) => c.id === (ids[i] || DEFAULT_COLOURS[i])) || PALETTE[i];
+    SEAT_COLOURS[i] = p.fill;
+    SEAT_INK[i] = p.ink;
+    SEAT_NAMES[i] = p.name;
+  }
+}
 
 export class ApiError extends Error {
   constructor(status, message) {

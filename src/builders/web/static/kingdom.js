@@ -179,7 +179,7 @@ export function ensureSprite() {
 export function houseIcon(seat, size = 22) {
   const s = svg("svg", { viewBox: "-10 -11 20 21", width: size, height: size, class: "house-icon", "aria-hidden": "true" });
   s.appendChild(svg("path", { d: "M-8,8 H8 V-1 L0,-9 L-8,-1 Z", fill: SEAT_COLOURS[seat], stroke: "#1b1b1b", "stroke-width": 1.6, "stroke-linejoin": "round" }));
-  s.appendChild(svg("rect", { x: -2, y: 2, width: 4, height: 6, fill: seat === 3 ? "#6b6b6b" : "#3a2a1c" }));
+  s.appendChild(svg("rect", { x: -2, y: 2, width: 4, height: 6, fill: SEAT_COLOURS[seat] === "#2e2e33" ? "#6b6b6b" : "#3a2a1c" }));
   return s;
 }
 
@@ -703,7 +703,7 @@ export class KingdomTable {
       }
       const g = svg("g", { class: "house", "data-seat": seat, "data-r": r, "data-c": c, transform: `translate(${x.toFixed(2)},${(y + 1).toFixed(2)}) scale(1.3)` });
       g.appendChild(svg("path", { d: "M-8,8 H8 V-1 L0,-9 L-8,-1 Z", fill: SEAT_COLOURS[seat], stroke: "#1b1b1b", "stroke-width": 1.4, "stroke-linejoin": "round" }));
-      g.appendChild(svg("rect", { x: -2, y: 2, width: 4, height: 6, fill: seat === 3 ? "#6b6b6b" : "#3a2a1c" }));
+      g.appendChild(svg("rect", { x: -2, y: 2, width: 4, height: 6, fill: SEAT_COLOURS[seat] === "#2e2e33" ? "#6b6b6b" : "#3a2a1c" }));
       dyn.appendChild(g);
     }
     this.drawTargets();

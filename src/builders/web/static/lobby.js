@@ -2,7 +2,7 @@
 
 import {
   api, copyText, toast, el, loadSeats, forgetGame, playerName, setPlayerName, ensureSession, currentSession,
-  GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES,
+  GAME_TITLES, PALETTE, DEFAULT_COLOURS,
 } from "./api.js";
 import { mountAccount } from "./account.js";
 import { SECTIONS, CARD_NAMES, CARD_TEXT, capital } from "./kingdom.js";
@@ -23,7 +23,25 @@ const state = {
   game: "kingdom",
   players: 2,
   seats: ["you", "bot-medium", "bot-easy", "bot-easy"],
+  colours: [...DEFAULT_COLOURS],
 };
+
+/** The palette entry of ``seat`` in a game whose colours are ``colours`` (none: the defaults). */
+function look(colours, seat) {
+  const id = (colours || DEFAULT_COLOURS)[seat] || DEFAULT_COLOURS[seat];
+  return PALETTE.find((c) => c.id === id) || PALETTE[seat];
+}
+const chipStyle = (p) => ({ background: p.fill, color: p.ink });
+
+/** The sentence saying which seats share a colour (none: ""). */
+function colourClash() {
+  const chosen = state.colours.slice(0, state.players);
+  for (let i = 0; i < chosen.length; i++) {
+    const j = chosen.indexOf(chosen[i]);
+    if (j < i) return `Seats ${j + 1} and ${i + 1} are both ${look(chosen, i).name.toLowerCase()}: give each seat its own colour.`;
+  }
+  return "";
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,14 +52,22 @@ function renderSeats() {
   const list = $("seats");
   list.replaceChildren();
   for (let i = 0; i < state.players; i++) {
-    const select = el("select", { id: `seat-${i}`, "aria-label": `${SEAT_NAMES[i]} seat`, onchange: (e) => { state.seats[i] = e.target.value; updateNote(); } });
+    const colour = look(state.colours, i);
+    const picker = el("select", {
+      id: `seat-colour-${i}`, class: "seat-colour", "aria-label": `Colour of seat ${i + 1}`,
+      onchange: (e) => { state.colours[i] = e.target.value; renderSeats(); document.getElementById(`seat-colour-${i}`).focus(); },
+    });
+    for (const p of PALETTE) picker.appendChild(el("option", { value: p.id, selected: p.id === colour.id, text: p.name }));
+    const select = el("select", { id: `seat-${i}`, "aria-label": `Seat ${i + 1} (${colour.name})`, onchange: (e) => { state.seats[i] = e.target.value; updateNote(); } });
     for (const [value, label] of SEAT_CHOICES) select.appendChild(el("option", { value, selected: state.seats[i] === value, text: label }));
-    const user = el("input", { type: "text", id: `seat-user-${i}`, class: "seat-user", maxlength: 20, placeholder: "username", "aria-label": `${SEAT_NAMES[i]}: username`, hidden: state.seats[i] !== "user", value: (state.users || {})[i] || "", oninput: (e) => { state.users = state.users || {}; state.users[i] = e.target.value.trim(); } });
+    const user = el("input", { type: "text", id: `seat-user-${i}`, class: "seat-user", maxlength: 20, placeholder: "username", "aria-label": `${colour.name}: username`, hidden: state.seats[i] !== "user", value: (state.users || {})[i] || "", oninput: (e) => { state.users = state.users || {}; state.users[i] = e.target.value.trim(); } });
     select.addEventListener("change", () => { user.hidden = select.value !== "user"; });
     list.appendChild(el("li", { class: "seat-row" },
-      el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[i], color: SEAT_INK[i] } }, SEAT_NAMES[i]),
-      select, user));
+      el("span", { class: "seat-chip", "data-colour": colour.id, style: chipStyle(colour) }, colour.name),
+      picker, select, user));
   }
+  const clash = colourClash();
+  list.appendChild(el("li", { class: "colour-clash", id: "colour-clash", role: "alert", hidden: !clash, text: clash }));
   updateNote();
 }
 
@@ -152,7 +178,7 @@ async function startGame() {
       if (choice === "friend") return { type: "human", invite: true };
       if (choice === "user") {
         const user = ((state.users || {})[i] || "").trim();
-        if (!user) throw new Error(`Type the username of the player of ${SEAT_NAMES[i]}.`);
+        if (!user) throw new Error(`Type the username of the player of ${look(state.colours, i).name}.`);
         return { type: "human", user };
       }
       return name ? { type: "human", name } : { type: "human" };
@@ -161,7 +187,14 @@ async function startGame() {
     toast(err.message);
     return;
   }
+  const clash = colourClash();
+  if (clash) {
+    toast(clash);
+    return;
+  }
   const body = { game: state.game, seats };
+  const colours = state.colours.slice(0, state.players);
+  if (colours.some((c, i) => c !== DEFAULT_COLOURS[i])) body.colours = colours;
   if (setup) body.setup = setup;
   if ($("private").checked) body.private = true;
   if ($("rated").checked) body.rated = true;
@@ -199,7 +232,7 @@ function showLinks(created, seats, target) {
   for (const s of seats) {
     const link = fullLink(s.invite);
     dialog.appendChild(el("div", { class: "invite-row" },
-      el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[s.seat], color: SEAT_INK[s.seat] } }, SEAT_NAMES[s.seat]),
+      el("span", { class: "seat-chip", style: chipStyle(look(state.colours, s.seat)) }, look(state.colours, s.seat).name),
       el("input", { type: "text", readonly: true, value: link, class: "link-input", "data-seat": s.seat }),
       el("button", { class: "btn small", onclick: () => copyText(link) }, "Copy")));
   }
@@ -219,7 +252,7 @@ function seatChips(summary, mySeats = []) {
     else if (mySeats.includes(s.seat)) label = "you";
     else if (s.open && !s.claimed) label = "open";
     else label = s.name || "player";
-    const chip = el("span", { class: `seat-chip small${s.connected ? " online" : ""}`, style: { background: SEAT_COLOURS[s.seat], color: SEAT_INK[s.seat] }, title: `${SEAT_NAMES[s.seat]}: ${label}${s.connected ? " (online)" : ""}` }, label);
+    const chip = el("span", { class: `seat-chip small${s.connected ? " online" : ""}`, style: chipStyle(look(summary.colours, s.seat)), title: `${look(summary.colours, s.seat).name}: ${label}${s.connected ? " (online)" : ""}` }, label);
     box.appendChild(chip);
   }
   return box;
@@ -228,8 +261,8 @@ function seatChips(summary, mySeats = []) {
 function resultText(summary) {
   const r = summary.result;
   if (!r || !r.players) return "";
-  const scores = r.players.map((p) => `${SEAT_NAMES[p.seat]} ${p.total}`).join(" · ");
-  const winners = (r.winners || []).map((w) => SEAT_NAMES[w]).join(" and ");
+  const scores = r.players.map((p) => `${look(summary.colours, p.seat).name} ${p.total}`).join(" · ");
+  const winners = (r.winners || []).map((w) => look(summary.colours, w).name).join(" and ");
   return `${winners ? `${winners} won. ` : ""}${scores}`;
 }
 
@@ -366,7 +399,7 @@ function refreshLists() {
   loadList("open", "open-games", (summary, mySeats) => {
     const free = (summary.seats || []).filter((s) => s.type === "human" && s.open && !s.claimed);
     if (!free.length) return null;
-    const actions = free.map((s) => el("button", { class: "btn small btn-primary join", "data-seat": s.seat, onclick: () => join(summary, s.seat) }, `Join as ${SEAT_NAMES[s.seat]}`));
+    const actions = free.map((s) => el("button", { class: "btn small btn-primary join", "data-seat": s.seat, onclick: () => join(summary, s.seat) }, `Join as ${look(summary.colours, s.seat).name}`));
     actions.push(el("a", { class: "btn small", href: `/play/${encodeURIComponent(summary.id)}` }, "Watch"));
     return gameRow(summary, { actions, mySeats });
   }, "No open seat right now. Start a game with an open seat and others can join it here.");

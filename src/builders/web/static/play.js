@@ -2,7 +2,7 @@
 
 import {
   api, ApiError, GameSocket, copyText, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
-  rememberGame, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText, seatName,
+  rememberGame, applySeatColours, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText, seatName,
   ensureSession, currentSession,
 } from "./api.js";
 import { mountAccount, setBaseTitle } from "./account.js";
@@ -292,6 +292,7 @@ function showPassScreen(next) {
 
 function render(view) {
   if (!view || (view.id !== undefined && view.id !== gameId)) return;
+  if ("colours" in view) applySeatColours(view.colours);
   const next = passNeeded(view);
   if (next !== null) {
     current = view;

@@ -1,6 +1,6 @@
 // The replay page (/replay/{id}): a finished game, step by step, with the table's own drawings.
 
-import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, winnersText, logText, seatName } from "./api.js";
+import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, applySeatColours, winnersText, logText, seatName } from "./api.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
 import { AnalysisBoard } from "./analysis.js";
@@ -63,6 +63,7 @@ async function show(k) {
     return;
   }
   if (ticket !== loading) return;
+  if ("colours" in view) applySeatColours(view.colours);
   if (typeof view.total === "number") total = view.total;
   slider.max = String(total);
   if (!table) {
