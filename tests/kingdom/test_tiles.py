@@ -312,3 +312,17 @@ def test_paddock_reaches_exactly_the_hexes_two_steps_along_one_line_never_round_
                         expect.add(index(r2, c2))
             src = index(r, c)
             assert {dst for dst in range(SIZE * SIZE) if paddock_reaches(src, dst)} == expect, (r, c)
+
+
+def test_losing_a_new_tile_leaves_the_other_tile_of_its_kind_as_it_was():
+    """rules.md, Location tiles 2 (FAQ 6: of two tiles of a kind, the used one goes): two barn tiles, the
+    one of 12,6 ready and the one of 16,2 taken this turn; the harbor moves the only settlement next to 16,2
+    away, so that tile is lost. Neither barn tile was used, so the one kept (12,6) stays ready and can
+    still be used this turn (it does not take over the lost tile's "new")."""
+    st = state(OTBH, [{"settlements": [[12, 7], [17, 1], [16, 16]], "terrain": "grass",
+                       "tiles": [tile("barn", 12, 6), tile("barn", 16, 2, "new"), tile("harbor", 17, 16)]},
+                      other()])
+    st.apply_string("harbor 17,1>17,15")
+    assert st.to_json()["players"][0]["tiles"] == [tile("barn", 12, 6), tile("harbor", 17, 16, "used")]
+    assert legal(st, "barn") == ["barn 12,7>15,15", "barn 12,7>16,15", "barn 16,16>16,15", "barn 17,15>15,15",
+                                 "barn 17,15>16,15"]
