@@ -8,6 +8,7 @@ import pytest
 
 from builders.core.errors import IllegalAction
 from builders.kingdom import KingdomState
+from builders.kingdom.data import map_rows
 
 FIRST = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
 OTBH = [["oracle", False], ["tower", False], ["barn", False], ["harbor", False]]
@@ -51,3 +52,14 @@ def test_the_barn_with_grass_played_names_grass():
                        "tiles": [{"kind": "barn", "from": [12, 6], "state": "ready"}]},
                       {"settlements": [], "terrain": "canyon"}])
     assert error(st, "barn 12,7>12,8") == "hex 12,8 is not grass (the played terrain)"
+
+
+def test_a_tile_build_with_an_empty_supply_is_refused_for_the_supply():
+    """rules.md, Location tiles / The eight tiles: a tile that builds takes a settlement from the supply;
+    with all 40 on the map, the farm (a tile, not the mandatory build) is refused for the empty supply."""
+    rows = map_rows([tuple(s) for s in FIRST])
+    grass = [[r, c] for r in range(20) for c in range(20) if rows[r][c] == "G" and [r, c] != [15, 11]][:39]
+    st = state(FIRST, [{"settlements": grass + [[15, 11]], "terrain": "canyon",
+                        "tiles": [{"kind": "farm", "from": [15, 12], "state": "ready"}]},
+                       {"settlements": [], "terrain": "canyon"}])
+    assert error(st, "farm 14,11") == "you have no settlements left in your supply"
