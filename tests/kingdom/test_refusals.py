@@ -63,3 +63,4 @@ def test_a_tile_build_with_an_empty_supply_is_refused_for_the_supply():
                         "tiles": [{"kind": "farm", "from": [15, 12], "state": "ready"}]},
                        {"settlements": [], "terrain": "canyon"}])
     assert error(st, "farm 14,11") == "you have no settlements left in your supply"
+

@@ -139,3 +139,20 @@ def test_score_breakdown_any_time_and_scoring_hexes():
     assert st.scoring_hexes(0, "castles") == [(3, 3)]
     with pytest.raises(ValueError):
         st.result()
+
+
+def test_lords_hexes_of_the_third_count_in_a_sector_do_not_score():
+    """rules.md, Scoring (Lords): in each sector the most settlements score 12 and the second most 6; a
+    third count scores nothing, so none of its hexes is shown as scoring. Sector 0 (rows 0-9, columns
+    0-9) holds 3, 2 and 1 settlements of seats 0, 1 and 2; no other sector holds any."""
+    from builders.kingdom import KingdomState
+    from builders.kingdom.data import map_rows
+    from builders.kingdom.scoring import scoring_hexes
+    first = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
+    rows = map_rows([tuple(s) for s in first])
+    grass = [[r, c] for r in range(10) for c in range(10) if rows[r][c] == "G"][:6]
+    st = KingdomState.from_json({"sections": first, "cards": ["lords", "hermits", "knights"], "players": [
+        {"settlements": grass[:3], "terrain": "grass"}, {"settlements": grass[3:5], "terrain": "grass"},
+        {"settlements": grass[5:], "terrain": "grass"}]})
+    assert [scoring_hexes(st, seat, "lords") for seat in range(3)] == [
+        [tuple(h) for h in grass[:3]], [tuple(h) for h in grass[3:5]], []]
