@@ -123,7 +123,7 @@ def test_hand_over_to_a_bot_from_the_dialog(new_page, api, shots):
     dialog = page.locator("#bot-dialog")
     expect(dialog).to_be_visible()
     options = dialog.locator(".level-option")
-    assert options.evaluate_all("els => els.map(e => e.dataset.level)") == ["easy", "medium", "hard"]
+    assert options.evaluate_all("els => els.map(e => e.dataset.level)") == ["easy", "medium", "hard", "expert"]
     for text in options.locator("small").all_inner_texts():
         assert len(text) > 20, text
     expect(dialog.locator('input[value="medium"]')).to_be_checked()

@@ -11,7 +11,7 @@ from builders.core.games import game_names
 
 #: the registered games (builders.core.games): a new game needs no change here
 GameName = Literal[tuple(game_names())]  # type: ignore[valid-type]
-Level = Literal["easy", "medium", "hard"]
+Level = Literal["easy", "medium", "hard", "expert"]
 Status = Literal["open", "running", "finished"]
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 Seed = Annotated[int, Field(ge=0, le=2**62)]

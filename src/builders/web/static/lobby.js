@@ -17,6 +17,7 @@ const SEAT_CHOICES = [
   ["bot-easy", "Bot: easy"],
   ["bot-medium", "Bot: medium"],
   ["bot-hard", "Bot: hard"],
+  ["bot-expert", "Bot: expert"],
 ];
 
 const state = {

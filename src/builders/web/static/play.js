@@ -575,7 +575,8 @@ async function sendUndo() {
 const BOT_LEVELS = [
   ["easy", "Easy", "Plays sensible moves but often misjudges them: a gentle opponent."],
   ["medium", "Medium", "Always takes the move that looks best right now, in an instant."],
-  ["hard", "Hard", "Tries many moves ahead before each one (about a second): the strongest."],
+  ["hard", "Hard", "Looks many moves ahead, about 2 seconds a turn."],
+  ["expert", "Expert", "Looks further ahead, about 10 seconds a turn: the strongest."],
 ];
 
 // "Hand over to a bot": a small dialog to choose the level; the bot then plays this seat to the end.
