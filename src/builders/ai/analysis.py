@@ -35,8 +35,7 @@ from typing import Any
 from builders.ai.mcts import MCTSAgent
 from builders.ai.tournament import derive_seed
 from builders.core.errors import BuildersError
-from builders.core.games import get_game
-from builders.core.record import replay, steps
+from builders.core.record import initial_state, replay, steps
 from builders.core.state import Action, GameState
 
 #: (label, smallest loss of win chance), worst first
@@ -171,8 +170,7 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
         raise AnalysisError("an analysis needs iterations or seconds per decision")
     _searcher(0, iterations, seconds)          # checks the budget
     final = _check_finished(record)
-    g = get_game(record["game"])
-    state = g.state_for_record(record["setup"], record.get("format", 1))
+    state = initial_state(record)
     all_steps = list(steps(record["history"]))
     decisions: list[Decision] = []
     budget = iterations if iterations is not None else 1 << 62
