@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from builders.server.games import COLOURS
+from tests.web.conftest import PHONE
 from tests.web.helpers import play_kingdom_turn, wait_ready
 from tests.web.learn import axe_violations, contrast
 
@@ -109,5 +110,18 @@ def test_the_replay_uses_the_games_colours(new_page, api):
     page = new_page()
     page.goto(f"/replay/{made['id']}#n=12")
     page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('12 /')")
+    # the step's number is shown before its position arrives: wait for the houses of both seats
+    page.locator('#kb-map g.house[data-seat="1"]').first.wait_for()
     assert house_fills(page, 0) == {rgb("#8a4fc4")}
     assert house_fills(page, 1) == {rgb("#f4f1e6")}
+
+
+def test_the_colour_menus_fit_a_phone(new_page):
+    page = new_page(PHONE)
+    page.goto("/")
+    page.locator("#learn-link").wait_for()
+    page.locator('#players button[data-n="4"]').click()
+    assert page.locator("#seats .seat-colour").count() == 4
+    assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    problems = axe_violations(page)
+    assert not problems, "\n".join(problems)
