@@ -105,3 +105,23 @@ def test_socket_refusals_change_nothing(server):
             view = (await http.get(f"/api/games/{gid}/state")).json()
             assert view["version"] == 0 and view["actions"] == 0
     asyncio.run(main())
+
+
+def test_players_are_told_how_many_spectators_watch(server):
+    async def main():
+        gid, tokens = await create(server)
+        async with SocketClient(server.ws_url, gid, tokens[0]) as p0:
+            assert p0.latest["spectators"] == 0
+            async with SocketClient(server.ws_url, gid, None) as watcher:
+                assert watcher.latest["spectators"] == 1 and watcher.latest["seat"] is None
+                msg = await p0.receive()
+                assert msg["type"] == "state" and msg["seat"] == 0 and msg["spectators"] == 1
+            msg = await p0.receive()
+            assert msg["type"] == "state" and msg["spectators"] == 0
+            # a second spectator, then the player's own hello again: the count holds
+            async with SocketClient(server.ws_url, gid, None):
+                assert (await p0.receive())["spectators"] == 1
+                await p0.send({"type": "hello", "token": tokens[0]})
+                assert (await p0.receive())["spectators"] == 1
+            assert (await p0.receive())["spectators"] == 0
+    asyncio.run(main())

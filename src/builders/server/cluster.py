@@ -2,7 +2,8 @@
 out to every process's sockets, and electing the one process that acts for the machine.
 
 - **Fan-out.** With ``--redis URL`` every change of a game is published on a Redis channel (the game,
-  its new version and the seats connected through the publishing process); every other process
+  its new version, the seats connected through the publishing process and how many spectators watch
+  through it); every other process
   brings its copy up to date from the database and sends its own sockets the new views within
   milliseconds. Messages for a game's clients (chat) sent with ``GameService.tell`` go out the same
   way. Without Redis (one process, or several on one SQLite file) each process polls the
@@ -39,7 +40,8 @@ log = logging.getLogger("builders.server")
 LEASE_SECONDS = 5.0
 #: the channel of game changes
 CHANNEL = "builders:games"
-#: how often a process tells the others again which seats are connected through it (seconds)
+#: how often a process tells the others again which seats are connected (and how many spectators
+#: watch) through it (seconds)
 PRESENCE_SECONDS = 20.0
 
 
@@ -126,9 +128,9 @@ class Cluster:
         self.tasks: list[asyncio.Task] = []
         self.redis: Any = None
         self.outbox: asyncio.Queue | None = None
-        self.sent: dict[str, tuple[int, tuple[int, ...]]] = {}
-        #: game -> origin -> (seats connected there, when heard)
-        self.presence: dict[str, dict[str, tuple[set[int], float]]] = {}
+        self.sent: dict[str, tuple[int, tuple[tuple[int, ...], int]]] = {}
+        #: game -> origin -> (seats connected there, spectators watching there, when heard)
+        self.presence: dict[str, dict[str, tuple[set[int], int, float]]] = {}
         self.published = 0
         self.received = 0
         #: the game being brought up to date from another process's change (not published again)
@@ -239,35 +241,48 @@ class Cluster:
                     self.muted = None
         now = time.time()
         for game_id, seen in list(self.presence.items()):  # processes not heard of for a minute
-            for origin, (_, at) in list(seen.items()):
+            for origin, (_, _, at) in list(seen.items()):
                 if now - at > 60:
                     del seen[origin]
                     self._update_presence(game_id)
+                    live = self.service.live.get(game_id)
+                    if live is not None:  # its seats and spectators are gone: tell the clients here
+                        live.changed()
+                        for client in list(live.clients):
+                            client.send(self.service.state_message(live, client.seat))
             if not seen:
                 del self.presence[game_id]
         for game_id in [g for g in self.sent if g not in self.service.live]:
             del self.sent[game_id]
         if self.outbox is not None and now - self.announced > PRESENCE_SECONDS:
-            # the seats present here, again: the others forget a process not heard of for a minute
+            # the seats and spectators present here, again: the others forget a process not heard
+            # of for a minute
             self.announced = now
             for live in list(self.service.live.values()):
-                seats = sorted({c.seat for c in live.clients if c.seat is not None})
-                if seats:
+                seats, watching = self._here(live)
+                if seats or watching:
                     self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "v": live.version,
-                                                       "s": seats, "n": len(live.steps)}))
+                                                       "s": seats, "w": watching, "n": len(live.steps)}))
 
     # -- fan-out ---------------------------------------------------------------------------------
-    def _changed(self, live: Any) -> None:
+    @staticmethod
+    def _here(live: Any) -> tuple[tuple[int, ...], int]:
+        """The seats connected through this process and the number of its spectators."""
         seats = tuple(sorted({c.seat for c in live.clients if c.seat is not None}))
-        key = (live.version, seats)
+        return seats, sum(1 for c in live.clients if c.seat is None)
+
+    def _changed(self, live: Any) -> None:
+        here = self._here(live)
+        key = (live.version, here)
         if self.sent.get(live.id) == key:
             return
         known = self.sent.get(live.id)
         self.sent[live.id] = key
-        if live.id == self.muted and (known is None or known[1] == seats):
+        if live.id == self.muted and (known is None or known[1] == here):
             return  # the other processes made this change: they know it
         assert self.outbox is not None
-        message: dict[str, Any] = {"o": self.origin, "g": live.id, "v": live.version, "s": seats, "n": len(live.steps)}
+        message: dict[str, Any] = {"o": self.origin, "g": live.id, "v": live.version, "s": here[0], "w": here[1],
+                                   "n": len(live.steps)}
         if live.steps:
             # a process whose copy is at the version before with one action less plays this action
             # without reading the database (one version and one action more: it was added)
@@ -319,15 +334,15 @@ class Cluster:
                     self.received += 1
                     self.service.tell_here(live, str(msg["t"]), str(msg["a"]))
                 return
-            version, seats = int(msg["v"]), set(msg["s"])
+            version, seats, watching = int(msg["v"]), set(msg["s"]), max(0, int(msg.get("w", 0)))
         except (ValueError, KeyError, TypeError):
             return
         self.received += 1
         seen = self.presence.setdefault(game_id, {})
-        before = seen.get(origin, (set(), 0.0))[0]
-        seen[origin] = (seats, time.time())
+        before = seen.get(origin, (set(), 0, 0.0))[:2]
+        seen[origin] = (seats, watching, time.time())
         live = self.service.live.get(game_id)
-        if before != seats:
+        if before != (seats, watching):
             self._update_presence(game_id)
         if live is None:
             if self.service.acting:  # a game created through another process may need its bots
@@ -337,7 +352,7 @@ class Cluster:
             if not (version == live.version + 1 and "a" in msg and msg.get("n") == len(live.steps) + 1
                     and not live.lock.locked() and self._play_along(live, version, msg["a"])):
                 asyncio.create_task(self._catch_up_game(live))
-        elif before != seats:
+        elif before != (seats, watching):
             live.changed()
             for client in list(live.clients):
                 client.send(self.service.state_message(live, client.seat))
@@ -370,12 +385,18 @@ class Cluster:
     def _update_presence(self, game_id: str) -> None:
         seen = self.presence.get(game_id, {})
         union: set[int] = set()
-        for seats, _ in seen.values():
+        watching = 0
+        for seats, spectators, _ in seen.values():
             union |= seats
+            watching += spectators
         if union:
             self.service.remote_seats[game_id] = union
         else:
             self.service.remote_seats.pop(game_id, None)
+        if watching:
+            self.service.remote_spectators[game_id] = watching
+        else:
+            self.service.remote_spectators.pop(game_id, None)
 
     async def _catch_up_game(self, live: Any) -> None:
         async with live.lock:

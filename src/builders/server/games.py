@@ -166,6 +166,8 @@ class GameService:
         self.on_event: Any = None
         #: the seats connected through other server processes, per game (kept by the fan-out)
         self.remote_seats: dict[str, set[int]] = {}
+        #: the spectators (sockets without a seat) watching through other server processes, per game
+        self.remote_spectators: dict[str, int] = {}
         #: account ids -> display names (set by the application when accounts are on)
         self.names: Any = lambda ids: {}
 
@@ -468,6 +470,14 @@ class GameService:
         there = self.remote_seats.get(live.id)
         return here | there if there else here
 
+    def spectators(self, live: Live) -> int:
+        """How many sockets without a seat watch ``live``, through any server process."""
+        return sum(1 for c in live.clients if c.seat is None) + self.remote_spectators.get(live.id, 0)
+
+    def presence(self, live: Live) -> tuple[set[int], int]:
+        """The seats connected and the number of spectators: a change of either is pushed."""
+        return self.connected(live), self.spectators(live)
+
     def summary(self, live: Live) -> dict[str, Any]:
         cached = live.cache.get("summary")
         if cached is None:
@@ -482,7 +492,7 @@ class GameService:
                 "result": result, "private": bool(live.options.get("private")),
                 "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
                 "rated": bool(live.options.get("rated")), "hints": bool(live.options.get("hints")),
-                "colours": live.options.get("colours"),
+                "colours": live.options.get("colours"), "spectators": self.spectators(live),
             }
         return cached
 
@@ -509,7 +519,7 @@ class GameService:
                     "result": row["result"], "private": bool(options.get("private")),
                     "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
                     "rated": bool(options.get("rated")), "hints": bool(options.get("hints")),
-                    "colours": options.get("colours"),
+                    "colours": options.get("colours"), "spectators": 0,
                 })
         return out
 
@@ -530,6 +540,7 @@ class GameService:
                 "clock": live.options.get("clock"),
                 "hints": summary["hints"],
                 "colours": summary["colours"],
+                "spectators": summary["spectators"],
                 **live.presenter.shared(st, live.fixed),
             }
             live.cache["common"] = common
@@ -755,12 +766,13 @@ class GameService:
     # -- clients -------------------------------------------------------------------------------
     def add_client(self, live: Live, client: Client) -> None:
         """A new client: it gets its view; the others only if the seats present changed."""
-        before = self.connected(live)
+        before = self.presence(live)
         live.clients.add(client)
         self._presence(live, before, client)
 
-    def client_changed(self, live: Live, client: Client | None = None, before: set[int] | None = None) -> None:
-        """``client`` said hello again (its seat may differ; ``before``: the seats present before)."""
+    def client_changed(self, live: Live, client: Client | None = None,
+                       before: tuple[set[int], int] | None = None) -> None:
+        """``client`` said hello again (its seat may differ; ``before``: :meth:`presence` before)."""
         if client is None or before is None:
             live.changed()
             self._broadcast(live)
@@ -769,12 +781,12 @@ class GameService:
 
     def remove_client(self, live: Live, client: Client) -> None:
         if client in live.clients:
-            before = self.connected(live)
+            before = self.presence(live)
             live.clients.discard(client)
             self._presence(live, before, None)
 
-    def _presence(self, live: Live, before: set[int], client: Client | None) -> None:
-        if self.connected(live) != before:
+    def _presence(self, live: Live, before: tuple[set[int], int], client: Client | None) -> None:
+        if self.presence(live) != before:
             live.changed()
             self._broadcast(live)
         elif client is not None:

@@ -189,7 +189,7 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 except ApiError as e:
                     conn.send(_error(e.detail, e.status))
                     continue
-                before = service.connected(live)
+                before = service.presence(live)
                 conn.seat = seat
                 if joined:
                     service.client_changed(live, conn, before)  # its seat (and the seats present) may differ
