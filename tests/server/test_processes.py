@@ -326,6 +326,40 @@ def test_redis_fans_moves_out_to_sockets_of_the_other_process(db_url, redis_serv
         b.stop()
 
 
+def test_a_spectator_on_one_process_is_counted_on_the_other(db_url, redis_server, tmp_path):
+    """A spectator watching through process B is counted in the views a player on process A gets;
+    when it leaves, A's player is told 0 again."""
+    a = Server(db_url, "--redis", redis_server.url, log_path=tmp_path / "a.log").start()
+    b = Server(db_url, "--redis", redis_server.url, log_path=tmp_path / "b.log").start()
+    try:
+        g = ok(post(a.url, "/api/games", game="kingdom", seats=[{"type": "human"}, {"type": "human"}]))
+        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+
+        async def next_count(ws, wanted):
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if msg["type"] == "state" and msg["spectators"] == wanted:
+                    return msg
+
+        async def scenario():
+            async with websockets.connect(f"{a.ws_url}/ws/games/{gid}") as player:
+                await player.send(json.dumps({"type": "hello", "token": tokens[0]}))
+                first = json.loads(await asyncio.wait_for(player.recv(), 10))
+                assert first["type"] == "state" and first["seat"] == 0 and first["spectators"] == 0
+                async with websockets.connect(f"{b.ws_url}/ws/games/{gid}") as watcher:
+                    await watcher.send(json.dumps({"type": "hello", "token": None}))
+                    seen = json.loads(await asyncio.wait_for(watcher.recv(), 10))
+                    assert seen["type"] == "state" and seen["seat"] is None and seen["spectators"] == 1
+                    told = await next_count(player, 1)
+                    assert told["seat"] == 0 and told["seats"][0]["connected"]
+                await next_count(player, 0)
+
+        asyncio.run(scenario())
+    finally:
+        a.stop()
+        b.stop()
+
+
 def test_builders_serve_with_workers_postgresql_and_redis(pg_url, redis_server, tmp_path):
     """`builders serve --workers 2 --db postgresql://... --redis redis://...`: requests land on either
     process; a game played through both stays one game, and a socket sees every move."""
