@@ -386,6 +386,9 @@ function renderHeader(view) {
   if (seeded) {
     titleEl.appendChild(el("span", { class: "seeded-chip", id: "seeded-chip", title: "The creator chose the seed this game was dealt from: its cards could be known in advance." }, "dealt from a chosen seed"));
   }
+  if (view.spectators > 0) {  // sockets without a seat, through every server process
+    titleEl.appendChild(el("small", { class: "watching", id: "watching", title: "People watching this game without a seat" }, `${view.spectators} watching`));
+  }
   // a bot to move: say that it is thinking (its moves then come one by one, each lit up for a moment)
   const moverInfo = (view.seats || []).find((s) => s.seat === view.to_move);
   const thinking = !view.result && moverInfo && moverInfo.type === "bot" && view.to_move !== view.seat;
