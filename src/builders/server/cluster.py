@@ -352,10 +352,13 @@ class Cluster:
             if not (version == live.version + 1 and "a" in msg and msg.get("n") == len(live.steps) + 1
                     and not live.lock.locked() and self._play_along(live, version, msg["a"])):
                 asyncio.create_task(self._catch_up_game(live))
-        elif before != (seats, watching):
+        elif before[0] != seats:
             live.changed()
             for client in list(live.clients):
                 client.send(self.service.state_message(live, client.seat))
+        elif before[1] != watching:  # only the spectators' count: the players here are told
+            live.changed()
+            self.service.tell_players_presence(live)
 
     def _play_along(self, live: Any, version: int, data: list) -> bool:
         """Play the action another process added (``live`` is at the version before); False if it

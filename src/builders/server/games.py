@@ -786,11 +786,26 @@ class GameService:
             self._presence(live, before, None)
 
     def _presence(self, live: Live, before: tuple[set[int], int], client: Client | None) -> None:
-        if self.presence(live) != before:
+        now = self.presence(live)
+        if now[0] != before[0]:  # the seats present changed: everyone is told
             live.changed()
             self._broadcast(live)
+        elif now[1] != before[1]:
+            # only the spectators' count: the players are told, and the client that said hello; the
+            # other spectators see the count with their next view (a crowd arriving costs each
+            # arrival a few messages, not one per spectator)
+            live.changed()
+            self.tell_players_presence(live, client)
+            if self.on_change is not None:
+                self.on_change(live)
         elif client is not None:
             client.send(self.state_message(live, client.seat))
+
+    def tell_players_presence(self, live: Live, client: Client | None = None) -> None:
+        """Send the fresh view to the players of ``live`` here (and to ``client``)."""
+        for other in list(live.clients):
+            if other.seat is not None or other is client:
+                other.send(self.state_message(live, other.seat))
 
     def tell(self, live: Live, text: str, audience: str = "all") -> None:
         """Send the message ``text`` to the clients of ``live`` connected to any server process:
