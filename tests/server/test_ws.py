@@ -116,6 +116,11 @@ def test_players_are_told_how_many_spectators_watch(server):
                 assert watcher.latest["spectators"] == 1 and watcher.latest["seat"] is None
                 msg = await p0.receive()
                 assert msg["type"] == "state" and msg["seat"] == 0 and msg["spectators"] == 1
+                # the same count over HTTP: the game's summary and a seat's view
+                async with httpx.AsyncClient(base_url=server.url) as http:
+                    assert (await http.get(f"/api/games/{gid}")).json()["spectators"] == 1
+                    view = await http.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": tokens[0]})
+                    assert view.json()["spectators"] == 1
             msg = await p0.receive()
             assert msg["type"] == "state" and msg["spectators"] == 0
             # a second spectator, then the player's own hello again: the count holds

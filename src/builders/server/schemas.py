@@ -138,6 +138,7 @@ class Summary(BaseModel):
     rated: bool = False
     hints: bool = Field(False, description="the player to move may ask for a hint")
     colours: list[str] | None = Field(None, description="the colour of each seat, in seat order (none: the defaults)")
+    spectators: int = Field(0, description="sockets watching the game without a seat, on every server process")
 
 
 class MyGame(Summary):
@@ -202,6 +203,7 @@ class View(BaseModel):
     seeded: bool = Field(False, description="dealt from a seed chosen by the creator")
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
     colours: list[str] | None = Field(None, description="the colour of each seat, in seat order (none: the defaults)")
+    spectators: int = Field(0, description="sockets watching the game without a seat, on every server process")
     clock: dict[str, Any] | None = Field(None, description="the clock (see builders.server.clocks): "
                                                            "left, running, since, kind, ...")
     board: dict[str, Any] | None = None
