@@ -76,14 +76,7 @@ class Clocks:
     # -- life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
         """Go on with the clocks of the loaded games from their checkpoints (downtime not charged)."""
-        previous = self.service.on_change
-
-        def changed(live: Live) -> None:
-            if previous is not None:
-                previous(live)
-            self.changed(live)
-
-        self.service.on_change = changed
+        self.service.on_change.append(self.changed)
         self.started = True
         now = time.time()
         for live in list(self.service.live.values()):

@@ -147,7 +147,7 @@ class Cluster:
             self.redis = aioredis.Redis.from_url(self.redis_url)
             await self.redis.ping()  # fail at start, not later, when Redis is not there
             self.outbox = asyncio.Queue()
-            self.service.on_change = self._changed
+            self.service.on_change.append(self._changed)
             self.service.on_event = self._event
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             await pubsub.subscribe(CHANNEL)

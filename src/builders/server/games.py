@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -160,8 +160,9 @@ class GameService:
         self.closing = False
         #: whether this process acts for the machine: plays the bots (see builders.server.lease)
         self.acting = True
-        #: called after every change of a game a client may see (the fan-out to other processes)
-        self.on_change: Any = None
+        #: called, in order, after every change of a game a client may see (the fan-out to other
+        #: processes, the clocks, the ratings)
+        self.on_change: list[Callable[[Live], None]] = []
         #: called by tell() (the fan-out of messages such as chat to other processes)
         self.on_event: Any = None
         #: the seats connected through other server processes, per game (kept by the fan-out)
@@ -796,8 +797,8 @@ class GameService:
             # arrival a few messages, not one per spectator)
             live.changed()
             self.tell_players_presence(live, client)
-            if self.on_change is not None:
-                self.on_change(live)
+            for listener in self.on_change:
+                listener(live)
         elif client is not None:
             client.send(self.state_message(live, client.seat))
 
@@ -822,8 +823,8 @@ class GameService:
     def _broadcast(self, live: Live) -> None:
         for client in list(live.clients):
             client.send(self.state_message(live, client.seat))
-        if self.on_change is not None:
-            self.on_change(live)
+        for listener in self.on_change:
+            listener(live)
 
     # -- bots ----------------------------------------------------------------------------------
     def _schedule_bot(self, live: Live) -> None:

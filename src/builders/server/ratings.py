@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from fastapi import APIRouter, Path as PathParam, Request
+from fastapi import APIRouter, Path as PathParam
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -91,14 +91,7 @@ class Ratings:
         self.model = PlackettLuce()
 
     async def start(self) -> None:
-        previous = self.service.on_change
-
-        def changed(live: Live) -> None:
-            if previous is not None:
-                previous(live)
-            self.changed(live)
-
-        self.service.on_change = changed
+        self.service.on_change.append(self.changed)
         # rated games that ended while no process rated them (a crash between the two)
         for live in list(self.service.live.values()):
             self.changed(live)
