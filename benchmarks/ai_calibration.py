@@ -77,7 +77,7 @@ def play_one(task: dict) -> dict:
             if decision % every == 0:
                 # the true state is passed, but the search resamples what ``seat`` cannot see
                 h = hint(state, seat, iterations, seed=derive_seed("calibration-hint", seed, index, decision))
-                samples.append((decision, seat, h.win_chance))
+                samples.append((decision, seat, round(h.win_chance, 4)))
             decision += 1
         state.apply(bots[seat].act(state))
     returns = state.returns()
@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         with open(args.out, "w") as f:
             json.dump({"command": vars(args), "predictions": len(pairs), "brier": score, "base_brier": base,
                        "table": rows, "games": [{k: g[k] for k in ("index", "scores", "returns", "predictions")}
-                                                for g in games]}, f, indent=1)
+                                                for g in games]}, f, separators=(",", ":"))
             f.write("\n")
 
 
