@@ -28,6 +28,24 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture
+def people(server):
+    """People, each with a browser of their own: ``people()`` is a guest, ``people("ada")`` signs up."""
+    from tests.server.test_accounts import Person
+
+    made = []
+
+    def make(name: str | None = None):
+        p = Person(server.url)
+        made.append(p)
+        p.sign_up(name) if name else p.guest()
+        return p
+
+    yield make
+    for p in made:
+        p.close()
+
+
+@pytest.fixture
 def api(server):
     import httpx
 

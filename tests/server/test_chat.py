@@ -7,39 +7,12 @@ import asyncio
 import itertools
 import json
 
-import pytest
 import websockets
 
-from builders.server.guard import Limits
-from tests.server.conftest import make_app
-from tests.server.helpers import ThreadServer
-from tests.server.test_accounts import Person, refused
+from tests.server.test_accounts import refused
 from tests.server.test_ratings import play_to_end
 
 _names = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    rates = {kind: (10_000, 60.0) for kind in ("create", "join", "action", "login", "chat")}
-    app = make_app(tmp_path_factory.mktemp("chat"), limits=Limits(rates=rates))
-    with ThreadServer(app) as srv:
-        yield srv
-
-
-@pytest.fixture
-def people(server):
-    made: list[Person] = []
-
-    def make(name: str | None = None) -> Person:
-        p = Person(server.url)
-        made.append(p)
-        p.sign_up(name) if name else p.guest()
-        return p
-
-    yield make
-    for p in made:
-        p.close()
 
 
 def test_channels_limits_and_the_socket(server, people, api):

@@ -8,40 +8,11 @@ import time
 
 import pytest
 
-from builders.server.guard import Limits
 from builders.server.ratings import ranks_of
-from tests.server.conftest import make_app
-from tests.server.helpers import ThreadServer
 from tests.server.test_accounts import Person, refused
 
 _names = itertools.count(1)
 CLOCK = {"kind": "live", "total": 3600, "increment": 0}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    rates = {kind: (10_000, 60.0) for kind in ("create", "join", "action", "login", "chat")}
-    app = make_app(tmp_path_factory.mktemp("ratings"), limits=Limits(rates=rates))
-    with ThreadServer(app) as srv:
-        yield srv
-
-
-@pytest.fixture
-def people(server):
-    made: list[Person] = []
-
-    def make(name: str | None = None) -> Person:
-        p = Person(server.url)
-        made.append(p)
-        if name:
-            p.sign_up(name)
-        else:
-            p.guest()
-        return p
-
-    yield make
-    for p in made:
-        p.close()
 
 
 def name() -> str:
