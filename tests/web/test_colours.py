@@ -9,6 +9,8 @@ import re
 import time
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 from builders.server.games import COLOURS
 from tests.web.conftest import PHONE
 from tests.web.helpers import play_kingdom_turn, wait_ready
@@ -49,6 +51,15 @@ def test_the_palette_is_the_servers_and_its_colours_are_distinct_and_readable():
             assert sum((x - y) ** 2 for x, y in zip(ra, rb)) ** 0.5 >= 90, (a["id"], b["id"])
 
 
+def test_the_terrain_card_is_readable_on_every_card_terrain():
+    # the card in hand is drawn in its terrain's colour with its name on it: 4.5:1 on each of the five
+    # terrains a card can show (rules.md, Components: grass, canyon, desert, flower field, forest)
+    css = (STATIC / "style.css").read_text()
+    ink = re.search(r"^\.terrain-card \{[^}]*color: (#[0-9a-f]{6});", css, re.M).group(1)
+    for letter in "GCDFT":
+        assert contrast(TERRAIN_FILL[letter], ink) >= 4.5, letter
+
+
 def house_fills(page, seat: int) -> set[str]:
     return set(page.locator(f'#kb-map g.house[data-seat="{seat}"] path').evaluate_all(
         "els => els.map(e => getComputedStyle(e).fill)"))
@@ -79,7 +90,8 @@ def test_colours_chosen_in_the_lobby_colour_the_table_and_the_replay(new_page, a
     game_id = page.url.split("/play/")[1].split("#")[0]
     assert api.get(f"/api/games/{game_id}").json()["colours"] == ["teal", "yellow"]
     seat_chip = page.locator("#seat-chip")
-    assert seat_chip.evaluate("e => getComputedStyle(e).backgroundColor") == rgb("#0fa88a")
+    # the header is drawn anew with every view: expect() looks again until the chip is there and right
+    expect(seat_chip).to_have_css("background-color", rgb("#0fa88a"))
     assert "Teal" in seat_chip.inner_text()
     rng = random.Random(14)
     play_kingdom_turn(page, rng, {})
@@ -91,7 +103,7 @@ def test_colours_chosen_in_the_lobby_colour_the_table_and_the_replay(new_page, a
     assert house_fills(page, 1) == {rgb("#f2c12e")}
     for seat, fill in ((0, "#0fa88a"), (1, "#f2c12e")):
         icon = page.locator(f"#player-{seat} .house-icon path")
-        assert icon.evaluate("e => getComputedStyle(e).fill") == rgb(fill)
+        expect(icon).to_have_css("fill", rgb(fill))
     # the seats are named by their colours
     assert page.locator("#player-1 .player-name").inner_text() == "Yellow bot (easy)"
     chips = page.locator('.seat-chip[data-seat="0"]')  # the header's and the banner's
