@@ -34,6 +34,10 @@ def _register() -> None:
 
     app.command("analyse", help="Analyse a finished game: win chances, best moves, labelled errors.")(
         analyse.analyse)
+    from builders.commands import worker
+
+    app.command("worker", help="Compute bot moves and analyses for game servers that share a Redis.")(
+        worker.worker)
 
 
 _register()

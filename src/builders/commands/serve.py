@@ -18,12 +18,17 @@ def serve(
     allowed_hosts: str = typer.Option(None, help="Comma-separated host names to answer for (default: any)."),
     upgrade: bool = typer.Option(True, "--upgrade/--no-upgrade",
                                  help="Upgrade an older database schema at start, or refuse to start."),
+    bot_workers: int = typer.Option(None, help="Processes computing bot moves in each server process (default: "
+                                               "BUILDERS_BOT_WORKERS, else one per core). With --redis, "
+                                               "`builders worker` processes compute them while one runs."),
 ) -> None:
     """Start the game server and print the address to open in a browser."""
     from builders.server.run import run
 
     if not 1 <= workers <= 64:
         fail(f"--workers must be from 1 to 64, not {workers}")
+    if bot_workers is not None and not 1 <= bot_workers <= 64:
+        fail(f"--bot-workers must be from 1 to 64, not {bot_workers}")
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         fail(f"--redis must be a Redis URL (redis://host:port/db), not {redis!r}")
     if workers > 1 and redis is None:
@@ -33,7 +38,7 @@ def serve(
         fail("--allowed-hosts needs at least one host name")
     if db is not None:
         _check_db_file(db)
-    run(host, port, db, redis=redis, workers=workers, allowed_hosts=hosts, upgrade=upgrade)
+    run(host, port, db, redis=redis, workers=workers, allowed_hosts=hosts, upgrade=upgrade, bot_workers=bot_workers)
 
 
 def _check_db_file(db: str) -> None:

@@ -11,7 +11,9 @@ Analyses: ``POST /api/games/{id}/analysis`` on a finished game starts the analys
 bots; the worker writes its progress (``done``/``total``) and then its result into the ``analyses``
 table, so ``GET`` shows the progress to every server process and the result to everyone who opens
 the game later, after restarts too. An analysis left running when the server stopped is started
-again by the next one.
+again by the next one. With a job queue (Redis and a live ``builders worker``, see
+:mod:`builders.server.jobs`) the analysis is a job: the worker reports its progress on Redis and
+returns the result, and the server writes both into the table (a worker needs no database).
 """
 
 from __future__ import annotations
@@ -121,8 +123,12 @@ def analysis_job(db_url: str, game_id: str, record: dict[str, Any], iterations: 
             write({"done": done, "total": total})
 
     result = analyse(record, iterations=iterations, seed=seed, progress=progress)
-    write({"status": "done", "done": len(result.decisions), "total": len(result.decisions),
-           "result": result.to_json(), "finished": time.time()})
+    write(finished_values(result.to_json(), len(result.decisions)))
+
+
+def finished_values(result: dict[str, Any], decisions: int) -> dict[str, Any]:
+    """The values of the row of an analysis that is done."""
+    return {"status": "done", "done": decisions, "total": decisions, "result": result, "finished": time.time()}
 
 
 def _lower_priority(parent: int) -> None:
@@ -140,8 +146,10 @@ class Analyses:
     process of their own, so that neither waits for the other nor for the bots)."""
 
     def __init__(self, service: GameService, mode: str = "process", workers: int | None = None,
-                 hint_iterations: int | None = None, analysis_iterations: int | None = None):
+                 hint_iterations: int | None = None, analysis_iterations: int | None = None, jobs: Any = None):
         self.service = service
+        #: the job queue (builders.server.jobs.JobQueue) analyses go to while a worker is alive
+        self.jobs = jobs
         self.store = service.store
         self.mode = mode
         self.workers = max(1, workers or int(os.environ.get("BUILDERS_ANALYSIS_WORKERS", 1)))
@@ -286,8 +294,21 @@ class Analyses:
         self._tasks[live.id] = task
         task.add_done_callback(lambda _t, game_id=live.id: self._tasks.pop(game_id, None))
 
+    def _write(self, game_id: str, values: dict[str, Any]) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(update(_TABLE).where(_TABLE.c.game_id == game_id).values(**values))
+
     async def _analyse(self, game_id: str, record: dict[str, Any], iterations: int, seed: int) -> None:
         try:
+            if self.jobs is not None:
+                async def progress(done: int, total: int) -> None:
+                    if done < total:
+                        await asyncio.to_thread(self._write, game_id, {"done": done, "total": total})
+
+                found = await self.jobs.analysis(game_id, record, iterations, seed, progress)
+                if found is not None:
+                    await asyncio.to_thread(self._write, game_id, finished_values(found["result"], found["decisions"]))
+                    return
             await self._run("analyses", analysis_job, self.store.url, game_id, record, iterations, seed)
         except asyncio.CancelledError:
             raise

@@ -28,6 +28,7 @@ from builders.server.chat import Chat
 from builders.server import analysis as analysis_module
 from builders.server.analysis import Analyses
 from builders.server.bots import AgentFactory, BotRunner
+from builders.server.jobs import JobQueue
 from builders.server.cluster import Cluster
 from builders.server.games import ApiError, GameService
 from builders.server.guard import Guard, Limits
@@ -144,9 +145,11 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     instead of upgrading it.
     """
     store = Store(prepare_database(db_url or default_db_url(), upgrade), create=False)
-    service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers), bot_delay=bot_delay)
+    # with Redis, bot moves and analyses are jobs for `builders worker` processes (builders.server.jobs)
+    jobs = JobQueue(redis_url) if redis_url else None
+    service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay)
     # hints and post-game analyses (see builders.server.analysis): iterations of search, worker processes
-    analyses = Analyses(service, bot_mode, analysis_workers, hint_iterations, analysis_iterations)
+    analyses = Analyses(service, bot_mode, analysis_workers, hint_iterations, analysis_iterations, jobs)
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
@@ -175,6 +178,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             await cluster.stop()
             await analyses.stop()
             await service.stop()
+            if jobs is not None:
+                await jobs.close()
             store.close()
 
     app = FastAPI(

@@ -2,8 +2,12 @@
 
 A bot move is a pure function of the game record, the level and a seed: :func:`choose_action`
 replays the record and asks the agent for the action of the seat to move, returning its notation.
-It runs in a worker process (the default: a strong bot thinks for about a second of pure-Python
-CPU time, which must not hold the server's interpreter), in a thread, or inline (cheap bots in tests).
+It runs in a pool of worker processes of the server (the default: a strong bot thinks for seconds
+of pure-Python CPU time, which must not hold the server's interpreter; the processes run at a lower
+priority than the server, so that people's actions are answered first), in a thread, or inline
+(cheap bots in tests). With a job queue (:class:`builders.server.jobs.JobQueue`, when the server has
+Redis) the decision is a job for the ``builders worker`` processes while one is alive, and the pool
+computes it when none is, or when the job is lost.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from typing import Any
 
 from builders.core.agents import Agent, RandomAgent
 from builders.core.record import replay
+
+#: the priority (nice) of the bots' worker processes, below the server's own
+BOT_NICE = 5
 
 AgentFactory = Callable[[str, str, int], Agent]
 
@@ -63,10 +70,22 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-class BotRunner:
-    """Runs :func:`choose_action` in ``mode``: "process" (default), "thread" or "inline"."""
+def _bot_process(parent: int) -> None:
+    """In a bot worker process: exit with the server, and yield the CPU to it."""
+    _watch_parent(parent)
+    try:
+        os.nice(BOT_NICE)
+    except OSError:
+        pass
 
-    def __init__(self, mode: str = "process", factory: AgentFactory | None = None, workers: int = 1):
+
+class BotRunner:
+    """Runs :func:`choose_action` in ``mode``: "process" (default: a pool of ``workers`` processes),
+    "thread" or "inline"; with ``jobs`` (a :class:`builders.server.jobs.JobQueue`), as a job on the
+    queue while a worker is alive."""
+
+    def __init__(self, mode: str = "process", factory: AgentFactory | None = None, workers: int = 1,
+                 jobs: Any = None):
         if mode not in ("process", "thread", "inline"):
             raise ValueError(f"bot mode must be process, thread or inline, not {mode!r}")
         if mode == "process" and factory is not None and "<" in getattr(factory, "__qualname__", "<"):
@@ -74,6 +93,7 @@ class BotRunner:
         self.mode = mode
         self.factory = factory
         self.workers = workers
+        self.jobs = jobs
         self._executor: Executor | None = None
 
     def _pool(self) -> Executor:
@@ -81,12 +101,16 @@ class BotRunner:
             if self.mode == "process":
                 self._executor = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_watch_parent, initargs=(os.getpid(),))
+                    initializer=_bot_process, initargs=(os.getpid(),))
             else:
                 self._executor = ThreadPoolExecutor(max_workers=self.workers)
         return self._executor
 
     async def choose(self, record: dict[str, Any], level: str, seed: int) -> str:
+        if self.jobs is not None:
+            text = await self.jobs.bot_move(record, level, seed)
+            if text is not None:
+                return text
         if self.mode == "inline":
             return choose_action(record, level, seed, self.factory)
         loop = asyncio.get_running_loop()

@@ -17,8 +17,12 @@ def address(host: str, port: int) -> str:
 
 
 def default_bot_workers() -> int:
-    """Worker processes for bots: every core but one (kept for the server), at least one."""
-    return max(1, (os.cpu_count() or 2) - 1)
+    """Worker processes for bots: ``BUILDERS_BOT_WORKERS``, else one per core (they run at a lower
+    priority than the server, which keeps answering people first)."""
+    found = os.environ.get("BUILDERS_BOT_WORKERS", "").strip()
+    if found.isdigit() and 1 <= int(found) <= 64:
+        return int(found)
+    return max(1, os.cpu_count() or 1)
 
 
 def limits_from_env() -> Any:
@@ -124,7 +128,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a SQLite file in the data folder)")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot move")
     parser.add_argument("--bot-mode", choices=("process", "thread", "inline"), default="process")
-    parser.add_argument("--bot-workers", type=int, default=None, help="bot worker processes (default: cores - 1)")
+    parser.add_argument("--bot-workers", type=int, default=None,
+                        help="bot worker processes (default: BUILDERS_BOT_WORKERS, else one per core)")
     parser.add_argument("--quiet", action="store_true", help="no access log")
     parser.add_argument("--redis", default=None, help="Redis URL: fan changes out to the other server processes")
     parser.add_argument("--workers", type=int, default=1, help="server processes on this port")

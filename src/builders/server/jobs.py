@@ -1,0 +1,435 @@
+"""Bot moves and analyses as jobs on a Redis queue, computed by ``builders worker`` processes.
+
+With ``--redis URL`` a server hands the bots' decisions and the post-game analyses to the job
+library `arq <https://arq-docs.helpmanual.io/>`_ (asyncio and Redis, like the server itself) as
+long as at least one worker is alive (a worker renews its health key on Redis every
+:data:`HEALTH_SECONDS`); without a live worker, or without Redis, the server computes them in its
+own pool of processes (:class:`builders.server.bots.BotRunner`, :mod:`builders.server.analysis`).
+
+A worker only computes: the notation of the action the bot of a level plays in the last position of
+a record (:func:`builders.server.bots.choose_action`), or the analysis of a finished record. The
+server stays the truth: it applies the notation through the same path as every move, under the
+game's version check, in the one process that holds the lease (:mod:`builders.server.cluster`), so a
+result that arrives twice (a retried job) plays one move. A job's id is a hash of its input, so two
+servers asking for the same decision share one job.
+
+Lost jobs:
+
+- **A worker dies in the middle of a job** (killed, its machine gone): the job stays in the queue and
+  arq runs it again on another worker (or the same one after a restart) once the dead worker's claim
+  on it has expired: ``--job-timeout`` plus :data:`CLAIM_MARGIN` seconds after it started.
+- **No worker left, Redis gone, or the job lost from Redis**: the server notices within about
+  :data:`NO_WORKER_GRACE` seconds and computes the move itself (its embedded pool) and takes the
+  job off the queue.
+- **Deadline**: a bot move not back after ``BUILDERS_BOT_JOB_DEADLINE`` seconds (default
+  :data:`BOT_DEADLINE`) is computed by the server itself too, so a game never waits forever. An
+  analysis whose progress has not moved for :data:`ANALYSIS_STALL` seconds is the server's too.
+
+Jobs and results are JSON on Redis (never pickles): a worker cannot be made to run code by what it
+reads from the queue, and neither can the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import socket
+import time
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from typing import Any, Awaitable, Callable
+
+log = logging.getLogger("builders.server")
+
+#: the queue of bot decisions and the queue of analyses
+BOT_QUEUE = "builders:bots"
+ANALYSIS_QUEUE = "builders:analyses"
+#: the health key of a queue is renewed by its workers this often (seconds); it lives one more second
+HEALTH_SECONDS = 1.0
+#: how long (seconds) no worker may be alive while the server waits for a job before it computes
+#: itself: longer than a worker takes to start again
+NO_WORKER_GRACE = 10.0
+#: a bot move not back after this many seconds is computed by the server (BUILDERS_BOT_JOB_DEADLINE)
+BOT_DEADLINE = 60.0
+#: an analysis whose progress has not moved for this many seconds is run by the server
+ANALYSIS_STALL = 120.0
+#: a worker's claim on a job lasts its timeout plus this (then another worker runs it again)
+CLAIM_MARGIN = 2.0
+#: the default longest run of one job on a worker (seconds): bots, analyses
+BOT_JOB_TIMEOUT = 20.0
+ANALYSIS_JOB_TIMEOUT = 3600.0
+#: how often the server looks for a job's result (seconds)
+POLL_SECONDS = 0.05
+#: how long a result stays on Redis (seconds)
+KEEP_RESULT = 600
+#: the key of an analysis's progress ("done/total")
+PROGRESS_KEY = "builders:analysis-progress:"
+
+
+def _dumps(data: Any) -> bytes:
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def _loads(raw: bytes) -> Any:
+    return json.loads(raw)
+
+
+def job_id(kind: str, *parts: Any) -> str:
+    """The id of a job: its kind and a hash of its input (the same input is the same job)."""
+    digest = hashlib.sha256(json.dumps(parts, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return f"{kind}:{digest[:32]}"
+
+
+def shown(url: str) -> str:
+    """A Redis URL without its password."""
+    scheme, sep, rest = url.partition("://")
+    return f"{scheme}{sep}{rest.split('@')[-1]}" if sep else url
+
+
+class JobLost(Exception):
+    """The job will not come back: no live worker, Redis unreachable, past the deadline, or gone."""
+
+
+# -- the server's side ----------------------------------------------------------------------------
+class JobQueue:
+    """A server's connection to the job queue on ``redis_url``.
+
+    ``deadline`` is the longest wait for a bot move (seconds; default ``BUILDERS_BOT_JOB_DEADLINE``
+    or :data:`BOT_DEADLINE`). ``stats`` counts what happened: jobs queued, results received, results
+    of a job run again after its worker died (``retried``) and moves or analyses the server computed
+    itself after a lost job (``fallbacks``).
+    """
+
+    def __init__(self, redis_url: str, deadline: float | None = None, poll: float = POLL_SECONDS,
+                 stall: float = ANALYSIS_STALL, no_worker_grace: float = NO_WORKER_GRACE):
+        self.redis_url = redis_url
+        self.deadline = deadline if deadline is not None else float(
+            os.environ.get("BUILDERS_BOT_JOB_DEADLINE") or BOT_DEADLINE)
+        self.poll = poll
+        self.stall = stall
+        self.no_worker_grace = no_worker_grace
+        self.stats = {"queued": 0, "results": 0, "retried": 0, "fallbacks": 0, "local": 0}
+        self._pool: Any = None
+        self._alive: dict[str, tuple[float, bool]] = {}
+        self._lock: asyncio.Lock | None = None
+
+    async def _redis(self) -> Any:
+        if self._pool is None:
+            from arq import create_pool
+            from arq.connections import RedisSettings
+
+            if self._lock is None:
+                self._lock = asyncio.Lock()
+            async with self._lock:
+                if self._pool is None:
+                    settings = RedisSettings.from_dsn(self.redis_url)
+                    settings.conn_retries = 0
+                    settings.conn_timeout = 2
+                    self._pool = await create_pool(settings, job_serializer=_dumps, job_deserializer=_loads,
+                                                   default_queue_name=BOT_QUEUE)
+        return self._pool
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            try:
+                await pool.aclose()
+            except Exception:
+                pass
+
+    async def alive(self, queue: str) -> bool:
+        """Whether a worker of ``queue`` renewed its health key lately (looked up at most every 0.5 s)."""
+        now = time.monotonic()
+        known = self._alive.get(queue)
+        if known is not None and now - known[0] < 0.5:
+            return known[1]
+        try:
+            redis = await self._redis()
+            found = bool(await redis.exists(queue + ":health-check"))
+        except Exception:
+            found = False
+        self._alive[queue] = (now, found)
+        return found
+
+    async def _submit(self, queue: str, function: str, jid: str, *args: Any, expires: float | None) -> Any:
+        from arq.jobs import Job
+
+        redis = await self._redis()
+        job = await redis.enqueue_job(function, *args, _job_id=jid, _queue_name=queue, _expires=expires)
+        if job is None:  # the same job is queued or done already (another server asked for it): share it
+            job = Job(jid, redis, _queue_name=queue, _deserializer=_loads)
+        else:
+            self.stats["queued"] += 1
+        return job
+
+    async def _wait(self, job: Any, queue: str, give_up: Callable[[], Awaitable[str | None]]) -> Any:
+        """The result of ``job``; JobLost when it will not come (``give_up`` says why, or None)."""
+        from arq.jobs import JobStatus
+
+        missing_since: float | None = None
+        next_check = time.monotonic() + 1.0
+        while True:
+            info = await job.result_info()
+            if info is not None:
+                if not info.success:
+                    raise JobLost(f"the job failed on its worker: {info.result}")
+                self.stats["results"] += 1
+                if info.job_try and info.job_try > 1:
+                    self.stats["retried"] += 1
+                return info.result
+            now = time.monotonic()
+            if now >= next_check:
+                next_check = now + 1.0
+                if await job.status() == JobStatus.not_found and await job.result_info() is None:
+                    raise JobLost("the job is gone from Redis")
+                if await self.alive(queue):
+                    missing_since = None
+                elif missing_since is None:
+                    missing_since = now
+                elif now - missing_since >= self.no_worker_grace:
+                    raise JobLost(f"no worker has been alive for {self.no_worker_grace:g} s")
+                why = await give_up()
+                if why:
+                    raise JobLost(why)
+            await asyncio.sleep(self.poll)
+
+    async def _drop(self, job: Any, queue: str) -> None:
+        """Take a job the server computes itself off the queue (a worker that has it may finish it)."""
+        try:
+            await (await self._redis()).zrem(queue, job.job_id)
+        except Exception:
+            pass
+
+    async def bot_move(self, record: dict[str, Any], level: str, seed: int) -> str | None:
+        """The notation a worker's bot plays, or None when the server must compute it itself (no
+        live worker, the job lost, past the deadline)."""
+        try:
+            if not await self.alive(BOT_QUEUE):
+                self.stats["local"] += 1
+                return None
+            jid = job_id("bot", record, level, seed)
+            job = await self._submit(BOT_QUEUE, "bot_move", jid, record, level, seed, expires=self.deadline)
+        except Exception as e:
+            log.warning("the job queue cannot be used (%s): the server computes the bot move", e)
+            self.stats["fallbacks"] += 1
+            return None
+        started = time.monotonic()
+
+        async def past_deadline() -> str | None:
+            if time.monotonic() - started > self.deadline:
+                return f"no result after {self.deadline:g} s"
+            return None
+
+        try:
+            result = await self._wait(job, BOT_QUEUE, past_deadline)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.warning("bot job %s lost (%s): the server computes the move", jid, e)
+            self.stats["fallbacks"] += 1
+            await self._drop(job, BOT_QUEUE)
+            return None
+        return str(result["action"])
+
+    async def analysis(self, game_id: str, record: dict[str, Any], iterations: int, seed: int,
+                       progress: Callable[[int, int], Awaitable[None]]) -> dict[str, Any] | None:
+        """The analysis of a finished ``record`` by a worker (``builders.ai.analysis.Analysis.to_json()``
+        and its number of decisions), reporting ``progress(done, total)`` as it goes; None when the
+        server must run it itself."""
+        try:
+            if not await self.alive(ANALYSIS_QUEUE):
+                self.stats["local"] += 1
+                return None
+            jid = job_id("analysis", game_id, record, iterations, seed)
+            job = await self._submit(ANALYSIS_QUEUE, "analysis", jid, record, iterations, seed,
+                                     PROGRESS_KEY + jid, expires=None)
+        except Exception as e:
+            log.warning("the job queue cannot be used (%s): the server runs the analysis", e)
+            self.stats["fallbacks"] += 1
+            return None
+        seen = ["", time.monotonic()]
+
+        async def stalled() -> str | None:
+            text = await (await self._redis()).get(PROGRESS_KEY + jid)
+            text = text.decode() if isinstance(text, bytes) else (text or "")
+            now = time.monotonic()
+            if text != seen[0]:
+                seen[0], seen[1] = text, now
+                if "/" in text:
+                    done, total = text.split("/", 1)
+                    await progress(int(done), int(total))
+            elif now - seen[1] > self.stall:
+                return f"no progress for {self.stall:g} s"
+            return None
+
+        try:
+            return await self._wait(job, ANALYSIS_QUEUE, stalled)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.warning("analysis job %s lost (%s): the server runs the analysis", jid, e)
+            self.stats["fallbacks"] += 1
+            await self._drop(job, ANALYSIS_QUEUE)
+            return None
+
+
+# -- the worker's side ------------------------------------------------------------------------------
+_child: dict[str, Any] = {}
+
+
+def _child_start(parent: int, redis_url: str, nice: int) -> None:
+    """In a compute process of a worker: exit with the worker, keep the Redis URL for progress."""
+    from builders.server.bots import _watch_parent
+
+    _watch_parent(parent)
+    _child["redis_url"] = redis_url
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
+    import builders.server.bots  # noqa: F401  (import the bots now, not in the first job)
+
+
+def _child_analysis(record: dict[str, Any], iterations: int, seed: int, key: str) -> dict[str, Any]:
+    import redis
+
+    from builders.ai.analysis import analyse
+
+    client = redis.Redis.from_url(_child["redis_url"], socket_timeout=5)
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.5 or done == total:
+            last[0] = now
+            try:
+                client.set(key, f"{done}/{total}", ex=KEEP_RESULT)
+            except redis.RedisError:
+                pass
+
+    progress(0, 1)
+    result = analyse(record, iterations=iterations, seed=seed, progress=progress)
+    return {"result": result.to_json(), "decisions": len(result.decisions)}
+
+
+class _Pool:
+    """A pool of compute processes, started again when one of them died."""
+
+    def __init__(self, size: int, redis_url: str, nice: int = 0):
+        self.size, self.redis_url, self.nice = size, redis_url, nice
+        self.executor: Executor | None = None
+
+    def get(self) -> Executor:
+        if self.executor is None:
+            self.executor = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=_child_start,
+                                                initargs=(os.getpid(), self.redis_url, self.nice))
+        return self.executor
+
+    def warm(self) -> None:
+        executor = self.get()
+        for _ in range(self.size):
+            executor.submit(time.sleep, 0.05)
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        from arq.worker import Retry
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.get(), fn, *args)
+        except BrokenExecutor:  # a compute process died: a new pool, and the job again
+            self.close()
+            raise Retry(defer=0) from None
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+
+async def bot_move(ctx: dict[str, Any], record: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
+    """The job of a bot decision: the notation of the action, and who computed it."""
+    from builders.server.bots import choose_action
+
+    action = await ctx["bots"].run(choose_action, record, level, seed)
+    return {"action": action, "worker": ctx["name"]}
+
+
+async def analysis(ctx: dict[str, Any], record: dict[str, Any], iterations: int, seed: int,
+                   key: str) -> dict[str, Any]:
+    """The job of an analysis: the result and its number of decisions."""
+    found = await ctx["analyses"].run(_child_analysis, record, iterations, seed, key)
+    return {**found, "worker": ctx["name"]}
+
+
+def check_redis(redis_url: str) -> str | None:
+    """Why ``redis_url`` cannot be used (one sentence), or None."""
+    import redis
+
+    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        return f"--redis must be a Redis URL (redis://host:port/db), not {redis_url!r}"
+    try:
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3).ping()
+    except (redis.RedisError, ValueError, OSError) as e:
+        return f"Redis at {shown(redis_url)} cannot be reached: {e}"
+    return None
+
+
+async def work(redis_url: str, processes: int, analyses: bool = True, job_timeout: float = BOT_JOB_TIMEOUT,
+               analysis_timeout: float = ANALYSIS_JOB_TIMEOUT, ready: Callable[[], None] | None = None) -> None:
+    """Consume the bot queue with ``processes`` compute processes (and the analysis queue with one
+    more, at a lower priority, if ``analyses``) until SIGTERM or SIGINT."""
+    from arq.connections import RedisSettings
+    from arq.worker import Worker, func
+
+    name = f"{socket.gethostname()}:{os.getpid()}"
+    bots = _Pool(processes, redis_url)
+    bots.warm()
+    ctx: dict[str, Any] = {"name": name, "bots": bots}
+    settings = RedisSettings.from_dsn(redis_url)
+    common: dict[str, Any] = dict(redis_settings=settings, handle_signals=False, poll_delay=0.02,
+                                  health_check_interval=HEALTH_SECONDS, keep_result=KEEP_RESULT,
+                                  job_serializer=_dumps, job_deserializer=_loads, max_tries=5,
+                                  log_results=False)
+    workers = [Worker([func(bot_move, name="bot_move", timeout=job_timeout)], queue_name=BOT_QUEUE,
+                      max_jobs=processes, job_timeout=job_timeout, ctx=ctx, **common)]
+    pools = [bots]
+    if analyses:
+        pool = _Pool(1, redis_url, nice=10)
+        pool.warm()
+        pools.append(pool)
+        ctx["analyses"] = pool
+        workers.append(Worker([func(analysis, name="analysis", timeout=analysis_timeout)],
+                              queue_name=ANALYSIS_QUEUE, max_jobs=1, job_timeout=analysis_timeout,
+                              ctx=ctx, **common))
+    for worker in workers:
+        # a dead worker's claim on a job lasts the job's timeout and a little more (arq's default
+        # margin is ten seconds): a job of a killed worker is run again soon
+        worker.in_progress_timeout_s = worker.job_timeout_s + CLAIM_MARGIN
+    tasks = [asyncio.create_task(worker.async_run()) for worker in workers]
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    if ready is not None:
+        ready()
+    stopping = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
+    for task in tasks:
+        task.cancel()
+    for task in tasks:  # a job cancelled here is put back on the queue for another worker
+        try:
+            await task
+        except (asyncio.CancelledError, Exception):
+            pass
+    for worker in workers:
+        await worker.close()
+    for pool in pools:
+        pool.close()
+    for task in done:
+        if task is not stopping and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]

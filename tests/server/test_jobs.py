@@ -1,0 +1,206 @@
+"""Bot moves and analyses as jobs on Redis, computed by real ``builders worker`` processes (issue 13,
+part 6): a hard bot's move computed by a worker reaches the game; a worker killed with SIGKILL in the
+middle of a job is replaced and the move still arrives, once; an analysis runs on a worker and is
+stored with the game; a worker with an unreachable Redis refuses to start in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+
+from builders.server.jobs import BOT_QUEUE, JobQueue, job_id
+from tests.server.conftest import make_app
+from tests.server.helpers import ROOT, ThreadServer, free_port
+
+CLI = [sys.executable, "-c", "from builders.cli import main; main()"]
+
+
+def redis_db(server, n: int) -> str:
+    """A database of its own on the tests' redis-server (the queues of one test are not another's)."""
+    url = server.url.rsplit("/", 1)[0] + f"/{n}"
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
+class Worker:
+    """``builders worker`` in a process of its own, its output in ``log``."""
+
+    def __init__(self, url: str, log: Path, *args: str):
+        self.url, self.log = url, log
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+        self.proc = subprocess.Popen([*CLI, "worker", "--redis", url, "--processes", "1", *args],
+                                     stdout=open(log, "ab"), stderr=subprocess.STDOUT, env=env)
+
+    def wait_alive(self, timeout: float = 60) -> None:
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + timeout
+        while not client.exists(BOT_QUEUE + ":health-check"):
+            assert self.proc.poll() is None, self.log.read_text()
+            assert time.monotonic() < deadline, "the worker did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def workers():
+    started: list[Worker] = []
+
+    def start(url: str, log: Path, *args: str) -> Worker:
+        started.append(Worker(url, log, *args))
+        return started[-1]
+
+    yield start
+    for w in started:
+        w.stop()
+
+
+def wait_for(check, timeout: float = 120, every: float = 0.01):
+    deadline = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, "waited too long"
+        time.sleep(every)
+
+
+def test_a_hard_bot_move_survives_its_worker_killed_in_the_middle_and_is_played_once(tmp_path, redis_server,
+                                                                                       workers):
+    url = redis_db(redis_server, 1)
+    # a job of a dead worker is run again 3 + 2 s after it started
+    first = workers(url, tmp_path / "first.log", "--job-timeout", "3")
+    first.wait_alive()
+    # the server's own bots are random players: a move computed by the server would not be the hard bot's
+    app = make_app(tmp_path, redis_url=url)
+    jobs: JobQueue = app.state.service.bots.jobs
+    client = redis.Redis.from_url(url)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
+        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
+                                                                            {"type": "human"}]}).json()
+        gid = created["id"]
+        # the first decision of the hard bot is a job on the queue; kill its worker while it computes
+        claimed = wait_for(lambda: client.keys("arq:in-progress:bot:*"))
+        first.proc.kill()
+        first.proc.wait(timeout=10)
+        jid = claimed[0].decode().split("arq:in-progress:", 1)[1]
+        assert not client.exists("arq:result:" + jid), "the job ended before its worker was killed"
+        assert api.get(f"/api/games/{gid}").json()["version"] == 0
+        second = workers(url, tmp_path / "second.log", "--job-timeout", "3")
+        # the job is run again by the new worker; the hard bot's whole turn arrives
+        wait_for(lambda: api.get(f"/api/games/{gid}").json()["to_move"] == 1, timeout=120, every=0.1)
+        assert second.proc.poll() is None
+        record = api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": created["seats"][1]["token"]}).json()
+        log = record["log"]
+        # the job's result, computed on its second try, is the game's first action, played once
+        result = json.loads(client.get("arq:result:" + jid))
+        assert result["t"] == 2 and result["s"] is True
+        assert log[0]["action"] == result["r"]["action"]
+        assert result["r"]["worker"].endswith(f":{second.proc.pid}")
+        # every action of the turn came from a job (none computed by the server), each played once:
+        # Kingdom Builder rules.md "Turn": the mandatory build's three settlements, then `end`
+        assert [e["seat"] for e in log] == [0] * len(log)
+        assert [e["action"] for e in log].count("end") == 1 and log[-1]["action"] == "end"
+        assert jobs.stats["results"] == len(log)
+        assert jobs.stats["fallbacks"] == 0 and jobs.stats["local"] == 0 and jobs.stats["retried"] >= 1
+        assert record["version"] == len(log)
+
+
+def test_without_a_live_worker_the_server_computes_the_bot_moves_itself(tmp_path, redis_server, workers):
+    url = redis_db(redis_server, 2)
+    app = make_app(tmp_path, redis_url=url)
+    jobs: JobQueue = app.state.service.bots.jobs
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
+        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
+                                                                            {"type": "human"}]}).json()
+        wait_for(lambda: api.get(f"/api/games/{created['id']}").json()["to_move"] == 1, timeout=60, every=0.05)
+    assert jobs.stats["queued"] == 0 and jobs.stats["local"] >= 4
+
+
+def test_a_job_whose_worker_never_comes_back_is_computed_by_the_server(tmp_path, redis_server, workers):
+    url = redis_db(redis_server, 3)
+    first = workers(url, tmp_path / "first.log", "--job-timeout", "3")
+    first.wait_alive()
+    app = make_app(tmp_path, redis_url=url)
+    jobs: JobQueue = app.state.service.bots.jobs
+    jobs.no_worker_grace = 1.0
+    client = redis.Redis.from_url(url)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
+        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
+                                                                            {"type": "human"}]}).json()
+        claimed = wait_for(lambda: client.keys("arq:in-progress:bot:*"))
+        first.proc.kill()
+        first.proc.wait(timeout=10)
+        wait_for(lambda: api.get(f"/api/games/{created['id']}").json()["to_move"] == 1, timeout=60, every=0.05)
+    assert jobs.stats["fallbacks"] == 1 and jobs.stats["results"] == 0
+    # the lost job was taken off the queue: a worker started later does not compute it for nothing
+    jid = claimed[0].decode().split("arq:in-progress:", 1)[1]
+    assert client.zscore(BOT_QUEUE, jid) is None
+
+
+def test_an_analysis_runs_on_a_worker_and_is_stored_with_the_game(tmp_path, redis_server, workers):
+    from builders.ai.analysis import analyse
+    from builders.server.analysis import _seed
+
+    url = redis_db(redis_server, 4)
+    app = make_app(tmp_path, redis_url=url, analysis_iterations=25)
+    jobs: JobQueue = app.state.service.bots.jobs
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
+        # no worker yet: the server's random bots play the game to its end at once
+        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2}
+                           ).json()
+        gid = created["id"]
+        wait_for(lambda: api.get(f"/api/games/{gid}").json()["status"] == "finished", every=0.05)
+        record = api.get(f"/api/games/{gid}/record").json()
+        worker = workers(url, tmp_path / "worker.log")
+        worker.wait_alive()
+        wait_for(lambda: redis.Redis.from_url(url).exists("builders:analyses:health-check"))
+        before = dict(jobs.stats)  # the bots' moves of the game, all computed by the server
+        r = api.post(f"/api/games/{gid}/analysis")
+        assert r.status_code == 202 and r.json()["status"] == "running"
+        shown = wait_for(lambda: (lambda a: a if a["status"] != "running" else None)(
+            api.get(f"/api/games/{gid}/analysis").json()), timeout=300, every=0.1)
+    assert shown["status"] == "done" and shown["error"] is None
+    assert before["results"] == 0 and before["local"] > 0
+    assert jobs.stats == {**before, "queued": 1, "results": 1}
+    # the worker's analysis is the one the search gives for this record, seed and budget
+    expected = analyse(record, iterations=25, seed=_seed("analysis", gid)).to_json()
+    assert shown["result"] == expected
+    assert shown["done"] == shown["total"] == len(expected["decisions"])
+
+
+def test_a_worker_with_an_unreachable_redis_refuses_to_start_in_one_line():
+    port = free_port()  # nothing listens there
+    for args, start in ((["--redis", f"redis://127.0.0.1:{port}/0"], f"error: Redis at redis://127.0.0.1:{port}/0 "
+                                                                     "cannot be reached: "),
+                        (["--redis", "localhost:6379"], "error: --redis must be a Redis URL (redis://host:port/db), "
+                                                        "not 'localhost:6379'"),
+                        (["--redis", "redis://127.0.0.1:1/0", "--processes", "0"],
+                         "error: --processes must be from 1 to 64, not 0")):
+        proc = subprocess.run([*CLI, "worker", *args], capture_output=True, text=True, timeout=60,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith(start) and proc.stderr.count("\n") == 1, proc.stderr
+        assert proc.stdout == ""
+
+
+def test_job_ids_are_the_hash_of_the_input():
+    record = {"game": "kingdom", "history": ["a"]}
+    assert job_id("bot", record, "hard", 1) == job_id("bot", dict(reversed(record.items())), "hard", 1)
+    assert job_id("bot", record, "hard", 1) != job_id("bot", record, "hard", 2)
+    assert job_id("bot", record, "hard", 1).startswith("bot:") and len(job_id("bot", record, "hard", 1)) == 36
