@@ -386,9 +386,9 @@ async function loadLeaderboards() {
       list.replaceChildren(...(leaders.length ? leaders.slice(0, 10).map((p) => el("li", { "data-user": p.username },
         el("a", { href: `/players/${encodeURIComponent(p.username)}`, text: p.username }),
         el("span", { class: "muted small", text: ` ${p.rating.toFixed(1)} · ${p.games} rated` })))
-        : [el("li", { class: "muted", text: "No rated game yet." })]));
+        : [el("li", { class: "muted empty", text: "No rated game yet." })]));
     } catch (err) {
-      list.replaceChildren(el("li", { class: "error-text", text: err.message }));
+      list.replaceChildren(el("li", { class: "error-text empty", text: err.message }));
     }
   }
 }
