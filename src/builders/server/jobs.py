@@ -116,6 +116,9 @@ class JobQueue:
         self._pool: Any = None
         self._alive: dict[str, tuple[float, bool]] = {}
         self._lock: asyncio.Lock | None = None
+        #: the jobs waited for -> their waiters; one task looks their results up
+        self._waiting: dict[str, list[asyncio.Future]] = {}
+        self._poller: asyncio.Task | None = None
 
     async def _redis(self) -> Any:
         if self._pool is None:
@@ -134,6 +137,9 @@ class JobQueue:
         return self._pool
 
     async def close(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            self._poller = None
         if self._pool is not None:
             pool, self._pool = self._pool, None
             try:
@@ -166,24 +172,42 @@ class JobQueue:
             self.stats["queued"] += 1
         return job
 
+    async def _poll_results(self) -> None:
+        """Look up the results of every job waited for, in one round trip each :attr:`poll` seconds."""
+        from arq.constants import result_key_prefix
+
+        while self._waiting:
+            ids = list(self._waiting)
+            try:
+                values = await (await self._redis()).mget([result_key_prefix + jid for jid in ids])
+            except Exception:
+                values = [None] * len(ids)
+                await asyncio.sleep(0.5)
+            for jid, raw in zip(ids, values):
+                if raw is not None:
+                    for waiter in self._waiting.pop(jid, []):
+                        if not waiter.done():
+                            waiter.set_result(raw)
+            await asyncio.sleep(self.poll)
+
     async def _wait(self, job: Any, queue: str, give_up: Callable[[], Awaitable[str | None]]) -> Any:
         """The result of ``job``; JobLost when it will not come (``give_up`` says why, or None)."""
-        from arq.jobs import JobStatus
+        from arq.jobs import JobStatus, deserialize_result
 
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(job.job_id, []).append(waiter)
+        if self._poller is None or self._poller.done():
+            self._poller = asyncio.get_running_loop().create_task(self._poll_results())
         missing_since: float | None = None
-        next_check = time.monotonic() + 1.0
-        while True:
-            info = await job.result_info()
-            if info is not None:
-                if not info.success:
-                    raise JobLost(f"the job failed on its worker: {info.result}")
-                self.stats["results"] += 1
-                if info.job_try and info.job_try > 1:
-                    self.stats["retried"] += 1
-                return info.result
-            now = time.monotonic()
-            if now >= next_check:
-                next_check = now + 1.0
+        try:
+            while True:
+                try:
+                    raw = await asyncio.wait_for(asyncio.shield(waiter), 1.0)
+                    break
+                except asyncio.TimeoutError:
+                    pass
+                # every second: is the job still there, is a worker alive, is it time to give up
+                now = time.monotonic()
                 if await job.status() == JobStatus.not_found and await job.result_info() is None:
                     raise JobLost("the job is gone from Redis")
                 if await self.alive(queue):
@@ -195,7 +219,19 @@ class JobQueue:
                 why = await give_up()
                 if why:
                     raise JobLost(why)
-            await asyncio.sleep(self.poll)
+        finally:
+            waiting = self._waiting.get(job.job_id)
+            if waiting is not None and waiter in waiting:
+                waiting.remove(waiter)
+                if not waiting:
+                    del self._waiting[job.job_id]
+        info = deserialize_result(raw, deserializer=_loads)
+        if not info.success:
+            raise JobLost(f"the job failed on its worker: {info.result}")
+        self.stats["results"] += 1
+        if info.job_try and info.job_try > 1:
+            self.stats["retried"] += 1
+        return info.result
 
     async def _drop(self, job: Any, queue: str) -> None:
         """Take a job the server computes itself off the queue (a worker that has it may finish it)."""
