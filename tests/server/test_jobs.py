@@ -204,3 +204,15 @@ def test_job_ids_are_the_hash_of_the_input():
     assert job_id("bot", record, "hard", 1) == job_id("bot", dict(reversed(record.items())), "hard", 1)
     assert job_id("bot", record, "hard", 1) != job_id("bot", record, "hard", 2)
     assert job_id("bot", record, "hard", 1).startswith("bot:") and len(job_id("bot", record, "hard", 1)) == 36
+
+
+def test_the_embedded_bot_pool_is_one_process_per_core_unless_told(monkeypatch):
+    from builders.server.run import default_bot_workers
+
+    monkeypatch.delenv("BUILDERS_BOT_WORKERS", raising=False)
+    assert default_bot_workers() == os.cpu_count()
+    monkeypatch.setenv("BUILDERS_BOT_WORKERS", "3")
+    assert default_bot_workers() == 3
+    proc = subprocess.run([*CLI, "serve", "--bot-workers", "0"], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    assert (proc.returncode, proc.stderr) == (2, "error: --bot-workers must be from 1 to 64, not 0\n")
