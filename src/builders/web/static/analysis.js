@@ -130,12 +130,16 @@ export class AnalysisBoard {
     const W = 600;
     const H = 160;
     const pad = 8;
+    const left = 40;  // room for the percentages of the win-chance axis
     const decisions = result.decisions;
     const count = Math.max(1, decisions.length);
-    const x = (i) => pad + (i / Math.max(1, count - 1)) * (W - 2 * pad);
+    const x = (i) => left + (i / Math.max(1, count - 1)) * (W - left - pad);
     const y = (v) => H - pad - v * (H - 2 * pad);
     const chart = svg("svg", { id: "wc-graph", class: "wc-graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Win chance of each player across the game" });
-    chart.appendChild(svg("line", { x1: pad, x2: W - pad, y1: y(0.5), y2: y(0.5), class: "wc-mid", stroke: "#999", "stroke-dasharray": "4 4" }));
+    for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+      chart.appendChild(svg("line", { x1: left, x2: W - pad, y1: y(v), y2: y(v), class: v === 0.5 ? "wc-mid" : "wc-grid", stroke: v === 0.5 ? "#999" : "#e4dccb", "stroke-dasharray": v === 0.5 ? "4 4" : "none" }));
+      chart.appendChild(svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end", class: "wc-axis", "font-size": 11, fill: "#5c5040", text: percent(v) }));
+    }
     this.cursor = svg("line", { class: "wc-cursor", y1: pad, y2: H - pad, x1: x(0), x2: x(0), stroke: "#333", "stroke-width": 1 });
     chart.appendChild(this.cursor);
     this.x = x;
