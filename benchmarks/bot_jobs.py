@@ -74,6 +74,24 @@ def pct(values: list[float], p: float) -> float | None:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
+def server_times(metrics: str) -> tuple[int, float | None, float | None]:
+    """From the server's /metrics: the socket actions it answered, the share answered within 50 ms of
+    arriving (checked, committed, views sent: the server's own part of the round trip) and the
+    histogram bucket holding the 95th percentile (ms)."""
+    buckets: list[tuple[float, float]] = []
+    for line in metrics.splitlines():
+        if line.startswith('builders_action_seconds_bucket{') and 'via="socket"' in line:
+            le = re.search(r'le="([^"]+)"', line).group(1)
+            buckets.append((float("inf") if le == "+Inf" else float(le), float(line.rsplit(" ", 1)[1])))
+    buckets.sort()
+    total = buckets[-1][1] if buckets else 0
+    if not total:
+        return 0, None, None
+    within = next((count for le, count in buckets if le >= 0.05), total) / total
+    p95 = next(le for le, count in buckets if count >= 0.95 * total)
+    return int(total), round(within, 4), None if p95 == float("inf") else p95 * 1000
+
+
 class Table:
     """Counters of the whole run."""
 
@@ -247,6 +265,7 @@ def main() -> None:
             wait_port(port, server, "the server")
             table, elapsed = asyncio.run(drive(port, args.games, args.people_games, args.level, args.seconds,
                                                args.think, args.seed))
+            inside = server_times(httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=30).text)
         except BaseException:
             for log in sorted(folder.glob("*.log")):
                 print(f"{log.name}:", log.read_text()[-2000:], file=sys.stderr)
@@ -270,6 +289,7 @@ def main() -> None:
         "people_rt_p50_ms": ms(pct(table.rt_people, 50)), "people_rt_p95_ms": ms(pct(table.rt_people, 95)),
         "people_actions": len(table.rt_people),
         "bot_games_rt_p50_ms": ms(pct(table.rt_bot_games, 50)), "bot_games_rt_p95_ms": ms(pct(table.rt_bot_games, 95)),
+        "server_socket_actions": inside[0], "server_within_50ms": inside[1], "server_p95_bucket_ms": inside[2],
         "errors": len(table.errors), "load_1min": round(os.getloadavg()[0], 2),
     }
     line = json.dumps(report)
@@ -280,7 +300,8 @@ def main() -> None:
     print(f"{args.mode}: {report['bot_turns']} {args.level} bot turns in {report['seconds']} s; bot turn wait p50 "
           f"{report['bot_wait_p50_s']} s, p95 {report['bot_wait_p95_s']} s, max {report['bot_wait_max_s']} s; "
           f"people's round trip p50 {report['people_rt_p50_ms']} ms, p95 {report['people_rt_p95_ms']} ms "
-          f"({report['people_actions']} actions); in the bot games p95 {report['bot_games_rt_p95_ms']} ms; "
+          f"({report['people_actions']} actions); in the bot games p95 {report['bot_games_rt_p95_ms']} ms; inside the "
+          f"server {report['server_within_50ms']} of {report['server_socket_actions']} socket actions within 50 ms; "
           f"{report['errors']} errors")
 
 

@@ -417,13 +417,13 @@ def check_redis(redis_url: str) -> str | None:
 
 async def work(redis_url: str, processes: int, analyses: bool = True, job_timeout: float = BOT_JOB_TIMEOUT,
                analysis_timeout: float = ANALYSIS_JOB_TIMEOUT, ready: Callable[[], None] | None = None) -> None:
-    """Consume the bot queue with ``processes`` compute processes (and the analysis queue with one
-    more, at a lower priority, if ``analyses``) until SIGTERM or SIGINT."""
+    """Consume the bot queue with ``processes`` compute processes at nice 5 (and the analysis queue
+    with one more at nice 10, if ``analyses``) until SIGTERM or SIGINT."""
     from arq.connections import RedisSettings
     from arq.worker import Worker, func
 
     name = f"{socket.gethostname()}:{os.getpid()}"
-    bots = _Pool(processes, redis_url)
+    bots = _Pool(processes, redis_url, nice=5)  # as the server's own bot processes: people first
     bots.warm()
     ctx: dict[str, Any] = {"name": name, "bots": bots}
     settings = RedisSettings.from_dsn(redis_url)
