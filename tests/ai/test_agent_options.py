@@ -23,7 +23,7 @@ from builders.core.games import get_game
     ({"time_limit": None, "turn_time": -2}, "turn time must be positive, not -2"),
     ({"iterations": 0}, "iterations must be at least 1, not 0"),
     ({"time_limit": None}, "mcts needs a time limit or an iteration budget"),
-    ({"prior": "slow"}, "prior must be one of full, fast, not 'slow'"),
+    ({"prior": "slow"}, "prior must be one of full, fast, own, not 'slow'"),
 ])
 def test_mcts_refuses_a_budget_that_is_not_positive(kwargs, message):
     with pytest.raises(ValueError) as e:
@@ -60,7 +60,7 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("mcts:iters=2.5", "option iters of mcts must be a whole number, not '2.5'"),
     ("mcts:time=soon", "option time of mcts must be a number, not 'soon'"),
     ("mcts:reuse=2", "option reuse of mcts must be 0 or 1, not 2"),
-    ("mcts:prior=slow", "option prior of mcts must be one of full, fast, not 'slow'"),
+    ("mcts:prior=slow", "option prior of mcts must be one of full, fast, own, not 'slow'"),
     ("greedy:noise=-0.1", "option noise of greedy must not be negative, not -0.1"),
     ("mcts:rollout=-1", "option rollout of mcts must not be negative, not -1"),
     ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from builders.ai import GreedyAgent, MCTSAgent, make_bot
 from builders.ai import evaluate
-from builders.ai.budget import KB_AFTER, KB_BUILDS, turn_share
+from builders.ai.budget import KB_AFTER, KB_BUILDS, KB_END, turn_share
 from builders.ai.evaluate import decision_key, move_values, values
 from builders.ai.mcts import TURN_MARGIN
 from builders.core.agents import RandomAgent, play
@@ -167,7 +167,27 @@ def test_kingdom_turn_shares():
     this, rest, total = turn_share(state)
     assert (this, total) == (KB_BUILDS[0] / (usable + 1), 1.0)
     after = KB_AFTER / (usable + 1)
+    assert ready == 1
     assert rest == pytest.approx(this * (ready + 1) + KB_BUILDS[1] + KB_BUILDS[2] + after * (ready + 1))
+
+
+def test_kingdom_turn_shares_without_a_tile_to_use():
+    """A turn with no tile to use: the three builds share the whole turn, the forced end gets a
+    token weight, and the shares of the turn's decisions add up to exactly 1."""
+    state = midgame("kingdom", 2, 8, 40)
+    while state.built:
+        state.apply(state.legal_actions()[0])
+    p = state.to_move
+    assert (state.held[p] & ~state.new[p]) == 0 == state.used[p] and state.supply[p] >= 3
+    total = sum(KB_BUILDS) + KB_END
+    shares = []
+    while state.current_player == p:
+        this, rest, tot = turn_share(state)
+        assert tot == pytest.approx(total)
+        shares.append((this, rest))
+        state.apply(state.legal_actions()[0])
+    assert shares == [(KB_BUILDS[0], pytest.approx(total)), (KB_BUILDS[1], pytest.approx(total - KB_BUILDS[0])),
+                      (KB_BUILDS[2], pytest.approx(KB_BUILDS[2] + KB_END)), (KB_END, KB_END)]
 
 
 def test_time_split_across_a_turn_with_a_given_clock():
@@ -261,6 +281,65 @@ def test_fast_search_with_one_iteration_plays_greedys_move(pos):
     """The root still orders its actions by the full evaluation."""
     state = midgame("kingdom", *pos)
     assert MCTSAgent(1, time_limit=None, iterations=1, prior="fast").act(state) == GreedyAgent(2).act(state)
+
+
+def test_own_prior_orders_the_seats_own_decisions_by_the_full_evaluation():
+    """With ``prior="own"`` a node where the searching seat is to move (its later builds of the turn)
+    evaluates every legal action and opens the best by that evaluation first; the other seats'
+    nodes use the move heuristic and keep no evaluations. With ``fast`` no node below the root does."""
+    state = midgame("kingdom", 2, 8, 40)
+    while state.built:
+        state.apply(state.legal_actions()[0])
+    seat = state.current_player
+    for prior in ("own", "fast"):
+        agent = MCTSAgent(3, time_limit=None, iterations=400, prior=prior)
+        agent.act(state)
+        root = agent.last_root
+        own = other = 0
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children.values())
+            if node is root or not node.children:
+                continue
+            first = next(iter(node.children))
+            mover = node.children[first].player
+            if mover == seat and prior == "own":
+                own += 1
+                assert node.priors is not None and first in node.priors
+                assert node.priors[first][seat] == max(v[seat] for v in node.priors.values())
+            else:
+                other += mover != seat
+                assert node.priors is None
+        assert (own > 0) == (prior == "own") and other > 0
+
+
+def test_finish_plays_the_leaf_players_best_actions_by_the_heuristic_before_the_evaluation():
+    """With ``finish=2`` a leaf is judged after two actions of its player to move, each the first
+    best by the move heuristic; ``finish=0`` judges the leaf as it is."""
+    from builders.ai.evaluate import win_values
+
+    state = midgame("kingdom", 2, 8, 40)
+    while state.built:
+        state.apply(state.legal_actions()[0])
+    p = state.current_player
+    expect = state.copy()
+    for _ in range(2):
+        acts = expect.legal_actions()
+        vals = move_values(expect, acts)
+        assert max(vals) > 0
+        expect.apply(acts[vals.index(max(vals))])
+    assert expect.current_player == p and expect.built == 2
+    agent = MCTSAgent(1, time_limit=None, iterations=1, prior="fast", finish=2)
+    agent._setup(state)
+    det = state.copy()
+    assert agent._leaf(det) == win_values(expect, agent._scale) != win_values(state, agent._scale)
+    assert det.own == expect.own and det.built == 2
+    plain = MCTSAgent(1, time_limit=None, iterations=1, prior="fast")
+    plain._setup(state)
+    assert plain._leaf(state.copy()) == win_values(state, plain._scale)
+    with pytest.raises(ValueError, match="finish must not be negative, not -1"):
+        MCTSAgent(1, iterations=1, finish=-1)
 
 
 # -- The Builders: no hoarding --------------------------------------------------------------------

@@ -14,7 +14,8 @@ mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per
            (``full``, the default, or ``fast``: how widening orders actions), ``reuse`` (1: keep
            the subtree of the action played for the next decision of the turn; default 0),
            ``clock`` (``wall``, the default, or ``cpu``: time budgets in the process's CPU time,
-           for matches on a busy machine)
+           for matches on a busy machine), ``finish`` (at most this many actions of the leaf's
+           player, best by the move heuristic, before the evaluation; default 0)
 easy,      the bot levels of ``make_bot`` (hard and expert take ``turn``, seconds per turn, and
 medium,    the other mcts options)
 hard,
@@ -46,7 +47,7 @@ OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
     "mcts": {"time": (float, "time_limit"), "iters": (int, "iterations"), "turn": (float, "turn_time"),
              "c": (float, "c"), "rollout": (int, "rollout"), "scale": (float, "scale"),
              "widen": (float, "widen"), "prior": (str, "prior"), "reuse": (int, "reuse"),
-             "clock": (str, "clock")},
+             "clock": (str, "clock"), "finish": (int, "finish")},
 }
 _SEARCH = {k: v for k, v in OPTIONS["mcts"].items() if k not in ("prior", "reuse")}
 CLOCK_NAMES = ("wall", "cpu")
@@ -111,7 +112,7 @@ def _value(kind: str, key: str, text: str) -> Any:
         raise ValueError(f"option {key} of {kind} must be at most 600 seconds, not {text}")
     if key == "reuse" and value not in (0, 1):
         raise ValueError(f"option reuse of {kind} must be 0 or 1, not {text}")
-    if key in ("noise", "rollout", "widen") and value < 0:
+    if key in ("noise", "rollout", "widen", "finish") and value < 0:
         raise ValueError(f"option {key} of {kind} must not be negative, not {text}")
     return value
 

@@ -10,7 +10,10 @@ one that does not (a fresh agent for each decision, as the server makes them) gi
 - Kingdom Builder: the three builds of the mandatory build weigh 0.40, 0.20 and 0.15 (the first
   build shapes the turn, and the later ones reuse its search), and the tiles and ``end`` after them
   share the last 0.25: each gets ``0.25 / (tiles usable this turn + 1)``. Tiles used before the
-  first build share its 0.40 the same way.
+  first build share its 0.40 the same way. A turn with no tile to use (none held from before the
+  turn and none used in it: most turns) has nothing to decide after the builds (``end`` is
+  forced): its builds share the whole turn (0.40, 0.20 and 0.15 of a total of 0.76, with a token
+  0.01 for ``end``).
 - The Builders: a decision with actions left weighs 1, the one with none left (``end`` or ``buy``)
   0.5; a whole turn is taken as three actions, one bought action (the buy and the action) and the
   end: total 5.5 (a turn without a buy uses 3.5 of it).
@@ -22,6 +25,8 @@ from builders.core.state import GameState
 
 KB_BUILDS = (0.40, 0.20, 0.15)
 KB_AFTER = 0.25
+#: the weight of a forced ``end`` in a turn with no tile to use
+KB_END = 0.01
 MA_TOTAL = 5.5
 
 
@@ -33,8 +38,15 @@ def _kingdom(st) -> tuple[float, float, float]:
     # (every location taken from before this turn: some of those tiles may be lost or used up)
     usable = (st.taken[p] & ~st.new[p]).bit_count()
     ready = (st.held[p] & ~st.used[p] & ~st.new[p]).bit_count()
+    building = built < 3 and supply and st.hand[p] >= 0
+    if not ready and not st.used[p]:    # no tile to use this turn: the builds share it, ``end`` is forced
+        last = min(3, built + supply) if building else built
+        total = sum(KB_BUILDS[:last]) + KB_END
+        if building:
+            return KB_BUILDS[built], sum(KB_BUILDS[built:last]) + KB_END, total
+        return KB_END, KB_END, total
     after = KB_AFTER / (usable + 1)
-    if built < 3 and supply and st.hand[p] >= 0:
+    if building:
         last = min(3, built + supply)
         if built == 0:      # tiles may be used before the first build: they share its weight
             this = KB_BUILDS[0] / (usable + 1)

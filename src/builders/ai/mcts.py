@@ -48,7 +48,7 @@ DEFAULTS = {
     "kingdom": {"c": 0.3, "scale": 4.0, "widen": 2.0},
     "middle-ages": {"c": 0.5, "scale": 2.5, "widen": 2.0},
 }
-PRIORS = ("full", "fast")
+PRIORS = ("full", "fast", "own")
 #: ``wall``: budgets in elapsed time (what a person waits); ``cpu``: in the process's CPU time (the
 #: same search on a busy machine: for matches between agents)
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -91,6 +91,10 @@ class MCTSAgent:
       docstring); with ``time_limit`` too, a decision also stops at ``time_limit``;
     - ``c``: the UCT exploration constant (rewards are in [0, 1]; None: the game's default);
     - ``rollout``: the number of random playout actions after the new node before the evaluation;
+    - ``finish``: at most this many actions of the player to move at the new node, each the best by
+      the game's move heuristic, played before the evaluation (they stop at the end of that
+      player's turn, or when no action gains anything by the heuristic): leaves are then judged
+      at a more uniform point of the turn (0: none; games without a move heuristic ignore it);
     - ``scale``: the logistic scale of the evaluation, in points (None: the game's default);
     - ``widen``: progressive widening: a node visited ``n`` times has at most ``1 + widen * sqrt(n)``
       children, added best first (0: every legal action is tried once, in random order, before any
@@ -109,7 +113,7 @@ class MCTSAgent:
     def __init__(self, seed: int | None = None, time_limit: float | None = 1.0, iterations: int | None = None,
                  c: float | None = None, rollout: int = 0, scale: float | None = None,
                  widen: float | None = None, name: str | None = None, turn_time: float | None = None,
-                 prior: str = "full", reuse: bool = False, clock: str = "wall"):
+                 prior: str = "full", reuse: bool = False, clock: str = "wall", finish: int = 0):
         if time_limit is None and iterations is None and turn_time is None:
             raise ValueError("mcts needs a time limit or an iteration budget")
         if time_limit is not None and not time_limit > 0:
@@ -128,6 +132,9 @@ class MCTSAgent:
         self.turn_time = turn_time
         self.c = c
         self.rollout = int(rollout)
+        if finish < 0:
+            raise ValueError(f"finish must not be negative, not {finish}")
+        self.finish = int(finish)
         self.scale = scale
         self.widen = widen
         self.prior = prior
@@ -151,7 +158,10 @@ class MCTSAgent:
         self._c = defaults["c"] if self.c is None else float(self.c)
         self._scale = defaults["scale"] if self.scale is None else float(self.scale)
         self._widen = defaults["widen"] if self.widen is None else float(self.widen)
-        self._fast = self.prior == "fast" and move_values(state, []) is not None
+        self._fast = self.prior in ("fast", "own") and move_values(state, []) is not None
+        #: ``own``: the searching seat's own decisions are ordered by the full evaluation
+        self._own = self.prior == "own"
+        self._seat = state.current_player
 
     def _time_for(self, state: GameState, seat: int, done: int, now: float) -> float | None:
         """The seconds this decision may take (None: no time limit); see builders.ai.budget."""
@@ -226,6 +236,7 @@ class MCTSAgent:
         that action's node (its value counts the rewards of its ``player``). Returns the number of
         iterations."""
         n = 0
+        self._seat = seat
         clock = self._now
         timed = deadline != math.inf
         iterate = self._iterate
@@ -271,6 +282,7 @@ class MCTSAgent:
         sqrt = math.sqrt
         widen = self._widen
         fast = self._fast
+        own = self._seat if self._own else -1
         rewards = None
         apply = getattr(det, "apply_unchecked", det.apply)
         while not det.is_over():
@@ -284,14 +296,15 @@ class MCTSAgent:
                 if legal is None:
                     legal = node.legal = {}
                 cached = legal.get(key)
+                full = node is root or p == own
                 if cached is None:
                     acts = det.legal_actions()
-                    if fast and widen and node is not root and len(acts) > 1:
+                    if fast and widen and not full and len(acts) > 1:
                         vals = move_values(det, acts)
                         acts = [a for _, _, a in sorted(zip([-v for v in vals], range(len(acts)), acts))]
                     cached = legal[key] = (acts, frozenset(acts))
                 acts, aset = cached
-                heuristic = fast and node is not root
+                heuristic = fast and not full
             else:
                 acts = det.legal_actions()
             nch = len(children)
@@ -345,7 +358,7 @@ class MCTSAgent:
                 child.avail = 1
                 apply(a)
                 path.append(child)
-                if prior_value is not None and not self.rollout:
+                if prior_value is not None and not self.rollout and not self.finish:
                     rewards = prior_value
                 break
             best = None
@@ -380,6 +393,18 @@ class MCTSAgent:
 
     def _leaf(self, det: GameState) -> list[float]:
         rng = self.rng
+        if self.finish and self._fast:
+            p = det.current_player
+            apply = getattr(det, "apply_unchecked", det.apply)
+            for _ in range(self.finish):
+                if det.is_over() or det.current_player != p:
+                    break
+                acts = det.legal_actions()
+                vals = move_values(det, acts)
+                best = max(range(len(acts)), key=vals.__getitem__)
+                if vals[best] <= 0:
+                    break
+                apply(acts[best])
         for _ in range(self.rollout):
             if det.is_over():
                 break
