@@ -89,6 +89,7 @@ def test_a_hard_bot_move_survives_its_worker_killed_in_the_middle_and_is_played_
     # the server's own bots are random players: a move computed by the server would not be the hard bot's
     app = make_app(tmp_path, redis_url=url)
     jobs: JobQueue = app.state.service.bots.jobs
+    jobs.no_worker_grace = 120.0  # however slowly the new worker starts on a busy machine, wait for it
     client = redis.Redis.from_url(url)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
         created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},

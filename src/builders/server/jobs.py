@@ -100,8 +100,8 @@ class JobQueue:
 
     ``deadline`` is the longest wait for a bot move (seconds; default ``BUILDERS_BOT_JOB_DEADLINE``
     or :data:`BOT_DEADLINE`). ``stats`` counts what happened: jobs queued, results received, results
-    of a job run again after its worker died (``retried``) and moves or analyses the server computed
-    itself after a lost job (``fallbacks``).
+    of a job run again after its worker died (``retried``), moves or analyses the server computed
+    itself after a lost job (``fallbacks``) and because no worker was alive (``local``).
     """
 
     def __init__(self, redis_url: str, deadline: float | None = None, poll: float = POLL_SECONDS,
@@ -431,41 +431,51 @@ async def work(redis_url: str, processes: int, analyses: bool = True, job_timeou
                                   health_check_interval=HEALTH_SECONDS, keep_result=KEEP_RESULT,
                                   job_serializer=_dumps, job_deserializer=_loads, max_tries=5,
                                   log_results=False)
-    workers = [Worker([func(bot_move, name="bot_move", timeout=job_timeout)], queue_name=BOT_QUEUE,
-                      max_jobs=processes, job_timeout=job_timeout, ctx=ctx, **common)]
     pools = [bots]
+    queues: list[tuple[str, Any, float, int]] = [
+        (BOT_QUEUE, func(bot_move, name="bot_move", timeout=job_timeout), job_timeout, processes)]
     if analyses:
         pool = _Pool(1, redis_url, nice=10)
         pool.warm()
         pools.append(pool)
         ctx["analyses"] = pool
-        workers.append(Worker([func(analysis, name="analysis", timeout=analysis_timeout)],
-                              queue_name=ANALYSIS_QUEUE, max_jobs=1, job_timeout=analysis_timeout,
-                              ctx=ctx, **common))
-    for worker in workers:
-        # a dead worker's claim on a job lasts the job's timeout and a little more (arq's default
-        # margin is ten seconds): a job of a killed worker is run again soon
-        worker.in_progress_timeout_s = worker.job_timeout_s + CLAIM_MARGIN
-    tasks = [asyncio.create_task(worker.async_run()) for worker in workers]
+        queues.append((ANALYSIS_QUEUE, func(analysis, name="analysis", timeout=analysis_timeout),
+                       analysis_timeout, 1))
     stop = asyncio.Event()
+
+    async def consume(queue: str, function: Any, timeout: float, jobs: int) -> None:
+        """Run arq's worker on ``queue``; when Redis fails under it, wait and start it again."""
+        while not stop.is_set():
+            worker = Worker([function], queue_name=queue, max_jobs=jobs, job_timeout=timeout, ctx=ctx, **common)
+            # a dead worker's claim on a job lasts the job's timeout and a little more (arq's default
+            # margin is ten seconds): a job of a killed worker is run again soon
+            worker.in_progress_timeout_s = worker.job_timeout_s + CLAIM_MARGIN
+            running = asyncio.create_task(worker.async_run())
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait([running, stopping], return_when=asyncio.FIRST_COMPLETED)
+            failed = running.exception() if running.done() and not running.cancelled() else None
+            try:
+                await worker.close()  # cancels its jobs: they go back on the queue for another worker
+            except Exception:
+                pass
+            running.cancel()
+            stopping.cancel()
+            for task in (running, stopping):
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
+            if failed is not None and not stop.is_set():
+                log.warning("the queue %s failed (%s); starting again in a second", queue, failed)
+                await asyncio.sleep(1.0)
+
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     if ready is not None:
         ready()
-    stopping = asyncio.create_task(stop.wait())
-    done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
-    for task in tasks:
-        task.cancel()
-    for task in tasks:  # a job cancelled here is put back on the queue for another worker
-        try:
-            await task
-        except (asyncio.CancelledError, Exception):
-            pass
-    for worker in workers:
-        await worker.close()
-    for pool in pools:
-        pool.close()
-    for task in done:
-        if task is not stopping and task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
+    try:
+        await asyncio.gather(*(consume(*q) for q in queues))
+    finally:
+        for pool in pools:
+            pool.close()
