@@ -217,3 +217,38 @@ def test_the_embedded_bot_pool_is_one_process_per_core_unless_told(monkeypatch):
     proc = subprocess.run([*CLI, "serve", "--bot-workers", "0"], capture_output=True, text=True, timeout=60,
                           env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
     assert (proc.returncode, proc.stderr) == (2, "error: --bot-workers must be from 1 to 64, not 0\n")
+
+
+def test_two_servers_asking_for_the_same_decision_share_one_job(tmp_path, redis_server, workers):
+    """The job's id is the hash of its input: a second server process (or a retry) asking for the same
+    decision waits for the same job; each server then plays it under its version check."""
+    import asyncio
+
+    from builders.core.games import get_game
+
+    url = redis_db(redis_server, 5)
+    worker = workers(url, tmp_path / "worker.log")
+    worker.wait_alive()
+    setup = get_game("kingdom").random_setup(2, 3)
+    record = {"game": "kingdom", "format": 1, "setup": setup, "history": []}
+    one, two = JobQueue(url), JobQueue(url)
+
+    async def both():
+        try:
+            return await asyncio.gather(one.bot_move(record, "medium", 11), two.bot_move(record, "medium", 11))
+        finally:
+            await one.close()
+            await two.close()
+
+    first, second = asyncio.run(both())
+    state = get_game("kingdom").new_state(setup)
+    assert first == second and first in [state.action_to_string(a) for a in state.legal_actions()]
+    assert one.stats["queued"] + two.stats["queued"] == 1
+    assert one.stats["results"] == two.stats["results"] == 1
+    assert client_jobs(url) == [job_id("bot", record, "medium", 11)]
+
+
+def client_jobs(url: str) -> list[str]:
+    """The ids of the bot jobs whose results are on Redis."""
+    keys = redis.Redis.from_url(url).keys("arq:result:bot:*")
+    return sorted(k.decode().split("arq:result:", 1)[1] for k in keys)
