@@ -1,0 +1,75 @@
+"""The core of benchmarks/ai_tune.py: parameters in units of their steps, kept in their bounds, and an
+agent whose evaluate module constants hold during its own decisions only."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from builders.ai import evaluate
+from builders.ai.mcts import MCTSAgent
+from tests.ai.helpers import midgame
+
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "ai_tune.py"
+_spec = importlib.util.spec_from_file_location("ai_tune", _PATH)
+assert _spec and _spec.loader
+tune = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tune)
+
+
+def test_values_in_steps_and_bounds():
+    assert tune.spec("c") == (0.3, 0.1, 0.05, 1.5)
+    assert tune.spec("KB_MOVE_CASTLE") == (3.0, 0.9, 0.0, 9.0)
+    vals = tune.values_of(["c", "scale", "KB_MOVE_CASTLE"], [1.0, -100.0, 2.0])
+    assert vals == {"c": pytest.approx(0.4), "scale": 1.0, "KB_MOVE_CASTLE": pytest.approx(4.8)}
+    assert tune.clamp(["c", "scale"], [50.0, -50.0]) == [pytest.approx(12.0), pytest.approx(-3.0)]
+    with pytest.raises(ValueError, match="unknown parameter 'nope'"):
+        tune.spec("nope")
+
+
+def test_a_tuned_agent_searches_with_its_constants_and_restores_them():
+    """Its decision is the one a plain search makes with the module constant set to its value (and
+    differs from the default's here); after the decision the module holds the default again."""
+    state = midgame("kingdom", 2, 8, 40)
+    default = evaluate.KB_MOVE_CASTLE
+    tuned = tune.Tuned(3, {"KB_MOVE_CASTLE": 0.0, "KB_MOVE_GOOD": 4.0, "c": 0.6}, None, iterations=400)
+    action = tuned.act(state)
+    assert evaluate.KB_MOVE_CASTLE == default and evaluate.KB_MOVE_GOOD == 1.0
+    visits = {a: ch.visits for a, ch in tuned.agent.last_root.children.items()}
+
+    def plain(castle: float, good: float, c: float):
+        saved = evaluate.KB_MOVE_CASTLE, evaluate.KB_MOVE_GOOD
+        evaluate.KB_MOVE_CASTLE, evaluate.KB_MOVE_GOOD = castle, good
+        try:
+            agent = MCTSAgent(3, time_limit=None, iterations=400, prior="fast", reuse=True, c=c)
+            return agent.act(state), {a: ch.visits for a, ch in agent.last_root.children.items()}
+        finally:
+            evaluate.KB_MOVE_CASTLE, evaluate.KB_MOVE_GOOD = saved
+
+    assert plain(0.0, 4.0, 0.6) == (action, visits)
+    assert plain(default, 1.0, 0.3)[1] != visits
+
+
+def test_a_short_run_writes_its_record(tmp_path):
+    out = tmp_path / "tune.json"
+    assert tune.main(["--steps", "1", "--pairs", "1", "--iters", "3", "--params", "c,KB_MOVE_GOOD",
+                      "--out", str(out)]) == 0
+    rec = json.loads(out.read_text())
+    assert rec["games"] == 2 and rec["iterations"] == 3 and rec["turn_cpu_seconds"] is None
+    assert list(rec["params"]) == ["c", "KB_MOVE_GOOD"] and len(rec["steps"]) == 1
+    step = rec["steps"][0]
+    assert step["k"] == 0 and set(step["signs"]) <= {-1, 1} and len(step["theta"]) == 2
+    # theta moves against the minus side by the step's score: a_k * score / (2 c_k sign)
+    ak = 1.0 / (0 + 1 + rec["A"]) ** 0.602
+    assert step["theta"] == [pytest.approx(ak * step["score"] / (2 * s), abs=1e-4) for s in step["signs"]]
+    assert rec["final"]["c"] == pytest.approx(0.3 + 0.1 * step["theta"][0], abs=1e-4)
+
+
+def test_bad_arguments_are_refused_with_one_line(capsys):
+    assert tune.main(["--params", "c,bogus", "--steps", "1"]) == 2
+    assert capsys.readouterr().err.startswith("error: unknown parameter 'bogus'")
+    assert tune.main(["--steps", "0"]) == 2
+    assert "must be positive" in capsys.readouterr().err
