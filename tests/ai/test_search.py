@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from builders.ai import GreedyAgent, MCTSAgent, make_bot
@@ -130,6 +130,7 @@ def test_decision_keys():
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), game=st.sampled_from(["kingdom", "middle-ages"]))
+@example(seed=26, game="kingdom")   # a move tile used before the first build, and lost by the move
 def test_a_fresh_agent_per_decision_never_spends_more_than_the_turn(seed, game):
     """The server makes a new agent for each decision: the shares this / total of the decisions of
     any turn add up to at most 1 (The Builders: one bought action at most, as the budget assumes)."""

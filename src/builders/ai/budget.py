@@ -10,24 +10,49 @@ one that does not (a fresh agent for each decision, as the server makes them) gi
 - Kingdom Builder: the three builds of the mandatory build weigh 0.40, 0.20 and 0.15 (the first
   build shapes the turn, and the later ones reuse its search), and the tiles and ``end`` after them
   share the last 0.25: each gets ``0.25 / (tiles usable this turn + 1)``. Tiles used before the
-  first build share its 0.40 the same way. A turn with no tile to use (none held from before the
-  turn and none used in it: most turns) has nothing to decide after the builds (``end`` is
+  first build share its 0.40 the same way. A turn with no tile to use (none ready and none used in
+  it: most turns) has nothing to decide after the builds (``end`` is
   forced): its builds share the whole turn (0.40, 0.20 and 0.15 of a total of 0.76, with a token
   0.01 for ``end``).
 - The Builders: a decision with actions left weighs 1, the one with none left (``end`` or ``buy``)
   0.5; a whole turn is taken as three actions, one bought action (the buy and the action) and the
-  end: total 5.5 (a turn without a buy uses 3.5 of it).
+  end: total 5.5. The turn's first decision counts the whole 5.5 as still to come, so a searching
+  agent that follows its turn plans to the turn's end; a later decision keeps for the end of the
+  turn 0.5 when the seat can buy (``end`` or ``buy`` is then a real choice, which gets half of what
+  is left) and almost nothing when it cannot (``end`` alone is played at once), so a turn without a
+  buy uses the whole turn rather than 3.5 / 5.5 of it. A fresh agent for each decision still gets
+  ``this / 5.5``.
 """
 
 from __future__ import annotations
 
 from builders.core.state import GameState
+from builders.middle_ages.codes import ACTION_PRICE, FREE_ACTIONS
 
 KB_BUILDS = (0.40, 0.20, 0.15)
 KB_AFTER = 0.25
 #: the weight of a forced ``end`` in a turn with no tile to use
 KB_END = 0.01
 MA_TOTAL = 5.5
+#: The Builders: the weight kept, at a decision with actions left, for the end of the turn when the
+#: seat can buy an action (a real choice), and when it cannot ("end" alone, played at once)
+MA_END = 0.5
+MA_FORCED_END = 0.05
+
+
+def _tile_used_this_turn(st) -> bool:
+    """Whether the player to move used a tile in this turn (its actions since the last ``end``; a
+    tile used may be lost in the same move, so the state's tile masks cannot tell)."""
+    from builders.kingdom.notation import END
+
+    for e in reversed(st.history):
+        if isinstance(e, str):      # a chance outcome
+            continue
+        if e == END:
+            return False
+        if e >= 400:                # a tile's action (plain builds are hex numbers)
+            return True
+    return False
 
 
 def _kingdom(st) -> tuple[float, float, float]:
@@ -39,7 +64,7 @@ def _kingdom(st) -> tuple[float, float, float]:
     usable = (st.taken[p] & ~st.new[p]).bit_count()
     ready = (st.held[p] & ~st.used[p] & ~st.new[p]).bit_count()
     building = built < 3 and supply and st.hand[p] >= 0
-    if not ready and not st.used[p]:    # no tile to use this turn: the builds share it, ``end`` is forced
+    if not ready and not _tile_used_this_turn(st):  # no tile this turn: the builds share it, ``end`` is forced
         last = min(3, built + supply) if building else built
         total = sum(KB_BUILDS[:last]) + KB_END
         if building:
@@ -56,9 +81,14 @@ def _kingdom(st) -> tuple[float, float, float]:
 
 
 def _middle_ages(st) -> tuple[float, float, float]:
+    can_buy = st.coins[st.cur] >= ACTION_PRICE
+    if st.actions >= FREE_ACTIONS:
+        # the turn's first decision: the whole turn lies ahead (the deadline is the turn's end)
+        return 1.0, MA_TOTAL, MA_TOTAL
     if st.actions:
-        return 1.0, st.actions + 0.5, MA_TOTAL
-    return 0.5, 0.5, MA_TOTAL
+        return 1.0, st.actions + (MA_END if can_buy else MA_FORCED_END), MA_TOTAL
+    # no action left: "end" or "buy" (with fewer than 5 coins "end" is the only action, played at once)
+    return 0.5, 1.0, MA_TOTAL
 
 
 def turn_share(state: GameState) -> tuple[float, float, float]:

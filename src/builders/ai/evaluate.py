@@ -339,28 +339,31 @@ def _kingdom_move_values(st, acts: list) -> list[float]:
                 if k == low:
                     m |= s
             feats.append((m, KB_MOVE_FARMERS))
-    hexes: dict[int, float] = {}
-
-    def value(h: int) -> float:
-        v = hexes.get(h)
-        if v is None:
-            v = 0.0
-            for m, w in feats:
-                if m >> h & 1:
-                    v += w
-            hexes[h] = v
-        return v
-
+    # the value of each hex an action names: the weights of the masks holding it, added in the
+    # order of ``feats`` (one pass over the set bits of each mask within those hexes)
+    need = 0
+    for a in acts:
+        if a < 400:
+            need |= 1 << a
+        elif a != END:
+            need |= 1 << (a & 511) | 1 << ((a >> SRC_SHIFT) & 511)
+    hv = [0.0] * 512
+    for m, w in feats:
+        m &= need
+        while m:
+            low = m & -m
+            hv[low.bit_length() - 1] += w
+            m ^= low
     out = []
     for a in acts:
-        if a == END:
+        if a < 400:
+            out.append(hv[a])
+        elif a == END:
             out.append(0.0)
-        elif a < 400:
-            out.append(value(a))
         elif a >> SHIFT >= 6:      # a move: what the settlement gains where it lands less where it was
-            out.append(value(a & 511) - 0.5 * value((a >> SRC_SHIFT) & 511))
+            out.append(hv[a & 511] - 0.5 * hv[(a >> SRC_SHIFT) & 511])
         else:
-            out.append(value(a & 511) + KB_MOVE_TILE_BUILD)
+            out.append(hv[a & 511] + KB_MOVE_TILE_BUILD)
     return out
 
 
