@@ -330,6 +330,11 @@ def _child_start(parent: int, redis_url: str, nice: int) -> None:
             pass
     import builders.server.bots  # noqa: F401  (import the bots now, not in the first job)
 
+    try:
+        import builders.ai  # noqa: F401
+    except ImportError:
+        pass
+
 
 def _child_analysis(record: dict[str, Any], iterations: int, seed: int, key: str) -> dict[str, Any]:
     import redis
