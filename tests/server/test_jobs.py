@@ -252,3 +252,26 @@ def client_jobs(url: str) -> list[str]:
     """The ids of the bot jobs whose results are on Redis."""
     keys = redis.Redis.from_url(url).keys("arq:result:bot:*")
     return sorted(k.decode().split("arq:result:", 1)[1] for k in keys)
+
+
+def test_an_analysis_whose_worker_dies_is_run_by_the_server(tmp_path, redis_server, workers):
+    url = redis_db(redis_server, 6)
+    app = make_app(tmp_path, redis_url=url, analysis_iterations=100)
+    jobs: JobQueue = app.state.service.bots.jobs
+    jobs.no_worker_grace = 1.0
+    client = redis.Redis.from_url(url)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
+        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2}
+                           ).json()
+        gid = created["id"]
+        wait_for(lambda: api.get(f"/api/games/{gid}").json()["status"] == "finished", every=0.05)
+        worker = workers(url, tmp_path / "worker.log")
+        wait_for(lambda: client.exists("builders:analyses:health-check"), every=0.05)
+        assert api.post(f"/api/games/{gid}/analysis").status_code == 202
+        wait_for(lambda: client.keys("arq:in-progress:analysis:*"))
+        worker.proc.kill()
+        worker.proc.wait(timeout=10)
+        shown = wait_for(lambda: (lambda a: a if a["status"] != "running" else None)(
+            api.get(f"/api/games/{gid}/analysis").json()), timeout=300, every=0.1)
+    assert shown["status"] == "done" and shown["done"] == shown["total"] == len(shown["result"]["decisions"]) > 0
+    assert jobs.stats["fallbacks"] == 1 and jobs.stats["results"] == 0
