@@ -157,3 +157,50 @@ def test_housekeeping_deletes_abandoned_games_and_settles_idle_ones(server, api)
     assert summary["seats"][1]["type"] == "bot" and summary["seats"][0]["type"] == "human"
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("select count(*) from sessions").scalar_one() == 0
+
+
+def test_a_clock_is_stored_with_the_move_and_a_stale_copy_cannot_overwrite_it(tmp_path):
+    """Two server instances on one database. Seat 0 plays its turn through B: the clock (seat 0
+    charged, seat 1's running) is stored in the same transaction as the move. A, the instance that
+    checkpoints the clocks, still holds the copy from before the move: its checkpoint is refused by
+    the version check instead of putting seat 0's clock back, and both instances then show the
+    same clock as the database."""
+    from tests.server.conftest import make_app
+    from tests.server.helpers import ThreadServer
+
+    import asyncio
+
+    with ThreadServer(make_app(tmp_path, clock_checkpoint=0.2)) as a, \
+            ThreadServer(make_app(tmp_path, clock_checkpoint=0.2)) as b:
+        assert a.app.state.service.acting  # A checkpoints the clocks (in one test process B may too)
+        with httpx.Client(base_url=a.url, timeout=20) as on_a, httpx.Client(base_url=b.url, timeout=20) as on_b:
+            gid, tokens = create(on_a, {"kind": "live", "total": 600, "increment": 10})
+            assert view(on_a, gid)["clock"]["running"] == 0
+            time.sleep(0.5)
+            moved = play_turn(on_b, gid, tokens[0])
+            assert moved["to_move"] == 1 and moved["clock"]["running"] == 1
+            # A checkpoints at once, from its copy of before the move (unless it was just refreshed)
+            loop = a.app.state.clocks.ticker.get_loop()
+
+            async def checkpoint() -> None:
+                a.app.state.clocks.save_all()
+
+            asyncio.run_coroutine_threadsafe(checkpoint(), loop).result(10)
+            store = a.app.state.store
+            for _ in range(10):  # and again with its ticker, every 0.2 s, while it catches up
+                assert store.game(gid)["options"]["clock"]["running"] == 1
+                time.sleep(0.2)
+            stored = store.game(gid)["options"]["clock"]
+            # seat 0 spent its half second (and more, under load), then got the 10 s increment;
+            # seat 1's clock has run since the move (checkpoints move its start, not its time left)
+            assert stored["running"] == 1 and stored["left"][0] == moved["clock"]["left"][0]
+            assert 600.0 < stored["left"][0] < 609.6, stored
+            assert 590.0 < remaining(stored)[1] < 600.0 - 1.9, stored
+            deadline = time.monotonic() + 10
+            while view(on_a, gid)["version"] != moved["version"]:
+                assert time.monotonic() < deadline, "A never caught up"
+                time.sleep(0.1)
+            for api in (on_a, on_b):
+                clock = view(api, gid)["clock"]
+                assert clock["running"] == 1 and clock["left"][0] == stored["left"][0], clock
+                assert abs(remaining(clock)[1] - remaining(stored)[1]) < 1.0, (clock, stored)

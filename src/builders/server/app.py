@@ -242,7 +242,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             extra["rated"] = True
         if body.hints:
             extra["hints"] = True
-        created = service.create(body, creator, find_user, extra)
+        created = await service.open(body, creator, find_user, extra)
         if body.hints:
             analyses.warm()
         if body.clock:

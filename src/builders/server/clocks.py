@@ -33,6 +33,7 @@ from sqlalchemy import delete, func, select
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.models import ActionRow, ChatRow, GameRow, SeatOwnerRow, SessionRow
 from builders.server.schemas import ClockSpec
+from builders.server.store import Stale
 
 log = logging.getLogger("builders.server")
 
@@ -77,6 +78,7 @@ class Clocks:
     async def start(self) -> None:
         """Go on with the clocks of the loaded games from their checkpoints (downtime not charged)."""
         self.service.on_change.append(self.changed)
+        self.service.clock_after = self.advance
         self.started = True
         now = time.time()
         for live in list(self.service.live.values()):
@@ -169,40 +171,62 @@ class Clocks:
         return {"expired": expired, "settled": settled}
 
     # -- changes ---------------------------------------------------------------------------------
-    def changed(self, live: Live) -> None:
-        """After any change of ``live``: charge the seat that moved and start the next one's clock."""
+    @staticmethod
+    def advance(live: Live, state: Any, seats: list[dict[str, Any]], now: float | None = None) -> dict[str, Any] | None:
+        """The clock of ``live`` after a change to ``state`` and ``seats``: the seat that moved is
+        charged (and given the increment) and the next one's clock starts. None if the running seat
+        stays the same (nothing to store). ``live``'s own clock is not touched: the game service
+        stores the new one with the change, in the same transaction, and takes it in once committed."""
         clock = live.options.get("clock")
         if not clock:
-            return
+            return None
         running = clock.get("running")
-        now = time.time()
         following = None
-        if not live.over:
-            seat = live.state.current_player
-            info = live.seats[seat]
+        if not state.is_over():
+            seat = state.current_player
+            info = seats[seat]
             if info["type"] == "human" and info["claimed"]:
                 following = seat
         if following == running:
-            self._arm(live)
-            return
+            return None
+        now = time.time() if now is None else now
+        clock = {**clock, "left": list(clock["left"]), "flagged": list(clock.get("flagged", []))}
         if running is not None:
             clock["left"][running] = max(0.0, clock["left"][running] - (now - clock["since"]))
-            if clock["kind"] == "live" and running not in clock.get("flagged", []):
+            if clock["kind"] == "live" and running not in clock["flagged"]:
                 clock["left"][running] += float(clock.get("increment") or 0)
         if following is not None and clock["kind"] == "turn":
             clock["left"][following] = float(clock["per_turn"])
         clock["running"] = following
         clock["since"] = now
-        try:
-            self._save(live)
-        except ApiError:
-            log.warning("the clock of game %s could not be saved", live.id)
-        live.changed()
+        return clock
+
+    def changed(self, live: Live) -> None:
+        """After any change of ``live`` (made here or by another process): (re)arm the running
+        seat's timer. A change made through the game service carries its clock already; one that
+        did not (a new game) moves the clock on here and stores it under the version check."""
+        clock = live.options.get("clock")
+        if not clock:
+            return
+        moved = self.advance(live, live.state, live.seats)
+        if moved is not None:
+            live.options = {**live.options, "clock": moved}
+            try:
+                self._save(live)
+            except ApiError:
+                log.warning("the clock of game %s could not be saved", live.id)
+            live.changed()
         self._arm(live)
 
     def _save(self, live: Live) -> None:
+        """Store the clock of ``live`` if the stored game is still at the version of this copy (a
+        process whose copy is stale stores nothing: the change that made it stale carried the
+        clock). The version does not move: nothing a client sees changes."""
         with _saving():
-            self.service.store.update(live.id, {"options": dict(live.options)})
+            try:
+                self.service.store.update(live.id, {"options": dict(live.options)}, version=live.version, bump=False)
+            except Stale:
+                log.info("the clock of game %s was not saved: the game changed meanwhile", live.id)
 
     def _arm(self, live: Live) -> None:
         """(Re)start the timer of the running seat of ``live``."""

@@ -40,6 +40,8 @@ log = logging.getLogger("builders.server")
 LEASE_SECONDS = 5.0
 #: the channel of game changes
 CHANNEL = "builders:games"
+#: the most changes published together in one Redis message
+BATCH = 200
 #: how often a process tells the others again which seats are connected (and how many spectators
 #: watch) through it (seconds)
 PRESENCE_SECONDS = 20.0
@@ -199,12 +201,8 @@ class Cluster:
     async def _take_over(self) -> None:
         """Load every unfinished game and let its bots go on (as a fresh server does)."""
         for game_id in await asyncio.to_thread(self.store.unfinished_ids):
-            live = self.service.live.get(game_id)
             try:
-                if live is None:
-                    live = self.service._load(game_id)
-                elif not live.lock.locked():
-                    self.service.refresh(live)
+                live = await self.service.fetch(game_id)
             except Exception:
                 log.exception("game %s cannot be loaded", game_id)
                 continue
@@ -230,13 +228,16 @@ class Cluster:
             if live is None:
                 if self.service.acting:
                     try:
-                        self.service._schedule_bot(self.service._load(game_id))
+                        self.service._schedule_bot(await self.service.fetch(game_id))
                     except Exception:
                         log.exception("game %s cannot be loaded", game_id)
-            elif version != live.version and not live.lock.locked():
+            elif version > live.version and not live.lock.locked():
+                found = await asyncio.to_thread(self.store.snapshot, game_id)
+                if live.lock.locked():
+                    continue  # a change of this process is being made: it brings the copy up to date
                 self.muted = game_id
                 try:
-                    self.service.refresh(live)
+                    self.service.refresh(live, found)
                 finally:
                     self.muted = None
         now = time.time()
@@ -288,6 +289,9 @@ class Cluster:
             # without reading the database (one version and one action more: it was added)
             step = live.steps[-1]
             message["a"] = [step.seat, step.action, step.chance, step.by_bot, step.key]
+        clock = live.options.get("clock")
+        if clock:  # the clock stored with the change (the other processes take it in as it is)
+            message["c"] = clock
         self.outbox.put_nowait(json.dumps(message))
 
     def _event(self, live: Any, text: str, audience: str) -> None:
@@ -295,12 +299,16 @@ class Cluster:
         self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "t": text, "a": audience}))
 
     async def _publish(self) -> None:
+        """Publish the outbox: the messages waiting go out together, as one Redis message (a JSON
+        list) when there are several, so a busy process pays one publish for many changes."""
         assert self.outbox is not None
         while True:
-            message = await self.outbox.get()
+            batch = [await self.outbox.get()]
+            while not self.outbox.empty() and len(batch) < BATCH:
+                batch.append(self.outbox.get_nowait())
             try:
-                await self.redis.publish(CHANNEL, message)
-                self.published += 1
+                await self.redis.publish(CHANNEL, batch[0] if len(batch) == 1 else "[" + ",".join(batch) + "]")
+                self.published += len(batch)
             except Exception:
                 log.warning("publishing a change on Redis failed (the other processes poll)")
                 await asyncio.sleep(0.5)
@@ -324,7 +332,14 @@ class Cluster:
 
     def _received(self, data: bytes | str) -> None:
         try:
-            msg = json.loads(data)
+            found = json.loads(data)
+        except ValueError:
+            return
+        for msg in found if isinstance(found, list) else [found]:
+            self._one(msg)
+
+    def _one(self, msg: Any) -> None:
+        try:
             origin, game_id = msg["o"], msg["g"]
             if origin == self.origin:
                 return
@@ -348,9 +363,9 @@ class Cluster:
             if self.service.acting:  # a game created through another process may need its bots
                 asyncio.create_task(self._catch_up_new(game_id))
             return
-        if version != live.version:
+        if version > live.version:  # (a message older than the copy needs nothing)
             if not (version == live.version + 1 and "a" in msg and msg.get("n") == len(live.steps) + 1
-                    and not live.lock.locked() and self._play_along(live, version, msg["a"])):
+                    and not live.lock.locked() and self._play_along(live, version, msg["a"], msg.get("c"))):
                 asyncio.create_task(self._catch_up_game(live))
         elif before[0] != seats:
             live.changed()
@@ -360,9 +375,9 @@ class Cluster:
             live.changed()
             self.service.tell_players_presence(live)
 
-    def _play_along(self, live: Any, version: int, data: list) -> bool:
-        """Play the action another process added (``live`` is at the version before); False if it
-        cannot be (then the copy is read from the database)."""
+    def _play_along(self, live: Any, version: int, data: list, clock: Any = None) -> bool:
+        """Play the action another process added (``live`` is at the version before) and take in the
+        game's clock stored with it; False if it cannot be (then the copy is read from the database)."""
         from builders.server.games import ApiError
         from builders.server.store import StoredStep
 
@@ -374,6 +389,10 @@ class Cluster:
             self.service._replay(live.id, live.presenter, state, steps, len(live.steps), entries)
         except (ApiError, ValueError, TypeError):
             return False
+        if live.options.get("clock"):
+            if not isinstance(clock, dict):
+                return False  # read from the database, with its clock
+            live.options = {**live.options, "clock": clock}
         live.state, live.steps, live.log, live.version = state, steps, entries, version
         live.undo = []
         live.changed()
@@ -404,8 +423,9 @@ class Cluster:
     async def _catch_up_game(self, live: Any) -> None:
         async with live.lock:
             try:
+                found = await asyncio.to_thread(self.store.snapshot, live.id)
                 self.muted = live.id
-                self.service.refresh(live)
+                self.service.refresh(live, found)
             except Exception:
                 log.exception("game %s cannot be brought up to date", live.id)
             finally:
@@ -415,6 +435,6 @@ class Cluster:
         if game_id in self.service.live:
             return
         try:
-            self.service._schedule_bot(self.service._load(game_id))
+            self.service._schedule_bot(await self.service.fetch(game_id))
         except Exception:
             log.exception("game %s cannot be loaded", game_id)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -21,6 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
 from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.errors import BuildersError, InvalidSetup
@@ -125,7 +125,8 @@ def public_seat(seat: dict[str, Any], connected: bool, names: dict[int, str] | N
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text (orjson: the views are encoded after every change, for every seat)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 # the colours a seat may be given (web client: PALETTE in static/api.js, in the same order)
@@ -171,6 +172,10 @@ class GameService:
         self.remote_spectators: dict[str, int] = {}
         #: account ids -> display names (set by the application when accounts are on)
         self.names: Any = lambda ids: {}
+        #: ``clock_after(live, state, seats)``: the game's clock after a change to ``state`` and
+        #: ``seats`` (None: it does not move); set by builders.server.clocks. The clock is stored in
+        #: the same transaction as the change, under its version check
+        self.clock_after: Callable[[Live, GameState, list[dict[str, Any]]], dict[str, Any] | None] | None = None
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -205,6 +210,30 @@ class GameService:
             raise ApiError(404, "there is no such game")
         return self._load(game_id)
 
+    async def fetch(self, game_id: str) -> Live:
+        """:meth:`get` reading the database in a thread (other games go on meanwhile)."""
+        live = self.live.get(game_id)
+        if live is not None:
+            if not live.lock.locked():
+                stored = await asyncio.to_thread(self.store.version, live.id)
+                if stored is not None and stored > live.version and not live.lock.locked():
+                    found = await asyncio.to_thread(self.store.snapshot, live.id)
+                    if not live.lock.locked():
+                        self.refresh(live, found)
+            return live
+        if not isinstance(game_id, str) or not game_id:
+            raise ApiError(404, "there is no such game")
+        found = await asyncio.to_thread(self.store.snapshot, game_id)
+        live = self.live.get(game_id)  # loaded meanwhile
+        if live is not None:
+            if not live.lock.locked():
+                self.refresh(live, found)
+            return live
+        live = self._build(game_id, found)  # 404 if not found
+        self._trim()
+        self.live[game_id] = live
+        return live
+
     def _load(self, game_id: str) -> Live:
         live = self._build(game_id)
         self._trim()
@@ -217,12 +246,14 @@ class GameService:
         if not live.lock.locked() and self.store.version(live.id) not in (None, live.version):
             self.refresh(live)
 
-    def refresh(self, live: Live) -> bool:
-        """Replace ``live``'s copy with the stored game, tell its clients; True if it had changed.
-        Never while a change of this process is being committed (the caller holds the lock or
-        checked it is free)."""
-        found = self.store.snapshot(live.id)
-        if found is None or found[0]["version"] == live.version:
+    def refresh(self, live: Live, found: tuple[dict[str, Any], list[StoredStep]] | None | bool = False) -> bool:
+        """Replace ``live``'s copy with the stored game (or with ``found``, its row and steps read
+        already), tell its clients; True if it had changed. Never while a change of this process is
+        being committed (the caller holds the lock or checked it is free). A version moves only
+        forwards: a copy read before a newer one was taken in is ignored."""
+        if found is False:
+            found = self.store.snapshot(live.id)
+        if found is None or found[0]["version"] <= live.version:
             return False
         row, steps = found
         known = len(live.steps)
@@ -257,18 +288,34 @@ class GameService:
             raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
 
     def _save_seats(self, live: Live, seats: list[dict[str, Any]]) -> None:
-        """Store new seats of ``live`` if the stored game is still at its version (else 409)."""
+        """Store new seats of ``live`` (and its clock, moved on) if the stored game is still at its
+        version (else 409)."""
+        values: dict[str, Any] = {"seats": seats, "status": _status(live.state, seats)}
+        options = self._options_after(live, live.state, seats)
+        if options is not None:
+            values["options"] = options
         try:
-            self.store.update(live.id, {"seats": seats, "status": _status(live.state, seats)}, version=live.version)
+            self.store.update(live.id, values, version=live.version)
         except Stale:
             if not live.lock.locked():
                 self.refresh(live)
             raise ApiError(409, "the game was changed meanwhile (by another server process): try again") from None
         live.version += 1
+        if options is not None:
+            live.options = options
 
-    def _build(self, game_id: str, found: tuple[dict[str, Any], list[StoredStep]] | None = None) -> Live:
+    def _options_after(self, live: Live, state: GameState, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The game's options after a change to ``state`` and ``seats`` if its clock moves on (None:
+        nothing to store with the change)."""
+        if self.clock_after is None or not live.options.get("clock"):
+            return None
+        clock = self.clock_after(live, state, seats)
+        return None if clock is None else {**live.options, "clock": clock}
+
+    def _build(self, game_id: str, found: tuple[dict[str, Any], list[StoredStep]] | None | bool = False) -> Live:
         """The stored game ``game_id`` (or its row and steps ``found``), replayed (not registered)."""
-        found = found or self.store.snapshot(game_id)
+        if found is False:
+            found = self.store.snapshot(game_id)
         if found is None:
             raise ApiError(404, f"there is no game {game_id!r}")
         row, steps = found
@@ -310,7 +357,33 @@ class GameService:
     # -- creating and joining ------------------------------------------------------------------
     def create(self, req: CreateGame, creator: int | None = None, find_user: Any = None,
                extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new game. ``creator`` is the account creating it (None: a program without an account,
+        """A new game (see :meth:`open`, which does the same without holding up the event loop
+        while the game is stored)."""
+        live, row, out = self._new_game(req, creator, find_user, extra)
+        with _saving():
+            self.store.create(row)
+        self._register(live)
+        return out
+
+    async def open(self, req: CreateGame, creator: int | None = None, find_user: Any = None,
+                   extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A new game, stored in a thread (other games go on meanwhile)."""
+        live, row, out = self._new_game(req, creator, find_user, extra)
+        try:
+            await asyncio.to_thread(self.store.create, row)
+        except SQLAlchemyError:
+            log.exception("a database write failed")
+            raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
+        self._register(live)
+        return out
+
+    def _register(self, live: Live) -> None:
+        self.live[live.id] = live
+        self._schedule_bot(live)
+
+    def _new_game(self, req: CreateGame, creator: int | None, find_user: Any,
+                  extra: dict[str, Any] | None) -> tuple[Live, dict[str, Any], dict[str, Any]]:
+        """A new game: its copy in memory, its row and the answer to its creator (nothing stored). ``creator`` is the account creating it (None: a program without an account,
         which gets the tokens of its own seats); ``find_user(name)`` is the account id of a username.
         A human seat is the creator's own, an open seat (claimed from the lobby), an invitation (a
         one-time link) or a named account's: the creator holds no credential of a seat not theirs."""
@@ -378,13 +451,9 @@ class GameService:
             options["colours"] = list(req.colours)
         live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
                     version=0, state=state, steps=[], log=[], options=options)
-        with _saving():
-            self.store.create({"id": game_id, "game": req.game, "name": req.name, "created": now,
-                               "setup": setup, "seats": seats, "private": req.private, "options": options,
-                               **self._row_summary(live, state, 0, 0)})
-        self.live[game_id] = live
-        self._schedule_bot(live)
-        return {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
+        row = {"id": game_id, "game": req.game, "name": req.name, "created": now, "setup": setup, "seats": seats,
+               "private": req.private, "options": options, **self._row_summary(live, state, 0, 0)}
+        return live, row, {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
 
     def link(self, game_id: str, seat: int, token: str) -> str:
         return f"/play/{game_id}#seat={seat}&token={token}"
@@ -564,7 +633,7 @@ class GameService:
 
     def view(self, live: Live, seat: int | None) -> dict[str, Any]:
         """The view of ``seat`` (None: a spectator) as JSON data."""
-        return json.loads(self.view_text(live, seat))
+        return orjson.loads(self.view_text(live, seat))
 
     def view_text(self, live: Live, seat: int | None) -> str:
         """The view of ``seat`` as JSON text; the shared part is encoded once per change."""
@@ -644,9 +713,14 @@ class GameService:
         chance = [str(c) for c in new.history[before + 1:]]
         step = StoredStep(seat, new.action_to_string(action), chance, by_bot, key)
         n = len(live.steps)
-        await self._write(live, self.store.append, live.id, n, step,
-                          self._row_summary(live, new, live.version + 1, n + 1), live.version)
+        summary = self._row_summary(live, new, live.version + 1, n + 1)
+        options = self._options_after(live, new, live.seats)
+        if options is not None:
+            summary["options"] = options
+        await self._write(live, self.store.append, live.id, n, step, summary, live.version)
         # committed: now the change is real and may be told
+        if options is not None:
+            live.options = options
         if not chance and not new.is_over() and new.current_player == seat:
             live.undo.append(st)
         else:
@@ -690,8 +764,13 @@ class GameService:
                 raise ApiError(409, reason)
             n = len(live.steps) - 1
             prev = live.undo[-1] if live.undo else self._rebuild(live, n)
-            await self._write(live, self.store.pop, live.id, n, live.steps[-1],
-                              self._row_summary(live, prev, live.version + 1, n), live.version)
+            summary = self._row_summary(live, prev, live.version + 1, n)
+            options = self._options_after(live, prev, live.seats)
+            if options is not None:
+                summary["options"] = options
+            await self._write(live, self.store.pop, live.id, n, live.steps[-1], summary, live.version)
+            if options is not None:
+                live.options = options
             if live.undo:
                 live.undo.pop()
             live.state = prev

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DisconnectionError, IntegrityError, OperationalError
 
 from builders.server.models import ActionRow, Base, GameRow, SeatOwnerRow
 
@@ -73,10 +74,20 @@ class Store:
         if self.sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
         else:
-            kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+            kwargs.update(pool_size=10, max_overflow=20)
         self.engine: Engine = create_engine(url, **kwargs)
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            # a connection unused for a while is pinged before use (a restarted database is then
+            # reconnected to): one round trip then, instead of one before every statement
+            event.listen(self.engine, "checkout", _ping_if_idle)
+            event.listen(self.engine, "checkin", _note_checkin)
+        #: the same pool, one statement per transaction (the single-statement writes below)
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        #: reads: on PostgreSQL without a transaction around them (no BEGIN and ROLLBACK round trips);
+        #: a read of several statements checks the version again (see :meth:`snapshot`)
+        self.reader = self.engine if self.sqlite else self.autocommit
         if create:
             Base.metadata.create_all(self.engine)
         # statements built once: the per-action writes are the server's hottest path
@@ -86,6 +97,9 @@ class Store:
         self._update_game = (update(GameRow)
                              .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
                              .values({name: bindparam(name) for name in SUMMARY_COLUMNS}))
+        self._update_game_options = (update(GameRow)
+                                     .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
+                                     .values({name: bindparam(name) for name in (*SUMMARY_COLUMNS, "options")}))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -94,15 +108,20 @@ class Store:
     def create(self, row: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(GameRow), [row])
-            _write_owners(conn, row["id"], row["seats"])
+            _write_owners(conn, row["id"], row["seats"], new=True)
 
     def append(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
-        """Add action number ``n`` and update the game's summary, in one transaction, if the stored
-        game is at ``version`` with ``n`` actions (else :class:`Stale`, nothing written)."""
+        """Add action number ``n`` and update the game's summary (and its ``options``, if the summary
+        has them), in one transaction, if the stored game is at ``version`` with ``n`` actions (else
+        :class:`Stale`, nothing written)."""
+        if not self.sqlite:
+            self._append_single(game_id, n, step, summary, version)
+            return
         with self.engine.begin() as conn:
             # the guarded update first: it takes the row's write lock, so a racing process waits here
             # and then finds the version changed
-            moved = conn.execute(self._update_game, {"game_id_": game_id, "from_": version, **summary})
+            moved = conn.execute(self._update_game_options if "options" in summary else self._update_game,
+                                 {"game_id_": game_id, "from_": version, **summary})
             if moved.rowcount != 1:
                 self.stats["stale"] += 1
                 raise Stale(f"the game is no longer at version {version}")
@@ -116,11 +135,48 @@ class Store:
                 raise Stale(f"action {n} is already stored") from None
         self.stats["append"] += 1
 
+    def _append_single(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
+        """PostgreSQL: the guarded update of the game and the insert of its action in one statement,
+        so one round trip (a statement is a transaction of its own: both happen or neither), sent
+        by the driver itself (this is the server's hottest statement)."""
+        import psycopg
+
+        params = {"game_id": game_id, "from_": version, "status": summary["status"], "version": summary["version"],
+                  "actions": summary["actions"], "turn": summary["turn"], "to_move": summary["to_move"],
+                  "result": _json(summary["result"]), "n": n, "seat": step.seat, "action": step.action,
+                  "chance": _json(list(step.chance)), "by_bot": step.by_bot, "at": time.time(),
+                  "client_key": step.key}
+        sql = _APPEND
+        if "options" in summary:
+            params["options"] = _json(summary["options"])
+            sql = _APPEND_OPTIONS
+        pooled = self.engine.raw_connection()
+        try:
+            conn = pooled.driver_connection
+            conn.autocommit = True
+            try:
+                added = conn.execute(sql, params).rowcount
+            except psycopg.errors.UniqueViolation:
+                added = 0  # action n (or its client key) is stored already
+            finally:
+                if not conn.closed:
+                    conn.autocommit = False  # as the pool hands connections out
+        except psycopg.Error as e:
+            pooled.invalidate(e)
+            raise OperationalError(sql, None, e) from e
+        finally:
+            pooled.close()  # back to the pool
+        if added != 1:
+            self.stats["stale"] += 1
+            raise Stale(f"the game is no longer at version {version} with {n} actions")
+        self.stats["append"] += 1
+
     def pop(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
         """Take back action number ``n`` (the last one), which must be ``step`` (same seat and text),
         and update the summary, in one transaction, if the game is at ``version`` (else :class:`Stale`)."""
         with self.engine.begin() as conn:
-            moved = conn.execute(self._update_game, {"game_id_": game_id, "from_": version, **summary})
+            moved = conn.execute(self._update_game_options if "options" in summary else self._update_game,
+                                 {"game_id_": game_id, "from_": version, **summary})
             if moved.rowcount != 1:
                 self.stats["stale"] += 1
                 raise Stale(f"the game is no longer at version {version}")
@@ -137,14 +193,16 @@ class Store:
                 raise Stale(f"action {n} is not the last one")
         self.stats["undo"] += 1
 
-    def update(self, game_id: str, values: dict[str, Any], version: int | None = None) -> None:
+    def update(self, game_id: str, values: dict[str, Any], version: int | None = None, bump: bool = True) -> None:
         """Update the game's row; with ``version``, only if it is at that version, and move it to
-        the next one (else :class:`Stale`)."""
+        the next one (else :class:`Stale`; ``bump`` false: it stays at that version, for a write
+        that changes nothing a client sees, such as a clock's checkpoint)."""
         with self.engine.begin() as conn:
             query = update(GameRow).where(GameRow.id == game_id)
             if version is not None:
                 query = query.where(GameRow.version == version)
-                values = {**values, "version": version + 1}
+                if bump:
+                    values = {**values, "version": version + 1}
             moved = conn.execute(query.values(**values))
             if version is not None and moved.rowcount != 1:
                 self.stats["stale"] += 1
@@ -155,12 +213,12 @@ class Store:
 
     def version(self, game_id: str) -> int | None:
         """The stored version of a game (None: no such game)."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return conn.execute(select(GameRow.version).where(GameRow.id == game_id)).scalar_one_or_none()
 
     def versions(self, ids: list[str] | None = None) -> dict[str, int]:
         """The stored versions of the unfinished games and of the games ``ids``."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             out = dict(conn.execute(select(GameRow.id, GameRow.version).where(GameRow.status != "finished")).all())
             if ids:
                 rest = [i for i in ids if i not in out]
@@ -176,29 +234,25 @@ class Store:
 
     # -- reads ---------------------------------------------------------------------------------
     def game(self, game_id: str) -> dict[str, Any] | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(GameRow.__table__).where(GameRow.id == game_id)).mappings().first()
-            return dict(row) if row is not None else None
+        with self.reader.connect() as conn:
+            return _game(conn, game_id)
 
     def snapshot(self, game_id: str) -> tuple[dict[str, Any], list[StoredStep]] | None:
         """The game's row and its steps as of one version (None: no such game). Every change moves
         the version, so steps read between two reads of the same version belong to it."""
-        for _ in range(50):
-            row = self.game(game_id)
-            if row is None:
-                return None
-            steps = self.steps(game_id)
-            if self.version(game_id) == row["version"]:
-                return row, steps
+        with self.reader.connect() as conn:
+            for _ in range(50):
+                row = _game(conn, game_id)
+                if row is None:
+                    return None
+                steps = _steps(conn, game_id)
+                if conn.execute(select(GameRow.version).where(GameRow.id == game_id)).scalar() == row["version"]:
+                    return row, steps
         return row, steps  # changing all the time: as read (a later write then finds it stale)
 
     def steps(self, game_id: str) -> list[StoredStep]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(ActionRow.seat, ActionRow.action, ActionRow.chance, ActionRow.by_bot, ActionRow.client_key)
-                .where(ActionRow.game_id == game_id).order_by(ActionRow.n)
-            ).all()
-        return [StoredStep(r.seat, r.action, list(r.chance or []), bool(r.by_bot), r.client_key) for r in rows]
+        with self.reader.connect() as conn:
+            return _steps(conn, game_id)
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -229,13 +283,68 @@ class Store:
         return {"games": games, "actions": actions}
 
 
-def _write_owners(conn, game_id: str, seats: list[dict[str, Any]]) -> None:
-    """The seat_owners rows of a game, from its seats (in the caller's transaction)."""
-    conn.execute(delete(SeatOwnerRow).where(SeatOwnerRow.game_id == game_id))
+def _game(conn, game_id: str) -> dict[str, Any] | None:
+    row = conn.execute(select(GameRow.__table__).where(GameRow.id == game_id)).mappings().first()
+    return dict(row) if row is not None else None
+
+
+def _steps(conn, game_id: str) -> list[StoredStep]:
+    rows = conn.execute(
+        select(ActionRow.seat, ActionRow.action, ActionRow.chance, ActionRow.by_bot, ActionRow.client_key)
+        .where(ActionRow.game_id == game_id).order_by(ActionRow.n)
+    ).all()
+    return [StoredStep(r.seat, r.action, list(r.chance or []), bool(r.by_bot), r.client_key) for r in rows]
+
+
+def _write_owners(conn, game_id: str, seats: list[dict[str, Any]], new: bool = False) -> None:
+    """The seat_owners rows of a game, from its seats (in the caller's transaction; ``new``: a game
+    created in this transaction, which has none yet)."""
+    if not new:
+        conn.execute(delete(SeatOwnerRow).where(SeatOwnerRow.game_id == game_id))
     owned = [{"game_id": game_id, "seat": s["seat"], "account_id": s["account"]}
              for s in seats if s.get("account") is not None]
     if owned:
         conn.execute(insert(SeatOwnerRow), owned)
+
+
+_APPEND = (
+    "WITH moved AS (UPDATE games SET status = %(status)s, version = %(version)s, actions = %(actions)s, "
+    "turn = %(turn)s, to_move = %(to_move)s, result = %(result)s::json{options} "
+    "WHERE id = %(game_id)s AND version = %(from_)s RETURNING id) "
+    "INSERT INTO actions (game_id, n, seat, action, chance, by_bot, at, client_key) "
+    "SELECT id, %(n)s, %(seat)s, %(action)s, %(chance)s::json, %(by_bot)s, %(at)s, %(client_key)s FROM moved"
+)
+_APPEND_OPTIONS = _APPEND.format(options=", options = %(options)s::json")
+_APPEND = _APPEND.format(options="")
+
+
+def _json(value: Any) -> str | None:
+    """A JSON column's value as the text PostgreSQL reads (NULL for None, as the models store it)."""
+    return None if value is None else orjson.dumps(value).decode()
+
+
+#: seconds a pooled connection may have been unused before it is pinged at checkout
+PING_AFTER = 10.0
+
+
+def _note_checkin(_dbapi_conn, record) -> None:
+    record.info["used"] = time.monotonic()
+
+
+def _ping_if_idle(dbapi_conn, record, _proxy) -> None:
+    """Ping a connection unused for PING_AFTER seconds; a dead one is replaced by the pool."""
+    if time.monotonic() - record.info.get("used", 0.0) < PING_AFTER:
+        return
+    try:
+        cur = dbapi_conn.cursor()
+        try:
+            cur.execute("SELECT 1")
+        finally:
+            cur.close()
+        if not getattr(dbapi_conn, "autocommit", True):
+            dbapi_conn.rollback()  # the ping opened a transaction: end it
+    except Exception as e:
+        raise DisconnectionError(f"the pooled connection is gone: {type(e).__name__}") from e
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:

@@ -131,7 +131,7 @@ def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket, 
 async def game_socket(ws: WebSocket, game_id: str, service: GameService, accounts: Any = None) -> None:
     await ws.accept()
     try:
-        live = service.get(game_id)
+        live = await service.fetch(game_id)
     except ApiError as e:
         await ws.send_text(_error(e.detail, e.status))
         await ws.close(code=4404)
