@@ -1,5 +1,9 @@
 """The evaluation of The Builders: Middle Ages positions (see :mod:`builders.ai.evaluate`): per-seat
-estimates of final VP from the public part of a position only."""
+estimates of final VP from the public part of a position only.
+
+The weights were set by medium-vs-medium matches (``benchmarks/ai_strength.py --which
+ma-medium-medium``: no seat at 2 VP or less, the scores of the worst seats) and short hard-vs-medium
+matches (docs/ai.md)."""
 
 from __future__ import annotations
 
@@ -9,9 +13,14 @@ MA_STAFFED = 0.40       # share of a site's value for holding it open with the f
 MA_STAFFED_PROGRESS = 0.45  # more share of a staffed site's value earned by its covered requirement
 MA_OPEN = 0.02          # share of a site's value for holding it open without the crew to finish it
 MA_PROGRESS = 0.40      # share of such a site's value earned by its covered requirement
-MA_ROW = 0.5            # a unit the worker row could give counts this much of a unit of the crew
+MA_ROW = 0.5            # a unit the worker row could give the seat to move counts this much of a crew unit
 MA_SPARE_UNIT = 0.05    # VP per unit of free-crew production that no open site needs
 MA_MACHINE_UNIT = 0.2   # VP per unit of production of a machine (it joins the crew at no wage)
+MA_SHORT = 0.125        # VP per coin of wages the staffed sites need beyond the seat's coins (half an action)
+MA_HORIZON = 2.5        # actions of the seat's queue of sites that halve a site's share (0: no discount)
+MA_UNIT_ACTIONS = 1 / 3.6  # actions per needed unit for a send (a worker gives 3.6 units on average)
+MA_PACE = 2.0           # VP a turn of the leader, to guess the turns left before someone reaches 17
+END_TRIGGER_VP = 17     # rules.md "End of the game"
 
 
 def _ma_tables():
@@ -30,19 +39,58 @@ def _ma_tables():
 _MA = None
 
 
-def values(st) -> list[float]:
-    """VP and coins; for each open site a share of its value (VP, coins, a machine's production)
-    that grows with its covered requirement, and grows much more with the part of what it still
-    needs that the seat's free crew (or, at half weight, the worker row) can give and the seat can
-    pay the wages of (sites are staffed fewest needs first, from the pooled production); a little
-    for free-crew production no site needs; and the actions left in the turn (a seat that is not
-    playing counts the actions of its next turn). Sites and workers the seat cannot use are worth
-    almost nothing, so opening and recruiting pay only when they lead toward finished buildings."""
+def reset_tables() -> None:
+    """Forget the card tables (after changing ``MA_COIN`` or ``MA_MACHINE_UNIT``)."""
+    global _MA
+    _MA = None
+
+
+def finished_seats(st) -> list[bool]:
+    """Per seat, whether its score can no longer change: the game is over, or the round is the last
+    one (a seat reached 17 VP: rules.md "End of the game") and the seat has played its turn in it
+    (the game ends before the start seat's next turn)."""
+    n = st.num_players
+    if st.over:
+        return [True] * n
+    cur = st.cur
+    if not (st.final_round or st.vp[cur] >= END_TRIGGER_VP):
+        return [False] * n
+    start = st.start
+    pos = (cur - start) % n
+    return [q != cur and (q - start) % n < pos for q in range(n)]
+
+
+def values(st, horizon: float | None = None) -> list[float]:
+    """Per seat: VP and coins; the actions left in the turn (a seat not playing counts its next
+    three); for each open site a share of its value (VP, coins, a machine's production) that grows
+    with its covered requirement and much more with the part of what it still needs that the seat's
+    free crew (or, at ``MA_ROW``, the worker row, for the seat to move only: the row changes before
+    another seat plays) can give (sites are staffed fewest needs first, from the pooled production);
+    a little for free-crew production no site needs. Then:
+
+    - wages the staffed part of the sites needs beyond the seat's coins cost ``MA_SHORT`` a coin
+      (half an action: "3 actions for 6 coins");
+    - each site's share is divided by ``1 + queue / horizon``, where ``queue`` is the actions
+      (sends, recruits for what the crew lacks, coins to take) to finish it and every site taken
+      before it: a site far down the queue is far from paying, so a seat does not open a second
+      large site (or recruit for one) before the first is under way;
+    - a queue longer than the actions the seat has left (this turn's and 3 a turn until the
+      leader is guessed to reach 17 VP at ``MA_PACE`` VP a turn) counts only in the part they cover;
+    - in the last round (rules.md "End of the game") a seat that has played its turn counts its
+      final score, and the seat to move its VP, coins and actions left (2 coins each): an unfinished
+      site is worth nothing then.
+
+    Sites and workers the seat cannot use are worth almost nothing, so opening and recruiting pay
+    only when they lead toward finished buildings.
+    """
     global _MA
     if _MA is None:
         _MA = _ma_tables()
     req, prod, site_value, total, wage = _MA
     from builders.middle_ages.rules import RECRUIT
+
+    if horizon is None:
+        horizon = MA_HORIZON
 
     n = st.num_players
     out = []
@@ -54,12 +102,24 @@ def values(st) -> list[float]:
             r1 += q[1]
             r2 += q[2]
             r3 += q[3]
+    done = finished_seats(st)
+    final = st.final_round or st.vp[st.cur] >= END_TRIGGER_VP
+    turns = 1 + int(max(0, END_TRIGGER_VP - max(st.vp)) / MA_PACE)
     for p in range(n):
-        if st.over:
+        if done[p]:
             out.append(st.vp[p] + st.coins[p] // 10 + 0.001 * st.coins[p])
             continue
+        last = final and p == st.cur
+        if last:
+            # the seat's last turn: only what it finishes in it counts (rules.md "End of the game")
+            out.append(st.vp[p] + 0.1 * st.coins[p] + 0.2 * st.actions)
+            continue
+        # the actions the seat can still spend: this turn's and 3 a turn until the leader reaches 17 VP
+        budget = (st.actions if p == st.cur else 0) + 3 * turns
+        v = st.vp[p] + MA_COIN * st.coins[p]
         coins = st.coins[p]
-        v = st.vp[p] + MA_COIN * coins
+        short = 0
+        queue = 0.0          # actions to finish this site and the ones before it
         k0 = k1 = k2 = k3 = 0
         cost = 0
         for w in st.crew[p]:
@@ -71,7 +131,10 @@ def values(st) -> list[float]:
             cost += wage[w]
         units = k0 + k1 + k2 + k3
         unit_wage = cost / units if units else 2.0
-        w0, w1, w2, w3 = r0, r1, r2, r3
+        if p == st.cur:
+            w0, w1, w2, w3 = r0, r1, r2, r3
+        else:       # only the seat to move recruits before the row changes: no value in denying it
+            w0 = w1 = w2 = w3 = 0
         needs = []
         for s in st.sites[p]:
             g = st.progress[s]
@@ -105,14 +168,25 @@ def values(st) -> list[float]:
                 w2 -= d2
                 w3 -= d3
                 staffed = (c0 + c1 + c2 + c3 + MA_ROW * (d0 + d1 + d2 + d3)) / need
-                pay = unit_wage * need
-                paid = 1.0 if pay <= coins else coins / pay
-                coins = coins - pay if coins > pay else 0
+                pay = unit_wage * need * staffed
+                acts = MA_UNIT_ACTIONS * (2 * need - c0 - c1 - c2 - c3)
+                if pay > coins:
+                    short += pay - coins
+                    acts += 0.5 * (pay - coins)
+                    coins = 0
+                else:
+                    coins -= pay
             else:
-                staffed = paid = 1.0
-            share += staffed * paid * (MA_STAFFED - MA_OPEN + (MA_STAFFED_PROGRESS - MA_PROGRESS) * covered)
+                staffed = 1.0
+                acts = 0.0
+            share += staffed * (MA_STAFFED - MA_OPEN + (MA_STAFFED_PROGRESS - MA_PROGRESS) * covered)
+            queue += acts
+            if horizon:
+                share /= 1.0 + queue / horizon
+            if queue > budget:
+                share *= budget / queue
             v += value * share
-        v += MA_SPARE_UNIT * (k0 + k1 + k2 + k3)
+        v += MA_SPARE_UNIT * (k0 + k1 + k2 + k3) - MA_SHORT * short
         v += MA_ACTION * (st.actions if p == st.cur else 3)
         out.append(v)
     return out

@@ -1,0 +1,111 @@
+"""The Builders' evaluation (builders.ai.eval_middle_ages), the medium bot that plays one action ahead
+on it, and how the searching bots split a turn of The Builders (builders.ai.budget)."""
+
+from __future__ import annotations
+
+import pytest
+
+from builders.ai import GreedyAgent, MCTSAgent
+from builders.ai.budget import MA_END, MA_FORCED_END, MA_TOTAL, turn_share
+from builders.ai.eval_middle_ages import finished_seats, values
+from builders.ai.mcts import TURN_MARGIN
+from builders.ai.tournament import derive_seed, play_game
+from builders.core.games import get_game
+from builders.middle_ages.codes import OPEN, RECRUIT, SEND
+from builders.middle_ages.notation import parse
+
+SEED = 2024     # the seed of benchmarks/ai_strength.py
+
+
+def setup_state(setup_index: int):
+    g = get_game("middle-ages")
+    return g.new_state(g.random_setup(2, derive_seed("setup", SEED, setup_index)))
+
+
+def test_a_second_large_site_waits_until_the_first_is_staffed():
+    """rules.md "A turn": any number of sites may be open, but a site pays only when completed
+    ("Completing a site") by workers the seat recruits, sends and pays. With the Abbey (B29, 10
+    units of requirement) just opened and one apprentice in the crew, the medium bot recruits for it
+    rather than opening a second 4-VP site (the evaluation before the queue discount opened the Post,
+    B23, here, and the seat ended that game with 2 VP)."""
+    state = setup_state(39)
+    state.apply(parse("open B29"))
+    assert any(parse(c) in state.brow for c in ("open B23", "open B21"))
+    for seed in range(5):
+        action = GreedyAgent(seed).act(state)
+        assert RECRUIT <= action < SEND, seed
+
+
+def test_medium_against_medium_leaves_no_seat_at_two_vp_or_less():
+    """Games 150-169 of the medium-vs-medium match of benchmarks/ai_strength.py (setups 75-84, seats
+    swapped): with the evaluation before the queue discount, games 160 and 161 ended 2 to 20."""
+    task = {"game": "middle-ages", "players": 2, "seed": SEED, "rotations": 2,
+            "agents": [("medium", {}), ("medium", {})]}
+    scores = [play_game(dict(task, index=i))["scores"] for i in range(150, 170)]
+    assert min(min(s) for s in scores) > 2, scores
+
+
+def final_round_state():
+    """A medium-vs-medium game played until the round after a seat reached 17 VP, with a seat that has
+    played its turn in it and the other to move (the first of setups 0-19 where the start seat ends
+    a turn with 17 VP)."""
+    for setup in range(20):
+        state = setup_state(setup)
+        bots = [GreedyAgent(1), GreedyAgent(2)]
+        while not state.is_over():
+            if state.final_round and state.cur != state.start:
+                return state
+            state.apply(bots[state.cur].act(state))
+    raise AssertionError("no game of setups 0-19 has a final round with a seat still to play")
+
+
+def test_seats_done_with_the_game_count_only_what_is_finished():
+    """rules.md "End of the game": after a turn that ends with 17 VP the round is finished and the
+    game ends before the start seat's next turn; the final score is VP plus 1 per full 10 coins. A
+    seat that has played its turn in that round counts exactly that; the seat to move counts its VP,
+    coins and the actions left (2 coins each), never its unfinished sites."""
+    state = final_round_state()
+    cur, start = state.cur, state.start
+    assert finished_seats(state) == [p != cur for p in range(2)]
+    v = values(state)
+    assert v[start] == pytest.approx(state.vp[start] + state.coins[start] // 10 + 0.001 * state.coins[start])
+    assert v[cur] == pytest.approx(state.vp[cur] + 0.1 * state.coins[cur] + 0.2 * state.actions)
+    opens = [a for a in state.legal_actions() if OPEN <= a < RECRUIT]
+    if opens:                        # opening a site on the last turn only spends an action
+        child = state.copy()
+        child.apply(opens[0])
+        assert values(child)[cur] == pytest.approx(v[cur] - 0.2)
+
+
+def test_no_seat_is_done_before_the_final_round():
+    state = setup_state(5)
+    assert finished_seats(state) == [False, False]
+
+
+def test_turn_shares_of_the_builders():
+    """The first decision of a turn plans to the turn's end (the whole 5.5 lie ahead); later ones keep
+    0.5 for the end of the turn when the seat can buy an action (5 coins, rules.md "A turn") and almost
+    nothing when "end" will be the only action; with no action left, "end" or "buy" weighs 0.5 of 1."""
+    state = setup_state(3)
+    assert state.actions == 3
+    assert turn_share(state) == (1.0, MA_TOTAL, MA_TOTAL)
+    state.apply(parse("coins 1"))
+    p = state.cur
+    state.coins[p] = 5
+    assert turn_share(state) == (1.0, 2 + MA_END, MA_TOTAL)
+    state.coins[p] = 4
+    assert turn_share(state) == (1.0, 2 + MA_FORCED_END, MA_TOTAL)
+    state.apply(parse("coins 2"))
+    state.coins[p] = 5
+    assert state.actions == 0 and parse("buy") in state.legal_actions()
+    assert turn_share(state) == (0.5, 1.0, MA_TOTAL)
+
+
+def test_a_searching_bot_plans_the_whole_turn_of_the_builders():
+    """At the first decision of its turn the agent's deadline is the end of the whole turn (not 3.5 /
+    5.5 of it, which left 40% of the hard level's 2 s unused in turns without a bought action)."""
+    state = setup_state(3)
+    agent = MCTSAgent(0, time_limit=None, turn_time=2.0)
+    t = agent._time_for(state, state.cur, 0, now=10.0)
+    assert t == pytest.approx(2.0 * TURN_MARGIN / MA_TOTAL)
+    assert agent._turn[2] == pytest.approx(10.0 + 2.0 * TURN_MARGIN)
