@@ -1,0 +1,152 @@
+"""Self-play tuning of The Builders' evaluation weights (``MA_*`` of ``builders.ai.eval_middle_ages``)
+by SPSA over paired games of the medium bot (greedy: one action ahead on the evaluation).
+
+    .venv/bin/python benchmarks/ai_tune_middle_ages.py [--steps 100] [--pairs 20] [--a 1] [--c 1]
+        [--seed 1] [--check 200] [--out benchmarks/results/ai_tune_middle_ages.json]
+
+Each step draws a random sign for every weight and plays ``theta + c_k * sign`` against
+``theta - c_k * sign``: ``--pairs`` setups, each twice with the seats swapped. The step's score is the
+plus agent's wins less the minus agent's over the games; the gradient estimate along weight ``i`` is
+``score / (2 c_k sign_i)`` and ``theta`` moves by ``a_k`` times it (``a_k = a / (k + 1 + A)^0.602``,
+``c_k = c / (k + 1)^0.101``). Weights live in units of their own step (``theta_i = (value_i -
+default_i) / step_i``) and are kept inside their bounds. Each agent sets its own weights around each
+of its decisions. At the end, ``--check`` paired games (new setups) play the tuned weights against
+the defaults. The JSON record (written after every step) holds the command, the weights with their
+defaults, steps and bounds, every step, the final values and the check match with its 95% Wilson
+interval: apply the values only if the check's interval lies above 50%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from builders.ai import eval_middle_ages as ema
+from builders.ai.greedy import GreedyAgent
+from builders.ai.tournament import derive_seed, wilson_interval
+from builders.core.games import get_game
+
+#: weight -> (step, low, high); MA_COIN and MA_MACHINE_UNIT are left out (they are baked into tables)
+STEPS = {
+    "MA_ACTION": (0.05, 0.05, 0.6),
+    "MA_STAFFED": (0.05, 0.05, 0.9),
+    "MA_STAFFED_PROGRESS": (0.05, 0.0, 0.9),
+    "MA_OPEN": (0.02, 0.0, 0.3),
+    "MA_PROGRESS": (0.05, 0.0, 0.9),
+    "MA_ROW": (0.1, 0.0, 1.0),
+    "MA_SPARE_UNIT": (0.02, 0.0, 0.3),
+    "MA_SHORT": (0.03, 0.0, 0.5),
+    "MA_HORIZON": (0.5, 0.5, 20.0),
+    "MA_PACE": (0.25, 0.75, 5.0),
+}
+DEFAULT_OUT = Path(__file__).parent / "results" / "ai_tune_middle_ages.json"
+
+
+class Tuned:
+    """Greedy with its own values of the evaluation weights (set around each decision)."""
+
+    def __init__(self, seed: int, values: dict[str, float]):
+        self.agent = GreedyAgent(seed)
+        self.values = values
+
+    def act(self, state):
+        saved = {k: getattr(ema, k) for k in self.values}
+        for k, v in self.values.items():
+            setattr(ema, k, v)
+        try:
+            return self.agent.act(state)
+        finally:
+            for k, v in saved.items():
+                setattr(ema, k, v)
+
+
+def play(setup_seed: int, agents: list[Tuned], cap: int = 3000) -> list[float]:
+    """The returns of one 2-player game (a game still running after ``cap`` actions is a draw)."""
+    game = get_game("middle-ages")
+    state = game.new_state(game.random_setup(2, setup_seed))
+    for _ in range(cap):
+        if state.is_over():
+            return state.returns()
+        state.apply(agents[state.current_player].act(state))
+    return [0.5, 0.5]
+
+
+def match(a: dict[str, float], b: dict[str, float], pairs: int, seed: int, tag: str) -> float:
+    """Wins of ``a`` against ``b`` over ``pairs`` setups played with the seats swapped."""
+    wins = 0.0
+    for i in range(pairs):
+        setup = derive_seed(tag, seed, i)
+        for swap in (0, 1):
+            agents = [Tuned(derive_seed("agent", setup, swap, s), b if s == swap else a) for s in range(2)]
+            r = play(setup, agents)
+            wins += r[1 - swap]
+    return wins
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=100)
+    parser.add_argument("--pairs", type=int, default=20)
+    parser.add_argument("--a", type=float, default=1.0)
+    parser.add_argument("--c", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--check", type=int, default=200, help="paired setups of the final check match")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    if args.steps < 1 or args.pairs < 1 or args.check < 0:
+        parser.error("--steps and --pairs must be at least 1, --check at least 0")
+    names = list(STEPS)
+    default = {k: getattr(ema, k) for k in names}
+    theta = [0.0] * len(names)
+    rnd = random.Random(args.seed)
+    big_a = max(1, args.steps // 10)
+
+    def values(th: list[float]) -> dict[str, float]:
+        out = {}
+        for k, t in zip(names, th):
+            step, lo, hi = STEPS[k]
+            out[k] = min(hi, max(lo, default[k] + t * step))
+        return out
+
+    record = {"command": "benchmarks/ai_tune_middle_ages.py " + " ".join(sys.argv[1:] if argv is None else argv),
+              "game": "middle-ages", "agent": "medium (greedy)", "pairs": args.pairs, "seed": args.seed,
+              "weights": {k: {"default": default[k], "step": STEPS[k][0], "bounds": STEPS[k][1:]} for k in names},
+              "steps": []}
+    t0 = time.perf_counter()
+    for k in range(args.steps):
+        ak = args.a / (k + 1 + big_a) ** 0.602
+        ck = args.c / (k + 1) ** 0.101
+        signs = [rnd.choice((-1, 1)) for _ in names]
+        plus = values([t + ck * s for t, s in zip(theta, signs)])
+        minus = values([t - ck * s for t, s in zip(theta, signs)])
+        wins = match(plus, minus, args.pairs, args.seed, f"tune{k}")
+        games = 2 * args.pairs
+        score = (2 * wins - games) / games
+        theta = [t + ak * score / (2 * ck * s) for t, s in zip(theta, signs)]
+        clamped = values(theta)
+        theta = [(clamped[n] - default[n]) / STEPS[n][0] for n in names]
+        record["steps"].append({"k": k, "signs": signs, "score": round(score, 4),
+                                "theta": [round(t, 4) for t in theta]})
+        record["final"] = {n: round(v, 4) for n, v in values(theta).items()}
+        record["seconds"] = round(time.perf_counter() - t0, 1)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n")
+        print(f"step {k}: score {score:+.3f}", file=sys.stderr)
+    if args.check:
+        final = values(theta)
+        wins = match(final, default, args.check, args.seed, "check")
+        n = 2 * args.check
+        lo, hi = wilson_interval(wins, n)
+        record["check"] = {"games": n, "tuned_wins": wins, "win_rate": round(wins / n, 4),
+                           "ci95": [round(lo, 4), round(hi, 4)], "confirmed": lo > 0.5}
+        args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n")
+        print(f"check: tuned {wins:g}/{n} = {wins / n:.1%} [{lo:.1%}, {hi:.1%}]")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
