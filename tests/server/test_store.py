@@ -103,3 +103,44 @@ def test_updates_listing_and_versions(store):
     assert store.versions(["g1", "g0", "nope"]) == {"g0": 1, "g1": 0, "g2": 0, "g3": 0}
     assert store.game("nope") is None and store.steps("nope") == []
     store.ping()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def both(request, tmp_path):
+    """A store on SQLite, and one on a throwaway PostgreSQL (where an action is a single statement)."""
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    s = Store(url)
+    yield s
+    s.close()
+
+
+def test_an_action_and_the_clock_moved_with_it_are_stored_together_or_not_at_all(both):
+    store = both
+    store.create({**row("g1", 1.0), "options": {"creator": None}})
+    clock = {"kind": "live", "total": 60, "increment": 5, "left": [63.5, 60.0], "running": 1, "since": 10.0,
+             "flagged": []}
+    a0 = StoredStep(0, "coins 1", [], False, "k0")
+    store.append("g1", 0, a0, {**summary(1, 1, to_move=1), "options": {"creator": None, "clock": clock}}, version=0)
+    game = store.game("g1")
+    assert (game["version"], game["actions"], game["to_move"]) == (1, 1, 1)
+    assert game["options"] == {"creator": None, "clock": clock}
+    later = {**clock, "running": 0, "left": [63.5, 58.0], "since": 12.0}
+    refused = [
+        (1, StoredStep(1, "coins 2", [], False), 0),  # made from version 0: the game is at 1
+        (0, StoredStep(1, "coins 2", [], False), 1),  # action 0 is stored already
+        (1, StoredStep(1, "coins 2", [], False, "k0"), 1),  # its key is action 0's
+    ]
+    for n, step, version in refused:
+        with pytest.raises(Stale, match="no longer at version|already stored"):
+            store.append("g1", n, step, {**summary(2, 2), "options": {"creator": None, "clock": later}}, version)
+        # nothing of the refused write stayed: not the summary, not the clock
+        game = store.game("g1")
+        assert (game["version"], game["actions"], game["to_move"]) == (1, 1, 1)
+        assert game["options"]["clock"] == clock and store.steps("g1") == [a0]
+    a1 = StoredStep(1, "open B02", ["B17", "B03"], False)
+    store.append("g1", 1, a1, summary(2, 2, status="finished", to_move=None, result={"ranks": [1, 0]}), version=1)
+    game = store.game("g1")
+    assert (game["version"], game["status"], game["result"]) == (2, "finished", {"ranks": [1, 0]})
+    assert game["options"]["clock"] == clock  # an action that does not move the clock leaves it
+    assert store.steps("g1") == [a0, a1] and store.snapshot("g1") == (game, [a0, a1])
+    assert store.stats == {"append": 2, "undo": 0, "update": 0, "stale": 3}

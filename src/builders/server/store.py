@@ -6,7 +6,8 @@ of an action before :meth:`Store.append` has returned.
 Several server processes may share one database. Each write of a game names the version it was made
 from: the game's row is updated only if it is still at that version (``UPDATE ... WHERE version = v``),
 in the same transaction as the insert of action ``n`` (whose key ``(game_id, n)`` is unique) or the
-delete of exactly the action meant (number, seat and text). A process whose copy is stale gets
+delete of exactly the action meant (number, seat and text); on PostgreSQL the update and the insert
+of an action are one statement (one round trip). A process whose copy is stale gets
 :class:`Stale` and nothing is written. SQLite runs in WAL mode with
 ``synchronous=NORMAL``: a committed transaction survives the server process being killed at any
 moment (only a power cut may lose the last transactions).
@@ -22,7 +23,7 @@ from typing import Any
 import orjson
 from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DisconnectionError, IntegrityError, OperationalError
+from sqlalchemy.exc import DisconnectionError, OperationalError
 
 from builders.server.models import ActionRow, Base, GameRow, SeatOwnerRow
 
@@ -90,10 +91,9 @@ class Store:
         self.reader = self.engine if self.sqlite else self.autocommit
         if create:
             Base.metadata.create_all(self.engine)
-        # statements built once: the per-action writes are the server's hottest path
-        self._insert_action = insert(ActionRow)
         #: writes committed and refused as stale, for /metrics
         self.stats = {"append": 0, "undo": 0, "update": 0, "stale": 0}
+        # statements built once (undo); an action is written by the driver itself (see append)
         self._update_game = (update(GameRow)
                              .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
                              .values({name: bindparam(name) for name in SUMMARY_COLUMNS}))
@@ -114,25 +114,58 @@ class Store:
         """Add action number ``n`` and update the game's summary (and its ``options``, if the summary
         has them), in one transaction, if the stored game is at ``version`` with ``n`` actions (else
         :class:`Stale`, nothing written)."""
-        if not self.sqlite:
+        if self.sqlite:
+            self._append_sqlite(game_id, n, step, summary, version)
+        else:
             self._append_single(game_id, n, step, summary, version)
-            return
-        with self.engine.begin() as conn:
-            # the guarded update first: it takes the row's write lock, so a racing process waits here
-            # and then finds the version changed
-            moved = conn.execute(self._update_game_options if "options" in summary else self._update_game,
-                                 {"game_id_": game_id, "from_": version, **summary})
-            if moved.rowcount != 1:
-                self.stats["stale"] += 1
-                raise Stale(f"the game is no longer at version {version}")
+
+    @staticmethod
+    def _append_params(game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> dict[str, Any]:
+        params = {"game_id": game_id, "from_": version, "status": summary["status"], "version": summary["version"],
+                  "actions": summary["actions"], "turn": summary["turn"], "to_move": summary["to_move"],
+                  "result": _json(summary["result"]), "n": n, "seat": step.seat, "action": step.action,
+                  "chance": _json(list(step.chance)), "by_bot": step.by_bot, "at": time.time(),
+                  "client_key": step.key}
+        if "options" in summary:
+            params["options"] = _json(summary["options"])
+        return params
+
+    def _append_sqlite(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
+        """SQLite: the guarded update of the game, then the insert of the action, in one transaction
+        sent by the driver itself (this is the server's hottest write). The update comes first: it
+        takes the database's write lock, so a racing process waits and then finds the version moved."""
+        import sqlite3
+
+        params = self._append_params(game_id, n, step, summary, version)
+        stale = None
+        pooled = self.engine.raw_connection()
+        try:
+            conn = pooled.driver_connection
+            if not conn.in_transaction:
+                conn.execute("BEGIN")
             try:
-                conn.execute(self._insert_action, {
-                    "game_id": game_id, "n": n, "seat": step.seat, "action": step.action,
-                    "chance": list(step.chance), "by_bot": step.by_bot, "at": time.time(), "client_key": step.key,
-                })
-            except IntegrityError:
-                self.stats["stale"] += 1
-                raise Stale(f"action {n} is already stored") from None
+                if conn.execute(_SQLITE_UPDATE_OPTIONS if "options" in params else _SQLITE_UPDATE,
+                                params).rowcount != 1:
+                    stale = f"the game is no longer at version {version}"
+                else:
+                    conn.execute(_SQLITE_INSERT, params)
+            except sqlite3.IntegrityError:
+                stale = f"action {n} is already stored"
+            except BaseException:
+                conn.rollback()
+                raise
+            if stale is None:
+                conn.commit()
+            else:
+                conn.rollback()
+        except sqlite3.Error as e:
+            pooled.invalidate(e)
+            raise OperationalError("append", None, e) from e
+        finally:
+            pooled.close()  # back to the pool
+        if stale is not None:
+            self.stats["stale"] += 1
+            raise Stale(stale)
         self.stats["append"] += 1
 
     def _append_single(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
@@ -141,15 +174,8 @@ class Store:
         by the driver itself (this is the server's hottest statement)."""
         import psycopg
 
-        params = {"game_id": game_id, "from_": version, "status": summary["status"], "version": summary["version"],
-                  "actions": summary["actions"], "turn": summary["turn"], "to_move": summary["to_move"],
-                  "result": _json(summary["result"]), "n": n, "seat": step.seat, "action": step.action,
-                  "chance": _json(list(step.chance)), "by_bot": step.by_bot, "at": time.time(),
-                  "client_key": step.key}
-        sql = _APPEND
-        if "options" in summary:
-            params["options"] = _json(summary["options"])
-            sql = _APPEND_OPTIONS
+        params = self._append_params(game_id, n, step, summary, version)
+        sql = _APPEND_OPTIONS if "options" in params else _APPEND
         pooled = self.engine.raw_connection()
         try:
             conn = pooled.driver_connection
@@ -316,6 +342,13 @@ _APPEND = (
 )
 _APPEND_OPTIONS = _APPEND.format(options=", options = %(options)s::json")
 _APPEND = _APPEND.format(options="")
+
+_SQLITE_UPDATE = ("UPDATE games SET status = :status, version = :version, actions = :actions, turn = :turn, "
+                  "to_move = :to_move, result = :result{options} WHERE id = :game_id AND version = :from_")
+_SQLITE_UPDATE_OPTIONS = _SQLITE_UPDATE.format(options=", options = :options")
+_SQLITE_UPDATE = _SQLITE_UPDATE.format(options="")
+_SQLITE_INSERT = ("INSERT INTO actions (game_id, n, seat, action, chance, by_bot, at, client_key) "
+                  "VALUES (:game_id, :n, :seat, :action, :chance, :by_bot, :at, :client_key)")
 
 
 def _json(value: Any) -> str | None:
