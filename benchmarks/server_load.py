@@ -7,8 +7,9 @@ own socket (with several processes the two seats of a game are on different proc
 to move picks a random legal action and sends it; the round trip is the time from sending the action
 to receiving the player's own new view. All the games are opened first (created, both sockets
 connected); then the clock starts. Reports actions per second, the p50/p95/p99 round trip and the
-server processes' CPU time per action while playing (read from /proc: the driver's own CPU is not
-counted), and apart from that how long opening the games took and the server CPU per game opened.
+server processes' CPU time per action while playing (read from /proc; this driver's own CPU and, with
+``--throwaway``, that of PostgreSQL and Redis are reported apart), and apart from that how long
+opening the games took and the server CPU per game opened.
 
     python benchmarks/server_load.py --games 100 --seconds 20              # as fast as possible
     python benchmarks/server_load.py --games 100 --seconds 30 --think 1    # players take ~1 s a move
@@ -78,8 +79,32 @@ def cpu_times(pid: int) -> tuple[float, float]:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far (Linux)."""
-    return sum(cpu_times(pid))
+    """User plus system CPU time of a process so far (Linux); 0 if it is gone."""
+    try:
+        return sum(cpu_times(pid))
+    except (OSError, IndexError):
+        return 0.0
+
+
+#: the PostgreSQL and Redis started with --throwaway
+SERVICES: list = []
+
+
+def service_pids() -> list[int]:
+    """The processes of the throwaway PostgreSQL (the postmaster and its children) and Redis."""
+    tops = {s.proc.pid for s in SERVICES if s.proc is not None}
+    if not tops:
+        return []
+    found = set(tops)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent in tops:
+                found.add(int(entry.name))
+    return sorted(found)
 
 
 class Table:
@@ -204,6 +229,8 @@ async def drive(ports: list[int], games: int, seconds: float, seed: int, think: 
     open_seconds = time.monotonic() - t0
     cpu1 = sum(cpu_seconds(p) for p in pids)
     system1 = sum(cpu_times(p)[1] for p in pids)
+    others1 = sum(cpu_seconds(p) for p in service_pids())
+    driver1 = time.process_time()
     start = time.monotonic()
     stop_at = start + seconds
     go.set()
@@ -211,6 +238,8 @@ async def drive(ports: list[int], games: int, seconds: float, seed: int, think: 
     elapsed = time.monotonic() - start
     cpu2 = sum(cpu_seconds(p) for p in pids)
     system2 = sum(cpu_times(p)[1] for p in pids)
+    driver2 = time.process_time()
+    others2 = sum(cpu_seconds(p) for p in service_pids())
     times.sort()
 
     def pct(p: float) -> float:
@@ -227,6 +256,12 @@ async def drive(ports: list[int], games: int, seconds: float, seed: int, think: 
             out["server_cpu_ms_per_action"] = round((cpu2 - cpu1) / total * 1000, 3)
             # the part spent in the kernel (sockets: on loopback the sender also runs the receiving side)
             out["server_system_share"] = round((system2 - system1) / max(cpu2 - cpu1, 1e-9), 2)
+    if total:
+        # what the others on the same cores spend per action: this driver, and (--throwaway) the
+        # PostgreSQL and Redis processes (processes that ended meanwhile are not counted)
+        out["driver_cpu_ms_per_action"] = round((driver2 - driver1) / total * 1000, 3)
+        if service_pids():
+            out["database_and_redis_cpu_ms_per_action"] = round((others2 - others1) / total * 1000, 3)
     return out
 
 
@@ -254,7 +289,7 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # two sockets a game
     procs: list[subprocess.Popen] = []
-    services: list = []
+    services = SERVICES
     with tempfile.TemporaryDirectory() as tmp:
         ports = [args.port] if args.port else []
         try:
