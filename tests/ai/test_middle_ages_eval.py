@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from builders.ai import GreedyAgent, MCTSAgent
-from builders.ai.budget import MA_END, MA_FORCED_END, MA_TOTAL, turn_share
+from builders.ai.budget import MA_AFTER_BUY, MA_END, MA_FIRST, MA_FORCED_END, MA_TOTAL, turn_share
 from builders.ai.eval_middle_ages import finished_seats, values
 from builders.ai.mcts import TURN_MARGIN
 from builders.ai.tournament import derive_seed, play_game
@@ -83,12 +83,13 @@ def test_no_seat_is_done_before_the_final_round():
 
 
 def test_turn_shares_of_the_builders():
-    """The first decision of a turn plans to the turn's end (the whole 5.5 lie ahead); later ones keep
-    0.5 for the end of the turn when the seat can buy an action (5 coins, rules.md "A turn") and almost
-    nothing when "end" will be the only action; with no action left, "end" or "buy" weighs 0.5 of 1."""
+    """The first decision of a turn weighs 2 and plans to the turn's end (the whole turn lies ahead);
+    later ones keep 0.5 for the end of the turn when the seat can buy an action (5 coins, rules.md "A
+    turn") and almost nothing when "end" will be the only action; with no action left, "end" or
+    "buy" weighs 0.5 of 0.75."""
     state = setup_state(3)
     assert state.actions == 3
-    assert turn_share(state) == (1.0, MA_TOTAL, MA_TOTAL)
+    assert turn_share(state) == (MA_FIRST, MA_TOTAL, MA_TOTAL)
     state.apply(parse("coins 1"))
     p = state.cur
     state.coins[p] = 5
@@ -98,7 +99,9 @@ def test_turn_shares_of_the_builders():
     state.apply(parse("coins 2"))
     state.coins[p] = 5
     assert state.actions == 0 and parse("buy") in state.legal_actions()
-    assert turn_share(state) == (0.5, 1.0, MA_TOTAL)
+    assert turn_share(state) == (0.5, 0.5 + MA_AFTER_BUY, MA_TOTAL)
+    state.apply(parse("buy"))                   # a bought action is not a new turn
+    assert turn_share(state) == (1.0, 1 + MA_END, MA_TOTAL) or turn_share(state) == (1.0, 1 + MA_FORCED_END, MA_TOTAL)
 
 
 def test_a_searching_bot_plans_the_whole_turn_of_the_builders():
@@ -107,5 +110,5 @@ def test_a_searching_bot_plans_the_whole_turn_of_the_builders():
     state = setup_state(3)
     agent = MCTSAgent(0, time_limit=None, turn_time=2.0)
     t = agent._time_for(state, state.cur, 0, now=10.0)
-    assert t == pytest.approx(2.0 * TURN_MARGIN / MA_TOTAL)
+    assert t == pytest.approx(2.0 * TURN_MARGIN * MA_FIRST / MA_TOTAL)
     assert agent._turn[2] == pytest.approx(10.0 + 2.0 * TURN_MARGIN)

@@ -14,30 +14,36 @@ one that does not (a fresh agent for each decision, as the server makes them) gi
   it: most turns) has nothing to decide after the builds (``end`` is
   forced): its builds share the whole turn (0.40, 0.20 and 0.15 of a total of 0.76, with a token
   0.01 for ``end``).
-- The Builders: a decision with actions left weighs 1, the one with none left (``end`` or ``buy``)
-  0.5; a whole turn is taken as three actions, one bought action (the buy and the action) and the
-  end: total 5.5. The turn's first decision counts the whole 5.5 as still to come, so a searching
-  agent that follows its turn plans to the turn's end; a later decision keeps for the end of the
-  turn 0.5 when the seat can buy (``end`` or ``buy`` is then a real choice, which gets half of what
-  is left) and almost nothing when it cannot (``end`` alone is played at once), so a turn without a
-  buy uses the whole turn rather than 3.5 / 5.5 of it. A fresh agent for each decision still gets
-  ``this / 5.5``.
+- The Builders: the turn's first decision weighs 2 (one ``coins 3`` may spend the whole turn, and
+  later decisions search on in its subtree), a later decision with actions left 1, the one with
+  none left (``end`` or ``buy``) 0.5; a whole turn is taken as 6.5 (the first decision, at most four
+  more actions, one of them bought, and the end). The first decision counts the whole turn as still
+  to come, so a searching agent that follows its turn plans to the turn's end; a later decision
+  keeps for the end of the turn 0.5 when the seat can buy (``end`` or ``buy`` is then a real
+  choice, which gets two thirds of what is left) and almost nothing when it cannot (``end`` alone
+  is played at once). Before, a turn without a bought action planned 3.5 / 5.5 of the turn and the
+  hard level used about 60% of its 2 s; a fresh agent for each decision still gets ``this / 6.5``.
 """
 
 from __future__ import annotations
 
-from builders.core.state import GameState
+from builders.core.state import Chance, GameState
 from builders.middle_ages.codes import ACTION_PRICE, FREE_ACTIONS
 
 KB_BUILDS = (0.40, 0.20, 0.15)
 KB_AFTER = 0.25
 #: the weight of a forced ``end`` in a turn with no tile to use
 KB_END = 0.01
-MA_TOTAL = 5.5
+#: The Builders: the turn's first decision (a single "coins 3" may spend the whole turn) and a whole
+#: turn: the first decision, at most four more actions (one bought) and the end
+MA_FIRST = 2.0
+MA_TOTAL = 6.5
 #: The Builders: the weight kept, at a decision with actions left, for the end of the turn when the
-#: seat can buy an action (a real choice), and when it cannot ("end" alone, played at once)
+#: seat can buy an action (a real choice), and when it cannot ("end" alone, played at once); and, at
+#: the "end" or "buy" decision, for the action a buy would give
 MA_END = 0.5
 MA_FORCED_END = 0.05
+MA_AFTER_BUY = 0.25
 
 
 def _tile_used_this_turn(st) -> bool:
@@ -81,14 +87,18 @@ def _kingdom(st) -> tuple[float, float, float]:
 
 
 def _middle_ages(st) -> tuple[float, float, float]:
-    can_buy = st.coins[st.cur] >= ACTION_PRICE
-    if st.actions >= FREE_ACTIONS:
-        # the turn's first decision: the whole turn lies ahead (the deadline is the turn's end)
-        return 1.0, MA_TOTAL, MA_TOTAL
+    first = True
+    for entry in reversed(st.history):
+        if not isinstance(entry, Chance):
+            first = entry == 0          # the last action was "end": this seat's turn begins
+            break
+    if first:
+        # the whole turn lies ahead (the deadline is the turn's end); "coins 3" may spend it at once
+        return MA_FIRST, MA_TOTAL, MA_TOTAL
     if st.actions:
-        return 1.0, st.actions + (MA_END if can_buy else MA_FORCED_END), MA_TOTAL
+        return 1.0, st.actions + (MA_END if st.coins[st.cur] >= ACTION_PRICE else MA_FORCED_END), MA_TOTAL
     # no action left: "end" or "buy" (with fewer than 5 coins "end" is the only action, played at once)
-    return 0.5, 1.0, MA_TOTAL
+    return 0.5, 0.5 + MA_AFTER_BUY, MA_TOTAL
 
 
 def turn_share(state: GameState) -> tuple[float, float, float]:
