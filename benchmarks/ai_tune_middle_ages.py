@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     if args.steps < 1 or args.pairs < 1 or args.check < 0:
-        parser.error("--steps and --pairs must be at least 1, --check at least 0")
+        print("error: --steps and --pairs must be at least 1, --check at least 0", file=sys.stderr)
+        return 2
     names = list(STEPS)
     default = {k: getattr(ema, k) for k in names}
     theta = [0.0] * len(names)
@@ -114,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
     record = {"command": "benchmarks/ai_tune_middle_ages.py " + " ".join(sys.argv[1:] if argv is None else argv),
               "game": "middle-ages", "agent": "medium (greedy)", "pairs": args.pairs, "seed": args.seed,
+              "A": big_a,
               "weights": {k: {"default": default[k], "step": STEPS[k][0], "bounds": STEPS[k][1:]} for k in names},
               "steps": []}
     t0 = time.perf_counter()

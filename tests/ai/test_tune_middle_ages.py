@@ -1,0 +1,56 @@
+"""benchmarks/ai_tune_middle_ages.py: an agent whose evaluation weights hold during its own decisions
+only, the SPSA step and its record, and bad arguments refused with one line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from builders.ai import GreedyAgent
+from builders.ai import eval_middle_ages as ema
+from tests.ai.helpers import midgame
+
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "ai_tune_middle_ages.py"
+_spec = importlib.util.spec_from_file_location("ai_tune_middle_ages", _PATH)
+assert _spec and _spec.loader
+tune = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tune)
+
+
+def test_a_tuned_agent_plays_with_its_weights_and_restores_them():
+    state = midgame("middle-ages", 2, 6, 45)
+    default = ema.MA_HORIZON
+    weights = {"MA_HORIZON": 0.5, "MA_SHORT": 0.4}
+    action = tune.Tuned(3, weights).act(state)
+    assert ema.MA_HORIZON == default and ema.MA_SHORT != 0.4
+    saved = {k: getattr(ema, k) for k in weights}
+    try:
+        for k, v in weights.items():
+            setattr(ema, k, v)
+        assert GreedyAgent(3).act(state) == action
+    finally:
+        for k, v in saved.items():
+            setattr(ema, k, v)
+
+
+def test_a_short_run_writes_its_record(tmp_path):
+    out = tmp_path / "tune.json"
+    assert tune.main(["--steps", "1", "--pairs", "1", "--check", "1", "--out", str(out)]) == 0
+    rec = json.loads(out.read_text())
+    assert rec["game"] == "middle-ages" and list(rec["weights"]) == list(tune.STEPS)
+    step = rec["steps"][0]
+    assert len(rec["steps"]) == 1 and set(step["signs"]) <= {-1, 1}
+    # theta moves by a_k * score / (2 c_k sign), in units of each weight's step
+    ak = 1.0 / (0 + 1 + rec["A"]) ** 0.602
+    assert step["theta"] == [pytest.approx(ak * step["score"] / (2 * s), abs=1e-3) for s in step["signs"]]
+    assert rec["final"]["MA_HORIZON"] == pytest.approx(ema.MA_HORIZON + 0.5 * step["theta"][8], abs=1e-3)
+    assert rec["check"]["games"] == 2 and 0 <= rec["check"]["tuned_wins"] <= 2
+
+
+def test_bad_arguments_are_refused_with_one_line(capsys):
+    assert tune.main(["--steps", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: --steps and --pairs must be at least 1, --check at least 0\n"
