@@ -112,3 +112,52 @@ def test_a_searching_bot_plans_the_whole_turn_of_the_builders():
     t = agent._time_for(state, state.cur, 0, now=10.0)
     assert t == pytest.approx(2.0 * TURN_MARGIN * MA_FIRST / MA_TOTAL)
     assert agent._turn[2] == pytest.approx(10.0 + 2.0 * TURN_MARGIN)
+
+
+def far_ahead():
+    """Seat 0 to move with 16 VP, 511 coins, six open sites and a crew that can finish them; seat 1
+    with 8 VP, 6 coins and no crew; both decks and rows empty (reached after 1,186 actions of a game
+    of the hard search against random play whose searching seat took coins for ever)."""
+    import json
+    from pathlib import Path
+
+    from builders.middle_ages.state import MiddleAgesState
+
+    data = json.loads((Path(__file__).parent / "positions" / "middle_ages_far_ahead.json").read_text())
+    return MiddleAgesState.from_json(data["position"], data["setup"])
+
+
+@pytest.mark.parametrize("make", [lambda: GreedyAgent(0), lambda: GreedyAgent(1, noise=0.5),
+                                  lambda: MCTSAgent(3, time_limit=None, iterations=40, prior="fast", reuse=True)],
+                         ids=["medium", "easy", "hard-40"])
+def test_a_seat_far_ahead_ends_the_game_instead_of_taking_coins_for_ever(make):
+    """rules.md "End of the game": the round in which a seat ends its turn with 17 VP is the last.
+    Seat 0 is sure to win by finishing a site now; keeping the lead and taking coins is worth as many
+    points but the game goes on (the evaluation once valued it higher: such games never ended). Seat
+    0 reaches 17 VP this turn and the game ends after seat 1's last turn, won by seat 0."""
+    state = far_ahead()
+    assert (state.current_player, state.vp, state.coins) == (0, [16, 8], [511, 6])
+    agent = make()
+    while state.current_player == 0:
+        state.apply(agent.act(state))
+    assert state.vp[0] >= 17 and state.final_round
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    assert state.returns() == [1.0, 0.0]
+
+
+def test_a_won_game_that_ends_is_worth_more_than_the_same_lead_kept():
+    """The win values of a game still going on keep a margin from 0 and 1, smaller once the end is
+    triggered (builders.ai.evaluate.WIN_MARGIN, END_MARGIN): a sure lead is 0.98 before and 0.998
+    after, a finished won game 1."""
+    from builders.ai.evaluate import END_MARGIN, WIN_MARGIN, win_value, win_values
+
+    state = far_ahead()
+    assert win_values(state) == pytest.approx([1 - WIN_MARGIN["middle-ages"], WIN_MARGIN["middle-ages"]])
+    assert WIN_MARGIN["middle-ages"] == 0.02 and END_MARGIN["middle-ages"] == 0.002
+    assert win_value(state, 0.0) == 0.5
+    ended = state.copy()
+    ended.final_round = True
+    assert win_values(ended) == pytest.approx([1 - END_MARGIN["middle-ages"], END_MARGIN["middle-ages"]])
+    kingdom = get_game("kingdom").new_state(get_game("kingdom").random_setup(2, 1))
+    assert win_value(kingdom, 1000.0) == 1.0

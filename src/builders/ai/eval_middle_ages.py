@@ -60,6 +60,12 @@ def finished_seats(st) -> list[bool]:
     return [q != cur and (q - start) % n < pos for q in range(n)]
 
 
+def end_triggered(st) -> bool:
+    """Whether the end of the game is triggered: the last round is on, or the seat to move holds
+    17 VP (the round finishes after its turn: rules.md "End of the game")."""
+    return st.final_round or st.vp[st.cur] >= END_TRIGGER_VP
+
+
 def values(st, horizon: float | None = None) -> list[float]:
     """Per seat: VP and coins; the actions left in the turn (a seat not playing counts its next
     three); for each open site a share of its value (VP, coins, a machine's production) that grows
@@ -103,7 +109,7 @@ def values(st, horizon: float | None = None) -> list[float]:
             r2 += q[2]
             r3 += q[3]
     done = finished_seats(st)
-    final = st.final_round or st.vp[st.cur] >= END_TRIGGER_VP
+    final = end_triggered(st)
     turns = 1 + int(max(0, END_TRIGGER_VP - max(st.vp)) / MA_PACE)
     for p in range(n):
         if done[p]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from builders.ai.eval_middle_ages import end_triggered as _middle_ages_end_triggered
 from builders.ai.eval_middle_ages import values as _middle_ages_values
 from builders.core.state import GameState
 
@@ -246,17 +247,36 @@ def advantages(state: GameState) -> list[float]:
     return out
 
 
+#: the win values of a game still going on stay this far from 0 and 1, so that a won game that ends
+#: is worth more than the same lead kept: without it a seat far ahead in The Builders may take coins
+#: for ever instead of finishing the building that ends the game (its lead already counts as a sure
+#: win). Kingdom Builder always ends (the settlements run out): no margin.
+WIN_MARGIN = {"kingdom": 0.0, "middle-ages": 0.02}
+#: ... and this far once the end is triggered (The Builders: a seat holds 17 VP, the last round)
+END_MARGIN = {"kingdom": 0.0, "middle-ages": 0.002}
+_END_TRIGGERED: dict[str, Callable[[GameState], bool]] = {
+    "kingdom": lambda state: False,
+    "middle-ages": _middle_ages_end_triggered,
+}
+
+
+def win_value(state: GameState, advantage: float, scale: float | None = None) -> float:
+    """The win value in [0, 1] of a seat of the unfinished ``state`` whose lead over the best other
+    seat is ``advantage``: a logistic of the lead, kept ``WIN_MARGIN`` (``END_MARGIN`` once the end
+    is triggered) away from 0 and 1."""
+    game = state.GAME
+    x = advantage / (scale or WIN_SCALE[game])
+    w = 1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0
+    margin = END_MARGIN[game] if _END_TRIGGERED[game](state) else WIN_MARGIN[game]
+    return margin + (1.0 - 2.0 * margin) * w if margin else w
+
+
 def win_values(state: GameState, scale: float | None = None) -> list[float]:
-    """Per-seat values in [0, 1]: the true returns of a finished game, else a logistic of each seat's
-    lead over the best other seat."""
+    """Per-seat values in [0, 1]: the true returns of a finished game, else :func:`win_value` of
+    each seat's lead over the best other seat."""
     if state.is_over():
         return state.returns()
-    s = scale or WIN_SCALE[state.GAME]
-    out = []
-    for a in advantages(state):
-        x = a / s
-        out.append(1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0)
-    return out
+    return [win_value(state, a, scale) for a in advantages(state)]
 
 
 # -- search helpers -----------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Every action is tried on a determinized copy of the state (``resample_hidden`` from the agent's own
 generator), so an action that draws a card (Kingdom Builder's ``end``, The Builders' ``open`` and
 ``recruit``) draws from what the seat may know, never from the true deck. The value of an action is the
-seat's lead over the best other seat after it. ``noise`` adds a Gaussian error (in units of the
+seat's lead over the best other seat after it, compared first through its win value (so that a won game
+that ends beats the same lead kept, see ``builders.ai.evaluate.WIN_MARGIN``). ``noise`` adds a Gaussian error (in units of the
 game's win scale) to each value: the easy level.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from builders.ai.evaluate import WIN_SCALE, advantages
+from builders.ai.evaluate import WIN_SCALE, advantages, win_value
 from builders.core.rng import Rng
 from builders.core.state import Action, GameState
 
@@ -28,7 +29,11 @@ class GreedyAgent:
         self.last_stats: dict[str, float] = {}
 
     def scores(self, state: GameState) -> list[tuple[Action, float]]:
-        """Every legal action with its value for the player to move (noise included)."""
+        """Every legal action with its value for the player to move (its lead, noise included)."""
+        return [(a, v) for a, _, v in self._scored(state)]
+
+    def _scored(self, state: GameState) -> list[tuple[Action, float, float]]:
+        """Every legal action with its win value and its lead for the player to move."""
         seat = state.current_player
         legal = state.legal_actions()
         det = state.resample_hidden(seat, self.rng)
@@ -40,16 +45,16 @@ class GreedyAgent:
             v = advantages(child)[seat]
             if sd:
                 v += self.random.gauss(0.0, sd)
-            out.append((a, v))
+            out.append((a, win_value(child, v) if not child.is_over() else child.returns()[seat], v))
         return out
 
     def act(self, state: GameState) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        best_action, best = legal[0], float("-inf")
-        for a, v in self.scores(state):
-            if v > best:
-                best_action, best = a, v
+        best_action, best, key = legal[0], float("-inf"), (float("-inf"), float("-inf"))
+        for a, w, v in self._scored(state):
+            if (round(w, 6), v) > key:
+                best_action, best, key = a, v, (round(w, 6), v)
         self.last_stats = {"actions": len(legal), "value": best}
         return best_action
