@@ -120,6 +120,11 @@ def test_a_hard_bot_move_survives_its_worker_killed_in_the_middle_and_is_played_
         assert jobs.stats["results"] == len(log)
         assert jobs.stats["fallbacks"] == 0 and jobs.stats["local"] == 0 and jobs.stats["retried"] >= 1
         assert record["version"] == len(log)
+        # the same counts for Prometheus
+        metrics = api.get("/metrics").text
+        assert f'builders_bot_jobs_total{{outcome="results"}} {float(len(log))}' in metrics
+        assert 'builders_bot_jobs_total{outcome="fallbacks"} 0.0' in metrics
+        assert f'builders_bot_jobs_total{{outcome="retried"}} {float(jobs.stats["retried"])}' in metrics
 
 
 def test_without_a_live_worker_the_server_computes_the_bot_moves_itself(tmp_path, redis_server, workers):

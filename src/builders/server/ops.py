@@ -53,6 +53,15 @@ class _State:
         yield writes
         yield CounterMetricFamily("builders_accepted_actions", "actions accepted (committed) by this process",
                                   value=self.store.stats["append"])
+        jobs = getattr(self.service.bots, "jobs", None)
+        if jobs is not None:
+            counts = CounterMetricFamily(
+                "builders_bot_jobs", "bot moves and analyses sent to workers on Redis, by what became of them "
+                "(queued, results, retried after a worker died, fallbacks: computed here after a lost job, "
+                "local: computed here with no worker alive)", labels=["outcome"])
+            for outcome, n in jobs.stats.items():
+                counts.add_metric([outcome], n)
+            yield counts
         if self.cluster is not None and self.cluster.redis is not None:
             yield CounterMetricFamily("builders_fanout_published", "changes published on Redis",
                                       value=self.cluster.published)
