@@ -240,19 +240,32 @@ class JobQueue:
         except Exception:
             pass
 
+    async def _job(self, queue: str, function: str, jid: str, args: tuple, expires: float | None,
+                   give_up: Callable[[], Awaitable[str | None]], what: str) -> Any:
+        """The result of job ``jid`` (``function(*args)`` on ``queue``), or None when the server must
+        compute ``what`` itself: no live worker, Redis failing, the job lost or ``give_up`` saying why."""
+        try:
+            if not await self.alive(queue):
+                self.stats["local"] += 1
+                return None
+            job = await self._submit(queue, function, jid, *args, expires=expires)
+        except Exception as e:
+            log.warning("the job queue cannot be used (%s): the server computes %s", e, what)
+            self.stats["fallbacks"] += 1
+            return None
+        try:
+            return await self._wait(job, queue, give_up)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.warning("job %s lost (%s): the server computes %s", jid, e, what)
+            self.stats["fallbacks"] += 1
+            await self._drop(job, queue)
+            return None
+
     async def bot_move(self, record: dict[str, Any], level: str, seed: int) -> str | None:
         """The notation a worker's bot plays, or None when the server must compute it itself (no
         live worker, the job lost, past the deadline)."""
-        try:
-            if not await self.alive(BOT_QUEUE):
-                self.stats["local"] += 1
-                return None
-            jid = job_id("bot", record, level, seed)
-            job = await self._submit(BOT_QUEUE, "bot_move", jid, record, level, seed, expires=self.deadline)
-        except Exception as e:
-            log.warning("the job queue cannot be used (%s): the server computes the bot move", e)
-            self.stats["fallbacks"] += 1
-            return None
         started = time.monotonic()
 
         async def past_deadline() -> str | None:
@@ -260,33 +273,16 @@ class JobQueue:
                 return f"no result after {self.deadline:g} s"
             return None
 
-        try:
-            result = await self._wait(job, BOT_QUEUE, past_deadline)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:
-            log.warning("bot job %s lost (%s): the server computes the move", jid, e)
-            self.stats["fallbacks"] += 1
-            await self._drop(job, BOT_QUEUE)
-            return None
-        return str(result["action"])
+        result = await self._job(BOT_QUEUE, "bot_move", job_id("bot", record, level, seed), (record, level, seed),
+                                 self.deadline, past_deadline, "the bot move")
+        return None if result is None else str(result["action"])
 
     async def analysis(self, game_id: str, record: dict[str, Any], iterations: int, seed: int,
                        progress: Callable[[int, int], Awaitable[None]]) -> dict[str, Any] | None:
         """The analysis of a finished ``record`` by a worker (``builders.ai.analysis.Analysis.to_json()``
         and its number of decisions), reporting ``progress(done, total)`` as it goes; None when the
         server must run it itself."""
-        try:
-            if not await self.alive(ANALYSIS_QUEUE):
-                self.stats["local"] += 1
-                return None
-            jid = job_id("analysis", game_id, record, iterations, seed)
-            job = await self._submit(ANALYSIS_QUEUE, "analysis", jid, record, iterations, seed,
-                                     PROGRESS_KEY + jid, expires=None)
-        except Exception as e:
-            log.warning("the job queue cannot be used (%s): the server runs the analysis", e)
-            self.stats["fallbacks"] += 1
-            return None
+        jid = job_id("analysis", game_id, record, iterations, seed)
         seen = ["", time.monotonic()]
 
         async def stalled() -> str | None:
@@ -302,15 +298,8 @@ class JobQueue:
                 return f"no progress for {self.stall:g} s"
             return None
 
-        try:
-            return await self._wait(job, ANALYSIS_QUEUE, stalled)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:
-            log.warning("analysis job %s lost (%s): the server runs the analysis", jid, e)
-            self.stats["fallbacks"] += 1
-            await self._drop(job, ANALYSIS_QUEUE)
-            return None
+        return await self._job(ANALYSIS_QUEUE, "analysis", jid, (record, iterations, seed, PROGRESS_KEY + jid),
+                               None, stalled, "the analysis")
 
 
 # -- the worker's side ------------------------------------------------------------------------------
