@@ -153,6 +153,7 @@ def test_a_won_game_that_ends_is_worth_more_than_the_same_lead_kept():
     from builders.ai.evaluate import END_MARGIN, WIN_MARGIN, win_value, win_values
 
     state = far_ahead()
+    state.turn = 20     # round 10: not a long game (late_factor 1)
     assert win_values(state) == pytest.approx([1 - WIN_MARGIN["middle-ages"], WIN_MARGIN["middle-ages"]])
     assert WIN_MARGIN["middle-ages"] == 0.02 and END_MARGIN["middle-ages"] == 0.002
     assert win_value(state, 0.0) == 0.5
@@ -161,3 +162,30 @@ def test_a_won_game_that_ends_is_worth_more_than_the_same_lead_kept():
     assert win_values(ended) == pytest.approx([1 - END_MARGIN["middle-ages"], END_MARGIN["middle-ages"]])
     kingdom = get_game("kingdom").new_state(get_game("kingdom").random_setup(2, 1))
     assert win_value(kingdom, 1000.0) == 1.0
+
+
+@pytest.mark.parametrize("make", [lambda: GreedyAgent(0),
+                                  lambda: MCTSAgent(3, time_limit=None, iterations=40, prior="fast", reuse=True)],
+                         ids=["medium", "hard-40"])
+def test_a_seat_behind_ends_a_game_that_has_gone_on_too_long(make):
+    """rules.md "End of the game" sets no limit to a game's length: seat 0 (16 VP) can finish a site
+    and end the game, but it would lose (seat 1's 1,000 coins are 100 VP), so early in a game it
+    takes coins instead, hoping for more. Past round 30 (``MA_LATE_ROUND``) the value of a game
+    still going on falls round by round (``late_factor``): at round 154 seat 0 ends the game, and
+    loses it. Without that, two bots took coins for ever, neither ready to end."""
+    from builders.ai.eval_middle_ages import MA_LATE_ROUND, late_factor
+
+    late = far_ahead()
+    late.coins[1] = 1000
+    assert late.turn // 2 == 154 and late_factor(late) == pytest.approx(0.8 ** 125)
+    early = late.copy()
+    early.turn = 20
+    assert late_factor(early) == 1.0 and MA_LATE_ROUND == 30
+    for state, ends in ((early, False), (late, True)):
+        agent = make()
+        while state.current_player == 0:
+            state.apply(agent.act(state))
+        assert state.final_round == ends
+    while not late.is_over():    # seat 1's last turn, without buying actions with its coins
+        late.apply(next(a for a in late.legal_actions() if late.action_to_string(a) != "buy"))
+    assert late.returns() == [0.0, 1.0]

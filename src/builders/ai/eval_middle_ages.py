@@ -21,6 +21,8 @@ MA_HORIZON = 2.5        # actions of the seat's queue of sites that halve a site
 MA_UNIT_ACTIONS = 1 / 3.6  # actions per needed unit for a send (a worker gives 3.6 units on average)
 MA_PACE = 2.0           # VP a turn of the leader, to guess the turns left before someone reaches 17
 END_TRIGGER_VP = 17     # rules.md "End of the game"
+MA_LATE_ROUND = 30      # from this round on, a game still going on loses value round by round ...
+MA_LATE_DECAY = 0.8     # ... by this factor a round (bots' games end by round 25 or so)
 
 
 def _ma_tables():
@@ -64,6 +66,16 @@ def end_triggered(st) -> bool:
     """Whether the end of the game is triggered: the last round is on, or the seat to move holds
     17 VP (the round finishes after its turn: rules.md "End of the game")."""
     return st.final_round or st.vp[st.cur] >= END_TRIGGER_VP
+
+
+def late_factor(st) -> float:
+    """1 until round ``MA_LATE_ROUND``, then ``MA_LATE_DECAY`` more each round: the factor of the
+    win values of a game still going on (``builders.ai.evaluate.win_value``). The rules set no limit
+    to a game's length (a seat behind may take coins for ever rather than finish the building that
+    would end a game it loses, and the seat ahead take coins as fast); a bot that has played this
+    long prefers any end to more of the same."""
+    late = st.turn // st.num_players - MA_LATE_ROUND + 1
+    return MA_LATE_DECAY ** late if late > 0 else 1.0
 
 
 def values(st, horizon: float | None = None) -> list[float]:

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 
 from builders.ai.eval_middle_ages import end_triggered as _middle_ages_end_triggered
+from builders.ai.eval_middle_ages import late_factor as _middle_ages_late_factor
 from builders.ai.eval_middle_ages import values as _middle_ages_values
 from builders.core.state import GameState
 
@@ -258,17 +259,28 @@ _END_TRIGGERED: dict[str, Callable[[GameState], bool]] = {
     "kingdom": lambda state: False,
     "middle-ages": _middle_ages_end_triggered,
 }
+#: the factor of the win values of a long game whose end is not triggered (1 in Kingdom Builder)
+_LATE_FACTOR: dict[str, Callable[[GameState], float]] = {
+    "kingdom": lambda state: 1.0,
+    "middle-ages": _middle_ages_late_factor,
+}
 
 
 def win_value(state: GameState, advantage: float, scale: float | None = None) -> float:
     """The win value in [0, 1] of a seat of the unfinished ``state`` whose lead over the best other
     seat is ``advantage``: a logistic of the lead, kept ``WIN_MARGIN`` (``END_MARGIN`` once the end
-    is triggered) away from 0 and 1."""
+    is triggered) away from 0 and 1; in a very long game whose end is not triggered, times a factor
+    that falls round by round (The Builders: ``eval_middle_ages.late_factor``)."""
     game = state.GAME
     x = advantage / (scale or WIN_SCALE[game])
     w = 1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0
-    margin = END_MARGIN[game] if _END_TRIGGERED[game](state) else WIN_MARGIN[game]
-    return margin + (1.0 - 2.0 * margin) * w if margin else w
+    if _END_TRIGGERED[game](state):
+        margin, factor = END_MARGIN[game], 1.0
+    else:
+        margin, factor = WIN_MARGIN[game], _LATE_FACTOR[game](state)
+    if margin:
+        w = margin + (1.0 - 2.0 * margin) * w
+    return w * factor
 
 
 def win_values(state: GameState, scale: float | None = None) -> list[float]:
