@@ -24,6 +24,7 @@ from builders.core.games import get_game
     ({"iterations": 0}, "iterations must be at least 1, not 0"),
     ({"time_limit": None}, "mcts needs a time limit or an iteration budget"),
     ({"prior": "slow"}, "prior must be one of full, fast, own, not 'slow'"),
+    ({"top": -1}, "top must not be negative, not -1"),
 ])
 def test_mcts_refuses_a_budget_that_is_not_positive(kwargs, message):
     with pytest.raises(ValueError) as e:
@@ -64,6 +65,7 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("greedy:noise=-0.1", "option noise of greedy must not be negative, not -0.1"),
     ("mcts:rollout=-1", "option rollout of mcts must not be negative, not -1"),
     ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),
+    ("hard:top=-2", "option top of hard must not be negative, not -2"),
 ])
 def test_agent_spec_refusals(text, message):
     with pytest.raises(ValueError) as e:

@@ -367,3 +367,33 @@ def test_middle_ages_medium_bots_do_not_hoard():
             state.apply(a)
         assert min(state.result().scores) > 2, (seed, state.result().scores)
         assert max(opened) <= 15 and max(recruited) <= 15, (seed, opened, recruited)
+
+
+@pytest.mark.parametrize("game, top", [("kingdom", 0), ("middle-ages", 3)])
+def test_the_hard_level_tries_the_games_number_of_root_actions(game, top):
+    """The hard level's root tries every action in Kingdom Builder, and in The Builders only the 3
+    the full evaluation ranks best (``top``); with ``top=1`` the one action it tried is the one it
+    plays, and an explicit ``top=0`` lifts the limit."""
+    from builders.ai.agents import parse_agent
+
+    state = midgame(game, 2, 8, 40) if game == "kingdom" else setup_middle_ages()
+    legal = state.legal_actions()
+    assert len(legal) > 6
+    hard = parse_agent("hard:iters=300").make(5)
+    assert hard.top is None and hard.act(state.copy()) in legal
+    tried = len(hard.last_root.children)
+    assert tried == top if top else tried > 6
+    one = parse_agent("hard:iters=300:top=1").make(5)
+    action = one.act(state.copy())
+    assert list(one.last_root.children) == [action]
+    free = parse_agent("hard:iters=300:top=0").make(5)
+    free.act(state.copy())
+    assert len(free.last_root.children) > 6
+
+
+def setup_middle_ages():
+    """The Builders after 2 actions of setup 3: opens and recruits from full rows, coins, buy."""
+    g = get_game("middle-ages")
+    state = g.new_state(g.random_setup(2, 3))
+    state.apply(state.parse_action("coins 1"))
+    return state

@@ -15,7 +15,8 @@ mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per
            the subtree of the action played for the next decision of the turn; default 0),
            ``clock`` (``wall``, the default, or ``cpu``: time budgets in the process's CPU time,
            for matches on a busy machine), ``finish`` (at most this many actions of the leaf's
-           player, best by the move heuristic, before the evaluation; default 0)
+           player, best by the move heuristic, before the evaluation; default 0), ``top`` (the
+           root tries only this many actions, best by the evaluation; default 0: all)
 easy,      the bot levels of ``make_bot`` (hard and expert take ``turn``, seconds per turn, and
 medium,    the other mcts options)
 hard,
@@ -23,7 +24,9 @@ expert
 =========  ====================================================================================
 
 ``mcts`` with its defaults is the search as it was before the fast move ordering and turn budgets
-(``mcts:time=1`` was the hard level then); ``hard`` is ``mcts:turn=2:prior=fast:reuse=1``.
+(``mcts:time=1`` was the hard level then); ``hard`` is ``mcts:turn=2:prior=fast:reuse=1`` with the
+game's default ``top`` (the root tries the 3 actions the evaluation ranks best in The Builders, all
+in Kingdom Builder).
 
 A list of agents is written with commas: ``mcts:time=0.2,greedy``. A comma-separated item that is
 only ``key=value`` adds an option to the agent before it, so ``mcts:time=0.2,c=0.7,greedy`` is the
@@ -47,7 +50,7 @@ OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
     "mcts": {"time": (float, "time_limit"), "iters": (int, "iterations"), "turn": (float, "turn_time"),
              "c": (float, "c"), "rollout": (int, "rollout"), "scale": (float, "scale"),
              "widen": (float, "widen"), "prior": (str, "prior"), "reuse": (int, "reuse"),
-             "clock": (str, "clock"), "finish": (int, "finish")},
+             "clock": (str, "clock"), "finish": (int, "finish"), "top": (int, "top")},
 }
 _SEARCH = {k: v for k, v in OPTIONS["mcts"].items() if k not in ("prior", "reuse")}
 CLOCK_NAMES = ("wall", "cpu")
@@ -81,7 +84,7 @@ class AgentSpec:
             agent = GreedyAgent(seed)
         else:
             if self.kind in ("hard", "expert"):
-                kwargs = {"prior": "fast", "reuse": True, **kwargs}
+                kwargs = {"prior": "fast", "reuse": True, "top": None, **kwargs}
                 if "iterations" not in kwargs and "time_limit" not in kwargs:
                     kwargs.setdefault("turn_time", TURN_TIME[self.kind])
             if ("iterations" in kwargs or "turn_time" in kwargs) and "time_limit" not in kwargs:
@@ -112,7 +115,7 @@ def _value(kind: str, key: str, text: str) -> Any:
         raise ValueError(f"option {key} of {kind} must be at most 600 seconds, not {text}")
     if key == "reuse" and value not in (0, 1):
         raise ValueError(f"option reuse of {kind} must be 0 or 1, not {text}")
-    if key in ("noise", "rollout", "widen", "finish") and value < 0:
+    if key in ("noise", "rollout", "widen", "finish", "top") and value < 0:
         raise ValueError(f"option {key} of {kind} must not be negative, not {text}")
     return value
 

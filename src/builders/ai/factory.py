@@ -50,7 +50,7 @@ def check_turn_time(turn_time: object) -> float:
 
 def make_searcher(seed: int | None, turn_time: float) -> MCTSAgent:
     """The search of the hard and expert levels with ``turn_time`` seconds a turn."""
-    return MCTSAgent(seed, time_limit=None, turn_time=turn_time, prior="fast", reuse=True)
+    return MCTSAgent(seed, time_limit=None, turn_time=turn_time, prior="fast", reuse=True, top=None)
 
 
 def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | None = None) -> Agent:

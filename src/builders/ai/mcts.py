@@ -43,10 +43,12 @@ from builders.ai.evaluate import decision_key, move_values, win_values
 from builders.core.rng import Rng
 from builders.core.state import Action, Chance, GameState
 
-#: per game: exploration constant, evaluation scale (points), progressive widening
+#: per game: exploration constant, evaluation scale (points), progressive widening, and the root's
+#: actions when ``top`` is None (the hard and expert levels: in The Builders a search free to choose
+#: any action found the positions its evaluation overvalues, and lost to the one-ply medium bot)
 DEFAULTS = {
-    "kingdom": {"c": 0.3, "scale": 4.0, "widen": 2.0},
-    "middle-ages": {"c": 0.5, "scale": 2.5, "widen": 2.0},
+    "kingdom": {"c": 0.3, "scale": 4.0, "widen": 2.0, "top": 0},
+    "middle-ages": {"c": 0.5, "scale": 2.5, "widen": 2.0, "top": 3},
 }
 PRIORS = ("full", "fast", "own")
 #: ``wall``: budgets in elapsed time (what a person waits); ``cpu``: in the process's CPU time (the
@@ -101,6 +103,9 @@ class MCTSAgent:
       is tried twice; None: the game's default);
     - ``prior``: how widening orders the actions, ``full`` or ``fast`` (module docstring);
     - ``reuse``: keep the subtree of the action played for the next decision of the same turn;
+    - ``top``: the root tries only this many actions, the best by the full evaluation (0: all;
+      None: the game's default, 3 in The Builders, all in Kingdom Builder): the search then chooses
+      among the moves the one-ply evaluation ranks highest;
     - ``clock``: ``wall`` (elapsed time, the default) or ``cpu`` (the process's CPU time, so that
       matches on a busy machine measure the agent as it plays on an idle one).
 
@@ -113,7 +118,8 @@ class MCTSAgent:
     def __init__(self, seed: int | None = None, time_limit: float | None = 1.0, iterations: int | None = None,
                  c: float | None = None, rollout: int = 0, scale: float | None = None,
                  widen: float | None = None, name: str | None = None, turn_time: float | None = None,
-                 prior: str = "full", reuse: bool = False, clock: str = "wall", finish: int = 0):
+                 prior: str = "full", reuse: bool = False, clock: str = "wall", finish: int = 0,
+                 top: int | None = 0):
         if time_limit is None and iterations is None and turn_time is None:
             raise ValueError("mcts needs a time limit or an iteration budget")
         if time_limit is not None and not time_limit > 0:
@@ -135,6 +141,9 @@ class MCTSAgent:
         if finish < 0:
             raise ValueError(f"finish must not be negative, not {finish}")
         self.finish = int(finish)
+        if top is not None and top < 0:
+            raise ValueError(f"top must not be negative, not {top}")
+        self.top = None if top is None else int(top)
         self.scale = scale
         self.widen = widen
         self.prior = prior
@@ -158,6 +167,7 @@ class MCTSAgent:
         self._c = defaults["c"] if self.c is None else float(self.c)
         self._scale = defaults["scale"] if self.scale is None else float(self.scale)
         self._widen = defaults["widen"] if self.widen is None else float(self.widen)
+        self._top = defaults["top"] if self.top is None else self.top
         self._fast = self.prior in ("fast", "own") and move_values(state, []) is not None
         #: ``own``: the searching seat's own decisions are ordered by the full evaluation
         self._own = self.prior == "own"
@@ -312,6 +322,8 @@ class MCTSAgent:
                 expand = nch < 1 + int(widen * sqrt(node.visits)) and nch < len(acts)
             else:
                 expand = nch < len(acts)
+            if expand and node is root and self._top and nch >= self._top:
+                expand = False
             if not expand:
                 if aset is not None:
                     expand = not any(b in aset for b in children)
