@@ -103,9 +103,10 @@ class MCTSAgent:
       is tried twice; None: the game's default);
     - ``prior``: how widening orders the actions, ``full`` or ``fast`` (module docstring);
     - ``reuse``: keep the subtree of the action played for the next decision of the same turn;
-    - ``top``: the root tries only this many actions, the best by the full evaluation (0: all;
+    - ``top``: a new root tries only this many actions, the best by the full evaluation (0: all;
       None: the game's default, 3 in The Builders, all in Kingdom Builder): the search then chooses
-      among the moves the one-ply evaluation ranks highest;
+      among the moves the one-ply evaluation ranks highest. A root kept from the decision before
+      (``reuse``) keeps the children it grew there and adds none beyond ``top``;
     - ``clock``: ``wall`` (elapsed time, the default) or ``cpu`` (the process's CPU time, so that
       matches on a busy machine measure the agent as it plays on an idle one).
 
