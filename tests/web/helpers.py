@@ -46,6 +46,8 @@ def pick(rng: random.Random, locator):
 def play_kingdom_turn(page, rng: random.Random, stats: dict) -> None:
     """One whole turn of Kingdom Builder, by clicking: tiles when they glow (mostly), highlighted hexes,
     then "End turn"."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     for _ in range(40):
         if is_finished(page) or not page.evaluate("document.body.classList.contains('your-turn')"):
             return
@@ -71,7 +73,17 @@ def play_kingdom_turn(page, rng: random.Random, stats: dict) -> None:
             stats["builds"] = stats.get("builds", 0) + 1
         else:
             end = page.locator("#end-btn")
-            assert end.is_enabled(), "no highlighted hex, no usable tile and no way to end the turn"
+            if not end.is_enabled():
+                # the view of the turn may still be drawing (a pass-and-play hand-over): wait for a
+                # highlighted hex, a usable tile or the end button, then look again
+                try:
+                    page.wait_for_function(
+                        "() => document.querySelector('#kb-map .target, .tile-chip.usable')"
+                        " || !document.querySelector('#end-btn').disabled", timeout=10000)
+                except PlaywrightTimeout:
+                    raise AssertionError("no highlighted hex, no usable tile and no way to end the turn: "
+                                         + page_state(page)) from None
+                continue
             click_and_wait(page, end)
             stats["turns"] = stats.get("turns", 0) + 1
             return
