@@ -8,6 +8,8 @@ import random
 import time
 from urllib.parse import urlparse
 
+from playwright.sync_api import expect
+
 from tests.web.conftest import PHONE
 from tests.web.helpers import play_builders_turn, play_kingdom_turn, play_to_end, wait_ready, number
 
@@ -257,8 +259,9 @@ def test_replays(new_page, api, shots):
     page.goto(f"/replay/{kb}")
     # a replay starts at move 0; End shows the final position and score
     page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('0 /')")
+    expect(page.locator("#last")).to_be_enabled()
     page.locator("#last").click()
-    page.wait_for_selector("#final-scores")
+    expect(page.locator("#final-scores")).to_be_visible(timeout=45000)
     total = number(page.locator("#step").inner_text().split("/")[1])
     assert total > 40
     shots(page, "kingdom-end")
