@@ -7,10 +7,12 @@ import math
 
 import pytest
 
-from builders.ai.agents import OPTIONS, AgentSpec, parse_agent, parse_agents
+from builders.ai.agents import OPTIONS, AgentSpec, LevelAgent, parse_agent, parse_agents
 from builders.ai.factory import EASY_NOISE, LEVELS, TURN_TIME, BotError, check_turn_time, make_bot
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import MCTSAgent
+from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+from builders.ai.tournament import run_tournament
 from builders.core.agents import RandomAgent
 from builders.core.games import get_game
 
@@ -66,6 +68,13 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("mcts:rollout=-1", "option rollout of mcts must not be negative, not -1"),
     ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),
     ("hard:top=-2", "option top of hard must not be negative, not -2"),
+    ("plan:beam=0", "option beam of plan must be positive, not 0"),
+    ("hard:reply=0", "option reply of hard must be positive, not 0"),
+    ("plan:plans=-1", "option plans of plan must not be negative, not -1"),
+    ("plan:plans=2.5", "option plans of plan must be a whole number, not '2.5'"),
+    ("expert:block=11", "option block of expert must be from 0 to 10, not 11"),
+    ("plan:ahead=-1", "option ahead of plan must be from 0 to 10, not -1"),
+    ("plan:c=1", f"unknown option 'c' for agent plan (options: {', '.join(OPTIONS['plan'])})"),
 ])
 def test_agent_spec_refusals(text, message):
     with pytest.raises(ValueError) as e:
@@ -73,8 +82,29 @@ def test_agent_spec_refusals(text, message):
     assert str(e.value) == message
 
 
+@pytest.mark.parametrize("text, game, message", [
+    ("hard:c=0.3", "kingdom", "option c of hard is not one of Kingdom Builder's (options there: turn, clock, beam, "
+                              "plans, reply, ahead, block)"),
+    ("expert:iters=9", "kingdom", "option iters of expert is not one of Kingdom Builder's (options there: turn, "
+                                  "clock, beam, plans, reply, ahead, block)"),
+    ("hard:plans=3", "middle-ages", "option plans of hard is not one of The Builders' (options there: time, iters, "
+                                    "turn, c, rollout, scale, widen, clock, finish, top)"),
+    ("plan", "middle-ages", "agent plan plays Kingdom Builder only, not middle-ages"),
+])
+def test_level_options_of_the_other_game_are_refused(text, game, message):
+    """hard and expert are the planner in Kingdom Builder and the search in The Builders: an option of
+    the other game's agent is refused by name, when the agent is made and before a tournament starts."""
+    spec = parse_agent(text)
+    with pytest.raises(ValueError) as e:
+        spec.make(1, game)
+    assert str(e.value) == message
+    with pytest.raises(ValueError) as e:
+        run_tournament(game, [spec, parse_agent("random")], 2, 2, 1)
+    assert str(e.value) == message
+
+
 def test_agent_spec_boundaries_and_labels():
-    assert list(OPTIONS)[:7] == ["random", "greedy", "mcts", "easy", "medium", "hard", "expert"]
+    assert list(OPTIONS)[:8] == ["random", "greedy", "mcts", "plan", "easy", "medium", "hard", "expert"]
     assert list(OPTIONS["mcts"])[:9] == ["time", "iters", "turn", "c", "rollout", "scale", "widen", "prior", "reuse"]
     assert LEVELS == ("random", "easy", "medium", "hard", "expert")
     assert parse_agent("mcts:time=600").options == {"time": 600.0}
@@ -111,14 +141,25 @@ def test_each_spec_makes_the_agent_it_names():
     both = parse_agent("mcts:time=0.5:turn=3").make(5)
     assert (both.time_limit, both.turn_time) == (0.5, 3.0)
     for level in ("hard", "expert"):
-        agent = parse_agent(level).make(5)
+        agent = parse_agent(level).make(5, "middle-ages")
         assert (type(agent), agent.time_limit, agent.turn_time, agent.prior, agent.reuse, agent.name) == \
             (MCTSAgent, None, TURN_TIME[level], "fast", True, level)
-    timed = parse_agent("hard:time=0.5").make(5)
+        planner = parse_agent(level).make(5, "kingdom")
+        assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
+        assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]
+        # without its game, the level becomes the game's agent at its first decision
+        later = parse_agent(level).make(5)
+        assert (type(later), later.agent, later.turn_time, later.name) == (LevelAgent, None, TURN_TIME[level], level)
+    timed = parse_agent("hard:time=0.5").make(5, "middle-ages")
     assert (timed.time_limit, timed.turn_time, timed.prior, timed.reuse) == (0.5, None, "fast", True)
-    counted = parse_agent("expert:iters=9").make(5)
+    counted = parse_agent("expert:iters=9").make(5, "middle-ages")
     assert (counted.time_limit, counted.turn_time, counted.iterations) == (None, None, 9)
-    assert parse_agent("hard:turn=1").make(5).turn_time == 1.0
+    assert parse_agent("hard:turn=1").make(5, "middle-ages").turn_time == 1.0
+    tuned = parse_agent("hard:turn=1:plans=3:beam=9:reply=2:block=0.5:clock=cpu").make(5, "kingdom")
+    assert (tuned.turn_time, tuned.plans, tuned.beam, tuned.reply, tuned.block, tuned.ahead, tuned.clock) == \
+        (1.0, 3, 9, 2, 0.5, 1.0, "cpu")
+    plan = parse_agent("plan:turn=3:plans=0").make(5)
+    assert (type(plan), plan.turn_time, plan.plans, plan.name) == (TurnPlanner, 3.0, 0, "plan:turn=3:plans=0")
     assert parse_agent("mcts:c=0.7:rollout=3:scale=20:widen=1").make(5).__dict__.items() >= \
         {"c": 0.7, "rollout": 3, "scale": 20.0, "widen": 1.0}.items()
 
@@ -147,8 +188,11 @@ def test_bot_levels():
     medium = make_bot("middle-ages", "medium", 1)
     assert (type(medium), medium.noise, medium.name) == (GreedyAgent, 0.0, "medium")
     for level in ("hard", "expert"):
-        bot = make_bot("kingdom", level, 1)
+        bot = make_bot("middle-ages", level, 1)
         assert (bot.time_limit, bot.turn_time, bot.prior, bot.reuse, bot.name) == (None, TURN_TIME[level], "fast", True, level)
+        planner = make_bot("kingdom", level, 1)
+        assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
+        assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]
     assert make_bot("kingdom", "expert", 1, turn_time=3).turn_time == 3.0
     # the fast levels ignore a turn time (but still check it)
     assert make_bot("kingdom", "medium", 1, turn_time=3).noise == 0.0

@@ -111,13 +111,24 @@ def test_unfinished_corrupt_and_bad_budgets_are_refused(ma_game):
 
 # -- hints ----------------------------------------------------------------------------------------
 
-def test_hint_is_the_hard_search_move_and_is_legal():
+def test_hint_is_the_hard_levels_move_and_is_legal():
+    """Kingdom Builder: the first action of the hard level's plan (the turn planner), with the win
+    chance of the plan's lead; The Builders: the hard level's search."""
+    from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+
     state = midgame("kingdom", 2, 8, 40)
     h = hint(state, state.current_player, budget=200, seed=5)
     assert state.is_legal(h.action)
     assert h.notation == state.action_to_string(h.action)
     assert 0.0 <= h.win_chance <= 1.0 and h.seat == state.current_player
     assert hint(state, state.current_player, budget=200, seed=5) == h
+    beam, plans, reply = LEVEL_SETTINGS["hard"]
+    planner = TurnPlanner(5, turn_time=None, beam=beam, plans=plans, reply=reply)
+    assert planner.plan(state)[0] == h.action
+    assert h.win_chance == planner.last_stats["win"] and h.iterations == planner.last_stats["evaluations"] > 100
+    ma = midgame("middle-ages", 2, 6, 45)
+    found = hint(ma, ma.current_player, budget=200, seed=5)
+    assert ma.is_legal(found.action) and 0 < found.iterations <= 200     # the visits of the move chosen
 
 
 def test_hint_refusals():

@@ -59,7 +59,7 @@ def test_agent_options_on_the_command_line(tmp_path):
 
 def test_errors():
     bad(run("chess"), "unknown game 'chess' (choose from kingdom, middle-ages)")
-    bad(run("kingdom", "--agents", "greedy,alpha"), "unknown agent 'alpha' (choose from random, greedy, mcts, easy, medium, hard, expert)")
+    bad(run("kingdom", "--agents", "greedy,alpha"), "unknown agent 'alpha' (choose from random, greedy, mcts, plan, easy, medium, hard, expert)")
     bad(run("kingdom", "--agents", "mcts:time=x,greedy"), "option time of mcts must be a number, not 'x'")
     bad(run("kingdom", "--games", "3", "--quiet"),
         "games must be a multiple of 2 (each setup is played once per seat rotation), not 3")

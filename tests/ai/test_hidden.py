@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from builders.ai import GreedyAgent, MCTSAgent
+from builders.ai.planner import TurnPlanner
 from builders.core.rng import Rng
 from builders.core.state import Chance
 from tests.ai.helpers import kingdom_twin, midgame, middle_ages_twin
@@ -66,7 +67,8 @@ def test_middle_ages_determinizations_depend_only_on_the_observation(pos):
 
 
 def kb_agents():
-    return [GreedyAgent(7), GreedyAgent(7, noise=0.5), MCTSAgent(7, time_limit=None, iterations=250)]
+    return [GreedyAgent(7), GreedyAgent(7, noise=0.5), MCTSAgent(7, time_limit=None, iterations=250),
+            TurnPlanner(7, turn_time=None, beam=10, plans=3, reply=2)]
 
 
 def ma_agents():

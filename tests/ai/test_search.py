@@ -217,7 +217,7 @@ def test_time_split_across_a_turn_with_a_given_clock():
 def test_single_choice_decisions_are_played_without_search():
     g = get_game("kingdom")
     state = g.new_state(g.random_setup(2, 4))
-    bot = make_bot("kingdom", "hard", seed=1, turn_time=0.05)
+    bot = MCTSAgent(1, time_limit=None, turn_time=0.05, prior="fast", reuse=True)
     seen = 0
     while not state.is_over() and seen < 3:
         legal = state.legal_actions()
@@ -370,25 +370,30 @@ def test_middle_ages_medium_bots_do_not_hoard():
 
 
 @pytest.mark.parametrize("game, top", [("kingdom", 0), ("middle-ages", 3)])
-def test_the_hard_level_tries_the_games_number_of_root_actions(game, top):
-    """The hard level's root tries every action in Kingdom Builder, and in The Builders only the 3
-    the full evaluation ranks best (``top``); with ``top=1`` the one action it tried is the one it
-    plays, and an explicit ``top=0`` lifts the limit."""
+def test_the_search_tries_the_games_number_of_root_actions(game, top):
+    """The search's root tries every action in Kingdom Builder, and in The Builders (the hard
+    level there) only the 3 the full evaluation ranks best (``top``); with ``top=1`` the one action
+    it tried is the one it plays, and an explicit ``top=0`` lifts the limit."""
     from builders.ai.agents import parse_agent
 
     state = midgame(game, 2, 8, 40) if game == "kingdom" else setup_middle_ages()
     legal = state.legal_actions()
     assert len(legal) > 6
-    hard = parse_agent("hard:iters=300").make(5)
-    assert hard.top is None and hard.act(state.copy()) in legal
+    hard = parse_agent("mcts:iters=300:prior=fast:reuse=1").make(5, game)
+    hard.top = None
+    assert hard.act(state.copy()) in legal
     tried = len(hard.last_root.children)
     assert tried == top if top else tried > 6
-    one = parse_agent("hard:iters=300:top=1").make(5)
+    one = parse_agent("mcts:iters=300:top=1").make(5, game)
     action = one.act(state.copy())
     assert list(one.last_root.children) == [action]
-    free = parse_agent("hard:iters=300:top=0").make(5)
+    free = parse_agent("mcts:iters=300:top=0").make(5, game)
     free.act(state.copy())
     assert len(free.last_root.children) > 6
+    if game == "middle-ages":
+        level = parse_agent("hard:iters=300").make(5, game)
+        assert level.top is None and level.act(state.copy()) in legal
+        assert len(level.last_root.children) == top
 
 
 def setup_middle_ages():

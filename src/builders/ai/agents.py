@@ -17,16 +17,19 @@ mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per
            for matches on a busy machine), ``finish`` (at most this many actions of the leaf's
            player, best by the move heuristic, before the evaluation; default 0), ``top`` (the
            root tries only this many actions, best by the evaluation; default 0: all)
-easy,      the bot levels of ``make_bot`` (hard and expert take ``turn``, seconds per turn, and
-medium,    the other mcts options)
-hard,
-expert
+plan       Kingdom Builder only: the turn planner (``builders.ai.planner``): ``turn`` (seconds a
+           turn, default 2), ``beam``, ``plans``, ``reply`` (default 30, 8, 4), ``ahead``,
+           ``block`` (default 1, 1), ``clock``
+easy,      the bot levels of ``make_bot``; hard and expert take ``turn`` (seconds per turn) and
+medium,    ``clock``, and the options of their game's agent: in Kingdom Builder the planner's
+hard,      (``beam``, ``plans``, ``reply``, ``ahead``, ``block``), in The Builders the other mcts
+expert     options; an option of the other game's agent is refused when the game is known
 =========  ====================================================================================
 
 ``mcts`` with its defaults is the search as it was before the fast move ordering and turn budgets
-(``mcts:time=1`` was the hard level then); ``hard`` is ``mcts:turn=2:prior=fast:reuse=1`` with the
-game's default ``top`` (the root tries the 3 actions the evaluation ranks best in The Builders, all
-in Kingdom Builder).
+(``mcts:time=1`` was the hard level of both games then); in The Builders ``hard`` is
+``mcts:turn=2:prior=fast:reuse=1`` with ``top=3`` (the root tries the 3 actions the evaluation
+ranks best), in Kingdom Builder ``plan:turn=2``.
 
 A list of agents is written with commas: ``mcts:time=0.2,greedy``. A comma-separated item that is
 only ``key=value`` adds an option to the agent before it, so ``mcts:time=0.2,c=0.7,greedy`` is the
@@ -38,9 +41,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from builders.ai.factory import EASY_NOISE, TURN_TIME
+from builders.ai.factory import EASY_NOISE, TURN_TIME, make_planner
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import PRIORS, MCTSAgent
+from builders.ai.planner import TurnPlanner
 from builders.core.agents import Agent, RandomAgent
 
 #: per agent name: option -> (type, keyword of the constructor)
@@ -52,9 +56,16 @@ OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
              "widen": (float, "widen"), "prior": (str, "prior"), "reuse": (int, "reuse"),
              "clock": (str, "clock"), "finish": (int, "finish"), "top": (int, "top")},
 }
+OPTIONS["plan"] = {"turn": (float, "turn_time"), "beam": (int, "beam"), "plans": (int, "plans"),
+                   "reply": (int, "reply"), "ahead": (float, "ahead"), "block": (float, "block"),
+                   "clock": (str, "clock")}
 _SEARCH = {k: v for k, v in OPTIONS["mcts"].items() if k not in ("prior", "reuse")}
+#: the options of the levels that only the planner (Kingdom Builder) or only the search (The Builders) takes
+PLANNER_ONLY = tuple(k for k in OPTIONS["plan"] if k not in _SEARCH)
+SEARCH_ONLY = tuple(k for k in _SEARCH if k not in OPTIONS["plan"])
 CLOCK_NAMES = ("wall", "cpu")
-OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(_SEARCH), "expert": dict(_SEARCH)})
+_LEVEL = {**_SEARCH, **{k: OPTIONS["plan"][k] for k in PLANNER_ONLY}}
+OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(_LEVEL), "expert": dict(_LEVEL)})
 
 
 @dataclass(frozen=True)
@@ -71,10 +82,19 @@ class AgentSpec:
         return self.kind + "".join(f":{k}={v:g}" if isinstance(v, float) else f":{k}={v}"
                                    for k, v in self.options.items())
 
-    def make(self, seed: int | None = None) -> Agent:
-        """A fresh agent of this spec, seeded with ``seed``."""
+    def make(self, seed: int | None = None, game: str | None = None) -> Agent:
+        """A fresh agent of this spec for ``game``, seeded with ``seed``. The hard and expert levels
+        differ by game: without ``game`` they become their game's agent at their first decision.
+        ValueError for an option the game's agent does not take."""
+        self.check(game)
         kwargs = {OPTIONS[self.kind][k][1]: v for k, v in self.options.items()}
-        if self.kind == "random":
+        if self.kind in ("hard", "expert") and game is None:
+            agent: Any = LevelAgent(self, seed)
+        elif self.kind == "plan" or (self.kind in ("hard", "expert") and game == "kingdom"):
+            level = "expert" if self.kind == "expert" else "hard"
+            turn = kwargs.pop("turn_time", TURN_TIME[level])
+            agent = make_planner(seed, level, turn, **kwargs)
+        elif self.kind == "random":
             agent: Any = RandomAgent(seed)
         elif self.kind == "greedy":
             agent = GreedyAgent(seed, **kwargs)
@@ -93,6 +113,42 @@ class AgentSpec:
         agent.name = self.label
         return agent
 
+    def check(self, game: str | None) -> None:
+        """ValueError if this spec cannot play ``game`` (None: any game) with its options."""
+        if self.kind == "plan" and game not in (None, "kingdom"):
+            raise ValueError(f"agent plan plays Kingdom Builder only, not {game}")
+        if self.kind not in ("hard", "expert") or game is None:
+            return
+        foreign = SEARCH_ONLY if game == "kingdom" else PLANNER_ONLY
+        for key in self.options:
+            if key in foreign:
+                own = "turn, clock, " + ", ".join(PLANNER_ONLY) if game == "kingdom" else ", ".join(_SEARCH)
+                title = "Kingdom Builder's" if game == "kingdom" else "The Builders'"
+                raise ValueError(f"option {key} of {self.kind} is not one of {title} (options there: {own})")
+
+
+class LevelAgent:
+    """The hard or expert level of a spec made without its game: the game's agent (the planner in
+    Kingdom Builder, the search in The Builders) is made at the first decision."""
+
+    def __init__(self, spec: AgentSpec, seed: int | None):
+        self.spec = spec
+        self.seed = seed
+        self.name = spec.label
+        self.agent: Any = None
+        self.last_stats: dict[str, float] = {}
+
+    @property
+    def turn_time(self) -> float:
+        return self.spec.options.get("turn", TURN_TIME[self.spec.kind])
+
+    def act(self, state):
+        if self.agent is None:
+            self.agent = self.spec.make(self.seed, state.GAME)
+        action = self.agent.act(state)
+        self.last_stats = self.agent.last_stats
+        return action
+
 
 def _value(kind: str, key: str, text: str) -> Any:
     typ = OPTIONS[kind][key][0]
@@ -109,14 +165,16 @@ def _value(kind: str, key: str, text: str) -> Any:
     except ValueError:
         raise ValueError(f"option {key} of {kind} must be {'a whole number' if typ is int else 'a number'}, "
                          f"not {text!r}") from None
-    if key in ("time", "iters", "turn", "c", "scale") and not value > 0:
+    if key in ("time", "iters", "turn", "c", "scale", "beam", "reply") and not value > 0:
         raise ValueError(f"option {key} of {kind} must be positive, not {text}")
     if key in ("time", "turn") and value > 600:
         raise ValueError(f"option {key} of {kind} must be at most 600 seconds, not {text}")
     if key == "reuse" and value not in (0, 1):
         raise ValueError(f"option reuse of {kind} must be 0 or 1, not {text}")
-    if key in ("noise", "rollout", "widen", "finish", "top") and value < 0:
+    if key in ("noise", "rollout", "widen", "finish", "top", "plans") and value < 0:
         raise ValueError(f"option {key} of {kind} must not be negative, not {text}")
+    if key in ("ahead", "block") and not 0 <= value <= 10:
+        raise ValueError(f"option {key} of {kind} must be from 0 to 10, not {text}")
     return value
 
 

@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from builders.ai.mcts import MCTSAgent
+from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
 from builders.ai.tournament import derive_seed
 from builders.core.errors import BuildersError
 from builders.core.record import initial_state, replay, steps
@@ -91,9 +92,12 @@ def hint(state: GameState, seat: int, budget: int = DEFAULT_ITERATIONS, seed: in
          seconds: float | None = None) -> Hint:
     """The action the hard level would play for ``seat``, the player to move, and its win chance.
 
-    ``budget`` is the number of search iterations (deterministic with ``seed``); with ``seconds``
-    the search stops at that time too. Only what ``seat`` may see is used. Raises AnalysisError if
-    the game is over or ``seat`` is not to move.
+    The Builders: ``budget`` is the number of search iterations (deterministic with ``seed``);
+    with ``seconds`` the search stops at that time too. Kingdom Builder: the first action of the
+    turn planner's plan (the hard level's settings; ``seconds`` limits its time, without it the
+    planner does all its work and is deterministic with ``seed``; ``budget`` is only checked).
+    Only what ``seat`` may see is used. Raises AnalysisError if the game is over or ``seat`` is not
+    to move.
     """
     if state.is_over():
         raise AnalysisError("the game is over: there is no move to hint")
@@ -102,6 +106,14 @@ def hint(state: GameState, seat: int, budget: int = DEFAULT_ITERATIONS, seed: in
     if seat != state.current_player:
         raise AnalysisError(f"it is not seat {seat}'s turn (seat {state.current_player} is to move)")
     agent = _searcher(seed, budget, seconds)
+    if state.GAME == "kingdom":
+        # the hard level there is the turn planner: the hint is the first action of its plan, the
+        # win chance that of the plan's lead; ``iterations`` counts the positions it evaluated
+        beam, plans, reply = LEVEL_SETTINGS["hard"]
+        planner = TurnPlanner(seed, turn_time=seconds, beam=beam, plans=plans, reply=reply)
+        plan = planner.plan(state)
+        stats = planner.last_stats
+        return Hint(seat, plan[0], state.action_to_string(plan[0]), stats["win"], int(stats["evaluations"]))
     action, node, _ = agent.evaluate_actions(state, budget)
     return Hint(seat, action, state.action_to_string(action), node.mean(), node.visits)
 

@@ -6,19 +6,23 @@ level     agent
 random    uniformly random legal actions
 easy      greedy with noise (one ply, the game's evaluation plus a Gaussian error): fast
 medium    greedy (one ply, the game's evaluation): fast
-hard      mcts with the fast move ordering, 2 s for the seat's whole turn
-expert    the same search with 10 s for the seat's whole turn
+hard      Kingdom Builder: the turn planner (``builders.ai.planner``: whole turns by beam search,
+          the best looked ahead one turn), 2 s a turn; The Builders: mcts with the fast move
+          ordering, 2 s for the seat's whole turn
+expert    the same with 10 s a turn (the planner looks at more plans, with wider beams)
 ========  ======================================================================================
 
 The time of hard and expert covers the seat's whole turn (Kingdom Builder: the three builds, the
-tiles and ``end``; The Builders: every action until ``end``), split across its decisions
-(``builders.ai.budget``); ``turn_time`` sets another.
+tiles and ``end``; The Builders: every action until ``end``): the planner spends it on the turn's
+first decision and plays the rest of its plan; the search splits it across the turn's decisions
+(``builders.ai.budget``). ``turn_time`` sets another.
 """
 
 from __future__ import annotations
 
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import MCTSAgent
+from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
 from builders.core.agents import Agent, RandomAgent
 from builders.core.errors import BuildersError
 
@@ -53,6 +57,14 @@ def make_searcher(seed: int | None, turn_time: float) -> MCTSAgent:
     return MCTSAgent(seed, time_limit=None, turn_time=turn_time, prior="fast", reuse=True, top=None)
 
 
+def make_planner(seed: int | None, level: str, turn_time: float, **options) -> TurnPlanner:
+    """The turn planner of Kingdom Builder's ``level`` (hard or expert) with ``turn_time`` seconds a
+    turn; ``options`` (beam, plans, reply, ahead, block, clock) replace the level's settings."""
+    beam, plans, reply = LEVEL_SETTINGS[level]
+    settings = {"beam": beam, "plans": plans, "reply": reply, **options}
+    return TurnPlanner(seed, turn_time=turn_time, **settings)
+
+
 def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | None = None) -> Agent:
     """An agent for ``game`` ("kingdom" or "middle-ages") at ``level`` (random, easy, medium, hard,
     expert).
@@ -75,6 +87,8 @@ def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | 
         agent = GreedyAgent(seed, noise=EASY_NOISE)
     elif level == "medium":
         agent = GreedyAgent(seed)
+    elif game == "kingdom":
+        agent = make_planner(seed, level, turn_time if turn_time is not None else TURN_TIME[level])
     else:
         agent = make_searcher(seed, turn_time if turn_time is not None else TURN_TIME[level])
     agent.name = level

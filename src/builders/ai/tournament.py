@@ -85,7 +85,7 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
     setup = game.random_setup(players, derive_seed("setup", seed, setup_index))
     state = game.new_state(setup)
     seats = seating(len(specs), players, rotation)
-    agents = [specs[a].make(derive_seed("agent", seed, g, seat)) for seat, a in enumerate(seats)]
+    agents = [specs[a].make(derive_seed("agent", seed, g, seat), task["game"]) for seat, a in enumerate(seats)]
     spent = [0.0] * players
     decisions = [0] * players
     longest = [0.0] * players
@@ -285,6 +285,8 @@ def run_tournament(game: str, agents: Sequence[Any] | str, players: int, games: 
         specs = parse_agents(agents)
     else:
         specs = [a if isinstance(a, AgentSpec) else parse_agent(a) for a in agents]
+    for spec in specs:
+        spec.check(game)
     if len(specs) < 2:
         raise ValueError("a tournament needs at least two agents (greedy,greedy plays greedy against itself)")
     if isinstance(players, bool) or not isinstance(players, int) or not g.min_players <= players <= g.max_players:

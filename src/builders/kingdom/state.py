@@ -334,6 +334,20 @@ class KingdomState(GameState):
         st._legal = None
         return st
 
+    def preview_turn(self, seat: int, terrain: int) -> KingdomState:
+        """A copy in which ``seat`` starts a turn holding terrain card ``terrain`` (a code), with
+        every settlement and tile as now: a position to plan in (the bots look at the next turn
+        with each card), not one the game reaches; its deck, discard pile and other hands are
+        this state's."""
+        st = self.copy()
+        st.to_move = seat
+        st.hand[seat] = terrain
+        st.built = 0
+        st.used[seat] = 0
+        st.new[seat] = 0
+        st._legal = None
+        return st
+
     # -- helpers ------------------------------------------------------------------------------
     def settlements(self, seat: int) -> list[tuple[int, int]]:
         """The hexes of ``seat``'s settlements, as (R, C), in index order."""

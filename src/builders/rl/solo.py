@@ -81,6 +81,8 @@ class SoloEnv(gymnasium.Env):
             specs = specs * (num_players - 1)
         if len(specs) != num_players - 1:
             raise ValueError(f"{num_players} players need 1 or {num_players - 1} opponents, not {len(specs)}")
+        for spec in specs:
+            spec.check(game)
         self.opponent_specs = specs
         self.setup = setup
         self.codec.new_state(setup, 0)  # a bad setup is refused here, with the engine's reason
@@ -106,7 +108,7 @@ class SoloEnv(gymnasium.Env):
         self.match = Match(self.codec, state)
         self.seat = int(rng.integers(self.num_players)) if self.seat_option == "random" else self.seat_option
         others = [q for q in range(self.num_players) if q != self.seat]
-        self.opponents = {q: spec.make(int(rng.integers(2**31))) for q, spec in zip(others, self.opponent_specs)}
+        self.opponents = {q: spec.make(int(rng.integers(2**31)), self.game) for q, spec in zip(others, self.opponent_specs)}
         self._play_opponents()
         return self._obs(), {"seat": self.seat}
 

@@ -40,7 +40,8 @@ from builders.server.schemas import GAME_ID_PATTERN
 
 log = logging.getLogger("builders.server")
 
-#: search iterations of a hint (about a quarter of a second), and its time limit in seconds
+#: search iterations of a hint (about a quarter of a second), and its time limit in seconds (in Kingdom
+#: Builder the turn planner's time)
 HINT_ITERATIONS = 1000
 HINT_SECONDS = 1.5
 #: search iterations per decision of an analysis

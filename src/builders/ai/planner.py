@@ -1,0 +1,242 @@
+"""The turn planner of Kingdom Builder: the hard and expert levels of that game.
+
+A Kingdom Builder turn is one decision spread over several actions: three builds on the same
+terrain card and the tiles before or after them. The planner chooses the whole turn at once:
+
+1. **Plans.** A beam search over the turn's actions (``beam`` positions kept at each step, the same
+   position reached in another order kept once) lists the positions the seat can end its turn in,
+   each valued by the evaluation (``builders.ai.evaluate``: the seat's lead over the best other
+   seat, in gold).
+2. **Look-ahead.** The ``plans`` best of them are valued again: their lead, plus what the seat can
+   expect from its next turn (for each terrain card it may draw, weighted by the cards it has not
+   seen, the lead after the best next turn a narrow beam of ``reply`` positions finds, less the lead
+   now), less, times ``block``, what the next seat can expect from its own next turn in the same
+   way. This is what one-action-at-a-time play misses: settlements that leave good builds for the
+   cards to come, and builds that take the hexes the next player wants.
+3. The turn is then played action by action; a card drawn during the turn (the played terrain has no
+   free hex left: rules.md, building rule 4) starts a new plan.
+
+The planner sees only what its seat may see: it plans on ``state.resample_hidden(seat, rng)`` and
+weights the next cards by the pool of cards the seat has not seen (the deck and the other seats'
+hands). With ``turn_time`` the look-ahead stops when the turn's time is spent (the best plans are
+valued first); without it the planner does all its work and, with a seed, always plays the same.
+
+``last_stats`` holds the plans found, the plans looked ahead, the positions evaluated, the time and
+the chosen plan's value (its lead) and win value.
+"""
+
+from __future__ import annotations
+
+import random
+
+from builders.ai.evaluate import advantages, move_values, win_value
+from builders.ai.mcts import CLOCKS
+from builders.core.rng import Rng
+from builders.core.state import Action, GameState
+from builders.kingdom.notation import END, SHIFT
+
+#: the share of the turn time the planner plans to use (the rest: the turn's other actions, a busy machine)
+TURN_MARGIN = 0.9
+#: the share of the planning time for finding the plans (the rest looks ahead); after it the beam is 1
+PLAN_SHARE = 0.4
+#: the tile actions tried from a position (the best by the move heuristic; every build is tried)
+TILE_ACTIONS = 16
+#: the smallest tile action (builds are hex numbers below it)
+TILE = 1 << SHIFT
+#: per level: (beam, plans, reply)
+LEVEL_SETTINGS = {"hard": (30, 8, 4), "expert": (40, 24, 6)}
+
+
+class PlannerError(ValueError):
+    """A planner that cannot be made (a setting out of range) or a game it does not play."""
+
+
+class TurnPlanner:
+    """Plans each Kingdom Builder turn whole (module docstring).
+
+    - ``turn_time``: seconds for the look-ahead of a turn (None: no limit);
+    - ``beam``: the positions kept at each step of the plan search (at least 1);
+    - ``plans``: the best plans looked ahead (0: none, the best plan by the evaluation is played);
+    - ``reply``: the positions kept at each step of a look-ahead turn (at least 1);
+    - ``ahead``: the weight of the seat's own next turn; ``block``: of the next seat's;
+    - ``clock``: ``wall`` or ``cpu``.
+    """
+
+    def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = 30, plans: int = 8,
+                 reply: int = 4, ahead: float = 1.0, block: float = 1.0, clock: str = "wall",
+                 name: str | None = None):
+        if turn_time is not None and not turn_time > 0:
+            raise PlannerError(f"turn time must be positive, not {turn_time}")
+        for key, value, low in (("beam", beam, 1), ("plans", plans, 0), ("reply", reply, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise PlannerError(f"{key} must be a whole number of at least {low}, not {value!r}")
+        for key, value in (("ahead", ahead), ("block", block)):
+            if not 0 <= value <= 10:
+                raise PlannerError(f"{key} must be from 0 to 10, not {value!r}")
+        if clock not in CLOCKS:
+            raise PlannerError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
+        self.seed = seed
+        self.turn_time = turn_time
+        self.beam = beam
+        self.plans = plans
+        self.reply = reply
+        self.ahead = float(ahead)
+        self.block = float(block)
+        self.clock = clock
+        self._now = CLOCKS[clock]
+        self.random = random.Random(seed)
+        self.rng = Rng(self.random.getrandbits(64))
+        self.name = name or "planner"
+        self.last_stats: dict[str, float] = {}
+        #: (the history length the next planned action expects, the seat's card, the actions left)
+        self._plan: tuple[int, int, list[Action]] | None = None
+        self._evals = 0
+
+    # -- playing ------------------------------------------------------------------------------
+    def act(self, state: GameState) -> Action:
+        if state.GAME != "kingdom":
+            raise PlannerError(f"the turn planner plays Kingdom Builder, not {state.GAME}")
+        legal = state.legal_actions()
+        seat = state.current_player
+        plan = self._plan
+        if plan is not None:
+            length, card, rest = plan
+            if length == len(state.history) and card == state.hand[seat] and rest and rest[0] in legal:
+                self._plan = (length + 1, card, rest[1:])
+                return rest[0]
+        if len(legal) == 1:
+            self._plan = None
+            return legal[0]
+        actions = self.plan(state)
+        self._plan = (len(state.history) + 1, state.hand[seat], actions[1:])
+        return actions[0]
+
+    def plan(self, state: GameState) -> list[Action]:
+        """The actions of the seat to move until the end of its turn (``end`` included)."""
+        start = self._now()
+        budget = None if self.turn_time is None else self.turn_time * TURN_MARGIN
+        deadline = None if budget is None else start + budget
+        seat = state.current_player
+        self._evals = 0
+        det = state.resample_hidden(seat, self.rng)
+        found = self._plans(det, seat, self.beam, True, None if budget is None else start + PLAN_SHARE * budget)
+        weights = _card_weights(det, seat)
+        best = found[0]
+        best_score = best[0]
+        looked = 0
+        if self.plans and len(found) > 1 and (self.ahead or self.block):
+            nxt = (seat + 1) % state.num_players
+            scored = None
+            for value, end, actions in found[: self.plans]:
+                score = value
+                if not end.over and not end.final_round:
+                    mine = theirs = 0.0
+                    if self.ahead and end.supply[seat]:
+                        mine = self._potential(end, seat, weights, deadline)
+                    if self.block and end.supply[nxt] and mine is not None:
+                        theirs = self._potential(end, nxt, weights, deadline)
+                    if mine is None or theirs is None:  # the time ran out during this plan
+                        break
+                    score += self.ahead * mine - self.block * theirs
+                looked += 1
+                if scored is None or score > scored[0]:
+                    scored = (score, (value, end, actions))
+            if looked > 1:  # one plan looked ahead alone chooses nothing
+                best_score, best = scored
+        value, end, actions = best
+        self.last_stats = {"plans": len(found), "looked": looked, "evaluations": self._evals,
+                           "seconds": self._now() - start, "value": best_score,
+                           "win": win_value(end, value)}
+        return actions
+
+    # -- the searches -------------------------------------------------------------------------
+    def _plans(self, state: GameState, seat: int, width: int, keep: bool, deadline: float | None = None) -> list:
+        """The positions ``seat`` can end its turn in, best first, found by a beam of ``width`` (1
+        once ``deadline`` has passed): (lead, position before ``end``, actions) with ``keep``, else
+        [(lead,)] of the best only. Of the tile actions of a position only the ``TILE_ACTIONS``
+        best by the move heuristic are tried (a seat with a barn or a paddock has hundreds)."""
+        beam = [(state, [])]
+        done: list = []
+        best = float("-inf")
+        seen: set = set()
+        rand = self.random.random
+        while beam:
+            children = []
+            for st, acts in beam:
+                legal = st.legal_actions()
+                if len(legal) > TILE_ACTIONS:
+                    legal = _fewer_tile_actions(st, legal)
+                for a in legal:
+                    if a == END:  # the turn is complete
+                        v = advantages(st)[seat]
+                        self._evals += 1
+                        if keep:
+                            done.append((v, rand(), st, acts + [a]))
+                        elif v > best:
+                            best = v
+                        continue
+                    c = st.copy()
+                    c.apply(a)
+                    key = (c.own[seat], c.held[seat], c.used[seat], c.hand[seat], c.built)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    self._evals += 1
+                    children.append((advantages(c)[seat], rand(), c, acts + [a] if keep else acts))
+            children.sort(key=lambda x: (x[0], x[1]), reverse=True)
+            if deadline is not None and self._now() > deadline:
+                width = 1
+            beam = [(c, acts) for _, _, c, acts in children[:width]]
+        if not keep:
+            return [(best,)]
+        done.sort(key=lambda x: (x[0], x[1]), reverse=True)
+        return [(v, st, acts) for v, _, st, acts in done]
+
+    def _potential(self, end: GameState, who: int, weights: list[float], deadline: float | None) -> float | None:
+        """What ``who`` can expect to add to its lead in its next turn from ``end``: the mean over
+        the terrain cards (``weights``) of its best lead after that turn, less its lead now (None
+        when ``deadline`` passes first)."""
+        now = advantages(end)[who]
+        total = 0.0
+        mass = 0.0
+        free = ~end.occ
+        for t, w in enumerate(weights):
+            if not w or not end.board.code_mask[t] & free:
+                continue
+            if deadline is not None and self._now() > deadline:
+                return None
+            start = end.preview_turn(who, t)
+            (best,), = self._plans(start, who, self.reply, keep=False)
+            if best == float("-inf"):
+                continue
+            total += w * best
+            mass += w
+        return total / mass - now if mass else 0.0
+
+
+def _fewer_tile_actions(state: GameState, legal: list[Action]) -> list[Action]:
+    """``legal`` with only the ``TILE_ACTIONS`` best tile actions by the move heuristic (builds and
+    end kept; ties in legal order)."""
+    tiles = [a for a in legal if a >= TILE and a != END]
+    if len(tiles) <= TILE_ACTIONS:
+        return legal
+    values = move_values(state, tiles)
+    order = sorted(range(len(tiles)), key=lambda i: -values[i])[:TILE_ACTIONS]
+    keep = {tiles[i] for i in order}
+    return [a for a in legal if a < TILE or a == END or a in keep]
+
+
+def _card_weights(det: GameState, seat: int) -> list[float]:
+    """Per terrain card code: how many of the cards ``seat`` has not seen are of it (the deck and
+    the other seats' hands of the determinization: the same pool in every determinization)."""
+    counts = [0.0] * 5
+    for code in det.deck:
+        counts[code] += 1
+    for q in range(det.num_players):
+        if q != seat and det.hand[q] >= 0:
+            counts[det.hand[q]] += 1
+    if not any(counts):
+        counts = [1.0] * 5
+    return counts
+
+

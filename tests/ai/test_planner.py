@@ -1,0 +1,138 @@
+"""The turn planner of Kingdom Builder (the hard and expert levels there): whole turns, exactly the
+best one when the beam holds every position, played action by action, within its time."""
+
+from __future__ import annotations
+
+import pytest
+
+from builders.ai.evaluate import advantages
+from builders.ai.planner import PlannerError, TurnPlanner, _card_weights
+from builders.core.games import get_game
+from builders.core.rng import Rng
+from builders.kingdom.notation import END
+from tests.ai.helpers import midgame
+
+
+def all_turns(state, seat):
+    """Every way ``seat`` can play out its turn from ``state``: (lead before end, actions)."""
+    out = []
+    for a in state.legal_actions():
+        if a == END:
+            out.append((advantages(state)[seat], [a]))
+            continue
+        child = state.copy()
+        child.apply(a)
+        out.extend((v, [a] + rest) for v, rest in all_turns(child, seat))
+    return out
+
+
+def small_turn_position():
+    """A 2-player position early in a game, its seat holding a tile: a turn of a few hundred ways."""
+    state = midgame("kingdom", 2, 8, 40)
+    assert state.built == 0
+    return state
+
+
+def test_a_wide_beam_finds_the_best_whole_turn():
+    """rules.md "A turn": three builds on the card's terrain, tiles before or after them, then end.
+    With a beam wider than the positions of a turn and no look-ahead, the plan is the turn with the
+    best lead of all the turns there are (counted here by brute force)."""
+    state = small_turn_position()
+    seat = state.current_player
+    turns = all_turns(state.resample_hidden(seat, Rng(0)), seat)
+    assert len(turns) > 100
+    best = max(v for v, _ in turns)
+    planner = TurnPlanner(1, turn_time=None, beam=100_000, plans=0)
+    plan = planner.plan(state)
+    assert plan[-1] == END
+    assert planner.last_stats["value"] == pytest.approx(best)
+    assert (planner.last_stats["value"], plan) in [(pytest.approx(v), t) for v, t in turns]
+    # a narrow beam finds a turn, never a better one
+    narrow = TurnPlanner(1, turn_time=None, beam=1, plans=0)
+    assert narrow.plan(state)[-1] == END and narrow.last_stats["value"] <= best + 1e-9
+
+
+def test_the_plan_is_played_action_by_action():
+    """The first decision of a turn plans it; the next ones play the plan without planning again;
+    the turn ends with end, and the next turn is planned anew."""
+    state = small_turn_position()
+    seat = state.current_player
+    planner = TurnPlanner(3, turn_time=None, beam=20, plans=2, reply=2)
+    plan = TurnPlanner(3, turn_time=None, beam=20, plans=2, reply=2).plan(state)
+    played = []
+    while state.current_player == seat and not state.is_over():
+        before = planner.last_stats
+        action = planner.act(state)
+        if played:
+            assert planner.last_stats is before        # no new planning inside the turn
+        played.append(action)
+        state.apply(action)
+    assert played == plan and played[-1] == END
+    while not state.is_over() and state.current_player != seat:
+        state.apply(state.legal_actions()[0])
+    before = planner.last_stats
+    planner.act(state)
+    assert planner.last_stats is not before
+
+
+def test_the_look_ahead_changes_the_choice_and_the_time_limit_stops_it():
+    """``plans`` best turns are looked ahead one turn; with no time to spare none is, and the best
+    plan by the evaluation is played (found by a beam that narrows to 1 when its time is up)."""
+    state = midgame("kingdom", 2, 3, 40)
+    full = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3)
+    full_plan = full.plan(state)
+    assert full.last_stats["looked"] == min(6, full.last_stats["plans"]) > 1
+    plain = TurnPlanner(2, turn_time=None, beam=20, plans=0)
+    plain_plan = plain.plan(state)
+    assert plain.last_stats["looked"] == 0
+    assert full_plan != plain_plan          # the look-ahead chose another turn here
+    hurried = TurnPlanner(2, turn_time=1e-9, beam=20, plans=6, reply=3)
+    hurried_plan = hurried.plan(state)
+    assert hurried.last_stats["looked"] == 0 and hurried_plan[-1] == END
+    assert hurried.last_stats["plans"] < plain.last_stats["plans"]
+    assert 0.0 <= full.last_stats["win"] <= 1.0
+
+
+def test_the_next_cards_are_weighted_by_the_unseen_pool():
+    """The look-ahead weights each terrain card by how many of the cards the seat has not seen
+    (the deck and the other hands) are of it; its own card and the discard pile are seen."""
+    state = midgame("kingdom", 2, 5, 25)
+    seat = state.current_player
+    det = state.resample_hidden(seat, Rng(4))
+    weights = _card_weights(det, seat)
+    unseen = list(state.deck) + [state.hand[q] for q in range(2) if q != seat]
+    assert weights == [float(unseen.count(t)) for t in range(5)]
+    assert sum(weights) == 25 - len(state.discard) - len(state.removed) - 1
+
+
+def test_the_planner_refuses_what_it_cannot_do():
+    state = get_game("middle-ages").new_state(get_game("middle-ages").random_setup(2, 1))
+    with pytest.raises(PlannerError) as e:
+        TurnPlanner(1).act(state)
+    assert str(e.value) == "the turn planner plays Kingdom Builder, not middle-ages"
+    for kwargs, message in [
+        ({"turn_time": 0}, "turn time must be positive, not 0"),
+        ({"beam": 0}, "beam must be a whole number of at least 1, not 0"),
+        ({"plans": -1}, "plans must be a whole number of at least 0, not -1"),
+        ({"reply": 1.5}, "reply must be a whole number of at least 1, not 1.5"),
+        ({"ahead": 11}, "ahead must be from 0 to 10, not 11"),
+        ({"clock": "sun"}, "clock must be one of wall, cpu, not 'sun'"),
+    ]:
+        with pytest.raises(PlannerError) as e:
+            TurnPlanner(1, **kwargs)
+        assert str(e.value) == message
+
+
+def test_a_whole_game_with_the_planner_is_legal_and_deterministic():
+    """Seeded and without a time limit, the planner plays the same game twice."""
+    def game():
+        g = get_game("kingdom")
+        state = g.new_state(g.random_setup(2, 11))
+        bots = [TurnPlanner(5, turn_time=None, beam=8, plans=2, reply=2),
+                TurnPlanner(6, turn_time=None, beam=4, plans=0)]
+        while not state.is_over():
+            state.apply(bots[state.current_player].act(state))
+        return state.history, state.result().scores
+
+    first = game()
+    assert first == game()
