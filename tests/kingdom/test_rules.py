@@ -7,11 +7,13 @@ small hand-made positions of the recommended first-game map:
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from builders.core.errors import IllegalAction
 from builders.core.state import Chance
-from builders.kingdom import KingdomState
+from builders.kingdom import KingdomBuilder, KingdomState
 from builders.kingdom.data import TERRAINS, map_rows
 
 FIRST = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
@@ -269,3 +271,32 @@ def test_apply_checks_an_action_that_legal_actions_did_not_generate():
     assert st.to_json() == before
     st.apply(acts[1])
     assert st.to_json()["built_this_turn"] == 1
+
+
+def test_a_preview_of_a_turn_is_a_fresh_turn_with_that_card():
+    """``preview_turn`` (for the bots' look-ahead): the seat starts a turn holding the card, with
+    every settlement and tile as now (rules.md, "A turn": build three times on the card's terrain,
+    tiles before or after); the position it is made from does not change."""
+    from builders.kingdom.notation import END
+
+    game = KingdomBuilder()
+    state = game.new_state(game.random_setup(2, 8))
+    rnd = random.Random(8)
+    for _ in range(40):
+        legal = state.legal_actions()
+        state.apply(legal[rnd.randrange(len(legal))])
+    while state.built == 0:         # in the middle of a turn: two builds left or fewer
+        state.apply(state.legal_actions()[0])
+    before = state.to_json()
+    seat = state.to_move
+    other = 1 - seat
+    for who in (seat, other):
+        for t in range(5):
+            preview = state.preview_turn(who, t)
+            assert (preview.to_move, preview.hand[who], preview.built) == (who, t, 0)
+            free = state.board.code_mask[t] & ~state.occ
+            near = free & state.near[who]
+            builds = [a for a in preview.legal_actions() if a < 400]
+            assert builds == sorted(h for h in range(400) if (near or free) >> h & 1)
+            assert END not in preview.legal_actions()
+    assert state.to_json() == before
