@@ -18,7 +18,7 @@ mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per
            player, best by the move heuristic, before the evaluation; default 0), ``top`` (the
            root tries only this many actions, best by the evaluation; default 0: all)
 plan       Kingdom Builder only: the turn planner (``builders.ai.planner``): ``turn`` (seconds a
-           turn, default 2), ``beam``, ``plans``, ``reply`` (default 30, 8, 4), ``ahead``,
+           turn, default 2), ``beam``, ``plans``, ``reply`` (default 30, 16, 4), ``ahead``,
            ``block`` (default 1, 1), ``clock``
 easy,      the bot levels of ``make_bot``; hard and expert take ``turn`` (seconds per turn) and
 medium,    ``clock``, and the options of their game's agent: in Kingdom Builder the planner's

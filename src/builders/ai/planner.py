@@ -44,7 +44,7 @@ TILE_ACTIONS = 16
 #: the smallest tile action (builds are hex numbers below it)
 TILE = 1 << SHIFT
 #: per level: (beam, plans, reply)
-LEVEL_SETTINGS = {"hard": (30, 8, 4), "expert": (40, 24, 6)}
+LEVEL_SETTINGS = {"hard": (30, 16, 4), "expert": (40, 32, 6)}
 
 
 class PlannerError(ValueError):
