@@ -59,3 +59,31 @@ def test_bot_workers_come_back_after_a_crash():
         asyncio.run(main())
     finally:
         runner.close()
+
+
+def test_a_planning_bot_plays_its_turns_plan_from_one_decision():
+    """Kingdom Builder's hard level plans whole turns: one decision gives the turn's action and the
+    rest of its plan (three builds, then end or the tiles), each legal in turn, the first the same as
+    choose_action's; the other levels give one action. A plan stops at a card drawn in the turn
+    (rules.md, building rule 4), after which the bot is asked again."""
+    from builders.ai.planner import TurnPlanner
+    from builders.core.games import get_game
+    from builders.server.bots import choose_action, choose_turn
+
+    def planner(game, level, seed):
+        return TurnPlanner(seed, turn_time=None, beam=10, plans=2, reply=2)
+
+    g = get_game("kingdom")
+    for setup_seed in (1, 2, 3):
+        setup = g.random_setup(2, setup_seed)
+        record = {"game": "kingdom", "format": 2, "setup": setup, "history": []}
+        texts = choose_turn(record, "hard", 7, planner)
+        assert texts[0] == choose_action(record, "hard", 7, planner)
+        state = g.new_state(setup)
+        seat = state.current_player
+        for text in texts:
+            assert state.current_player == seat
+            state.apply(state.parse_action(text))
+        assert len(texts) == 4 and texts[-1] == "end"     # a first turn: three builds and end
+        assert state.current_player != seat
+        assert choose_turn(record, "medium", 7) == [choose_action(record, "medium", 7)]

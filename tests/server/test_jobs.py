@@ -113,16 +113,18 @@ def test_a_hard_bot_move_survives_its_worker_killed_in_the_middle_and_is_played_
         assert result["t"] == 2 and result["s"] is True
         assert log[0]["action"] == result["r"]["action"]
         assert result["r"]["worker"].endswith(f":{second.proc.pid}")
-        # every action of the turn came from a job (none computed by the server), each played once:
-        # Kingdom Builder rules.md "Turn": the mandatory build's three settlements, then `end`
+        # the hard bot of Kingdom Builder plans its whole turn: the job's result holds the turn, which
+        # the server played action by action, each once (none computed by the server): rules.md
+        # "Turn": the mandatory build's three settlements, then `end`
         assert [e["seat"] for e in log] == [0] * len(log)
         assert [e["action"] for e in log].count("end") == 1 and log[-1]["action"] == "end"
-        assert jobs.stats["results"] == len(log)
+        assert [e["action"] for e in log] == [result["r"]["action"], *result["r"]["then"]]
+        assert jobs.stats["results"] == 1
         assert jobs.stats["fallbacks"] == 0 and jobs.stats["local"] == 0 and jobs.stats["retried"] >= 1
         assert record["version"] == len(log)
         # the same counts for Prometheus
         metrics = api.get("/metrics").text
-        assert f'builders_bot_jobs_total{{outcome="results"}} {float(len(log))}' in metrics
+        assert 'builders_bot_jobs_total{outcome="results"} 1.0' in metrics
         assert 'builders_bot_jobs_total{outcome="fallbacks"} 0.0' in metrics
         assert f'builders_bot_jobs_total{{outcome="retried"}} {float(jobs.stats["retried"])}' in metrics
 

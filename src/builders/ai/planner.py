@@ -111,6 +111,27 @@ class TurnPlanner:
         self._plan = (len(state.history) + 1, state.hand[seat], actions[1:])
         return actions[0]
 
+    def planned(self, state: GameState, action: Action) -> list[Action]:
+        """After ``act(state)`` returned ``action``: the actions of the plan that follow it in this
+        turn, up to ``end`` or to the first that draws a card (building rule 4: the played terrain
+        left without a free hex), since what comes after a draw depends on the card. For a caller
+        that makes a new planner for each decision (the server) and plays the turn's plan without
+        asking again; empty when ``action`` did not come from a plan of this state."""
+        plan = self._plan
+        if plan is None or plan[0] != len(state.history) + 1:
+            return []
+        seat = state.current_player
+        sim = state.copy()
+        drawn = len(sim.removed)
+        sim.apply(action)
+        out: list[Action] = []
+        for a in plan[2]:
+            if len(sim.removed) != drawn or sim.current_player != seat or not sim.is_legal(a):
+                break
+            sim.apply(a)
+            out.append(a)
+        return out
+
     def plan(self, state: GameState) -> list[Action]:
         """The actions of the seat to move until the end of its turn (``end`` included)."""
         start = self._now()

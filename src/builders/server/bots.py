@@ -1,7 +1,8 @@
 """Bot moves, computed away from the server's event loop.
 
-A bot move is a pure function of the game record, the level and a seed: :func:`choose_action`
-replays the record and asks the agent for the action of the seat to move, returning its notation.
+A bot move is a pure function of the game record, the level and a seed: :func:`choose_turn`
+replays the record and asks the agent for the action of the seat to move, returning its notation
+(and, for an agent that plans whole turns, the notations of the rest of its plan for the turn).
 It runs in a pool of worker processes of the server (the default: a strong bot thinks for seconds
 of pure-Python CPU time, which must not hold the server's interpreter; the processes run at a lower
 priority than the server, so that people's actions are answered first), in a thread, or inline
@@ -45,14 +46,34 @@ def random_agent(game: str, level: str, seed: int) -> Agent:
 def choose_action(record: dict[str, Any], level: str, seed: int,
                   factory: AgentFactory | None = None) -> str:
     """The notation of the action the bot of ``level`` plays in the last position of ``record``."""
+    return choose_turn(record, level, seed, factory)[0]
+
+
+def choose_turn(record: dict[str, Any], level: str, seed: int,
+                factory: AgentFactory | None = None) -> list[str]:
+    """The notation of the action the bot of ``level`` plays in the last position of ``record``,
+    then those its plan plays after it in the same turn without a new decision (an agent with
+    ``planned``: Kingdom Builder's hard and expert levels plan whole turns; none for the others)."""
     state = replay(record)
     agent = (factory or make_agent)(record["game"], level, seed)
     try:
         action = agent.act(state)
-        return state.action_to_string(state.parse_action(state.action_to_string(action)))
+        first = state.action_to_string(state.parse_action(state.action_to_string(action)))
     except Exception:  # a faulty bot must not stall the game: fall back to a random legal action
         actions = state.legal_actions()
-        return state.action_to_string(actions[seed % len(actions)])
+        return [state.action_to_string(actions[seed % len(actions)])]
+    out = [first]
+    planned = getattr(agent, "planned", None)
+    if planned is not None:
+        try:
+            rest = planned(state, action)
+            state.apply(action)
+            for a in rest:
+                out.append(state.action_to_string(a))
+                state.apply(a)
+        except Exception:  # the rest is only a shortcut: the server asks again
+            pass
+    return out
 
 
 def _watch_parent(parent: int) -> None:
@@ -107,18 +128,23 @@ class BotRunner:
         return self._executor
 
     async def choose(self, record: dict[str, Any], level: str, seed: int) -> str:
+        """The notation of the bot's action."""
+        return (await self.choose_turn(record, level, seed))[0]
+
+    async def choose_turn(self, record: dict[str, Any], level: str, seed: int) -> list[str]:
+        """The bot's action and the ones its plan plays after it in the turn (:func:`choose_turn`)."""
         if self.jobs is not None:
-            text = await self.jobs.bot_move(record, level, seed)
-            if text is not None:
-                return text
+            texts = await self.jobs.bot_turn(record, level, seed)
+            if texts:
+                return texts
         if self.mode == "inline":
-            return choose_action(record, level, seed, self.factory)
+            return choose_turn(record, level, seed, self.factory)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), choose_action, record, level, seed, self.factory)
+            return await loop.run_in_executor(self._pool(), choose_turn, record, level, seed, self.factory)
         except BrokenExecutor:  # a worker died (killed, out of memory): start a new pool once
             self.close()
-            return await loop.run_in_executor(self._pool(), choose_action, record, level, seed, self.factory)
+            return await loop.run_in_executor(self._pool(), choose_turn, record, level, seed, self.factory)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -927,11 +927,21 @@ class GameService:
             n = len(live.steps)
             seed = int.from_bytes(hashlib.sha256(f"{live.id}:{n}".encode()).digest()[:8], "big") >> 2
             try:
-                text = await self.bots.choose(self.record(live), live.seats[seat]["level"], seed)
-                async with live.lock:
-                    if live.version != version:
-                        continue
-                    await self._apply(live, seat, text, version=None, by_bot=True)
+                texts = await self.bots.choose_turn(self.record(live), live.seats[seat]["level"], seed)
+                for k, text in enumerate(texts):
+                    if k:  # the rest of the bot's plan for its turn, one action at a time
+                        await asyncio.sleep(self.bot_delay)
+                    async with live.lock:
+                        if (live.version != version or live.over or live.state.current_player != seat
+                                or live.seats[seat]["type"] != "bot"):
+                            break
+                        try:
+                            await self._apply(live, seat, text, version=None, by_bot=True)
+                        except ApiError:
+                            if not k:
+                                raise
+                            break       # the rest of a plan is a shortcut: the bot is asked again
+                        version = live.version
                 failures = 0
             except asyncio.CancelledError:
                 raise

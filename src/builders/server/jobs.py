@@ -266,6 +266,12 @@ class JobQueue:
     async def bot_move(self, record: dict[str, Any], level: str, seed: int) -> str | None:
         """The notation a worker's bot plays, or None when the server must compute it itself (no
         live worker, the job lost, past the deadline)."""
+        texts = await self.bot_turn(record, level, seed)
+        return texts[0] if texts else None
+
+    async def bot_turn(self, record: dict[str, Any], level: str, seed: int) -> list[str] | None:
+        """The notations a worker's bot plays (its action, then the rest of its plan for the turn:
+        :func:`builders.server.bots.choose_turn`), or None as :meth:`bot_move`."""
         started = time.monotonic()
 
         async def past_deadline() -> str | None:
@@ -275,7 +281,9 @@ class JobQueue:
 
         result = await self._job(BOT_QUEUE, "bot_move", job_id("bot", record, level, seed), (record, level, seed),
                                  self.deadline, past_deadline, "the bot move")
-        return None if result is None else str(result["action"])
+        if result is None:
+            return None
+        return [str(result["action"]), *(str(t) for t in result.get("then", ()))]
 
     async def analysis(self, game_id: str, record: dict[str, Any], iterations: int, seed: int,
                        progress: Callable[[int, int], Awaitable[None]]) -> dict[str, Any] | None:
@@ -382,11 +390,12 @@ class _Pool:
 
 
 async def bot_move(ctx: dict[str, Any], record: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
-    """The job of a bot decision: the notation of the action, and who computed it."""
-    from builders.server.bots import choose_action
+    """The job of a bot decision: the notation of the action, those the bot's plan plays after it in
+    the turn, and who computed it."""
+    from builders.server.bots import choose_turn
 
-    action = await ctx["bots"].run(choose_action, record, level, seed)
-    return {"action": action, "worker": ctx["name"]}
+    texts = await ctx["bots"].run(choose_turn, record, level, seed)
+    return {"action": texts[0], "then": texts[1:], "worker": ctx["name"]}
 
 
 async def analysis(ctx: dict[str, Any], record: dict[str, Any], iterations: int, seed: int,
