@@ -136,3 +136,25 @@ def test_a_whole_game_with_the_planner_is_legal_and_deterministic():
 
     first = game()
     assert first == game()
+
+
+def test_the_rest_of_a_plan_stops_at_a_card_drawn_in_the_turn():
+    """rules.md, Building rules 4: a build or a tile that fills the last free hex of the played
+    terrain before the mandatory build is done draws a new card at once. Here seat 0 plays desert
+    with one free desert hex left, so either first action draws: ``planned`` gives nothing after it
+    (the planner itself plans again with the card it gets), and a server playing the plan asks again."""
+    from builders.kingdom import KingdomState
+    from tests.kingdom.test_deck import oasis_position, rest_of
+
+    state = KingdomState.from_json(oasis_position(["canyon"] + rest_of("desert", "grass", "canyon")))
+    planner = TurnPlanner(1, turn_time=None, beam=10, plans=0)
+    action = planner.act(state)
+    assert state.action_to_string(action) in ("build 0,1", "oasis 0,1")
+    assert len(planner._plan[2]) >= 3                # the plan went on (with the card of its drawing)
+    assert planner.planned(state, action) == []
+    # without a draw, the rest of the plan is the whole turn
+    plain = midgame("kingdom", 2, 8, 40)
+    other = TurnPlanner(1, turn_time=None, beam=10, plans=0)
+    first = other.act(plain)
+    rest = other.planned(plain, first)
+    assert rest == other._plan[2] and rest[-1] == END
