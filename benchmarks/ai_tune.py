@@ -1,4 +1,4 @@
-"""Self-play tuning of the hard level's Kingdom Builder search by SPSA (simultaneous perturbation
+"""Self-play tuning of Kingdom Builder's search (the hard level's before the turn planner) by SPSA (simultaneous perturbation
 stochastic approximation) over match results.
 
     .venv/bin/python benchmarks/ai_tune.py [--minutes 40] [--steps 200] [--pairs 2] [--turn 0.2]
@@ -20,7 +20,7 @@ search reads, and with ``--params`` the evaluation's weights, which greedy reads
 sets its own values of those constants around each of its decisions (both agents play in one
 process, one after the other).
 
-Both agents are the hard level's search (fast move ordering, subtree reuse, the whole-turn budget)
+Both agents are the search as the hard level used it (fast move ordering, subtree reuse, the whole-turn budget)
 with ``--turn`` CPU-seconds a turn (``clock=cpu``, so the load of the machine does not change the
 games much), or ``--iters`` iterations a decision; the setups and agent seeds come from ``--seed``
 and the step, so a run is repeatable up to the timing of the searches (exactly with ``--iters``).
@@ -69,7 +69,7 @@ def spec(name: str) -> tuple[float, float, float, float]:
 
 
 class Tuned:
-    """The hard level's search with its own search constants and evaluate module constants."""
+    """The search (as the hard level used it) with its own search constants and evaluate module constants."""
 
     def __init__(self, seed: int, values: dict[str, float], turn: float | None, prior: str = "fast",
                  iterations: int | None = None):
