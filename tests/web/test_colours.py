@@ -95,12 +95,16 @@ def test_colours_chosen_in_the_lobby_colour_the_table_and_the_replay(new_page, a
     assert "Teal" in seat_chip.inner_text()
     rng = random.Random(14)
     play_kingdom_turn(page, rng, {})
+    # the map is drawn anew with every view (the bot plays on): a house read while its map was being
+    # replaced has no style (""); look again until both seats' houses are drawn
     deadline = time.monotonic() + 30
-    while not (house_fills(page, 0) and house_fills(page, 1)):
-        assert time.monotonic() < deadline, "no houses of both seats on the map"
+    while True:
+        fills = house_fills(page, 0), house_fills(page, 1)
+        if all(f and "" not in f for f in fills):
+            break
+        assert time.monotonic() < deadline, f"no houses of both seats on the map: {fills}"
         page.wait_for_timeout(200)
-    assert house_fills(page, 0) == {rgb("#0fa88a")}
-    assert house_fills(page, 1) == {rgb("#f2c12e")}
+    assert fills == ({rgb("#0fa88a")}, {rgb("#f2c12e")})
     for seat, fill in ((0, "#0fa88a"), (1, "#f2c12e")):
         icon = page.locator(f"#player-{seat} .house-icon path")
         expect(icon).to_have_css("fill", rgb(fill))

@@ -193,7 +193,10 @@ class Clocks:
         clock = {**clock, "left": list(clock["left"]), "flagged": list(clock.get("flagged", []))}
         if running is not None:
             clock["left"][running] = max(0.0, clock["left"][running] - (now - clock["since"]))
-            if clock["kind"] == "live" and running not in clock["flagged"]:
+            if running in clock["flagged"]:
+                # its time ran out (the timer may fire a few ms before the last of it is used up)
+                clock["left"][running] = 0.0
+            elif clock["kind"] == "live":
                 clock["left"][running] += float(clock.get("increment") or 0)
         if following is not None and clock["kind"] == "turn":
             clock["left"][following] = float(clock["per_turn"])
