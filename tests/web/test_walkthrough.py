@@ -14,7 +14,15 @@ def title(page) -> str:
 
 
 def wait_title(page, text: str) -> None:
-    page.wait_for_function(f"t => ({GUIDE_TITLE})() === t", arg=text)
+    """Wait for the guide's step titled ``text`` (up to 30 s: a loaded machine once took more than
+    15 s to show it after a move); fail saying which step is shown instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"t => ({GUIDE_TITLE})() === t", arg=text, timeout=30_000)
+    except PlaywrightTimeout:
+        shown = page.evaluate(f"({GUIDE_TITLE})()")
+        raise AssertionError(f"the guide shows {shown!r}, not {text!r}") from None
 
 
 def start(new_page, game: str, viewport=None):
