@@ -158,3 +158,13 @@ def test_the_rest_of_a_plan_stops_at_a_card_drawn_in_the_turn():
     first = other.act(plain)
     rest = other.planned(plain, first)
     assert rest == other._plan[2] and rest[-1] == END
+
+
+def test_a_planner_made_with_its_defaults_is_the_hard_level():
+    from builders.ai import make_bot
+    from builders.ai.planner import LEVEL_SETTINGS
+
+    plain, hard = TurnPlanner(1), make_bot("kingdom", "hard", 1)
+    assert (plain.beam, plain.plans, plain.reply, plain.turn_time) == (*LEVEL_SETTINGS["hard"], 2.0)
+    assert (plain.beam, plain.plans, plain.reply, plain.turn_time, plain.ahead, plain.block) == \
+        (hard.beam, hard.plans, hard.reply, hard.turn_time, hard.ahead, hard.block) == (30, 16, 4, 2.0, 1.0, 1.0)

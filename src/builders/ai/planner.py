@@ -52,9 +52,9 @@ class PlannerError(ValueError):
 
 
 class TurnPlanner:
-    """Plans each Kingdom Builder turn whole (module docstring).
+    """Plans each Kingdom Builder turn whole (module docstring); the defaults are the hard level's.
 
-    - ``turn_time``: seconds for the look-ahead of a turn (None: no limit);
+    - ``turn_time``: seconds for planning a turn, spent at its first decision (None: no limit);
     - ``beam``: the positions kept at each step of the plan search (at least 1);
     - ``plans``: the best plans looked ahead (0: none, the best plan by the evaluation is played);
     - ``reply``: the positions kept at each step of a look-ahead turn (at least 1);
@@ -62,9 +62,9 @@ class TurnPlanner:
     - ``clock``: ``wall`` or ``cpu``.
     """
 
-    def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = 30, plans: int = 8,
-                 reply: int = 4, ahead: float = 1.0, block: float = 1.0, clock: str = "wall",
-                 name: str | None = None):
+    def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
+                 plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2],
+                 ahead: float = 1.0, block: float = 1.0, clock: str = "wall", name: str | None = None):
         if turn_time is not None and not turn_time > 0:
             raise PlannerError(f"turn time must be positive, not {turn_time}")
         for key, value, low in (("beam", beam, 1), ("plans", plans, 0), ("reply", reply, 1)):
