@@ -168,3 +168,41 @@ def test_a_planner_made_with_its_defaults_is_the_hard_level():
     assert (plain.beam, plain.plans, plain.reply, plain.turn_time) == (*LEVEL_SETTINGS["hard"], 2.0)
     assert (plain.beam, plain.plans, plain.reply, plain.turn_time, plain.ahead, plain.block) == \
         (hard.beam, hard.plans, hard.reply, hard.turn_time, hard.ahead, hard.block) == (30, 16, 4, 2.0, 1.0, 1.0)
+
+
+def final_round_turns(players: int, seed: int):
+    """Turn starts of the final round of a game played by a plain planner: (state, seat is the last
+    of the round)."""
+    g = get_game("kingdom")
+    state = g.new_state(g.random_setup(players, seed))
+    bot = TurnPlanner(seed, turn_time=None, beam=2, plans=0)
+    out = []
+    while not state.is_over():
+        if state.final_round and state.built == 0 and state.used[state.current_player] == 0:
+            last = state.current_player == (state.start_player - 1) % players
+            if not out or out[-1][0].current_player != state.current_player:
+                out.append((state.copy(), last))
+        state.apply(bot.act(state))
+    return out
+
+
+def test_in_the_final_round_only_a_seat_still_to_play_is_looked_ahead():
+    """rules.md "End of the game": once a supply is empty the round is finished and the game ends
+    with the last seat of the round. So in the final round a seat has no next turn (its own
+    look-ahead is 0), but the seats after it in the round still play: the planner subtracts the
+    next seat's best reply unless the seat is the last of the round."""
+    turns = final_round_turns(3, 2)
+    assert [last for _, last in turns] == [False, True]
+    def planned(**options):
+        planner = TurnPlanner(1, turn_time=None, beam=6, reply=2, **options)
+        return planner.plan(state), planner.last_stats
+
+    for state, last in turns:
+        plain, plain_stats = planned(plans=0)
+        mine, mine_stats = planned(plans=4, ahead=1, block=0)
+        assert mine_stats["looked"] == 4 and mine == plain      # every plan valued, nothing added
+        theirs, theirs_stats = planned(plans=4, ahead=0, block=1)
+        if last:
+            assert theirs == plain and theirs_stats["value"] == plain_stats["value"]
+        else:
+            assert theirs_stats["value"] < plain_stats["value"]   # the next seat's reply counted

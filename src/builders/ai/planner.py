@@ -150,11 +150,14 @@ class TurnPlanner:
             scored = None
             for value, end, actions in found[: self.plans]:
                 score = value
-                if not end.over and not end.final_round:
+                # in the final round the seat has no next turn, and the next seat has one unless
+                # this seat is the last of the round (rules.md: the game ends with the round)
+                replies = not end.final_round or seat != (end.start_player - 1) % end.num_players
+                if not end.over and replies:
                     mine = theirs = 0.0
-                    if self.ahead and end.supply[seat]:
+                    if self.ahead and end.supply[seat] and not end.final_round:
                         mine = self._potential(end, seat, weights, deadline)
-                    if self.block and end.supply[nxt] and mine is not None:
+                    if self.block and end.supply[nxt] and replies and mine is not None:
                         theirs = self._potential(end, nxt, weights, deadline)
                     if mine is None or theirs is None:  # the time ran out during this plan
                         break
