@@ -63,3 +63,14 @@ def middle_ages_twin(state, salt: int):
             break
     twin.wdeck = workers
     return twin
+
+
+def play_out(game: str, setup_seed: int, make_bots):
+    """A 2-player game of ``game`` (setup ``setup_seed``) played to its end by ``make_bots()``: its
+    history and scores."""
+    g = get_game(game)
+    state = g.new_state(g.random_setup(2, setup_seed))
+    bots = make_bots()
+    while not state.is_over():
+        state.apply(bots[state.current_player].act(state))
+    return state.history, state.result().scores

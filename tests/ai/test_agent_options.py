@@ -12,6 +12,8 @@ from builders.ai.factory import EASY_NOISE, LEVELS, TURN_TIME, BotError, check_t
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import MCTSAgent
 from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+from builders.ai.planner_middle_ages import LEVEL_SETTINGS as MIDDLE_AGES_SETTINGS
+from builders.ai.planner_middle_ages import MiddleAgesPlanner
 from builders.ai.tournament import run_tournament
 from builders.core.agents import RandomAgent
 from builders.core.games import get_game
@@ -67,13 +69,16 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("greedy:noise=-0.1", "option noise of greedy must not be negative, not -0.1"),
     ("mcts:rollout=-1", "option rollout of mcts must not be negative, not -1"),
     ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),
-    ("hard:top=-2", "option top of hard must not be negative, not -2"),
+    ("mcts:top=-2", "option top of mcts must not be negative, not -2"),
+    ("hard:top=3", "unknown option 'top' for agent hard (options: turn, beam, plans, reply, ahead, block, depth, "
+                   "clock)"),
     ("plan:beam=0", "option beam of plan must be positive, not 0"),
     ("hard:reply=0", "option reply of hard must be positive, not 0"),
     ("plan:plans=-1", "option plans of plan must not be negative, not -1"),
     ("plan:plans=2.5", "option plans of plan must be a whole number, not '2.5'"),
     ("expert:block=11", "option block of expert must be from 0 to 10, not 11"),
     ("plan:ahead=-1", "option ahead of plan must be from 0 to 10, not -1"),
+    ("expert:depth=3", "option depth of expert must be 1 or 2, not 3"),
     ("plan:c=1", f"unknown option 'c' for agent plan (options: {', '.join(OPTIONS['plan'])})"),
 ])
 def test_agent_spec_refusals(text, message):
@@ -83,17 +88,15 @@ def test_agent_spec_refusals(text, message):
 
 
 @pytest.mark.parametrize("text, game, message", [
-    ("hard:c=0.3", "kingdom", "option c of hard is not one of Kingdom Builder's (options there: turn, clock, beam, "
-                              "plans, reply, ahead, block)"),
-    ("expert:iters=9", "kingdom", "option iters of expert is not one of Kingdom Builder's (options there: turn, "
-                                  "clock, beam, plans, reply, ahead, block)"),
-    ("hard:plans=3", "middle-ages", "option plans of hard is not one of The Builders' (options there: time, iters, "
-                                    "turn, c, rollout, scale, widen, clock, finish, top)"),
-    ("plan", "middle-ages", "agent plan plays Kingdom Builder only, not middle-ages"),
+    ("hard:block=0.5", "middle-ages", "option block of hard is not one of The Builders' (options there: turn, beam, "
+                                      "plans, reply, depth, clock)"),
+    ("plan:ahead=2", "middle-ages", "option ahead of plan is not one of The Builders' (options there: turn, beam, "
+                                    "plans, reply, depth, clock)"),
 ])
 def test_level_options_of_the_other_game_are_refused(text, game, message):
-    """hard and expert are the planner in Kingdom Builder and the search in The Builders: an option of
-    the other game's agent is refused by name, when the agent is made and before a tournament starts."""
+    """hard, expert and plan are the game's turn planner; the weights of the next turns over the
+    cards to come (ahead, block) are Kingdom Builder's only: refused by name in The Builders, when
+    the agent is made and before a tournament starts."""
     spec = parse_agent(text)
     with pytest.raises(ValueError) as e:
         spec.make(1, game)
@@ -142,24 +145,27 @@ def test_each_spec_makes_the_agent_it_names():
     assert (both.time_limit, both.turn_time) == (0.5, 3.0)
     for level in ("hard", "expert"):
         agent = parse_agent(level).make(5, "middle-ages")
-        assert (type(agent), agent.time_limit, agent.turn_time, agent.prior, agent.reuse, agent.name) == \
-            (MCTSAgent, None, TURN_TIME[level], "fast", True, level)
+        assert (type(agent), agent.turn_time, agent.depth, agent.name) == \
+            (MiddleAgesPlanner, TURN_TIME[level], 2, level)
+        assert (agent.beam, agent.plans, agent.reply) == MIDDLE_AGES_SETTINGS[level]
         planner = parse_agent(level).make(5, "kingdom")
         assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
         assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]
         # without its game, the level becomes the game's agent at its first decision
         later = parse_agent(level).make(5)
         assert (type(later), later.agent, later.turn_time, later.name) == (LevelAgent, None, TURN_TIME[level], level)
-    timed = parse_agent("hard:time=0.5").make(5, "middle-ages")
-    assert (timed.time_limit, timed.turn_time, timed.prior, timed.reuse) == (0.5, None, "fast", True)
-    counted = parse_agent("expert:iters=9").make(5, "middle-ages")
-    assert (counted.time_limit, counted.turn_time, counted.iterations) == (None, None, 9)
-    assert parse_agent("hard:turn=1").make(5, "middle-ages").turn_time == 1.0
+    tuned = parse_agent("hard:turn=1:plans=3:beam=9:reply=2:depth=1:clock=cpu").make(5, "middle-ages")
+    assert (tuned.turn_time, tuned.plans, tuned.beam, tuned.reply, tuned.depth, tuned.clock) == \
+        (1.0, 3, 9, 2, 1, "cpu")
     tuned = parse_agent("hard:turn=1:plans=3:beam=9:reply=2:block=0.5:clock=cpu").make(5, "kingdom")
     assert (tuned.turn_time, tuned.plans, tuned.beam, tuned.reply, tuned.block, tuned.ahead, tuned.clock) == \
         (1.0, 3, 9, 2, 0.5, 1.0, "cpu")
     plan = parse_agent("plan:turn=3:plans=0").make(5)
-    assert (type(plan), plan.turn_time, plan.plans, plan.name) == (TurnPlanner, 3.0, 0, "plan:turn=3:plans=0")
+    assert (type(plan), plan.turn_time, plan.name) == (LevelAgent, 3.0, "plan:turn=3:plans=0")
+    assert type(parse_agent("plan").make(5, "middle-ages")) is MiddleAgesPlanner
+    state = get_game("kingdom").new_state(get_game("kingdom").random_setup(2, 4))
+    assert plan.act(state) in state.legal_actions()
+    assert (type(plan.agent), plan.agent.turn_time, plan.agent.plans) == (TurnPlanner, 3.0, 0)
     assert parse_agent("mcts:c=0.7:rollout=3:scale=20:widen=1").make(5).__dict__.items() >= \
         {"c": 0.7, "rollout": 3, "scale": 20.0, "widen": 1.0}.items()
 
@@ -189,7 +195,8 @@ def test_bot_levels():
     assert (type(medium), medium.noise, medium.name) == (GreedyAgent, 0.0, "medium")
     for level in ("hard", "expert"):
         bot = make_bot("middle-ages", level, 1)
-        assert (bot.time_limit, bot.turn_time, bot.prior, bot.reuse, bot.name) == (None, TURN_TIME[level], "fast", True, level)
+        assert (type(bot), bot.turn_time, bot.name) == (MiddleAgesPlanner, TURN_TIME[level], level)
+        assert (bot.beam, bot.plans, bot.reply) == MIDDLE_AGES_SETTINGS[level]
         planner = make_bot("kingdom", level, 1)
         assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
         assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]

@@ -52,15 +52,17 @@ def test_make_bot_refuses_unknown_names_and_bad_turn_times():
 
 
 def test_levels_and_their_budgets():
-    """hard and expert take a whole-turn budget (2 s and 10 s by default): in The Builders they
-    search with the fast move ordering, in Kingdom Builder they plan whole turns; the other levels
-    do not search."""
+    """hard and expert take a whole-turn budget (2 s and 10 s by default) and plan whole turns, with
+    the planner of their game; the other levels do not search."""
+    from builders.ai.planner_middle_ages import MiddleAgesPlanner
+
     hard = make_bot("middle-ages", "hard", seed=1)
     expert = make_bot("middle-ages", "expert", seed=1)
-    assert (hard.turn_time, hard.time_limit, hard.prior, hard.reuse) == (2.0, None, "fast", True)
+    assert (type(hard), hard.turn_time, type(expert), expert.turn_time) == \
+        (MiddleAgesPlanner, 2.0, MiddleAgesPlanner, 10.0)
     assert (make_bot("kingdom", "hard", 1).turn_time, make_bot("kingdom", "expert", 1).turn_time) == (2.0, 10.0)
-    assert (expert.turn_time, expert.prior) == (10.0, "fast")
     assert make_bot("kingdom", "hard", seed=1, turn_time=0.5).turn_time == 0.5
+    assert make_bot("middle-ages", "hard", seed=1, turn_time=0.5).turn_time == 0.5
     assert isinstance(make_bot("kingdom", "medium", 1), GreedyAgent)
     assert make_bot("kingdom", "easy", 1).noise == 0.6
 

@@ -8,6 +8,7 @@ import pytest
 
 from builders.ai import GreedyAgent, MCTSAgent
 from builders.ai.planner import TurnPlanner
+from builders.ai.planner_middle_ages import MiddleAgesPlanner
 from builders.core.rng import Rng
 from builders.core.state import Chance
 from tests.ai.helpers import kingdom_twin, midgame, middle_ages_twin
@@ -72,7 +73,8 @@ def kb_agents():
 
 
 def ma_agents():
-    return [GreedyAgent(7), GreedyAgent(7, noise=0.5), MCTSAgent(7, time_limit=None, iterations=400)]
+    return [GreedyAgent(7), GreedyAgent(7, noise=0.5), MCTSAgent(7, time_limit=None, iterations=400),
+            MiddleAgesPlanner(7, turn_time=None, beam=10, plans=4, reply=3)]
 
 
 @pytest.mark.parametrize("pos", KB_POSITIONS)

@@ -10,7 +10,7 @@ from builders.ai.planner import PlannerError, TurnPlanner, _card_weights
 from builders.core.games import get_game
 from builders.core.rng import Rng
 from builders.kingdom.notation import END
-from tests.ai.helpers import midgame
+from tests.ai.helpers import midgame, play_out
 
 
 def all_turns(state, seat):
@@ -117,6 +117,7 @@ def test_the_planner_refuses_what_it_cannot_do():
         ({"reply": 1.5}, "reply must be a whole number of at least 1, not 1.5"),
         ({"ahead": 11}, "ahead must be from 0 to 10, not 11"),
         ({"clock": "sun"}, "clock must be one of wall, cpu, not 'sun'"),
+        ({"depth": 3}, "depth must be 1 or 2, not 3"),
     ]:
         with pytest.raises(PlannerError) as e:
             TurnPlanner(1, **kwargs)
@@ -125,17 +126,10 @@ def test_the_planner_refuses_what_it_cannot_do():
 
 def test_a_whole_game_with_the_planner_is_legal_and_deterministic():
     """Seeded and without a time limit, the planner plays the same game twice."""
-    def game():
-        g = get_game("kingdom")
-        state = g.new_state(g.random_setup(2, 11))
-        bots = [TurnPlanner(5, turn_time=None, beam=8, plans=2, reply=2),
-                TurnPlanner(6, turn_time=None, beam=4, plans=0)]
-        while not state.is_over():
-            state.apply(bots[state.current_player].act(state))
-        return state.history, state.result().scores
-
-    first = game()
-    assert first == game()
+    first, again = (play_out("kingdom", 11, lambda: [TurnPlanner(5, turn_time=None, beam=8, plans=2, reply=2),
+                                                    TurnPlanner(6, turn_time=None, beam=4, plans=0)])
+                    for _ in range(2))
+    assert first == again
 
 
 def test_the_rest_of_a_plan_stops_at_a_card_drawn_in_the_turn():
@@ -205,4 +199,51 @@ def test_in_the_final_round_only_a_seat_still_to_play_is_looked_ahead():
         if last:
             assert theirs == plain and theirs_stats["value"] == plain_stats["value"]
         else:
-            assert theirs_stats["value"] < plain_stats["value"]   # the next seat's reply counted
+            assert theirs_stats["value"] != plain_stats["value"]  # the next seat's reply counted
+
+
+def test_the_planner_values_a_seat_without_a_turn_left_at_its_points():
+    """rules.md "End of the game": in the final round a seat that has played its last turn can gain
+    nothing more, so the planner's valuation (``turn_over``) gives it exactly its points now, while
+    the seats still to play keep their tiles and prospects (the plain evaluation keeps them for all)."""
+    from builders.ai.evaluate import values
+    from builders.kingdom.scoring import breakdown
+
+    (state, _), _ = final_round_turns(3, 2)
+    n = state.num_players
+    mover = state.current_player
+    points = [sum(breakdown(state, q).values()) for q in range(n)]
+    order = [(q - state.start_player) % n for q in range(n)]
+    before = [q for q in range(n) if order[q] < order[mover]]
+    after = [q for q in range(n) if order[q] > order[mover]]
+    assert before and after
+    plain = values(state)
+    planned = values(state, -1)
+    done = values(state, mover)
+    for q in before:
+        assert planned[q] == done[q] == points[q] < plain[q]
+    for q in after:
+        assert planned[q] == done[q] == plain[q] > points[q]
+    assert done[mover] == points[mover] and planned[mover] == plain[mover] > points[mover]
+
+
+def test_the_deeper_look_ahead_applies_the_reply_before_the_next_turn():
+    """Depth 2 values a plan by what the seat's lead becomes after the next seat's best turn with
+    each card, then adds the seat's own next turn from there. In 2 players, without the own next
+    turn, that is what depth 1 subtracts (the next seat's best lead): the same plan and value; with
+    it, the seat's next turn is counted from the position the reply leaves, not from today's."""
+    state = small_turn_position()
+
+    def planned(**options):
+        planner = TurnPlanner(1, turn_time=None, beam=50, plans=5, reply=10_000, **options)
+        return planner.plan(state), planner.last_stats
+
+    one, one_stats = planned(ahead=0, depth=1)
+    two, two_stats = planned(ahead=0, depth=2)
+    assert two == one and two_stats["value"] == pytest.approx(one_stats["value"])
+    assert two_stats["looked"] == one_stats["looked"] == 5
+    deep, deep_stats = planned(depth=2)
+    flat, flat_stats = planned(depth=1)
+    assert deep_stats["value"] != pytest.approx(flat_stats["value"])
+    assert deep_stats["evaluations"] > flat_stats["evaluations"]
+    assert deep[-1] == END

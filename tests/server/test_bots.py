@@ -87,3 +87,34 @@ def test_a_planning_bot_plays_its_turns_plan_from_one_decision():
         assert len(texts) == 4 and texts[-1] == "end"     # a first turn: three builds and end
         assert state.current_player != seat
         assert choose_turn(record, "medium", 7) == [choose_action(record, "medium", 7)]
+
+
+def test_a_planning_bot_of_the_builders_plays_its_plan_up_to_a_draw():
+    """The Builders' hard level plans whole turns too: one decision gives the action and the plan's
+    next ones, up to the end of the turn or the first action after a card is drawn into a row (the
+    card was hidden: the bot is asked again there)."""
+    from builders.ai.planner_middle_ages import MiddleAgesPlanner
+    from builders.server.bots import choose_action, choose_turn
+
+    def planner(game, level, seed):
+        return MiddleAgesPlanner(seed, turn_time=None, beam=8, plans=2, reply=2)
+
+    from builders.core.record import replay
+    from tests.ai.test_planner_middle_ages import turn_start
+
+    lengths = []
+    for seed in range(6):
+        record = turn_start(seed, 30).to_record()
+        texts = choose_turn(record, "hard", 7, planner)
+        assert texts[0] == choose_action(record, "hard", 7, planner)
+        state = replay(record)
+        seat = state.current_player
+        rows = (tuple(state.brow), tuple(state.wrow))
+        for k, text in enumerate(texts):
+            assert state.current_player == seat
+            if k:
+                assert (tuple(state.brow), tuple(state.wrow)) == rows     # no card drawn before it
+            state.apply(state.parse_action(text))
+        assert texts[-1] == "end" or (tuple(state.brow), tuple(state.wrow)) != rows
+        lengths.append(len(texts))
+    assert max(lengths) > 1

@@ -19,11 +19,12 @@ mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per
            root tries only this many actions, best by the evaluation; default 0: all)
 plan       Kingdom Builder only: the turn planner (``builders.ai.planner``): ``turn`` (seconds a
            turn, default 2), ``beam``, ``plans``, ``reply`` (default 30, 16, 4), ``ahead``,
-           ``block`` (default 1, 1), ``clock``
+           ``block`` (default 1, 1), ``depth`` (1: the next turns valued from the plan's end;
+           2: the next seat's best turn applied before the seat's own; default 1), ``clock``
 easy,      the bot levels of ``make_bot``; hard and expert take ``turn`` (seconds per turn) and
 medium,    ``clock``, and the options of their game's agent: in Kingdom Builder the planner's
-hard,      (``beam``, ``plans``, ``reply``, ``ahead``, ``block``), in The Builders the other mcts
-expert     options; an option of the other game's agent is refused when the game is known
+hard,      (``beam``, ``plans``, ``reply``, ``ahead``, ``block``, ``depth``), in The Builders the
+expert     other mcts options; an option of the other game's agent is refused when the game is known
 =========  ====================================================================================
 
 ``mcts`` with its defaults is the search as it was before the fast move ordering and turn budgets
@@ -58,14 +59,13 @@ OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
 }
 OPTIONS["plan"] = {"turn": (float, "turn_time"), "beam": (int, "beam"), "plans": (int, "plans"),
                    "reply": (int, "reply"), "ahead": (float, "ahead"), "block": (float, "block"),
-                   "clock": (str, "clock")}
-_SEARCH = {k: v for k, v in OPTIONS["mcts"].items() if k not in ("prior", "reuse")}
-#: the options of the levels that only the planner (Kingdom Builder) or only the search (The Builders) takes
-PLANNER_ONLY = tuple(k for k in OPTIONS["plan"] if k not in _SEARCH)
-SEARCH_ONLY = tuple(k for k in _SEARCH if k not in OPTIONS["plan"])
+                   "depth": (int, "depth"), "clock": (str, "clock")}
+#: the agents that plan whole turns (the planner of the game they play)
+PLANNERS = ("plan", "hard", "expert")
+#: the planner options that only Kingdom Builder's planner takes
+KINGDOM_ONLY = ("ahead", "block")
 CLOCK_NAMES = ("wall", "cpu")
-_LEVEL = {**_SEARCH, **{k: OPTIONS["plan"][k] for k in PLANNER_ONLY}}
-OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(_LEVEL), "expert": dict(_LEVEL)})
+OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(OPTIONS["plan"]), "expert": dict(OPTIONS["plan"])})
 
 
 @dataclass(frozen=True)
@@ -83,19 +83,19 @@ class AgentSpec:
                                    for k, v in self.options.items())
 
     def make(self, seed: int | None = None, game: str | None = None) -> Agent:
-        """A fresh agent of this spec for ``game``, seeded with ``seed``. The hard and expert levels
-        differ by game: without ``game`` they become their game's agent at their first decision.
-        ValueError for an option the game's agent does not take."""
+        """A fresh agent of this spec for ``game``, seeded with ``seed``. The planner (``plan``, and
+        the hard and expert levels) differs by game: without ``game`` it becomes its game's planner
+        at its first decision. ValueError for an option the game's agent does not take."""
         self.check(game)
         kwargs = {OPTIONS[self.kind][k][1]: v for k, v in self.options.items()}
-        if self.kind in ("hard", "expert") and game is None:
+        if self.kind in PLANNERS and game is None:
             agent: Any = LevelAgent(self, seed)
-        elif self.kind == "plan" or (self.kind in ("hard", "expert") and game == "kingdom"):
+        elif self.kind in PLANNERS:
             level = "expert" if self.kind == "expert" else "hard"
             turn = kwargs.pop("turn_time", TURN_TIME[level])
-            agent = make_planner(seed, level, turn, **kwargs)
+            agent = make_planner(seed, level, turn, game, **kwargs)
         elif self.kind == "random":
-            agent: Any = RandomAgent(seed)
+            agent = RandomAgent(seed)
         elif self.kind == "greedy":
             agent = GreedyAgent(seed, **kwargs)
         elif self.kind == "easy":
@@ -103,10 +103,6 @@ class AgentSpec:
         elif self.kind == "medium":
             agent = GreedyAgent(seed)
         else:
-            if self.kind in ("hard", "expert"):
-                kwargs = {"prior": "fast", "reuse": True, "top": None, **kwargs}
-                if "iterations" not in kwargs and "time_limit" not in kwargs:
-                    kwargs.setdefault("turn_time", TURN_TIME[self.kind])
             if ("iterations" in kwargs or "turn_time" in kwargs) and "time_limit" not in kwargs:
                 kwargs["time_limit"] = None
             agent = MCTSAgent(seed, **kwargs)
@@ -114,22 +110,20 @@ class AgentSpec:
         return agent
 
     def check(self, game: str | None) -> None:
-        """ValueError if this spec cannot play ``game`` (None: any game) with its options."""
-        if self.kind == "plan" and game not in (None, "kingdom"):
-            raise ValueError(f"agent plan plays Kingdom Builder only, not {game}")
-        if self.kind not in ("hard", "expert") or game is None:
+        """ValueError if this spec cannot play ``game`` (None: any game) with its options: the
+        planner of The Builders takes no ``ahead`` or ``block`` (Kingdom Builder's weights of the
+        next turns, where the next card is a draw)."""
+        if self.kind not in PLANNERS or game != "middle-ages":
             return
-        foreign = SEARCH_ONLY if game == "kingdom" else PLANNER_ONLY
         for key in self.options:
-            if key in foreign:
-                own = "turn, clock, " + ", ".join(PLANNER_ONLY) if game == "kingdom" else ", ".join(_SEARCH)
-                title = "Kingdom Builder's" if game == "kingdom" else "The Builders'"
-                raise ValueError(f"option {key} of {self.kind} is not one of {title} (options there: {own})")
+            if key in KINGDOM_ONLY:
+                own = ", ".join(k for k in OPTIONS["plan"] if k not in KINGDOM_ONLY)
+                raise ValueError(f"option {key} of {self.kind} is not one of The Builders' (options there: {own})")
 
 
 class LevelAgent:
-    """The hard or expert level of a spec made without its game: the game's agent (the planner in
-    Kingdom Builder, the search in The Builders) is made at the first decision."""
+    """A planner (``plan``, hard, expert) of a spec made without its game: the game's planner is
+    made at the first decision."""
 
     def __init__(self, spec: AgentSpec, seed: int | None):
         self.spec = spec
@@ -140,7 +134,7 @@ class LevelAgent:
 
     @property
     def turn_time(self) -> float:
-        return self.spec.options.get("turn", TURN_TIME[self.spec.kind])
+        return self.spec.options.get("turn", TURN_TIME["expert" if self.spec.kind == "expert" else "hard"])
 
     def act(self, state):
         if self.agent is None:
@@ -171,6 +165,8 @@ def _value(kind: str, key: str, text: str) -> Any:
         raise ValueError(f"option {key} of {kind} must be at most 600 seconds, not {text}")
     if key == "reuse" and value not in (0, 1):
         raise ValueError(f"option reuse of {kind} must be 0 or 1, not {text}")
+    if key == "depth" and value not in (1, 2):
+        raise ValueError(f"option depth of {kind} must be 1 or 2, not {text}")
     if key in ("noise", "rollout", "widen", "finish", "top", "plans") and value < 0:
         raise ValueError(f"option {key} of {kind} must not be negative, not {text}")
     if key in ("ahead", "block") and not 0 <= value <= 10:

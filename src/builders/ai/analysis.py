@@ -1,7 +1,7 @@
-"""Hints and post-game analysis, from the search of the hard level.
+"""Hints (the hard level's planner) and post-game analysis (the search).
 
-``hint(state, seat, budget)``: the action the hard level's search would play for ``seat`` (who must be
-the player to move) and its estimated win chance.
+``hint(state, seat)``: the action the hard level would play for ``seat`` (who must be the player to
+move: the first action of its turn planner's plan) and its estimated win chance.
 
 ``analyse(record, iterations=...)``: for every decision of a finished game, the mover's win chance
 before it (the value of the best action the search found), the win chance after the action played,
@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from builders.ai.mcts import MCTSAgent
-from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+from builders.ai.factory import make_planner
 from builders.ai.tournament import derive_seed
 from builders.core.errors import BuildersError
 from builders.core.record import initial_state, replay, steps
@@ -92,10 +92,9 @@ def hint(state: GameState, seat: int, budget: int = DEFAULT_ITERATIONS, seed: in
          seconds: float | None = None) -> Hint:
     """The action the hard level would play for ``seat``, the player to move, and its win chance.
 
-    The Builders: ``budget`` is the number of search iterations (deterministic with ``seed``);
-    with ``seconds`` the search stops at that time too. Kingdom Builder: the first action of the
-    turn planner's plan (the hard level's settings; ``seconds`` limits its time, without it the
-    planner does all its work and is deterministic with ``seed``; ``budget`` is only checked).
+    The first action of the game's turn planner's plan, with the hard level's settings: ``seconds``
+    limits its time; without it the planner does all its work and is deterministic with ``seed``
+    (``budget``, the search iterations of the analysis, is only checked).
     Only what ``seat`` may see is used. Raises AnalysisError if the game is over or ``seat`` is not
     to move.
     """
@@ -105,17 +104,13 @@ def hint(state: GameState, seat: int, budget: int = DEFAULT_ITERATIONS, seed: in
         raise AnalysisError(f"seat must be a whole number from 0 to {state.num_players - 1}, not {seat!r}")
     if seat != state.current_player:
         raise AnalysisError(f"it is not seat {seat}'s turn (seat {state.current_player} is to move)")
-    agent = _searcher(seed, budget, seconds)
-    if state.GAME == "kingdom":
-        # the hard level there is the turn planner: the hint is the first action of its plan, the
-        # win chance that of the plan's lead; ``iterations`` counts the positions it evaluated
-        beam, plans, reply = LEVEL_SETTINGS["hard"]
-        planner = TurnPlanner(seed, turn_time=seconds, beam=beam, plans=plans, reply=reply)
-        plan = planner.plan(state)
-        stats = planner.last_stats
-        return Hint(seat, plan[0], state.action_to_string(plan[0]), stats["win"], int(stats["evaluations"]))
-    action, node, _ = agent.evaluate_actions(state, budget)
-    return Hint(seat, action, state.action_to_string(action), node.mean(), node.visits)
+    # the hard level is the game's turn planner: the hint is the first action of its plan, the win
+    # chance the plan's; ``iterations`` counts the positions it evaluated
+    _searcher(seed, budget, seconds)
+    planner = make_planner(seed, "hard", seconds, state.GAME)
+    plan = planner.plan(state)
+    stats = planner.last_stats
+    return Hint(seat, plan[0], state.action_to_string(plan[0]), stats["win"], int(stats["evaluations"]))
 
 
 # -- analysis -----------------------------------------------------------------------------------

@@ -166,12 +166,19 @@ def _kingdom_context(st) -> _KingdomContext:
     return ctx
 
 
-def _kingdom_values(st) -> list[float]:
+def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
     ctx = _kingdom_context(st)
     board = st.board
     n = st.num_players
     parts = [ctx.own_part(own) for own in st.own]
     over = st.over
+    # with ``turn_over`` (see ``values``), in the final round a seat with no turn left is valued at
+    # its points alone: its tiles, reach and gradients can no longer bring anything
+    ended = None
+    if turn_over is not None and st.final_round and not over:
+        start = st.start_player
+        now = (st.to_move - start) % n
+        ended = [(q - start) % n < now or q == turn_over for q in range(n)]
     if not over:
         turns_left = min(st.supply) / 3.0
         tile_value = KB_TILE_BASE + KB_TILE_PER_TURN * min(turns_left, 12.0)
@@ -193,11 +200,11 @@ def _kingdom_values(st) -> list[float]:
                     v += 12
                 elif m == second:
                     v += 6
-                if not over:
+                if not over and not (ended and ended[p]):
                     other = max(parts[q][2][k] for q in range(n) if q != p)
                     lead = m - other
                     v += KB_LORDS_LEAD * (lead if -3 <= lead <= 2 else (2 if lead > 2 else -3))
-        if over:
+        if over or (ended and ended[p]):
             out.append(v)
             continue
         v += shape + tile_value * st.held[p].bit_count()
@@ -233,14 +240,22 @@ _VALUES: dict[str, Callable[[GameState], list[float]]] = {
 WIN_SCALE = {"kingdom": 8.0, "middle-ages": 2.5}
 
 
-def values(state: GameState) -> list[float]:
-    """Per-seat estimates of the final points of ``state`` (public information only)."""
+def values(state: GameState, turn_over: int | None = None) -> list[float]:
+    """Per-seat estimates of the final points of ``state`` (public information only).
+
+    ``turn_over`` (Kingdom Builder; the turn planner's valuation): the seat whose turn is complete
+    in ``state`` (it is about to play ``end``), or -1 for none. With it the final round is valued
+    exactly for the seats that have no turn left in it (those before the seat to move in the round,
+    and ``turn_over``): their points alone (rules.md "End of the game": the game ends with the
+    round). Without it every seat keeps the value of its tiles and prospects to the end."""
+    if turn_over is not None and state.GAME == "kingdom":
+        return _kingdom_values(state, turn_over)
     return _VALUES[state.GAME](state)
 
 
-def advantages(state: GameState) -> list[float]:
-    """Per seat: its value minus the best value of the other seats."""
-    v = values(state)
+def advantages(state: GameState, turn_over: int | None = None) -> list[float]:
+    """Per seat: its value minus the best value of the other seats (``turn_over``: see ``values``)."""
+    v = values(state, turn_over)
     out = []
     for p, mine in enumerate(v):
         best = max(x for q, x in enumerate(v) if q != p)

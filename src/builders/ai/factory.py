@@ -6,23 +6,25 @@ level     agent
 random    uniformly random legal actions
 easy      greedy with noise (one ply, the game's evaluation plus a Gaussian error): fast
 medium    greedy (one ply, the game's evaluation): fast
-hard      Kingdom Builder: the turn planner (``builders.ai.planner``: whole turns by beam search,
-          the best looked ahead one turn), 2 s a turn; The Builders: mcts with the fast move
-          ordering, 2 s for the seat's whole turn
-expert    the same with 10 s a turn (the planner looks at more plans, with wider beams)
+hard      the game's turn planner, 2 s a turn: whole turns by beam search, the best looked ahead
+          (Kingdom Builder: ``builders.ai.planner``, the next turns over the cards to come; The
+          Builders: ``builders.ai.planner_middle_ages``, the other seats' best answers and the
+          seat's next turn)
+expert    the same with 10 s a turn (more plans, with wider beams)
 ========  ======================================================================================
 
 The time of hard and expert covers the seat's whole turn (Kingdom Builder: the three builds, the
 tiles and ``end``; The Builders: every action until ``end``): the planner spends it on the turn's
-first decision and plays the rest of its plan; the search splits it across the turn's decisions
-(``builders.ai.budget``). ``turn_time`` sets another.
+first decision and plays the rest of its plan. ``turn_time`` sets another. The search
+(``builders.ai.mcts``, the hard level before the planners) stays an agent of its own.
 """
 
 from __future__ import annotations
 
 from builders.ai.greedy import GreedyAgent
-from builders.ai.mcts import MCTSAgent
 from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+from builders.ai.planner_middle_ages import LEVEL_SETTINGS as MIDDLE_AGES_SETTINGS
+from builders.ai.planner_middle_ages import MiddleAgesPlanner
 from builders.core.agents import Agent, RandomAgent
 from builders.core.errors import BuildersError
 
@@ -52,17 +54,17 @@ def check_turn_time(turn_time: object) -> float:
     return t
 
 
-def make_searcher(seed: int | None, turn_time: float) -> MCTSAgent:
-    """The search of the hard and expert levels with ``turn_time`` seconds a turn."""
-    return MCTSAgent(seed, time_limit=None, turn_time=turn_time, prior="fast", reuse=True, top=None)
-
-
-def make_planner(seed: int | None, level: str, turn_time: float, **options) -> TurnPlanner:
-    """The turn planner of Kingdom Builder's ``level`` (hard or expert) with ``turn_time`` seconds a
-    turn; ``options`` (beam, plans, reply, ahead, block, clock) replace the level's settings."""
+def make_planner(seed: int | None, level: str, turn_time: float, game: str | None = "kingdom",
+                 **options) -> TurnPlanner | MiddleAgesPlanner:
+    """The turn planner of ``game`` at ``level`` (hard or expert) with ``turn_time`` seconds a
+    turn; ``options`` (beam, plans, reply, depth, clock; in Kingdom Builder ahead and block too)
+    replace the level's settings."""
+    if game == "middle-ages":
+        beam, plans, reply = MIDDLE_AGES_SETTINGS[level]
+        return MiddleAgesPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
+                                                                 **options})
     beam, plans, reply = LEVEL_SETTINGS[level]
-    settings = {"beam": beam, "plans": plans, "reply": reply, **options}
-    return TurnPlanner(seed, turn_time=turn_time, **settings)
+    return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply, **options})
 
 
 def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | None = None) -> Agent:
@@ -87,9 +89,7 @@ def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | 
         agent = GreedyAgent(seed, noise=EASY_NOISE)
     elif level == "medium":
         agent = GreedyAgent(seed)
-    elif game == "kingdom":
-        agent = make_planner(seed, level, turn_time if turn_time is not None else TURN_TIME[level])
     else:
-        agent = make_searcher(seed, turn_time if turn_time is not None else TURN_TIME[level])
+        agent = make_planner(seed, level, turn_time if turn_time is not None else TURN_TIME[level], game)
     agent.name = level
     return agent

@@ -45,13 +45,57 @@ TILE_ACTIONS = 16
 TILE = 1 << SHIFT
 #: per level: (beam, plans, reply)
 LEVEL_SETTINGS = {"hard": (30, 16, 4), "expert": (40, 32, 6)}
+#: a card left out of a mean over the cards (no turn found with it)
+_SKIP = float("nan")
 
 
 class PlannerError(ValueError):
     """A planner that cannot be made (a setting out of range) or a game it does not play."""
 
 
-class TurnPlanner:
+class Planner:
+    """What the turn planners of both games share: their settings (checked: PlannerError saying
+    which is out of range), clock, generators and statistics."""
+
+    def __init__(self, seed: int | None, turn_time: float | None, beam: int, plans: int, reply: int, depth: int,
+                 clock: str, name: str | None):
+        if turn_time is not None and not turn_time > 0:
+            raise PlannerError(f"turn time must be positive, not {turn_time}")
+        for key, value, low in (("beam", beam, 1), ("plans", plans, 0), ("reply", reply, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise PlannerError(f"{key} must be a whole number of at least {low}, not {value!r}")
+        if depth not in (1, 2) or isinstance(depth, bool):
+            raise PlannerError(f"depth must be 1 or 2, not {depth!r}")
+        if clock not in CLOCKS:
+            raise PlannerError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
+        self.seed = seed
+        self.turn_time = turn_time
+        self.beam = beam
+        self.plans = plans
+        self.reply = reply
+        self.depth = depth
+        self.clock = clock
+        self._now = CLOCKS[clock]
+        self.random = random.Random(seed)
+        self.rng = Rng(self.random.getrandbits(64))
+        self.name = name or "planner"
+        self.last_stats: dict[str, float] = {}
+        self._evals = 0
+
+    def _begin(self, state: GameState) -> tuple[float, float | None, float | None, GameState]:
+        """The start of a turn's planning: the time now, the turn's deadline, the plan search's
+        (``PLAN_SHARE`` of the time), and the position planned on, drawn from what the seat to move
+        sees."""
+        start = self._now()
+        budget = None if self.turn_time is None else self.turn_time * TURN_MARGIN
+        self._evals = 0
+        det = state.resample_hidden(state.current_player, self.rng)
+        if budget is None:
+            return start, None, None, det
+        return start, start + budget, start + PLAN_SHARE * budget, det
+
+
+class TurnPlanner(Planner):
     """Plans each Kingdom Builder turn whole (module docstring); the defaults are the hard level's.
 
     - ``turn_time``: seconds for planning a turn, spent at its first decision (None: no limit);
@@ -64,33 +108,16 @@ class TurnPlanner:
 
     def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
                  plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2],
-                 ahead: float = 1.0, block: float = 1.0, clock: str = "wall", name: str | None = None):
-        if turn_time is not None and not turn_time > 0:
-            raise PlannerError(f"turn time must be positive, not {turn_time}")
-        for key, value, low in (("beam", beam, 1), ("plans", plans, 0), ("reply", reply, 1)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise PlannerError(f"{key} must be a whole number of at least {low}, not {value!r}")
+                 ahead: float = 1.0, block: float = 1.0, depth: int = 1, clock: str = "wall",
+                 name: str | None = None):
         for key, value in (("ahead", ahead), ("block", block)):
             if not 0 <= value <= 10:
                 raise PlannerError(f"{key} must be from 0 to 10, not {value!r}")
-        if clock not in CLOCKS:
-            raise PlannerError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
-        self.seed = seed
-        self.turn_time = turn_time
-        self.beam = beam
-        self.plans = plans
-        self.reply = reply
+        super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
         self.ahead = float(ahead)
         self.block = float(block)
-        self.clock = clock
-        self._now = CLOCKS[clock]
-        self.random = random.Random(seed)
-        self.rng = Rng(self.random.getrandbits(64))
-        self.name = name or "planner"
-        self.last_stats: dict[str, float] = {}
         #: (the history length the next planned action expects, the seat's card, the actions left)
         self._plan: tuple[int, int, list[Action]] | None = None
-        self._evals = 0
 
     # -- playing ------------------------------------------------------------------------------
     def act(self, state: GameState) -> Action:
@@ -134,13 +161,9 @@ class TurnPlanner:
 
     def plan(self, state: GameState) -> list[Action]:
         """The actions of the seat to move until the end of its turn (``end`` included)."""
-        start = self._now()
-        budget = None if self.turn_time is None else self.turn_time * TURN_MARGIN
-        deadline = None if budget is None else start + budget
+        start, deadline, plan_deadline, det = self._begin(state)
         seat = state.current_player
-        self._evals = 0
-        det = state.resample_hidden(seat, self.rng)
-        found = self._plans(det, seat, self.beam, True, None if budget is None else start + PLAN_SHARE * budget)
+        found = self._plans(det, seat, self.beam, True, plan_deadline)
         weights = _card_weights(det, seat)
         best = found[0]
         best_score = best[0]
@@ -153,7 +176,12 @@ class TurnPlanner:
                 # in the final round the seat has no next turn, and the next seat has one unless
                 # this seat is the last of the round (rules.md: the game ends with the round)
                 replies = not end.final_round or seat != (end.start_player - 1) % end.num_players
-                if not end.over and replies:
+                if not end.over and replies and self.depth == 2 and self.block and end.supply[nxt]:
+                    gain = self._replied(end, seat, nxt, value, weights, deadline)
+                    if gain is None:  # the time ran out during this plan
+                        break
+                    score += gain
+                elif not end.over and replies:
                     mine = theirs = 0.0
                     if self.ahead and end.supply[seat] and not end.final_round:
                         mine = self._potential(end, seat, weights, deadline)
@@ -192,7 +220,7 @@ class TurnPlanner:
                     legal = _fewer_tile_actions(st, legal)
                 for a in legal:
                     if a == END:  # the turn is complete
-                        v = advantages(st)[seat]
+                        v = advantages(st, seat)[seat]
                         self._evals += 1
                         if keep:
                             done.append((v, rand(), st, acts + [a]))
@@ -206,7 +234,7 @@ class TurnPlanner:
                         continue
                     seen.add(key)
                     self._evals += 1
-                    children.append((advantages(c)[seat], rand(), c, acts + [a] if keep else acts))
+                    children.append((advantages(c, -1)[seat], rand(), c, acts + [a] if keep else acts))
             children.sort(key=lambda x: (x[0], x[1]), reverse=True)
             if deadline is not None and self._now() > deadline:
                 width = 1
@@ -216,11 +244,48 @@ class TurnPlanner:
         done.sort(key=lambda x: (x[0], x[1]), reverse=True)
         return [(v, st, acts) for v, _, st, acts in done]
 
+    def _replied(self, end: GameState, seat: int, nxt: int, value: float, weights: list[float],
+                 deadline: float | None) -> float | None:
+        """The look-ahead of depth 2: the mean over the next seat's terrain cards (``weights``) of
+        what ``seat``'s lead becomes when the next seat plays its best turn with that card (times
+        ``block``), plus ``ahead`` times what ``seat`` can then expect from its own next turn, if it
+        has one (None when ``deadline`` passes first)."""
+        n = end.num_players
+        first = end.start_player
+
+        def gain(t: int) -> float | None:
+            found = self._plans(end.preview_turn(nxt, t), nxt, self.reply, keep=True)
+            if not found:
+                return _SKIP
+            reply = found[0][1]
+            out = self.block * (advantages(reply, nxt)[seat] - value)
+            # after the reply the seat plays again unless the round that ends the game is over for it
+            again = not reply.final_round or (seat - first) % n > (nxt - first) % n
+            if self.ahead and again and reply.supply[seat]:
+                mine = self._potential(reply, seat, weights, deadline)
+                if mine is None:
+                    return None
+                out += self.ahead * mine
+            return out
+
+        return self._mean_over_cards(end, weights, deadline, gain)
+
     def _potential(self, end: GameState, who: int, weights: list[float], deadline: float | None) -> float | None:
         """What ``who`` can expect to add to its lead in its next turn from ``end``: the mean over
         the terrain cards (``weights``) of its best lead after that turn, less its lead now (None
         when ``deadline`` passes first)."""
-        now = advantages(end)[who]
+        now = advantages(end, end.to_move)[who]
+
+        def best(t: int) -> float:
+            (lead,), = self._plans(end.preview_turn(who, t), who, self.reply, keep=False)
+            return _SKIP if lead == float("-inf") else lead - now
+
+        return self._mean_over_cards(end, weights, deadline, best)
+
+    def _mean_over_cards(self, end: GameState, weights: list[float], deadline: float | None, of) -> float | None:
+        """The mean of ``of(card)`` over the terrain cards with a free hex in ``end``, weighted by
+        ``weights`` (0 if there is none; a card whose value is ``_SKIP`` left out); None when
+        ``deadline`` passes first or ``of`` returns None."""
         total = 0.0
         mass = 0.0
         free = ~end.occ
@@ -229,13 +294,14 @@ class TurnPlanner:
                 continue
             if deadline is not None and self._now() > deadline:
                 return None
-            start = end.preview_turn(who, t)
-            (best,), = self._plans(start, who, self.reply, keep=False)
-            if best == float("-inf"):
+            x = of(t)
+            if x is None:
+                return None
+            if x is _SKIP:
                 continue
-            total += w * best
+            total += w * x
             mass += w
-        return total / mass - now if mass else 0.0
+        return total / mass if mass else 0.0
 
 
 def _fewer_tile_actions(state: GameState, legal: list[Action]) -> list[Action]:

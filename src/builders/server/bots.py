@@ -53,7 +53,7 @@ def choose_turn(record: dict[str, Any], level: str, seed: int,
                 factory: AgentFactory | None = None) -> list[str]:
     """The notation of the action the bot of ``level`` plays in the last position of ``record``,
     then those its plan plays after it in the same turn without a new decision (an agent with
-    ``planned``: Kingdom Builder's hard and expert levels plan whole turns; none for the others)."""
+    ``planned``: the hard and expert levels plan whole turns; none for the others)."""
     state = replay(record)
     agent = (factory or make_agent)(record["game"], level, seed)
     try:

@@ -1,0 +1,176 @@
+"""The turn planner of The Builders (the hard and expert levels there): whole turns, exactly the best
+one when the beam holds every position, the other seats' answers looked at, played action by action,
+planned again when a drawn card is not the one the plan expected."""
+
+from __future__ import annotations
+
+import pytest
+
+from builders.ai.evaluate import advantages, win_value
+from builders.ai.planner import PlannerError
+from builders.ai.planner_middle_ages import MiddleAgesPlanner
+from builders.core.games import get_game
+from builders.middle_ages.codes import END
+from tests.ai.helpers import midgame, play_out
+
+
+def value(state, seat):
+    return state.returns()[seat] if state.is_over() else win_value(state, advantages(state)[seat])
+
+
+def all_turns(state, seat):
+    """Every way ``seat`` can play out its turn from ``state``: (its win value after it, actions)."""
+    out = []
+    for a in state.legal_actions():
+        child = state.copy()
+        child.apply(a)
+        if child.is_over() or child.current_player != seat:
+            out.append((value(child, seat), [a]))
+        else:
+            out.extend((v, [a] + rest) for v, rest in all_turns(child, seat))
+    return out
+
+
+def turn_start(seed: int, actions: int):
+    """A 2-player position at the start of a turn, after about ``actions`` random actions."""
+    state = midgame("middle-ages", 2, seed, actions)
+    while state.actions != 3 or state.touched:
+        state.apply(state.legal_actions()[-1] if state.legal_actions()[0] == END else state.legal_actions()[0])
+    return state
+
+
+def first_determinization(state, seed):
+    """The position a planner of ``seed`` plans its first turn on."""
+    return state.resample_hidden(state.current_player, MiddleAgesPlanner(seed).rng)
+
+
+def test_a_wide_beam_finds_the_best_whole_turn():
+    """rules.md "Your turn": actions (three, more bought with coins) until the turn ends. With a beam
+    wider than the ways of a turn and no look-ahead, the plan is the best turn of all there are
+    (counted here by brute force on the same determinization); a narrow beam never finds better."""
+    state = turn_start(6, 30)
+    seat = state.current_player
+    turns = all_turns(first_determinization(state, 1), seat)
+    assert len(turns) > 100
+    best = max(v for v, _ in turns)
+    planner = MiddleAgesPlanner(1, turn_time=None, beam=100_000, plans=0)
+    plan = planner.plan(state)
+    assert plan[-1] == END
+    assert planner.last_stats["value"] == pytest.approx(best)
+    assert plan in [t for v, t in turns if v == pytest.approx(best)]
+    narrow = MiddleAgesPlanner(1, turn_time=None, beam=1, plans=0)
+    assert narrow.plan(state)[-1] == END and narrow.last_stats["value"] <= best + 1e-12
+
+
+def test_the_look_ahead_values_a_plan_after_the_answer_and_the_next_turn():
+    """Depth 1: a plan is worth the seat's win value after the next seat's best turn; depth 2: after
+    the seat's own best next turn as well. Both differ from the plan's value alone and change the
+    turn chosen somewhere in a game's positions."""
+    state = turn_start(3, 40)
+    seat = state.current_player
+    plain = MiddleAgesPlanner(2, turn_time=None, beam=12, plans=0)
+    plain_plan = plain.plan(state)
+    one = MiddleAgesPlanner(2, turn_time=None, beam=12, plans=6, reply=4, depth=1)
+    one_plan = one.plan(state)
+    assert one.last_stats["looked"] == 6
+    # the value of the plan chosen, recomputed: the next seat's best turn (a beam of 4) from its end
+    det = first_determinization(state, 2)
+    for a in one_plan:
+        det.apply(a)
+    assert det.current_player != seat
+    answer = MiddleAgesPlanner(0, turn_time=None, beam=4, plans=0)._turn(det, det.current_player, 4)
+    assert one.last_stats["value"] == pytest.approx(value(answer[0][2], seat))
+    two = MiddleAgesPlanner(2, turn_time=None, beam=12, plans=6, reply=4, depth=2)
+    two.plan(state)
+    assert two.last_stats["evaluations"] > one.last_stats["evaluations"] > plain.last_stats["evaluations"]
+    assert 0.0 <= two.last_stats["win"] <= 1.0
+    changed = 0
+    for seed in range(4):
+        position = turn_start(seed, 30)
+        flat = MiddleAgesPlanner(seed, turn_time=None, beam=12, plans=0).plan(position)
+        deep = MiddleAgesPlanner(seed, turn_time=None, beam=12, plans=6, reply=4).plan(position)
+        changed += flat != deep
+    assert changed and plain_plan[-1] == END
+
+
+def test_the_time_limit_stops_the_look_ahead():
+    state = turn_start(3, 40)
+    hurried = MiddleAgesPlanner(2, turn_time=1e-9, beam=12, plans=6, reply=4)
+    plan = hurried.plan(state)
+    assert hurried.last_stats["looked"] == 0 and plan[-1] == END
+    full = MiddleAgesPlanner(2, turn_time=None, beam=12, plans=6, reply=4)
+    full.plan(state)
+    assert hurried.last_stats["plans"] < full.last_stats["plans"]
+
+
+def test_the_plan_is_played_action_by_action_until_a_card_is_drawn():
+    """The first decision of a turn plans it; the next ones play the plan until a card is drawn into
+    a row (opening a site or recruiting: the card is hidden until then), and the turn is planned
+    again from what the seat now sees."""
+    replanned = followed = 0
+    for seed in range(4):
+        state = turn_start(seed, 30)
+        seat = state.current_player
+        plan = MiddleAgesPlanner(seed, turn_time=None, beam=10, plans=3, reply=3).plan(state)
+        planner = MiddleAgesPlanner(seed, turn_time=None, beam=10, plans=3, reply=3)   # plans the same
+        drawn = False
+        i = 0
+        while state.current_player == seat and not state.is_over():
+            before = planner.last_stats
+            action = planner.act(state)
+            if i == 0:
+                assert action == plan[0]
+            elif not drawn:
+                assert planner.last_stats is before and action == plan[i]
+                followed += 1
+            else:
+                assert planner.last_stats is not before
+                replanned += 1
+                break
+            rows = (tuple(state.brow), tuple(state.wrow))
+            state.apply(action)
+            drawn = rows != (tuple(state.brow), tuple(state.wrow))
+            i += 1
+    assert followed and replanned
+
+
+def test_planned_gives_the_rest_of_the_turn_up_to_a_draw():
+    """For the server, which asks a new planner at each decision: the plan's actions after the one
+    played, up to the end of the turn or the first action after a card was drawn into a row."""
+    for seed in range(6):
+        state = turn_start(seed, 30)
+        seat = state.current_player
+        planner = MiddleAgesPlanner(seed, turn_time=None, beam=10, plans=3, reply=3)
+        action = planner.act(state)
+        rest = planner.planned(state, action)
+        sim = state.copy()
+        rows = (tuple(sim.brow), tuple(sim.wrow))
+        sim.apply(action)
+        for a in rest:
+            assert (tuple(sim.brow), tuple(sim.wrow)) == rows and sim.current_player == seat
+            sim.apply(a)
+        if rest and rest[-1] != END:
+            assert (tuple(sim.brow), tuple(sim.wrow)) != rows       # stopped at a draw
+    assert MiddleAgesPlanner(1).planned(state, state.legal_actions()[0]) == []
+
+
+def test_the_planner_refuses_what_it_cannot_do():
+    """The settings are checked as Kingdom Builder's planner checks them (the same base class)."""
+    state = get_game("kingdom").new_state(get_game("kingdom").random_setup(2, 1))
+    with pytest.raises(PlannerError) as e:
+        MiddleAgesPlanner(1).act(state)
+    assert str(e.value) == "this turn planner plays The Builders, not kingdom"
+    with pytest.raises(PlannerError) as e:
+        MiddleAgesPlanner(1, depth=0)
+    assert str(e.value) == "depth must be 1 or 2, not 0"
+    with pytest.raises(PlannerError) as e:
+        MiddleAgesPlanner(1, beam=0)
+    assert str(e.value) == "beam must be a whole number of at least 1, not 0"
+
+
+def test_a_whole_game_with_the_planner_is_legal_and_deterministic():
+    """Seeded and without a time limit, the planner plays the same game twice, and ends it."""
+    first, again = (play_out("middle-ages", 11, lambda: [MiddleAgesPlanner(5, turn_time=None, beam=6, plans=3, reply=2),
+                                                        MiddleAgesPlanner(6, turn_time=None, beam=4, plans=0)])
+                    for _ in range(2))
+    assert first == again
