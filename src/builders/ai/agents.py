@@ -17,20 +17,22 @@ mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per
            for matches on a busy machine), ``finish`` (at most this many actions of the leaf's
            player, best by the move heuristic, before the evaluation; default 0), ``top`` (the
            root tries only this many actions, best by the evaluation; default 0: all)
-plan       Kingdom Builder only: the turn planner (``builders.ai.planner``): ``turn`` (seconds a
-           turn, default 2), ``beam``, ``plans``, ``reply`` (default 30, 16, 4), ``ahead``,
-           ``block`` (default 1, 1), ``depth`` (1: the next turns valued from the plan's end;
-           2: the next seat's best turn applied before the seat's own; default 1), ``clock``
-easy,      the bot levels of ``make_bot``; hard and expert take ``turn`` (seconds per turn) and
-medium,    ``clock``, and the options of their game's agent: in Kingdom Builder the planner's
-hard,      (``beam``, ``plans``, ``reply``, ``ahead``, ``block``, ``depth``), in The Builders the
-expert     other mcts options; an option of the other game's agent is refused when the game is known
+plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.planner_middle_ages``):
+           ``turn`` (seconds a turn, default 2), ``beam``, ``plans``, ``reply`` (Kingdom Builder
+           30, 16, 4; The Builders 30, 20, 6), ``depth`` (Kingdom Builder: 1, the next turns
+           valued from the plan's end, or 2, the next seat's best turn applied before the seat's
+           own; The Builders: 1, the other seats' answers, or 2, then the seat's next turn;
+           default 1 and 2), ``clock``; Kingdom Builder only: ``ahead``, ``block`` (the weights
+           of the next turns, default 1, 1), refused in The Builders
+easy,      the bot levels of ``make_bot``; hard and expert are the game's planner with the level's
+medium,    settings and take its options
+hard,
+expert
 =========  ====================================================================================
 
 ``mcts`` with its defaults is the search as it was before the fast move ordering and turn budgets
-(``mcts:time=1`` was the hard level of both games then); in The Builders ``hard`` is
-``mcts:turn=2:prior=fast:reuse=1`` with ``top=3`` (the root tries the 3 actions the evaluation
-ranks best), in Kingdom Builder ``plan:turn=2``.
+(``mcts:time=1`` was the hard level of both games then); ``mcts:turn=2:prior=fast:reuse=1`` (with
+``top=3`` by default in The Builders) was The Builders' hard level before its planner.
 
 A list of agents is written with commas: ``mcts:time=0.2,greedy``. A comma-separated item that is
 only ``key=value`` adds an option to the agent before it, so ``mcts:time=0.2,c=0.7,greedy`` is the

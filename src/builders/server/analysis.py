@@ -1,10 +1,11 @@
 """Hints during a game and the post-game analysis board, computed away from the event loop.
 
 Hints: a game created with ``hints: true`` (never a rated game) lets the seat to move ask
-``POST /api/games/{id}/hint`` for the move the hard level's search would play and its estimated
-win chance. The search never gets the true state: the server draws one determinization from what
-the seat may see (``resample_hidden`` with a seed made of the game's id and the number of actions,
-nothing hidden) and the worker searches from it, so nothing hidden from the seat can shape the hint.
+``POST /api/games/{id}/hint`` for the move the hard level would play (the first action of its turn
+planner's plan) and its estimated win chance. The planner never gets the true state: the server
+draws one determinization from what the seat may see (``resample_hidden`` with a seed made of the
+game's id and the number of actions, nothing hidden) and the worker plans from it, so nothing hidden
+from the seat can shape the hint.
 
 Analyses: ``POST /api/games/{id}/analysis`` on a finished game starts the analysis of every decision
 (:func:`builders.ai.analysis.analyse`) in a worker process of its own, at a lower priority than the
@@ -40,8 +41,8 @@ from builders.server.schemas import GAME_ID_PATTERN
 
 log = logging.getLogger("builders.server")
 
-#: search iterations of a hint (about a quarter of a second), and its time limit in seconds (in Kingdom
-#: Builder the turn planner's time)
+#: the budget a hint request is checked against (``builders.ai.analysis.hint``), and the time limit of
+#: the hard level's turn planner that finds the hint, in seconds
 HINT_ITERATIONS = 1000
 HINT_SECONDS = 1.5
 #: search iterations per decision of an analysis
