@@ -247,3 +247,15 @@ def test_the_deeper_look_ahead_applies_the_reply_before_the_next_turn():
     assert deep_stats["value"] != pytest.approx(flat_stats["value"])
     assert deep_stats["evaluations"] > flat_stats["evaluations"]
     assert deep[-1] == END
+
+
+def test_a_plan_made_again_in_a_turn_gets_what_is_left_of_it():
+    """A card drawn in the turn (building rule 4) makes the planner plan again: it gets what is left
+    of the turn's time, or a fifth of it when it did not see the turn start (the server's planners)."""
+    state = small_turn_position()
+    planner = TurnPlanner(1, turn_time=2.0)
+    assert planner._budget(state, 10.0) == pytest.approx(2.0)
+    later = state.copy()
+    later.apply(next(a for a in later.legal_actions() if a < 400))      # a build
+    assert planner._budget(later, 11.5) == pytest.approx(0.5)
+    assert TurnPlanner(1, turn_time=2.0)._budget(later, 0.0) == pytest.approx(0.4)

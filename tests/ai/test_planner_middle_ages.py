@@ -174,3 +174,26 @@ def test_a_whole_game_with_the_planner_is_legal_and_deterministic():
                                                         MiddleAgesPlanner(6, turn_time=None, beam=4, plans=0)])
                     for _ in range(2))
     assert first == again
+
+
+def test_the_turn_time_covers_the_plans_made_again_in_the_turn():
+    """A turn's time covers the whole turn: the first plan may take 60% of it, a plan made again
+    after a draw what is left of the turn (at least 5%), and a planner that did not see the turn
+    start (the server makes one per decision) 20% (times the 0.9 margin in each case)."""
+    state = turn_start(2, 30)
+    clock = [100.0]
+    planner = MiddleAgesPlanner(1, turn_time=2.0)
+    planner._now = lambda: clock[0]
+    assert planner._budget(state, clock[0]) == pytest.approx(1.2)
+    later = state.copy()
+    later.apply(later.parse_action("coins 1"))
+    assert planner._budget(later, 100.5) == pytest.approx(1.5)
+    assert planner._budget(later, 101.99) == pytest.approx(0.1)
+    assert MiddleAgesPlanner(1, turn_time=2.0)._budget(later, 0.0) == pytest.approx(0.4)
+    assert MiddleAgesPlanner(1, turn_time=None)._budget(later, 0.0) is None
+    # the next turn of the seat starts a new count
+    while later.current_player == state.current_player:
+        later.apply(later.legal_actions()[0] if later.actions else later.parse_action("end"))
+    while later.current_player != state.current_player:
+        later.apply(later.parse_action("end") if not later.actions else later.parse_action("coins 1"))
+    assert planner._budget(later, 300.0) == pytest.approx(1.2)

@@ -32,7 +32,7 @@ import random
 from builders.ai.evaluate import advantages, move_values, win_value
 from builders.ai.mcts import CLOCKS
 from builders.core.rng import Rng
-from builders.core.state import Action, GameState
+from builders.core.state import Action, Chance, GameState
 from builders.kingdom.notation import END, SHIFT
 
 #: the share of the turn time the planner plans to use (the rest: the turn's other actions, a busy machine)
@@ -43,6 +43,10 @@ PLAN_SHARE = 0.4
 TILE_ACTIONS = 16
 #: the smallest tile action (builds are hex numbers below it)
 TILE = 1 << SHIFT
+#: the share of the turn time for a plan made again in a turn by a planner that did not see its start
+REPLAN_SHARE = 0.2
+#: ... and the least share a planner that saw the start gives a plan made again late in the turn
+LAST_SHARE = 0.05
 #: per level: (beam, plans, reply)
 LEVEL_SETTINGS = {"hard": (30, 16, 4), "expert": (40, 32, 6)}
 #: a card left out of a mean over the cards (no turn found with it)
@@ -53,9 +57,24 @@ class PlannerError(ValueError):
     """A planner that cannot be made (a setting out of range) or a game it does not play."""
 
 
+def _first_decision(state: GameState, end: Action) -> bool:
+    """Whether the seat to move has not acted yet in its turn (the last action of the history, past
+    the cards drawn, is ``end``, or there is none)."""
+    for entry in reversed(state.history):
+        if not isinstance(entry, Chance):
+            return entry == end
+    return True
+
+
 class Planner:
     """What the turn planners of both games share: their settings (checked: PlannerError saying
-    which is out of range), clock, generators and statistics."""
+    which is out of range), clock, time budget, generators and statistics."""
+
+    #: the game's end-of-turn action
+    END: Action = END
+    #: the share of the turn time for the plan made at the first decision of a turn (the rest is
+    #: kept for plans made again after a card drawn in the turn)
+    FIRST_SHARE = 1.0
 
     def __init__(self, seed: int | None, turn_time: float | None, beam: int, plans: int, reply: int, depth: int,
                  clock: str, name: str | None):
@@ -81,13 +100,33 @@ class Planner:
         self.name = name or "planner"
         self.last_stats: dict[str, float] = {}
         self._evals = 0
+        #: ((seat, turn), the time its first plan started) of the last turn planned
+        self._turn_started: tuple[tuple[int, int], float] | None = None
+
+    def _budget(self, state: GameState, now: float) -> float | None:
+        """The seconds a plan made now may take: at the first decision of a turn ``FIRST_SHARE`` of
+        the turn time; when a card drawn in the turn makes the planner plan again, what is left of
+        the turn (at least ``LAST_SHARE`` of it), or ``REPLAN_SHARE`` of it for a planner that did
+        not see the turn start (the server makes one for each decision); None without a limit."""
+        if self.turn_time is None:
+            return None
+        key = (state.current_player, state.turn)
+        if _first_decision(state, self.END):
+            self._turn_started = (key, now)
+            return self.turn_time * self.FIRST_SHARE
+        if self._turn_started is not None and self._turn_started[0] == key:
+            left = self.turn_time - (now - self._turn_started[1])
+            return max(left, self.turn_time * LAST_SHARE)
+        return self.turn_time * REPLAN_SHARE
 
     def _begin(self, state: GameState) -> tuple[float, float | None, float | None, GameState]:
-        """The start of a turn's planning: the time now, the turn's deadline, the plan search's
-        (``PLAN_SHARE`` of the time), and the position planned on, drawn from what the seat to move
-        sees."""
+        """The start of a turn's planning: the time now, the plan's deadline (``_budget``, less a
+        margin), the plan search's (``PLAN_SHARE`` of the time), and the position planned on, drawn
+        from what the seat to move sees."""
         start = self._now()
-        budget = None if self.turn_time is None else self.turn_time * TURN_MARGIN
+        budget = self._budget(state, start)
+        if budget is not None:
+            budget *= TURN_MARGIN
         self._evals = 0
         det = state.resample_hidden(state.current_player, self.rng)
         if budget is None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.planner import Planner, PlannerError
 from builders.core.state import Action, GameState
+from builders.middle_ages.codes import END
 
 #: per level: (beam, plans, reply)
 LEVEL_SETTINGS = {"hard": (30, 20, 6), "expert": (60, 40, 12)}
@@ -53,6 +54,10 @@ class MiddleAgesPlanner(Planner):
     - ``depth``: 1, the other seats' answers; 2, then the seat's own next turn;
     - ``clock``: ``wall`` or ``cpu``.
     """
+
+    END = END
+    #: a turn often draws a card or two (opening a site, recruiting), each followed by a new plan
+    FIRST_SHARE = 0.6
 
     def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
                  plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2], depth: int = 2,
@@ -131,10 +136,11 @@ class MiddleAgesPlanner(Planner):
         return best_actions
 
     # -- the searches -------------------------------------------------------------------------
-    def _turn(self, state: GameState, seat: int, width: int, deadline: float | None = None) -> list:
+    def _turn(self, state: GameState, seat: int, width: int, deadline: float | None = None,
+              stop: bool = False) -> list | None:
         """The ways ``seat`` can play out its turn from ``state``, best first, found by a beam of
-        ``width`` (1 once ``deadline`` has passed): (win value, tie-break, position after the
-        turn, actions)."""
+        ``width``: (win value, tie-break, position after the turn, actions). Once ``deadline``
+        has passed the beam narrows to 1, or with ``stop`` the search gives up (None)."""
         beam = [(state, [])]
         done: list = []
         seen: set = set()
@@ -157,6 +163,8 @@ class MiddleAgesPlanner(Planner):
                         children.append(item)
             children.sort(key=lambda x: (x[0], x[1]), reverse=True)
             if deadline is not None and self._now() > deadline:
+                if stop:
+                    return None
                 width = 1
             beam = [(c, acts) for _, _, c, acts in children[:width]]
         done.sort(key=lambda x: (x[0], x[1]), reverse=True)
@@ -167,11 +175,11 @@ class MiddleAgesPlanner(Planner):
         ``depth`` 2, the seat its own best next turn); None when ``deadline`` passes first."""
         st = end
         while not st.is_over() and st.current_player != seat:
-            if deadline is not None and self._now() > deadline:
+            answers = self._turn(st, st.current_player, self.reply, deadline, stop=True)
+            if answers is None:
                 return None
-            st = self._turn(st, st.current_player, self.reply)[0][2]
+            st = answers[0][2]
         if self.depth == 2 and not st.is_over():
-            if deadline is not None and self._now() > deadline:
-                return None
-            return self._turn(st, seat, self.reply)[0][0]
+            mine = self._turn(st, seat, self.reply, deadline, stop=True)
+            return None if mine is None else mine[0][0]
         return _value(st, seat)
