@@ -71,7 +71,8 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),
     ("mcts:top=-2", "option top of mcts must not be negative, not -2"),
     ("hard:top=3", "unknown option 'top' for agent hard (options: turn, beam, plans, reply, ahead, block, depth, "
-                   "clock)"),
+                   "samples, clock)"),
+    ("plan:samples=0", "option samples of plan must be positive, not 0"),
     ("plan:beam=0", "option beam of plan must be positive, not 0"),
     ("hard:reply=0", "option reply of hard must be positive, not 0"),
     ("plan:plans=-1", "option plans of plan must not be negative, not -1"),
@@ -89,9 +90,11 @@ def test_agent_spec_refusals(text, message):
 
 @pytest.mark.parametrize("text, game, message", [
     ("hard:block=0.5", "middle-ages", "option block of hard is not one of The Builders' (options there: turn, beam, "
-                                      "plans, reply, depth, clock)"),
+                                      "plans, reply, depth, samples, clock)"),
     ("plan:ahead=2", "middle-ages", "option ahead of plan is not one of The Builders' (options there: turn, beam, "
-                                    "plans, reply, depth, clock)"),
+                                    "plans, reply, depth, samples, clock)"),
+    ("expert:samples=3", "kingdom", "option samples of expert is not one of Kingdom Builder's (options there: turn, "
+                                    "beam, plans, reply, ahead, block, depth, clock)"),
 ])
 def test_level_options_of_the_other_game_are_refused(text, game, message):
     """hard, expert and plan are the game's turn planner; the weights of the next turns over the
@@ -147,16 +150,16 @@ def test_each_spec_makes_the_agent_it_names():
         agent = parse_agent(level).make(5, "middle-ages")
         assert (type(agent), agent.turn_time, agent.depth, agent.name) == \
             (MiddleAgesPlanner, TURN_TIME[level], 2, level)
-        assert (agent.beam, agent.plans, agent.reply) == MIDDLE_AGES_SETTINGS[level]
+        assert (agent.beam, agent.plans, agent.reply, agent.samples) == MIDDLE_AGES_SETTINGS[level]
         planner = parse_agent(level).make(5, "kingdom")
         assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
         assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]
         # without its game, the level becomes the game's agent at its first decision
         later = parse_agent(level).make(5)
         assert (type(later), later.agent, later.turn_time, later.name) == (LevelAgent, None, TURN_TIME[level], level)
-    tuned = parse_agent("hard:turn=1:plans=3:beam=9:reply=2:depth=1:clock=cpu").make(5, "middle-ages")
-    assert (tuned.turn_time, tuned.plans, tuned.beam, tuned.reply, tuned.depth, tuned.clock) == \
-        (1.0, 3, 9, 2, 1, "cpu")
+    tuned = parse_agent("hard:turn=1:plans=3:beam=9:reply=2:depth=1:samples=4:clock=cpu").make(5, "middle-ages")
+    assert (tuned.turn_time, tuned.plans, tuned.beam, tuned.reply, tuned.depth, tuned.samples, tuned.clock) == \
+        (1.0, 3, 9, 2, 1, 4, "cpu")
     tuned = parse_agent("hard:turn=1:plans=3:beam=9:reply=2:block=0.5:clock=cpu").make(5, "kingdom")
     assert (tuned.turn_time, tuned.plans, tuned.beam, tuned.reply, tuned.block, tuned.ahead, tuned.clock) == \
         (1.0, 3, 9, 2, 0.5, 1.0, "cpu")
@@ -196,7 +199,7 @@ def test_bot_levels():
     for level in ("hard", "expert"):
         bot = make_bot("middle-ages", level, 1)
         assert (type(bot), bot.turn_time, bot.name) == (MiddleAgesPlanner, TURN_TIME[level], level)
-        assert (bot.beam, bot.plans, bot.reply) == MIDDLE_AGES_SETTINGS[level]
+        assert (bot.beam, bot.plans, bot.reply, bot.samples) == MIDDLE_AGES_SETTINGS[level]
         planner = make_bot("kingdom", level, 1)
         assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
         assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]

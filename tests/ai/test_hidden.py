@@ -74,7 +74,8 @@ def kb_agents():
 
 def ma_agents():
     return [GreedyAgent(7), GreedyAgent(7, noise=0.5), MCTSAgent(7, time_limit=None, iterations=400),
-            MiddleAgesPlanner(7, turn_time=None, beam=10, plans=4, reply=3)]
+            MiddleAgesPlanner(7, turn_time=None, beam=10, plans=4, reply=3),
+            MiddleAgesPlanner(7, turn_time=None, beam=6, plans=3, reply=2, samples=3)]
 
 
 @pytest.mark.parametrize("pos", KB_POSITIONS)

@@ -197,3 +197,35 @@ def test_the_turn_time_covers_the_plans_made_again_in_the_turn():
     while later.current_player != state.current_player:
         later.apply(later.parse_action("end") if not later.actions else later.parse_action("coins 1"))
     assert planner._budget(later, 300.0) == pytest.approx(1.2)
+
+
+def test_with_samples_the_start_with_the_best_mean_over_determinizations_is_played():
+    """``samples`` plans the turn on that many determinizations (the hidden deck orders drawn anew)
+    and compares plans by their start up to the first card drawn, which no hidden card changes: the
+    start with the best mean value wins (a start one determinization did not look at counts as its
+    worst plan there). Recomputed here from the same determinizations, in the same order."""
+    from builders.ai.planner_middle_ages import _drawn_start
+
+    state = turn_start(4, 30)
+    seat = state.current_player
+    settings = dict(turn_time=None, beam=10, plans=4, reply=3, samples=3)
+    planner = MiddleAgesPlanner(9, **settings)
+    plan = planner.plan(state)
+    assert planner.last_stats["samples"] == 3 and plan[-1] == END
+    again = MiddleAgesPlanner(9, **settings)
+    dets = [again._begin(state)[3]] + [state.resample_hidden(seat, again.rng) for _ in range(2)]
+    tables = []
+    for det in dets:
+        scored, _, _ = again._scored_plans(det, seat, None, None)
+        starts: dict = {}
+        for score, actions in scored:
+            key = _drawn_start(det, actions)
+            starts[key] = max(starts.get(key, score), score)
+        tables.append(starts)
+    floors = [min(t.values()) for t in tables]
+    means = {key: sum(t.get(key, f) for t, f in zip(tables, floors)) / 3 for key in tables[0]}
+    best = max(means.values())
+    assert _drawn_start(dets[0], plan) in [key for key, m in means.items() if m == pytest.approx(best)]
+    assert planner.last_stats["value"] == pytest.approx(best)
+    # the start does not depend on what the seat cannot see (the seed fixes the determinizations)
+    assert len({_drawn_start(d, plan) for d in dets}) == 1

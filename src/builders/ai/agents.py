@@ -23,7 +23,8 @@ plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.plann
            valued from the plan's end, or 2, the next seat's best turn applied before the seat's
            own; The Builders: 1, the other seats' answers, or 2, then the seat's next turn;
            default 1 and 2), ``clock``; Kingdom Builder only: ``ahead``, ``block`` (the weights
-           of the next turns, default 1, 1), refused in The Builders
+           of the next turns, default 1, 1); The Builders only: ``samples`` (determinizations
+           the turn is planned on, default 1)
 easy,      the bot levels of ``make_bot``; hard and expert are the game's planner with the level's
 medium,    settings and take its options
 hard,
@@ -61,11 +62,12 @@ OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
 }
 OPTIONS["plan"] = {"turn": (float, "turn_time"), "beam": (int, "beam"), "plans": (int, "plans"),
                    "reply": (int, "reply"), "ahead": (float, "ahead"), "block": (float, "block"),
-                   "depth": (int, "depth"), "clock": (str, "clock")}
+                   "depth": (int, "depth"), "samples": (int, "samples"), "clock": (str, "clock")}
 #: the agents that plan whole turns (the planner of the game they play)
 PLANNERS = ("plan", "hard", "expert")
-#: the planner options that only Kingdom Builder's planner takes
+#: the planner options that only Kingdom Builder's planner takes, and only The Builders'
 KINGDOM_ONLY = ("ahead", "block")
+MIDDLE_AGES_ONLY = ("samples",)
 CLOCK_NAMES = ("wall", "cpu")
 OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(OPTIONS["plan"]), "expert": dict(OPTIONS["plan"])})
 
@@ -114,13 +116,15 @@ class AgentSpec:
     def check(self, game: str | None) -> None:
         """ValueError if this spec cannot play ``game`` (None: any game) with its options: the
         planner of The Builders takes no ``ahead`` or ``block`` (Kingdom Builder's weights of the
-        next turns, where the next card is a draw)."""
-        if self.kind not in PLANNERS or game != "middle-ages":
+        next turns, where the next card is a draw), Kingdom Builder's no ``samples``."""
+        if self.kind not in PLANNERS or game is None:
             return
+        foreign, title = (KINGDOM_ONLY, "The Builders'") if game == "middle-ages" else \
+            (MIDDLE_AGES_ONLY, "Kingdom Builder's")
         for key in self.options:
-            if key in KINGDOM_ONLY:
-                own = ", ".join(k for k in OPTIONS["plan"] if k not in KINGDOM_ONLY)
-                raise ValueError(f"option {key} of {self.kind} is not one of The Builders' (options there: {own})")
+            if key in foreign:
+                own = ", ".join(k for k in OPTIONS["plan"] if k not in foreign)
+                raise ValueError(f"option {key} of {self.kind} is not one of {title} (options there: {own})")
 
 
 class LevelAgent:
@@ -161,7 +165,7 @@ def _value(kind: str, key: str, text: str) -> Any:
     except ValueError:
         raise ValueError(f"option {key} of {kind} must be {'a whole number' if typ is int else 'a number'}, "
                          f"not {text!r}") from None
-    if key in ("time", "iters", "turn", "c", "scale", "beam", "reply") and not value > 0:
+    if key in ("time", "iters", "turn", "c", "scale", "beam", "reply", "samples") and not value > 0:
         raise ValueError(f"option {key} of {kind} must be positive, not {text}")
     if key in ("time", "turn") and value > 600:
         raise ValueError(f"option {key} of {kind} must be at most 600 seconds, not {text}")

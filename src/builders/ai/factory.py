@@ -57,12 +57,12 @@ def check_turn_time(turn_time: object) -> float:
 def make_planner(seed: int | None, level: str, turn_time: float, game: str | None = "kingdom",
                  **options) -> TurnPlanner | MiddleAgesPlanner:
     """The turn planner of ``game`` at ``level`` (hard or expert) with ``turn_time`` seconds a
-    turn; ``options`` (beam, plans, reply, depth, clock; in Kingdom Builder ahead and block too)
-    replace the level's settings."""
+    turn; ``options`` (beam, plans, reply, depth, clock; in Kingdom Builder ahead and block, in
+    The Builders samples) replace the level's settings."""
     if game == "middle-ages":
-        beam, plans, reply = MIDDLE_AGES_SETTINGS[level]
+        beam, plans, reply, samples = MIDDLE_AGES_SETTINGS[level]
         return MiddleAgesPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
-                                                                 **options})
+                                                                 "samples": samples, **options})
     beam, plans, reply = LEVEL_SETTINGS[level]
     return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply, **options})
 

@@ -25,12 +25,12 @@ always plays the same.
 from __future__ import annotations
 
 from builders.ai.evaluate import advantages, win_value
-from builders.ai.planner import Planner, PlannerError
+from builders.ai.planner import PLAN_SHARE, Planner, PlannerError
 from builders.core.state import Action, GameState
 from builders.middle_ages.codes import END
 
-#: per level: (beam, plans, reply)
-LEVEL_SETTINGS = {"hard": (30, 20, 6), "expert": (60, 40, 12)}
+#: per level: (beam, plans, reply, samples)
+LEVEL_SETTINGS = {"hard": (30, 20, 6, 1), "expert": (40, 24, 8, 6)}
 
 
 def _value(state: GameState, seat: int) -> float:
@@ -42,6 +42,17 @@ def _value(state: GameState, seat: int) -> float:
 
 def _rows(state: GameState) -> tuple:
     return (tuple(state.brow), tuple(state.wrow))
+
+
+def _drawn_start(det: GameState, actions: list[Action]) -> tuple[Action, ...]:
+    """The actions of a plan up to the first that draws a card into a row (included), or all."""
+    sim = det.copy()
+    rows = _rows(sim)
+    for i, a in enumerate(actions):
+        sim.apply(a)
+        if _rows(sim) != rows:
+            return tuple(actions[: i + 1])
+    return tuple(actions)
 
 
 class MiddleAgesPlanner(Planner):
@@ -61,8 +72,11 @@ class MiddleAgesPlanner(Planner):
 
     def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
                  plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2], depth: int = 2,
-                 clock: str = "wall", name: str | None = None):
+                 samples: int = LEVEL_SETTINGS["hard"][3], clock: str = "wall", name: str | None = None):
         super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise PlannerError(f"samples must be a whole number of at least 1, not {samples!r}")
+        self.samples = samples
         self.last_rows: list[tuple] = []
         #: (the history length the next planned action expects, the actions left, each with the
         #: rows the plan expects before it)
@@ -108,32 +122,70 @@ class MiddleAgesPlanner(Planner):
 
     def plan(self, state: GameState) -> list[Action]:
         """The actions of the seat to move until the end of its turn (``last_rows``: the rows the
-        plan expects before each)."""
+        plan expects before each).
+
+        With ``samples`` above 1 the turn is planned on that many determinizations, each with its
+        share of the time, and the plans are compared by their start up to the first card drawn
+        (which is the same whatever is hidden: the rest is planned again after the draw): the start
+        with the best mean value over the determinizations wins (a start a determinization did not
+        look at counts there as that determinization's worst plan looked at)."""
         start, deadline, plan_deadline, det = self._begin(state)
         seat = state.current_player
-        found = self._turn(det, seat, self.beam, plan_deadline)
-        best_score, _, best_end, best_actions = found[0]
-        looked = 0
-        if self.plans and len(found) > 1:
-            scored = None
-            for value, _, end, actions in found[: self.plans]:
-                score = self._answered(end, seat, deadline)
-                if score is None:  # the time ran out during this plan
-                    break
-                looked += 1
-                if scored is None or score > scored[0]:
-                    scored = (score, end, actions)
-            if looked > 1:  # one plan looked ahead alone chooses nothing
-                best_score, best_end, best_actions = scored
+        k_all = self.samples
+        dets = [det] + [state.resample_hidden(seat, self.rng) for _ in range(k_all - 1)]
+        per_det: list[dict[tuple, tuple]] = []
+        plans = looked = 0
+        for k, d in enumerate(dets):
+            if deadline is None:
+                plan_end = end_by = None
+            else:
+                share = (deadline - start) / k_all
+                plan_end, end_by = start + share * (k + PLAN_SHARE), start + share * (k + 1)
+            scored, n, m = self._scored_plans(d, seat, plan_end, end_by)
+            plans += n
+            looked += m
+            starts: dict[tuple, tuple] = {}
+            for score, actions in scored:
+                key = _drawn_start(d, actions)
+                if key not in starts or score > starts[key][0]:
+                    starts[key] = (score, actions)
+            per_det.append(starts)
+            if k and deadline is not None and self._now() > deadline:
+                break
+        # the start with the best mean value over the determinizations planned
+        floors = [min(v[0] for v in starts.values()) for starts in per_det]
+        best = None
+        for key in per_det[0]:
+            mean = sum(starts.get(key, (floor,))[0] for starts, floor in zip(per_det, floors)) / len(per_det)
+            if best is None or mean > best[0]:
+                best = (mean, key)
+        best_score, key = best
+        best_actions = per_det[0][key][1]
         rows = []
         sim = det.copy()
         for a in best_actions:
             rows.append(_rows(sim))
             sim.apply(a)
-        self.last_stats = {"plans": len(found), "looked": looked, "evaluations": self._evals,
+        self.last_stats = {"plans": plans, "looked": looked, "samples": len(per_det), "evaluations": self._evals,
                            "seconds": self._now() - start, "value": best_score, "win": best_score}
         self.last_rows = rows
         return best_actions
+
+    def _scored_plans(self, det: GameState, seat: int, plan_deadline: float | None,
+                      deadline: float | None) -> tuple[list[tuple[float, list[Action]]], int, int]:
+        """The plans of ``seat`` on the determinization ``det`` with their values (looked ahead when
+        two or more could be), the number of plans found and the number looked ahead."""
+        found = self._turn(det, seat, self.beam, plan_deadline)
+        looked: list[tuple[float, list[Action]]] = []
+        if self.plans and len(found) > 1:
+            for _, _, end, actions in found[: self.plans]:
+                score = self._answered(end, seat, deadline)
+                if score is None:  # the time ran out during this plan
+                    break
+                looked.append((score, actions))
+        if len(looked) > 1:  # one plan looked ahead alone chooses nothing
+            return looked, len(found), len(looked)
+        return [(value, actions) for value, _, _, actions in found], len(found), 0
 
     # -- the searches -------------------------------------------------------------------------
     def _turn(self, state: GameState, seat: int, width: int, deadline: float | None = None,
