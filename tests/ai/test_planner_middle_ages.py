@@ -34,8 +34,9 @@ def all_turns(state, seat):
 def turn_start(seed: int, actions: int):
     """A 2-player position at the start of a turn, after about ``actions`` random actions."""
     state = midgame("middle-ages", 2, seed, actions)
-    while state.actions != 3 or state.touched:
-        state.apply(state.legal_actions()[-1] if state.legal_actions()[0] == END else state.legal_actions()[0])
+    while state.actions != 3 or state.touched:       # play on to the next turn's start
+        legal = state.legal_actions()
+        state.apply(END if END in legal else legal[0])
     return state
 
 

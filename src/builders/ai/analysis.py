@@ -62,7 +62,8 @@ def label_of(loss: float) -> str | None:
     return None
 
 
-def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSAgent:
+def _check_budget(iterations: int | None, seconds: float | None) -> None:
+    """AnalysisError for a time or an iteration budget out of range."""
     if seconds is not None:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_SECONDS:
             raise AnalysisError(f"the time per decision must be more than 0 and at most {MAX_SECONDS:g} seconds, "
@@ -71,6 +72,10 @@ def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSA
         if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
             raise AnalysisError(f"the iterations per decision must be a whole number from 1 to {MAX_ITERATIONS}, "
                                 f"not {iterations!r}")
+
+
+def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSAgent:
+    _check_budget(iterations, seconds)
     return MCTSAgent(seed, time_limit=seconds, iterations=iterations, prior="fast")
 
 
@@ -106,7 +111,7 @@ def hint(state: GameState, seat: int, budget: int = DEFAULT_ITERATIONS, seed: in
         raise AnalysisError(f"it is not seat {seat}'s turn (seat {state.current_player} is to move)")
     # the hard level is the game's turn planner: the hint is the first action of its plan, the win
     # chance the plan's; ``iterations`` counts the positions it evaluated
-    _searcher(seed, budget, seconds)
+    _check_budget(budget, seconds)
     planner = make_planner(seed, "hard", seconds, state.GAME)
     plan = planner.plan(state)
     stats = planner.last_stats
@@ -175,7 +180,7 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
     """
     if iterations is None and seconds is None:
         raise AnalysisError("an analysis needs iterations or seconds per decision")
-    _searcher(0, iterations, seconds)          # checks the budget
+    _check_budget(iterations, seconds)
     final = _check_finished(record)
     state = initial_state(record)
     all_steps = list(steps(record["history"]))

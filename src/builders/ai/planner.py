@@ -137,11 +137,14 @@ class Planner:
 class TurnPlanner(Planner):
     """Plans each Kingdom Builder turn whole (module docstring); the defaults are the hard level's.
 
-    - ``turn_time``: seconds for planning a turn, spent at its first decision (None: no limit);
+    - ``turn_time``: seconds for a whole turn, spent at its first decision (None: no limit; a
+      plan made again after a card drawn in the turn gets what is left: ``Planner._budget``);
     - ``beam``: the positions kept at each step of the plan search (at least 1);
     - ``plans``: the best plans looked ahead (0: none, the best plan by the evaluation is played);
     - ``reply``: the positions kept at each step of a look-ahead turn (at least 1);
     - ``ahead``: the weight of the seat's own next turn; ``block``: of the next seat's;
+    - ``depth``: 1, both next turns valued from the plan's end; 2, the next seat's best turn
+      with each card applied before the seat's own next turn;
     - ``clock``: ``wall`` or ``cpu``.
     """
 

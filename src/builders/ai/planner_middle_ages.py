@@ -13,8 +13,10 @@ once and looks at what the other seats answer:
    then plays its best next turn; the plan's value is the seat's win value at the end. This is what
    one action at a time misses: sites opened with no crew to finish them, workers recruited with no
    coins to pay them, and cards left in the rows for the next seat.
-3. The turn is then played action by action; when a card drawn into a row is not the one the plan
-   expected (the decks are hidden), a new plan is made.
+3. The turn is then played action by action; after a card is drawn into a row (opening a site,
+   recruiting: the card was hidden), a new plan is made from what the seat now sees.
+4. With ``samples`` above 1 (expert) the turn is planned on that many determinizations and the
+   plans are compared by their start up to the first card drawn (see ``plan``).
 
 The planner sees only what its seat may see: it plans on ``state.resample_hidden(seat, rng)`` (deck
 orders drawn anew from what is visible). With ``turn_time`` the look-ahead stops when the turn's
@@ -58,11 +60,13 @@ def _drawn_start(det: GameState, actions: list[Action]) -> tuple[Action, ...]:
 class MiddleAgesPlanner(Planner):
     """Plans each turn of The Builders whole (module docstring); the defaults are the hard level's.
 
-    - ``turn_time``: seconds for planning a turn, spent at its first decision (None: no limit);
+    - ``turn_time``: seconds for a whole turn (None: no limit): the first plan takes at most
+      ``FIRST_SHARE`` of it, a plan made again after a draw what is left (``Planner._budget``);
     - ``beam``: the positions kept at each step of the plan search (at least 1);
     - ``plans``: the best plans looked ahead (0: none, the best plan by the evaluation is played);
     - ``reply``: the positions kept at each step of a look-ahead turn (at least 1);
     - ``depth``: 1, the other seats' answers; 2, then the seat's own next turn;
+    - ``samples``: the determinizations each turn is planned on (at least 1);
     - ``clock``: ``wall`` or ``cpu``.
     """
 
@@ -129,7 +133,7 @@ class MiddleAgesPlanner(Planner):
         (which is the same whatever is hidden: the rest is planned again after the draw): the start
         with the best mean value over the determinizations wins (a start a determinization did not
         look at counts there as that determinization's worst plan looked at)."""
-        start, deadline, plan_deadline, det = self._begin(state)
+        start, deadline, _, det = self._begin(state)
         seat = state.current_player
         k_all = self.samples
         dets = [det] + [state.resample_hidden(seat, self.rng) for _ in range(k_all - 1)]
