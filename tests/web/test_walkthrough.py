@@ -134,3 +134,25 @@ def test_the_guide_folds_out_of_the_way(new_page, shots):
     assert not page.locator("#guide-text").is_visible()
     page.locator("#guide-fold").click()
     assert page.locator("#guide-text").is_visible()
+
+
+def test_the_guide_moves_on_when_the_first_worker_finishes_the_building(new_page, api):
+    """A worker that brings all a site needs completes it at once and comes back (rules.md, "Send a
+    worker"): no site holds a worker then, and the guide must still see the worker sent. With seed 98
+    the first seat's W03 finishes B01 alone."""
+    from tests.web.learn import create_game
+
+    game_id, token = create_game(api, "middle-ages", setup={"seed": 98})
+    page = new_page(PHONE)
+    page.goto(f"/play/{game_id}#seat=0&token={token}")
+    page.evaluate("id => localStorage.setItem('builders.guide', JSON.stringify({[id]: {step: 0, on: true}}))", game_id)
+    page.reload()
+    wait_ready(page)
+    assert title(page) == "Welcome to The Builders"
+    page.locator("#guide-next").click()
+    click_and_wait(page, page.locator('#building-row button[data-action="open B01"]'))
+    wait_title(page, "Send a worker")
+    page.locator('#my-crew .ma-card[data-worker="W03"]').click()
+    click_and_wait(page, page.locator('#my-sites button[data-action="send W03 B01"]'))
+    assert page.locator("#my-sites .site").count() == 0
+    wait_title(page, "Recruit and take coins")

@@ -129,7 +129,11 @@ const BUILDERS_STEPS = [
     title: "Send a worker",
     text: () => "Click a worker of your crew (outlined in yellow), then Send here on your site. You pay the worker's coins; a second worker on the same site in one turn costs 2 actions.",
     point: "#my-crew",
-    done: (view) => ((view.view.players[view.seat] || {}).sites || []).some((s) => (s.workers || []).length) || ends(view) > 0,
+    // a worker on a site, or a building the worker finished at once (its crew came back)
+    done: (view) => {
+      const me = view.view.players[view.seat] || {};
+      return (me.sites || []).some((s) => (s.workers || []).length) || (me.completed || []).length > 0 || ends(view) > 0;
+    },
   },
   {
     title: "Recruit and take coins",
