@@ -118,17 +118,17 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     from builders.ai.planner_middle_ages import MiddleAgesPlanner
 
     state = midgame("kingdom", 2, 8, 40)
-    h = hint(state, state.current_player, budget=200, seed=5)
+    h = hint(state, state.current_player, seed=5)
     assert state.is_legal(h.action)
     assert h.notation == state.action_to_string(h.action)
     assert 0.0 <= h.win_chance <= 1.0 and h.seat == state.current_player
-    assert hint(state, state.current_player, budget=200, seed=5) == h
+    assert hint(state, state.current_player, seed=5) == h
     beam, plans, reply = LEVEL_SETTINGS["hard"]
     planner = TurnPlanner(5, turn_time=None, beam=beam, plans=plans, reply=reply)
     assert planner.plan(state)[0] == h.action
     assert h.win_chance == planner.last_stats["win"] and h.iterations == planner.last_stats["evaluations"] > 100
     ma = midgame("middle-ages", 2, 6, 45)
-    found = hint(ma, ma.current_player, budget=200, seed=5)
+    found = hint(ma, ma.current_player, seed=5)
     assert ma.is_legal(found.action)
     planner = MiddleAgesPlanner(5, turn_time=None)
     assert planner.plan(ma)[0] == found.action
@@ -162,7 +162,7 @@ def test_hints_depend_only_on_what_the_seat_sees(game, pos):
     seat = state.current_player
     assert twin.observation(seat) == state.observation(seat)
     assert twin.to_json() != state.to_json()
-    assert hint(state, seat, budget=150, seed=2) == hint(twin, seat, budget=150, seed=2)
+    assert hint(state, seat, seed=2) == hint(twin, seat, seed=2)
     from builders.ai import MCTSAgent
 
     a = MCTSAgent(4, time_limit=None, iterations=150, prior="fast", reuse=True)

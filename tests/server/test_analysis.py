@@ -18,7 +18,7 @@ from tests.server.helpers import FORBIDDEN_KEYS, ThreadServer, keys_of
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("analysis"), hint_iterations=60, analysis_iterations=25)
+    app = make_app(tmp_path_factory.mktemp("analysis"), analysis_iterations=25)
     with ThreadServer(app) as server:
         yield server
 
@@ -99,6 +99,29 @@ def test_no_hint_once_the_game_is_over(api):
             break
         time.sleep(0.05)
     refused(api.post(f"/api/games/{created['id']}/hint", headers=token(created, 0)), 409, "the game is over")
+
+
+def test_the_hints_time_limit_is_a_setting_checked_at_start(tmp_path, monkeypatch):
+    """``hint_seconds`` (or BUILDERS_HINT_SECONDS) is the hard planner's time limit for a hint; a
+    value that is not a number of seconds more than 0 and at most 30 stops the app from being made."""
+    from builders.server.analysis import HINT_SECONDS
+
+    monkeypatch.delenv("BUILDERS_HINT_SECONDS", raising=False)
+    for sub in "abcd":
+        (tmp_path / sub).mkdir()
+    assert make_app(tmp_path / "a", hint_seconds=0.5).state.analyses.hint_seconds == 0.5
+    assert make_app(tmp_path / "b").state.analyses.hint_seconds == HINT_SECONDS == 1.5
+    monkeypatch.setenv("BUILDERS_HINT_SECONDS", "3")
+    assert make_app(tmp_path / "c").state.analyses.hint_seconds == 3.0
+    for bad, shown in ((0, "0"), (31, "31"), ("soon", "'soon'")):
+        if isinstance(bad, str):
+            monkeypatch.setenv("BUILDERS_HINT_SECONDS", bad)
+            kw = {}
+        else:
+            kw = {"hint_seconds": bad}
+        with pytest.raises(ValueError, match=r"^BUILDERS_HINT_SECONDS must be a number of seconds more than 0 "
+                                             rf"and at most 30, not {shown}$"):
+            make_app(tmp_path / "d", **kw)
 
 
 @pytest.mark.parametrize("game", ["kingdom", "middle-ages"])

@@ -93,13 +93,11 @@ class Hint:
     iterations: int
 
 
-def hint(state: GameState, seat: int, budget: int = DEFAULT_ITERATIONS, seed: int = 0,
-         seconds: float | None = None) -> Hint:
+def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = None) -> Hint:
     """The action the hard level would play for ``seat``, the player to move, and its win chance.
 
     The first action of the game's turn planner's plan, with the hard level's settings: ``seconds``
-    limits its time; without it the planner does all its work and is deterministic with ``seed``
-    (``budget``, the search iterations of the analysis, is only checked).
+    limits its time; without it the planner does all its work and is deterministic with ``seed``.
     Only what ``seat`` may see is used. Raises AnalysisError if the game is over or ``seat`` is not
     to move.
     """
@@ -111,7 +109,7 @@ def hint(state: GameState, seat: int, budget: int = DEFAULT_ITERATIONS, seed: in
         raise AnalysisError(f"it is not seat {seat}'s turn (seat {state.current_player} is to move)")
     # the hard level is the game's turn planner: the hint is the first action of its plan, the win
     # chance the plan's; ``iterations`` counts the positions it evaluated
-    _check_budget(budget, seconds)
+    _check_budget(None, seconds)
     planner = make_planner(seed, "hard", seconds, state.GAME)
     plan = planner.plan(state)
     stats = planner.last_stats

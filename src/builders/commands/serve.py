@@ -38,6 +38,12 @@ def serve(
         fail("--allowed-hosts needs at least one host name")
     if db is not None:
         _check_db_file(db)
+    from builders.server.settings import check_environment
+
+    try:
+        check_environment()
+    except ValueError as exc:
+        fail(str(exc))
     run(host, port, db, redis=redis, workers=workers, allowed_hosts=hosts, upgrade=upgrade, bot_workers=bot_workers)
 
 

@@ -34,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from builders.core.rng import Rng
+from builders.server import settings
 from builders.server.bots import _watch_parent
 from builders.server.games import ApiError, GameService, Live
 from builders.server.models import Base
@@ -41,12 +42,11 @@ from builders.server.schemas import GAME_ID_PATTERN
 
 log = logging.getLogger("builders.server")
 
-#: the budget a hint request is checked against (``builders.ai.analysis.hint``), and the time limit of
-#: the hard level's turn planner that finds the hint, in seconds
-HINT_ITERATIONS = 1000
-HINT_SECONDS = 1.5
-#: search iterations per decision of an analysis
-ANALYSIS_ITERATIONS = 1000
+#: the time limit, in seconds, of the hard level's turn planner that finds a hint
+#: (``builders.ai.analysis.hint``); ``create_app(hint_seconds=...)`` or ``BUILDERS_HINT_SECONDS``
+HINT_SECONDS = settings.NUMBERS["BUILDERS_HINT_SECONDS"][0]
+#: search iterations per decision of an analysis (``BUILDERS_ANALYSIS_ITERATIONS``)
+ANALYSIS_ITERATIONS = settings.NUMBERS["BUILDERS_ANALYSIS_ITERATIONS"][0]
 #: how often (seconds) a running analysis writes its progress
 PROGRESS_EVERY = 0.5
 
@@ -79,11 +79,11 @@ def _seed(*parts: Any) -> int:
 
 
 # -- the jobs (run in worker processes: module-level functions) --------------------------------------
-def hint_job(state: Any, seat: int, iterations: int, seconds: float | None, seed: int) -> dict[str, Any]:
+def hint_job(state: Any, seat: int, seconds: float | None, seed: int) -> dict[str, Any]:
     """The hint for ``seat`` from ``state`` (a determinization made from the seat's observation)."""
     from builders.ai.analysis import hint
 
-    found = hint(state, seat, budget=iterations, seed=seed, seconds=seconds)
+    found = hint(state, seat, seed=seed, seconds=seconds)
     return {"seat": seat, "action": found.notation, "win_chance": round(found.win_chance, 4),
             "visits": found.iterations}
 
@@ -148,16 +148,15 @@ class Analyses:
     process of their own, so that neither waits for the other nor for the bots)."""
 
     def __init__(self, service: GameService, mode: str = "process", workers: int | None = None,
-                 hint_iterations: int | None = None, analysis_iterations: int | None = None, jobs: Any = None):
+                 hint_seconds: float | None = None, analysis_iterations: int | None = None, jobs: Any = None):
         self.service = service
         #: the job queue (builders.server.jobs.JobQueue) analyses go to while a worker is alive
         self.jobs = jobs
         self.store = service.store
         self.mode = mode
-        self.workers = max(1, workers or int(os.environ.get("BUILDERS_ANALYSIS_WORKERS", 1)))
-        self.hint_iterations = hint_iterations or int(os.environ.get("BUILDERS_HINT_ITERATIONS", HINT_ITERATIONS))
-        self.analysis_iterations = analysis_iterations or int(
-            os.environ.get("BUILDERS_ANALYSIS_ITERATIONS", ANALYSIS_ITERATIONS))
+        self.workers = settings.number("BUILDERS_ANALYSIS_WORKERS", workers)
+        self.hint_seconds = settings.number("BUILDERS_HINT_SECONDS", hint_seconds)
+        self.analysis_iterations = settings.number("BUILDERS_ANALYSIS_ITERATIONS", analysis_iterations)
         self._pools: dict[str, Executor] = {}
         self._tasks: dict[str, asyncio.Task] = {}
         self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
@@ -236,7 +235,7 @@ class Analyses:
             seed = _seed("hint", live.id, n, seat)
             # the only state the search gets: one drawn from what the seat may see
             seen = live.state.resample_hidden(seat, Rng(seed))
-            found = await self._run("hints", hint_job, seen, seat, self.hint_iterations, HINT_SECONDS, seed)
+            found = await self._run("hints", hint_job, seen, seat, self.hint_seconds, seed)
             if len(self._hints) > 1000:
                 self._hints.clear()
             self._hints[key] = found

@@ -7,7 +7,6 @@ client's pages.
 from __future__ import annotations
 
 import logging
-import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -22,6 +21,7 @@ from builders.server import accounts as accounts_module, seats as seats_module
 from builders.server.accounts import Accounts
 from builders.server.clocks import Clocks, initial as initial_clock
 from builders.server import ratings as ratings_module
+from builders.server import settings
 from builders.server.ratings import Ratings, check_claim, check_rated
 from builders.server import chat as chat_module
 from builders.server.chat import Chat
@@ -129,7 +129,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                bot_factory: AgentFactory | None = None, bot_workers: int = 1,
                static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
                clock_checkpoint: float = 5.0, expire_open_days: float | None = None,
-               idle_days: float | None = None, hint_iterations: int | None = None,
+               idle_days: float | None = None, hint_seconds: float | None = None,
                analysis_iterations: int | None = None, analysis_workers: int | None = None) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
@@ -148,16 +148,15 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     # with Redis, bot moves and analyses are jobs for `builders worker` processes (builders.server.jobs)
     jobs = JobQueue(redis_url) if redis_url else None
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay)
-    # hints and post-game analyses (see builders.server.analysis): iterations of search, worker processes
-    analyses = Analyses(service, bot_mode, analysis_workers, hint_iterations, analysis_iterations, jobs)
+    # hints and post-game analyses (see builders.server.analysis): the hints' time limit, iterations of
+    # the analyses' search, worker processes
+    analyses = Analyses(service, bot_mode, analysis_workers, hint_seconds, analysis_iterations, jobs)
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
     # (arguments, else the environment variables BUILDERS_EXPIRE_OPEN_DAYS and BUILDERS_IDLE_DAYS)
-    if expire_open_days is None:
-        expire_open_days = float(os.environ.get("BUILDERS_EXPIRE_OPEN_DAYS", 7))
-    if idle_days is None:
-        idle_days = float(os.environ.get("BUILDERS_IDLE_DAYS", 30))
+    expire_open_days = settings.number("BUILDERS_EXPIRE_OPEN_DAYS", expire_open_days)
+    idle_days = settings.number("BUILDERS_IDLE_DAYS", idle_days)
     clocks = Clocks(service, checkpoint=clock_checkpoint, expire_open=expire_open_days * 86400,
                     idle=idle_days * 86400)
     ratings = Ratings(service, accounts)

@@ -144,6 +144,12 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--bot-delay must be 0 or more")
     if args.bot_workers is not None and not 1 <= args.bot_workers <= 64:
         parser.error("--bot-workers must be from 1 to 64")
+    from builders.server.settings import check_environment
+
+    try:
+        check_environment()
+    except ValueError as exc:
+        parser.error(str(exc))
     run(args.host, args.port, args.db, bot_delay=args.bot_delay, bot_mode=args.bot_mode,
         bot_workers=args.bot_workers, quiet=args.quiet, redis=args.redis, workers=args.workers,
         allowed_hosts=args.allowed_hosts.split(",") if args.allowed_hosts else None, upgrade=not args.no_upgrade)
