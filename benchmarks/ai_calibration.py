@@ -1,12 +1,14 @@
 """Calibration of the win chance that hints and the post-game analysis report.
 
-    .venv/bin/python benchmarks/ai_calibration.py --game kingdom [--games 40] [--iterations 300]
-        [--every 8] [--workers 2] [--seed 0] [--out FILE]
+    .venv/bin/python benchmarks/ai_calibration.py --game kingdom [--estimator analysis|hint]
+        [--games 40] [--iterations 300] [--every 8] [--workers 2] [--seed 0] [--out FILE]
 
 Plays ``--games`` medium-vs-medium games (2 players, setups from ``--seed``). At every ``--every``-th
-decision with more than one legal action, the mover's win chance is asked of the same estimator the
-hints and the analysis use (``builders.ai.analysis.hint`` with ``--iterations``; it draws what the
-mover cannot see from the mover's observation). Each prediction is paired with that seat's result
+decision with more than one legal action, the mover's win chance is asked of the estimator a player
+is shown: ``analysis`` (the default), the post-game analysis's (the value of the best action of its
+search, ``builders.ai.analysis.search_win_chance`` with ``--iterations``); ``hint``, the hint's (the
+hard level's turn planner, ``builders.ai.analysis.hint``, without a time limit). Both draw what the
+mover cannot see from the mover's observation. Each prediction is paired with that seat's result
 (1 a win, 1/k a win shared by k seats, 0 a loss). Prints the predictions in ten bins of predicted
 win chance (mean prediction against the mean result, count) and the Brier score, next to the Brier
 score of always predicting the base rate of the sample.
@@ -21,7 +23,7 @@ import time
 from collections.abc import Sequence
 
 from builders.ai import make_bot
-from builders.ai.analysis import hint
+from builders.ai.analysis import hint, search_win_chance
 from builders.ai.tournament import derive_seed
 from builders.core.games import get_game
 
@@ -65,6 +67,7 @@ def base_rate_brier(pairs: Sequence[Pair]) -> float:
 def play_one(task: dict) -> dict:
     """One medium-vs-medium game; the predictions at the sampled decisions and the results."""
     game, index, seed, iterations, every = (task[k] for k in ("game", "index", "seed", "iterations", "every"))
+    estimator = task.get("estimator", "analysis")
     g = get_game(game)
     state = g.new_state(g.random_setup(2, derive_seed("calibration-setup", seed, index)))
     bots = [make_bot(game, "medium", derive_seed("calibration-bot", seed, index, p)) for p in range(2)]
@@ -76,8 +79,12 @@ def play_one(task: dict) -> dict:
         if len(state.legal_actions()) > 1:
             if decision % every == 0:
                 # the true state is passed, but the search resamples what ``seat`` cannot see
-                h = hint(state, seat, iterations, seed=derive_seed("calibration-hint", seed, index, decision))
-                samples.append((decision, seat, round(h.win_chance, 4)))
+                s = derive_seed("calibration-hint", seed, index, decision)
+                if estimator == "hint":
+                    chance = hint(state, seat, seed=s).win_chance
+                else:
+                    chance = search_win_chance(state, iterations, seed=s)
+                samples.append((decision, seat, round(chance, 4)))
             decision += 1
         state.apply(bots[seat].act(state))
     returns = state.returns()
@@ -99,6 +106,7 @@ def format_table(rows: list[dict]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=GAMES, default="kingdom")
+    ap.add_argument("--estimator", choices=("analysis", "hint"), default="analysis")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--iterations", type=int, default=300)
     ap.add_argument("--every", type=int, default=8)
@@ -111,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"error: --{name} must be at least 1", file=sys.stderr)
             sys.exit(2)
     tasks = [{"game": args.game, "index": i, "seed": args.seed, "iterations": args.iterations,
-              "every": args.every} for i in range(args.games)]
+              "every": args.every, "estimator": args.estimator} for i in range(args.games)]
     wall = time.perf_counter()
     if args.workers == 1:
         games = [play_one(t) for t in tasks]
@@ -123,8 +131,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     pairs = [(p, r) for g in games for p, r in g["predictions"]]
     rows = calibration_table(pairs)
     score, base = brier(pairs), base_rate_brier(pairs)
+    how = f"{args.iterations} iterations a prediction" if args.estimator == "analysis" else "the hint's planner"
     print(f"{args.game}: {args.games} medium-vs-medium games, seed {args.seed}, every {args.every}th decision, "
-          f"{args.iterations} iterations a prediction: {len(pairs)} predictions, {wall:.0f} s")
+          f"{how}: {len(pairs)} predictions, {wall:.0f} s")
     print("\n".join(format_table(rows)))
     print(f"Brier score {score:.4f}; base rate {sum(r for _, r in pairs) / len(pairs):.3f}, "
           f"its Brier score {base:.4f}")

@@ -11,7 +11,7 @@ import typer
 from typer.testing import CliRunner
 
 from builders.ai import make_bot
-from builders.ai.analysis import THRESHOLDS, AnalysisError, analyse, hint, label_of
+from builders.ai.analysis import THRESHOLDS, AnalysisError, analyse, hint, label_of, search_win_chance
 from builders.commands.analyse import analyse as analyse_command
 from builders.core.agents import RandomAgent
 from builders.core.errors import BuildersError
@@ -72,6 +72,27 @@ def test_every_decision_is_judged(ma_game, ma_analysis):
         assert p.decisions == len(mine)
         assert sum(p.counts.values()) == sum(1 for d in mine if d.label)
         assert p.mean_loss == pytest.approx(sum(d.loss for d in mine) / len(mine), abs=1e-3)
+
+
+def test_the_search_win_chance_is_the_analysis_value_before_a_decision(ma_game, ma_analysis):
+    """``search_win_chance`` (what the calibration benchmark measures) is the analysis's ``before``
+    of a decision whose played action is not the best one (the played action's extra iterations
+    then leave the best action's value alone)."""
+    from builders.ai.tournament import derive_seed
+    from builders.core.record import steps
+
+    state = get_game("middle-ages").new_state(ma_game.setup)
+    checked = 0
+    for d, (text, outcomes) in zip(ma_analysis.decisions, steps(ma_game.to_record()["history"])):
+        if not d.forced and d.best != d.played and checked < 5:
+            assert round(search_win_chance(state, 40, seed=derive_seed("analysis", 3, d.index)), 4) == d.before
+            checked += 1
+        state.forced = list(outcomes)
+        state.apply(state.parse_action(text))
+        state.forced = []
+    assert checked == 5
+    with pytest.raises(AnalysisError, match="^the game is over: there is no decision to judge$"):
+        search_win_chance(state)
 
 
 def test_the_random_player_loses_more_win_chance_than_greedy(ma_analysis):

@@ -116,6 +116,16 @@ def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = Non
     return Hint(seat, plan[0], state.action_to_string(plan[0]), stats["win"], int(stats["evaluations"]))
 
 
+def search_win_chance(state: GameState, iterations: int = DEFAULT_ITERATIONS, seed: int = 0) -> float:
+    """The win chance the analysis gives the player to move of ``state`` before its decision: the
+    value of the best action its search finds with ``iterations`` (drawn from what that seat sees)."""
+    if state.is_over():
+        raise AnalysisError("the game is over: there is no decision to judge")
+    agent = _searcher(seed, iterations, None)
+    _, best_node, _ = agent.evaluate_actions(state, iterations)
+    return best_node.mean()
+
+
 # -- analysis -----------------------------------------------------------------------------------
 
 @dataclass
