@@ -53,7 +53,11 @@ def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, s
     # the same position asked through the API: the same answer (kept per position)
     hint = api.post(f"/api/games/{made['id']}/hint", headers=token).json()
     assert hint["action"] in legal
-    assert text.startswith("Hint: ") and text.endswith(f"· win chance {round(hint['win_chance'] * 100)}%")
+    assert text.endswith(f"· win chance {round(hint['win_chance'] * 100)}%")
+    # in words, as a move to make: "build on grass 13,16 next to the Tower", "use the Farm: build on ..."
+    verb = hint["action"].split(" ")[0]
+    start = {"build": "Hint: build on ", "end": "Hint: end your turn"}.get(verb, f"Hint: use the {verb.capitalize()}: ")
+    assert text.startswith(start), text
     outlined = page.locator("#kb-map polygon.hint-move:not([data-action])").evaluate_all(
         "els => els.map(e => e.dataset.hex)")
     assert outlined == hexes_of(hint["action"]) and outlined
@@ -136,7 +140,19 @@ def test_the_builders_hint_marks_the_move_on_the_table(new_page, api, shots):
     page.wait_for_selector("#hint-text")
     hint = api.post(f"/api/games/{made['id']}/hint", headers=token).json()
     assert hint["action"] in legal
-    assert page.locator("#hint-text").inner_text().endswith(f"· win chance {round(hint['win_chance'] * 100)}%")
+    text = page.locator("#hint-text").inner_text()
+    assert text.endswith(f"· win chance {round(hint['win_chance'] * 100)}%")
+    # in words, as a move to make, with the cards' names: "open The Wooden Shack (B02)", "take 3 coins for 2 actions"
+    words = hint["action"].split(" ")
+    start = {"open": "Hint: open ", "recruit": "Hint: recruit ", "send": "Hint: send ", "end": "Hint: end your turn",
+             "buy": "Hint: buy an action for 5 coins"}.get(words[0])
+    if words[0] == "coins":
+        start = {"1": "Hint: take 1 coin for 1 action", "2": "Hint: take 3 coins for 2 actions",
+                 "3": "Hint: take 6 coins for 3 actions"}[words[1]]
+    assert start and text.startswith(start), text
+    for card in words[1:]:
+        if card[:1] == "B":
+            assert f"({card})" in text, text
     marked = page.locator("#table .hint-move").evaluate_all(
         "els => els.map(e => ({action: e.getAttribute('data-action'), card: e.getAttribute('data-card')}))")
     assert marked, "the hinted move is not marked on the table"

@@ -832,6 +832,23 @@ export class KingdomTable {
     return unique.length ? ` next to ${unique.join(" and ")}` : "";
   }
 
+  // A move to make, in words (the hint): "build on canyon 16,15 next to the Oasis".
+  advise(action) {
+    const [word, rest] = (action || "").split(" ");
+    const hex = (h) => {
+      const [r, c] = h.split(",").map(Number);
+      return `${this.hexWords(r, c)}${this.nearWords(r, c)}`;
+    };
+    if (word === "end") return "end your turn";
+    if (word === "build" && rest) return `build on ${hex(rest)}`;
+    if (rest && rest.includes(">")) {
+      const [a, b] = rest.split(">");
+      return `use the ${capital(word)}: move your settlement from ${a} to ${hex(b)}`;
+    }
+    if (rest) return `use the ${capital(word)}: build on ${hex(rest)}`;
+    return action;
+  }
+
   // One log line in words, with terrains and neighbours: "built on canyon 16,15 next to the Oasis".
   describe(entry) {
     const action = entry.action || "";

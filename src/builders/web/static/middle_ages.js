@@ -190,6 +190,21 @@ export class BuildersTable {
     return b;
   }
 
+  // A move to make, in words (the hint): "send labourer W07 to The Wash House (B06)".
+  advise(action) {
+    const [word, a, b] = (action || "").split(" ");
+    const GAINS = { 1: 1, 2: 3, 3: 6 };
+    let text;
+    if (word === "open") text = `open ${a}`;
+    else if (word === "recruit") text = `recruit ${a}`;
+    else if (word === "send") text = `send ${a} to ${b}`;
+    else if (word === "coins" && GAINS[a]) text = `take ${GAINS[a]} coin${GAINS[a] === 1 ? "" : "s"} for ${a} action${a === "1" ? "" : "s"}`;
+    else if (word === "buy") text = "buy an action for 5 coins";
+    else if (word === "end") text = "end your turn";
+    else text = action;
+    return this.describe({ text });
+  }
+
   // One log line in words, with the names of the cards: "sent labourer W07 to The Wash House (B06)".
   describe(entry) {
     const text = (entry.text || entry.action || "").replace(/\btook 1 coins\b/, "took 1 coin");

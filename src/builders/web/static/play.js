@@ -431,7 +431,7 @@ function renderHeader(view) {
   if (view.hints && yourTurn && !bot) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "hint-btn", title: "The move the hard bot would play here", onclick: askHint }, "Hint"));
     if (hintShown && hintShown.version === view.version && hintShown.seat === view.seat) {
-      const words = table && table.describe ? table.describe({ action: hintShown.action, text: hintShown.action }) : null;
+      const words = table && table.advise ? table.advise(hintShown.action) : null;
       toolsEl.appendChild(el("span", { class: "hint-text", id: "hint-text", role: "status", "data-action": null },
         `Hint: ${words || hintShown.action} · win chance ${percent(hintShown.win_chance)}`));
     }
