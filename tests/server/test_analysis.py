@@ -18,7 +18,9 @@ from tests.server.helpers import FORBIDDEN_KEYS, ThreadServer, keys_of
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("analysis"), analysis_iterations=25)
+    # hint_seconds at its most: the hard planner is never cut short, so a hint does not depend on the
+    # machine's load (the twins' test compares two hints)
+    app = make_app(tmp_path_factory.mktemp("analysis"), analysis_iterations=25, hint_seconds=30)
     with ThreadServer(app) as server:
         yield server
 
