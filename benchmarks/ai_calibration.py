@@ -1,17 +1,21 @@
 """Calibration of the win chance that hints and the post-game analysis report.
 
-    .venv/bin/python benchmarks/ai_calibration.py --game kingdom [--estimator analysis|hint]
-        [--games 40] [--iterations 300] [--every 8] [--workers 2] [--seed 0] [--out FILE]
+    .venv/bin/python benchmarks/ai_calibration.py --game kingdom [--estimator analysis|plan]
+        [--games 40] [--iterations 300] [--every 8] [--workers 2] [--seed 0] [--fit] [--out FILE]
 
 Plays ``--games`` medium-vs-medium games (2 players, setups from ``--seed``). At every ``--every``-th
-decision with more than one legal action, the mover's win chance is asked of the estimator a player
-is shown: ``analysis`` (the default), the post-game analysis's (the value of the best action of its
-search, ``builders.ai.analysis.search_win_chance`` with ``--iterations``); ``hint``, the hint's (the
-hard level's turn planner, ``builders.ai.analysis.hint``, without a time limit). Both draw what the
-mover cannot see from the mover's observation. Each prediction is paired with that seat's result
+decision with more than one legal action, the mover's win chance is asked of an estimator:
+``analysis`` (the default), the search of the post-game analysis and the hints (the value of the
+best action with ``--iterations``), or ``plan``, the value the hard level's turn planner gives its
+plan (without a time limit): ``builders.ai.analysis.raw_win_chance``, the chance before the map of
+``builders.ai.calibration`` that a player is shown. Both draw what the mover cannot see from the
+mover's observation. Each prediction is paired with that seat's result
 (1 a win, 1/k a win shared by k seats, 0 a loss). Prints the predictions in ten bins of predicted
 win chance (mean prediction against the mean result, count) and the Brier score, next to the Brier
-score of always predicting the base rate of the sample.
+score of always predicting the base rate of the sample. ``--fit`` also fits that map (the logistic
+of ``a * logit(raw) + b`` that makes the results most likely), prints its ``(a, b)`` for
+``calibration.MAPS``, the table and Brier score of the mapped chances, and the Brier score of a map
+fitted on the even-numbered games and judged on the odd ones and the reverse (held out).
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ import time
 from collections.abc import Sequence
 
 from builders.ai import make_bot
-from builders.ai.analysis import hint, search_win_chance
+from builders.ai.analysis import raw_win_chance
+from builders.ai.calibration import fit, honest_with
 from builders.ai.tournament import derive_seed
 from builders.core.games import get_game
 
@@ -80,10 +85,7 @@ def play_one(task: dict) -> dict:
             if decision % every == 0:
                 # the true state is passed, but the search resamples what ``seat`` cannot see
                 s = derive_seed("calibration-hint", seed, index, decision)
-                if estimator == "hint":
-                    chance = hint(state, seat, seed=s).win_chance
-                else:
-                    chance = search_win_chance(state, iterations, seed=s)
+                chance = raw_win_chance(state, estimator, iterations, seed=s)
                 samples.append((decision, seat, round(chance, 4)))
             decision += 1
         state.apply(bots[seat].act(state))
@@ -106,12 +108,13 @@ def format_table(rows: list[dict]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=GAMES, default="kingdom")
-    ap.add_argument("--estimator", choices=("analysis", "hint"), default="analysis")
+    ap.add_argument("--estimator", choices=("analysis", "plan"), default="analysis")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--iterations", type=int, default=300)
     ap.add_argument("--every", type=int, default=8)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--fit", action="store_true")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     for name in ("games", "iterations", "every", "workers"):
@@ -131,15 +134,31 @@ def main(argv: Sequence[str] | None = None) -> None:
     pairs = [(p, r) for g in games for p, r in g["predictions"]]
     rows = calibration_table(pairs)
     score, base = brier(pairs), base_rate_brier(pairs)
-    how = f"{args.iterations} iterations a prediction" if args.estimator == "analysis" else "the hint's planner"
+    how = f"{args.iterations} iterations a prediction" if args.estimator == "analysis" else "the hard planner's plans"
     print(f"{args.game}: {args.games} medium-vs-medium games, seed {args.seed}, every {args.every}th decision, "
           f"{how}: {len(pairs)} predictions, {wall:.0f} s")
     print("\n".join(format_table(rows)))
     print(f"Brier score {score:.4f}; base rate {sum(r for _, r in pairs) / len(pairs):.3f}, "
           f"its Brier score {base:.4f}")
+    mapped = None
+    if args.fit:
+        a, b = fit(pairs)
+        held = []
+        for part in (0, 1):
+            train = [(p, r) for g in games if g["index"] % 2 == part for p, r in g["predictions"]]
+            ta, tb = fit(train)
+            held += [(honest_with(ta, tb, p), r) for g in games if g["index"] % 2 != part for p, r in g["predictions"]]
+        after = [(honest_with(a, b, p), r) for p, r in pairs]
+        mapped = {"map": [round(a, 3), round(b, 3)], "brier": brier(after), "held_out_brier": brier(held),
+                  "table": calibration_table(after)}
+        print(f"map: a = {a:.3f}, b = {b:.3f}; mapped:")
+        print("\n".join(format_table(mapped["table"])))
+        print(f"Brier score of the mapped chances {mapped['brier']:.4f}; held out (fitted on half the games, "
+              f"judged on the other half) {mapped['held_out_brier']:.4f}")
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"command": vars(args), "predictions": len(pairs), "brier": score, "base_brier": base,
+                       "mapped": mapped,
                        "table": rows, "games": [{k: g[k] for k in ("index", "scores", "returns", "predictions")}
                                                 for g in games]}, f, separators=(",", ":"))
             f.write("\n")

@@ -11,7 +11,8 @@ import typer
 from typer.testing import CliRunner
 
 from builders.ai import make_bot
-from builders.ai.analysis import THRESHOLDS, AnalysisError, analyse, hint, label_of, search_win_chance
+from builders.ai.analysis import THRESHOLDS, AnalysisError, analyse, hint, label_of, raw_win_chance
+from builders.ai.calibration import honest
 from builders.commands.analyse import analyse as analyse_command
 from builders.core.agents import RandomAgent
 from builders.core.errors import BuildersError
@@ -74,10 +75,10 @@ def test_every_decision_is_judged(ma_game, ma_analysis):
         assert p.mean_loss == pytest.approx(sum(d.loss for d in mine) / len(mine), abs=1e-3)
 
 
-def test_the_search_win_chance_is_the_analysis_value_before_a_decision(ma_game, ma_analysis):
-    """``search_win_chance`` (what the calibration benchmark measures) is the analysis's ``before``
-    of a decision whose played action is not the best one (the played action's extra iterations
-    then leave the best action's value alone)."""
+def test_the_raw_win_chance_is_the_analysis_value_before_a_decision(ma_game, ma_analysis):
+    """``raw_win_chance`` of the search (what the calibration benchmark measures), mapped by
+    ``calibration.honest``, is the analysis's ``before`` of a decision whose played action is not the
+    best one (the played action's extra iterations then leave the best action's value alone)."""
     from builders.ai.tournament import derive_seed
     from builders.core.record import steps
 
@@ -85,14 +86,24 @@ def test_the_search_win_chance_is_the_analysis_value_before_a_decision(ma_game, 
     checked = 0
     for d, (text, outcomes) in zip(ma_analysis.decisions, steps(ma_game.to_record()["history"])):
         if not d.forced and d.best != d.played and checked < 5:
-            assert round(search_win_chance(state, 40, seed=derive_seed("analysis", 3, d.index)), 4) == d.before
+            raw = raw_win_chance(state, "analysis", 40, seed=derive_seed("analysis", 3, d.index))
+            assert round(honest("middle-ages", "analysis", raw), 4) == d.before
             checked += 1
         state.forced = list(outcomes)
         state.apply(state.parse_action(text))
         state.forced = []
     assert checked == 5
     with pytest.raises(AnalysisError, match="^the game is over: there is no decision to judge$"):
-        search_win_chance(state)
+        raw_win_chance(state)
+    # the planner's value of its plan, the other estimator the calibration benchmark measures
+    from builders.ai.planner_middle_ages import MiddleAgesPlanner
+
+    mid = midgame("middle-ages", 2, 6, 45)
+    planner = MiddleAgesPlanner(4, turn_time=None)
+    planner.plan(mid)
+    assert raw_win_chance(mid, "plan", seed=4) == planner.last_stats["win"]
+    with pytest.raises(AnalysisError, match="^the estimator is analysis or plan, not 'hint'$"):
+        raw_win_chance(mid, "hint")
 
 
 def test_the_random_player_loses_more_win_chance_than_greedy(ma_analysis):
@@ -132,9 +143,19 @@ def test_unfinished_corrupt_and_bad_budgets_are_refused(ma_game):
 
 # -- hints ----------------------------------------------------------------------------------------
 
+def searched_value(state, action, seed):
+    """The value of ``action`` by the analysis's search with the hint's budget and seed."""
+    from builders.ai.analysis import HINT_SEARCH, _searcher
+    from builders.ai.tournament import derive_seed
+
+    _, best, node = _searcher(derive_seed("hint-search", seed), HINT_SEARCH, None).evaluate_actions(
+        state, HINT_SEARCH, played=action)
+    return (best if node is None else node).mean()
+
+
 def test_hint_is_the_hard_levels_move_and_is_legal():
-    """The first action of the hard level's plan (the game's turn planner), with the win chance of
-    the plan (Kingdom Builder: of its lead)."""
+    """The first action of the hard level's plan (the game's turn planner), with the analysis's win
+    chance of that action."""
     from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
     from builders.ai.planner_middle_ages import MiddleAgesPlanner
 
@@ -147,13 +168,16 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     beam, plans, reply = LEVEL_SETTINGS["hard"]
     planner = TurnPlanner(5, turn_time=None, beam=beam, plans=plans, reply=reply)
     assert planner.plan(state)[0] == h.action
-    assert h.win_chance == planner.last_stats["win"] and h.iterations == planner.last_stats["evaluations"] > 100
+    assert h.iterations == planner.last_stats["evaluations"] > 100
+    # the win chance is the analysis's value of that action, mapped (builders.ai.calibration)
+    assert h.win_chance == honest("kingdom", "analysis", searched_value(state, h.action, 5))
     ma = midgame("middle-ages", 2, 6, 45)
     found = hint(ma, ma.current_player, seed=5)
     assert ma.is_legal(found.action)
     planner = MiddleAgesPlanner(5, turn_time=None)
     assert planner.plan(ma)[0] == found.action
-    assert found.win_chance == planner.last_stats["win"] and found.iterations == planner.last_stats["evaluations"]
+    assert found.iterations == planner.last_stats["evaluations"]
+    assert found.win_chance == honest("middle-ages", "analysis", searched_value(ma, found.action, 5))
 
 
 def test_hint_refusals():

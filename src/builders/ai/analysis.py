@@ -4,7 +4,8 @@
 move: the first action of its turn planner's plan) and its estimated win chance.
 
 ``analyse(record, iterations=...)``: for every decision of a finished game, the mover's win chance
-before it (the value of the best action the search found), the win chance after the action played,
+before it (the value of the best action the search found), the win chance after the action played
+(both mapped onto observed win rates by :mod:`builders.ai.calibration` where a map was fitted),
 the best action, and a label by the drop in win chance (``loss``):
 
 ==============  ===================  ===============================================
@@ -33,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from builders.ai.mcts import MCTSAgent
+from builders.ai.calibration import honest
 from builders.ai.factory import make_planner
 from builders.ai.tournament import derive_seed
 from builders.core.errors import BuildersError
@@ -44,6 +46,9 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.15), ("mistake", 0.10
 LABELS = tuple(name for name, _ in reversed(THRESHOLDS))
 #: the iterations of one decision's search, by default (about 0.1 to 0.3 s in Kingdom Builder)
 DEFAULT_ITERATIONS = 1000
+#: the iterations of the search that values a hint's action (the analysis's default budget, for which
+#: the map of builders.ai.calibration was fitted)
+HINT_SEARCH = DEFAULT_ITERATIONS
 #: the most iterations or seconds a decision may be given
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 600.0
@@ -84,7 +89,8 @@ def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSA
 @dataclass(frozen=True)
 class Hint:
     """The hard level's choice for ``seat``: ``action`` (engine form), its ``notation`` and the
-    seat's estimated ``win_chance`` (0 to 1) with it; ``iterations`` of search."""
+    seat's estimated ``win_chance`` (0 to 1) with it; ``iterations``: the positions the planner
+    evaluated."""
 
     seat: int
     action: Action
@@ -98,6 +104,10 @@ def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = Non
 
     The first action of the game's turn planner's plan, with the hard level's settings: ``seconds``
     limits its time; without it the planner does all its work and is deterministic with ``seed``.
+    The win chance is the analysis's: the value of that action by the analysis's search
+    (``HINT_SEARCH`` iterations), mapped onto observed win rates (:mod:`builders.ai.calibration`),
+    so that a hint and the analysis speak of the same chance. (The planner's own value of its plan is no win
+    chance: it counts the seat's next turn too and was measured badly calibrated, docs/ai.md.)
     Only what ``seat`` may see is used. Raises AnalysisError if the game is over or ``seat`` is not
     to move.
     """
@@ -107,20 +117,33 @@ def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = Non
         raise AnalysisError(f"seat must be a whole number from 0 to {state.num_players - 1}, not {seat!r}")
     if seat != state.current_player:
         raise AnalysisError(f"it is not seat {seat}'s turn (seat {state.current_player} is to move)")
-    # the hard level is the game's turn planner: the hint is the first action of its plan, the win
-    # chance the plan's; ``iterations`` counts the positions it evaluated
+    # the hard level is the game's turn planner: the hint is the first action of its plan
     _check_budget(None, seconds)
     planner = make_planner(seed, "hard", seconds, state.GAME)
-    plan = planner.plan(state)
-    stats = planner.last_stats
-    return Hint(seat, plan[0], state.action_to_string(plan[0]), stats["win"], int(stats["evaluations"]))
+    action = planner.plan(state)[0]
+    searcher = _searcher(derive_seed("hint-search", seed), HINT_SEARCH, None)
+    _, best, node = searcher.evaluate_actions(state, HINT_SEARCH, played=action)
+    raw = (best if node is None else node).mean()
+    chance = honest(state.GAME, "analysis", raw)
+    return Hint(seat, action, state.action_to_string(action), chance, int(planner.last_stats["evaluations"]))
 
 
-def search_win_chance(state: GameState, iterations: int = DEFAULT_ITERATIONS, seed: int = 0) -> float:
-    """The win chance the analysis gives the player to move of ``state`` before its decision: the
-    value of the best action its search finds with ``iterations`` (drawn from what that seat sees)."""
+def raw_win_chance(state: GameState, estimator: str = "analysis", iterations: int = DEFAULT_ITERATIONS,
+                   seed: int = 0) -> float:
+    """The win chance of the player to move of ``state`` before the map of
+    :mod:`builders.ai.calibration` (what the calibration benchmark measures): ``estimator``
+    "analysis", the value of the best action the analysis's search finds with ``iterations`` (what
+    the analysis and the hints show, mapped); "plan", the value the hard planner gives its plan
+    (without a time limit; shown nowhere: measured to show it is no win chance). Both drawn from
+    what that seat sees."""
     if state.is_over():
         raise AnalysisError("the game is over: there is no decision to judge")
+    if estimator == "plan":
+        planner = make_planner(seed, "hard", None, state.GAME)
+        planner.plan(state)
+        return planner.last_stats["win"]
+    if estimator != "analysis":
+        raise AnalysisError(f"the estimator is analysis or plan, not {estimator!r}")
     agent = _searcher(seed, iterations, None)
     _, best_node, _ = agent.evaluate_actions(state, iterations)
     return best_node.mean()
@@ -191,6 +214,7 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
     _check_budget(iterations, seconds)
     final = _check_finished(record)
     state = initial_state(record)
+    game = state.GAME
     all_steps = list(steps(record["history"]))
     decisions: list[Decision] = []
     budget = iterations if iterations is not None else 1 << 62
@@ -204,8 +228,9 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
         else:
             agent = _searcher(derive_seed("analysis", seed, index), iterations, seconds)
             best_action, best_node, node = agent.evaluate_actions(state, budget, played=action)
-            best_value = best_node.mean()
-            after = best_value if action == best_action else node.mean()  # type: ignore[union-attr]
+            # the search's values mapped onto the observed win rates (builders.ai.calibration)
+            best_value = honest(game, "analysis", best_node.mean())
+            after = best_value if action == best_action else honest(game, "analysis", node.mean())  # type: ignore[union-attr]
             loss = max(0.0, best_value - after)
             decisions.append(Decision(index, seat, played, False, state.action_to_string(best_action),
                                       round(best_value, 4), round(after, 4), round(best_value, 4),
