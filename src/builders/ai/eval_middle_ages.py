@@ -7,6 +7,8 @@ matches (docs/ai.md)."""
 
 from __future__ import annotations
 
+from builders.middle_ages.rules import ACTION_PRICE, FREE_ACTIONS
+
 MA_COIN = 0.12          # VP per coin (coins pay the workers; 10 coins are 1 VP at the end)
 MA_ACTION = 0.25        # VP per action left in the turn (3 actions buy 6 coins)
 MA_STAFFED = 0.40       # share of a site's value for holding it open with the free crew to finish it
@@ -23,6 +25,8 @@ MA_PACE = 2.0           # VP a turn of the leader, to guess the turns left befor
 END_TRIGGER_VP = 17     # rules.md "End of the game"
 MA_LATE_ROUND = 30      # from this round on, a game still going on loses value round by round ...
 MA_LATE_DECAY = 0.8     # ... by this factor a round (bots' games end by round 25 or so)
+#: count what a seat that has its last turn still to play can finish in it (see ``last_turn_gain``)
+MA_LAST_TURN = True
 
 
 def _ma_tables():
@@ -66,6 +70,62 @@ def end_triggered(st) -> bool:
     """Whether the end of the game is triggered: the last round is on, or the seat to move holds
     17 VP (the round finishes after its turn: rules.md "End of the game")."""
     return st.final_round or st.vp[st.cur] >= END_TRIGGER_VP
+
+
+def last_turn_gain(st, p: int) -> float:
+    """What seat ``p`` can add to its score in one whole turn from its open sites and free crew, in
+    VP (a coin 0.1): sites finished cheapest first, each with the fewest of its free workers that
+    cover what it still needs (most useful first), the sends' actions (1, then 2, 3 ... for each
+    more worker to the same site) from the 3 free actions and actions bought at 5 coins, the wages
+    and the bought actions paid from the coins and the rewards of the sites finished before; the
+    actions left over take coins (rules.md "Turn", "Send a worker"). An estimate: workers that come
+    back from a finished site are not sent again."""
+    global _MA
+    if _MA is None:
+        _MA = _ma_tables()
+    req, prod, site_value, total, wage = _MA
+    from builders.middle_ages.cards import REWARD, VP
+
+    coins = st.coins[p]
+    actions = FREE_ACTIONS
+    free = list(st.crew[p])
+    gained = 0.0
+    plans = []
+    for s in st.sites[p]:
+        g = st.progress[s]
+        r = req[s]
+        need = [r[0] - min(g & 0xFF, r[0]), r[1] - min((g >> 8) & 0xFF, r[1]),
+                r[2] - min((g >> 16) & 0xFF, r[2]), r[3] - min((g >> 24) & 0xFF, r[3])]
+        plans.append((sum(need), s, need))
+    plans.sort()
+    for _, s, need in plans:
+        need = list(need)
+        chosen = []
+        pool = list(free)
+        while any(need) and pool:
+            w = max(pool, key=lambda c: (sum(min(a, b) for a, b in zip(prod[c], need)), -wage[c]))
+            if not sum(min(a, b) for a, b in zip(prod[w], need)):
+                break
+            pool.remove(w)
+            chosen.append(w)
+            need = [max(0, a - b) for a, b in zip(need, prod[w])]
+        if any(need):
+            continue
+        k = len(chosen)
+        acts = k * (k + 1) // 2
+        pay = sum(wage[w] for w in chosen)
+        buy = max(0, acts - actions)
+        cost = pay + ACTION_PRICE * buy
+        if cost > coins:
+            continue
+        coins += REWARD[s] - cost
+        actions -= acts - buy
+        for w in chosen:
+            free.remove(w)
+        gained += VP[s]
+    takes = {1: 1, 2: 3, 3: 6}
+    coins += takes.get(min(actions, 3), 0)
+    return gained + 0.1 * coins
 
 
 def late_factor(st) -> float:
@@ -129,8 +189,16 @@ def values(st, horizon: float | None = None) -> list[float]:
             continue
         last = final and p == st.cur
         if last:
-            # the seat's last turn: only what it finishes in it counts (rules.md "End of the game")
-            out.append(st.vp[p] + 0.1 * st.coins[p] + 0.2 * st.actions)
+            # the seat's last turn: only what it finishes in it counts (rules.md "End of the game");
+            # before it has done anything, what it can still finish in it
+            v = st.vp[p] + 0.1 * st.coins[p] + 0.2 * st.actions
+            if MA_LAST_TURN and st.actions == FREE_ACTIONS and not st.touched:
+                v = max(v, st.vp[p] + last_turn_gain(st, p))
+            out.append(v)
+            continue
+        if final and MA_LAST_TURN:
+            # a seat whose last turn is still to come in the last round: what it can finish in it
+            out.append(st.vp[p] + last_turn_gain(st, p))
             continue
         # the actions the seat can still spend: this turn's and 3 a turn until the leader reaches 17 VP
         budget = (st.actions if p == st.cur else 0) + 3 * turns
