@@ -19,12 +19,11 @@ from collections.abc import Sequence
 #: raw estimates are clipped to this distance from 0 and 1 before the map (a finished game's exact
 #: result is not an estimate and is not mapped)
 EDGE = 1e-3
-#: (game, estimator) -> (a, b), fitted by ``benchmarks/ai_calibration.py --fit`` on the run named in
-#: docs/ai.md; "analysis" is the search of the analysis and the hints. The Builders has none: on
-#: medium-vs-medium games its search's chance does not rise with the results (the second seat wins
-#: most of those games, which no evaluation of the position sees), and no increasing map mends that.
+#: (game, estimator) -> (a, b), fitted by ``benchmarks/ai_calibration.py --fit`` on the runs named in
+#: docs/ai.md; "analysis" is the search of the analysis and the hints
 MAPS: dict[tuple[str, str], tuple[float, float]] = {
     ("kingdom", "analysis"): (0.356, -0.320),
+    ("middle-ages", "analysis"): (0.520, -0.257),
 }
 
 
