@@ -43,7 +43,10 @@ def test_defaults_arguments_and_the_environment(monkeypatch):
     ("BUILDERS_HINT_SECONDS", "nan", "BUILDERS_HINT_SECONDS must be a number of seconds more than 0 and at most 30, "
                                     "not 'nan'"),
     ("BUILDERS_ANALYSIS_WORKERS", "1.5", "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not '1.5'"),
-    ("BUILDERS_ANALYSIS_ITERATIONS", "-3", "BUILDERS_ANALYSIS_ITERATIONS must be a whole number from 1 to 1e+06, "
+    ("BUILDERS_ANALYSIS_WORKERS", "inf", "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not 'inf'"),
+    ("BUILDERS_IDLE_DAYS", "inf", "BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, "
+                                 "not 'inf'"),
+    ("BUILDERS_ANALYSIS_ITERATIONS", "-3", "BUILDERS_ANALYSIS_ITERATIONS must be a whole number from 1 to 1000000, "
                                           "not '-3'"),
 ])
 def test_a_bad_value_is_refused_by_name(monkeypatch, name, value, message):

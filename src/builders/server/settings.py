@@ -9,20 +9,20 @@ import math
 import os
 from typing import Any
 
-#: name -> (default, least, most, whole number, unit, what it is)
-NUMBERS: dict[str, tuple[float, float, float, bool, str, str]] = {
-    "BUILDERS_EXPIRE_OPEN_DAYS": (7, 0, 3650, False, "days", "days before an unstarted game is deleted"),
-    "BUILDERS_IDLE_DAYS": (30, 0, 3650, False, "days", "days before an untimed idle game is settled"),
-    "BUILDERS_HINT_SECONDS": (1.5, 0, 30, False, "seconds", "the hints' time limit"),
-    "BUILDERS_ANALYSIS_WORKERS": (1, 1, 64, True, "", "processes for post-game analyses"),
-    "BUILDERS_ANALYSIS_ITERATIONS": (1000, 1, 1_000_000, True, "", "search iterations per decision of an analysis"),
+#: name -> (default, least, most, whole number, unit); what each means: docs/deploy.md
+NUMBERS: dict[str, tuple[float, float, float, bool, str]] = {
+    "BUILDERS_EXPIRE_OPEN_DAYS": (7, 0, 3650, False, "days"),
+    "BUILDERS_IDLE_DAYS": (30, 0, 3650, False, "days"),
+    "BUILDERS_HINT_SECONDS": (1.5, 0, 30, False, "seconds"),
+    "BUILDERS_ANALYSIS_WORKERS": (1, 1, 64, True, ""),
+    "BUILDERS_ANALYSIS_ITERATIONS": (1000, 1, 1_000_000, True, ""),
 }
 
 
 def number(name: str, given: Any = None) -> float:
     """The setting ``name``: ``given`` when not None, else its environment variable, else its
     default; ValueError (one sentence) when it is out of its range. Whole-number settings are ints."""
-    default, low, high, whole, unit, _ = NUMBERS[name]
+    default, low, high, whole, unit = NUMBERS[name]
     raw: Any = given if given is not None else os.environ.get(name)
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return int(default) if whole else float(default)
@@ -33,9 +33,9 @@ def number(name: str, given: Any = None) -> float:
         except (TypeError, ValueError):
             pass
     if whole:
-        ok = value == value and value == int(value) and low <= value <= high
+        ok = math.isfinite(value) and value == int(value) and low <= value <= high
         if not ok:
-            raise ValueError(f"{name} must be a whole number from {low:g} to {high:g}, not {raw!r}")
+            raise ValueError(f"{name} must be a whole number from {int(low)} to {int(high)}, not {raw!r}")
         return int(value)
     if not (low < value <= high):
         raise ValueError(f"{name} must be a number of {unit} more than {low:g} and at most {high:g}, not {raw!r}")
