@@ -106,8 +106,9 @@ def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = Non
     limits its time; without it the planner does all its work and is deterministic with ``seed``.
     The win chance is the analysis's: the value of that action by the analysis's search
     (``HINT_SEARCH`` iterations), mapped onto observed win rates (:mod:`builders.ai.calibration`),
-    so that a hint and the analysis speak of the same chance. (The planner's own value of its plan is no win
-    chance: it counts the seat's next turn too and was measured badly calibrated, docs/ai.md.)
+    so that a hint and the analysis speak of the same chance. (The planner's own value of its plan
+    is no win chance: it counts the seat's next turn too and was measured badly calibrated,
+    docs/ai.md.)
     Only what ``seat`` may see is used. Raises AnalysisError if the game is over or ``seat`` is not
     to move.
     """

@@ -1,5 +1,5 @@
-"""Honest win chances: the estimates of the analysis's search and of the hint's planner mapped onto
-the rates at which seats really won.
+"""Honest win chances: the estimates of the analysis's search (shown by the analysis and the hints)
+mapped onto the rates at which seats really won.
 
 The raw estimates lean over-confident (the value of the best of several noisy actions, assuming the
 bot's own play afterwards), so a chance shown to a player goes through a logistic map fitted on

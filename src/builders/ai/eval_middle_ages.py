@@ -7,6 +7,7 @@ matches (docs/ai.md)."""
 
 from __future__ import annotations
 
+from builders.middle_ages.cards import REWARD, VP
 from builders.middle_ages.rules import ACTION_PRICE, FREE_ACTIONS
 
 MA_COIN = 0.12          # VP per coin (coins pay the workers; 10 coins are 1 VP at the end)
@@ -84,7 +85,6 @@ def last_turn_gain(st, p: int) -> float:
     if _MA is None:
         _MA = _ma_tables()
     req, prod, site_value, total, wage = _MA
-    from builders.middle_ages.cards import REWARD, VP
 
     coins = st.coins[p]
     actions = FREE_ACTIONS

@@ -832,13 +832,16 @@ export class KingdomTable {
     return unique.length ? ` next to ${unique.join(" and ")}` : "";
   }
 
+  // A hex "r,c" in words, with its terrain and neighbours: "canyon 16,15 next to the Oasis".
+  hexPhrase(h) {
+    const [r, c] = h.split(",").map(Number);
+    return `${this.hexWords(r, c)}${this.nearWords(r, c)}`;
+  }
+
   // A move to make, in words (the hint): "build on canyon 16,15 next to the Oasis".
   advise(action) {
     const [word, rest] = (action || "").split(" ");
-    const hex = (h) => {
-      const [r, c] = h.split(",").map(Number);
-      return `${this.hexWords(r, c)}${this.nearWords(r, c)}`;
-    };
+    const hex = (h) => this.hexPhrase(h);
     if (word === "end") return "end your turn";
     if (word === "build" && rest) return `build on ${hex(rest)}`;
     if (rest && rest.includes(">")) {
@@ -853,10 +856,7 @@ export class KingdomTable {
   describe(entry) {
     const action = entry.action || "";
     const [word, rest] = action.split(" ");
-    const hex = (h) => {
-      const [r, c] = h.split(",").map(Number);
-      return `${this.hexWords(r, c)}${this.nearWords(r, c)}`;
-    };
+    const hex = (h) => this.hexPhrase(h);
     const text = entry.text || "";
     const drew = text.includes("; no free hex") ? text.slice(text.indexOf("; no free hex")) : "";
     let words;
