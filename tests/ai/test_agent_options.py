@@ -79,7 +79,7 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("plan:plans=2.5", "option plans of plan must be a whole number, not '2.5'"),
     ("expert:block=11", "option block of expert must be from 0 to 10, not 11"),
     ("plan:ahead=-1", "option ahead of plan must be from 0 to 10, not -1"),
-    ("expert:depth=3", "option depth of expert must be 1 or 2, not 3"),
+    ("expert:depth=4", "option depth of expert must be 1, 2 or 3, not 4"),
     ("plan:c=1", f"unknown option 'c' for agent plan (options: {', '.join(OPTIONS['plan'])})"),
 ])
 def test_agent_spec_refusals(text, message):
@@ -93,6 +93,7 @@ def test_agent_spec_refusals(text, message):
                                       "plans, reply, depth, samples, clock)"),
     ("plan:ahead=2", "middle-ages", "option ahead of plan is not one of The Builders' (options there: turn, beam, "
                                     "plans, reply, depth, samples, clock)"),
+    ("expert:depth=3", "kingdom", "option depth of expert must be 1 or 2 in Kingdom Builder, not 3"),
     ("expert:samples=3", "kingdom", "option samples of expert is not one of Kingdom Builder's (options there: turn, "
                                     "beam, plans, reply, ahead, block, depth, clock)"),
 ])
@@ -149,7 +150,7 @@ def test_each_spec_makes_the_agent_it_names():
     for level in ("hard", "expert"):
         agent = parse_agent(level).make(5, "middle-ages")
         assert (type(agent), agent.turn_time, agent.depth, agent.name) == \
-            (MiddleAgesPlanner, TURN_TIME[level], 2, level)
+            (MiddleAgesPlanner, TURN_TIME[level], {"hard": 2, "expert": 3}[level], level)
         assert (agent.beam, agent.plans, agent.reply, agent.samples) == MIDDLE_AGES_SETTINGS[level]
         planner = parse_agent(level).make(5, "kingdom")
         assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)

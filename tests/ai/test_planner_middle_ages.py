@@ -45,6 +45,14 @@ def first_determinization(state, seed):
     return state.resample_hidden(state.current_player, MiddleAgesPlanner(seed).rng)
 
 
+def played(state, seed, actions):
+    """The determinization a planner of ``seed`` planned ``actions`` on, with them played."""
+    det = first_determinization(state, seed)
+    for a in actions:
+        det.apply(a)
+    return det
+
+
 def test_a_wide_beam_finds_the_best_whole_turn():
     """rules.md "Your turn": actions (three, more bought with coins) until the turn ends. With a beam
     wider than the ways of a turn and no look-ahead, the plan is the best turn of all there are
@@ -75,9 +83,7 @@ def test_the_look_ahead_values_a_plan_after_the_answer_and_the_next_turn():
     one_plan = one.plan(state)
     assert one.last_stats["looked"] == 6
     # the value of the plan chosen, recomputed: the next seat's best turn (a beam of 4) from its end
-    det = first_determinization(state, 2)
-    for a in one_plan:
-        det.apply(a)
+    det = played(state, 2, one_plan)
     assert det.current_player != seat
     answer = MiddleAgesPlanner(0, turn_time=None, beam=4, plans=0)._turn(det, det.current_player, 4)
     assert one.last_stats["value"] == pytest.approx(value(answer[0][2], seat))
@@ -92,6 +98,27 @@ def test_the_look_ahead_values_a_plan_after_the_answer_and_the_next_turn():
         deep = MiddleAgesPlanner(seed, turn_time=None, beam=12, plans=6, reply=4).plan(position)
         changed += flat != deep
     assert changed and plain_plan[-1] == END
+
+
+def test_depth_three_values_a_plan_after_the_answers_to_the_next_turn():
+    """The expert's depth 3: after the next seat's best turn and the seat's own best next turn, the
+    next seat answers again; the plan is worth the seat's win value after that answer."""
+    state = turn_start(3, 40)
+    seat = state.current_player
+    three = MiddleAgesPlanner(2, turn_time=None, beam=12, plans=6, reply=4, depth=3)
+    plan = three.plan(state)
+    assert three.last_stats["looked"] == 6
+    det = played(state, 2, plan)
+    search = MiddleAgesPlanner(0, turn_time=None, beam=4, plans=0)
+    answer = search._turn(det, det.current_player, 4)[0][2]
+    assert answer.current_player == seat
+    mine = search._turn(answer, seat, 4)[0][2]
+    assert mine.current_player != seat and not mine.is_over()
+    again = search._turn(mine, mine.current_player, 4)[0][2]
+    assert three.last_stats["value"] == pytest.approx(value(again, seat))
+    two = MiddleAgesPlanner(2, turn_time=None, beam=12, plans=6, reply=4, depth=2)
+    two.plan(state)
+    assert three.last_stats["evaluations"] > two.last_stats["evaluations"]
 
 
 def test_the_time_limit_stops_the_look_ahead():
@@ -162,8 +189,8 @@ def test_the_planner_refuses_what_it_cannot_do():
         MiddleAgesPlanner(1).act(state)
     assert str(e.value) == "this turn planner plays The Builders, not kingdom"
     with pytest.raises(PlannerError) as e:
-        MiddleAgesPlanner(1, depth=0)
-    assert str(e.value) == "depth must be 1 or 2, not 0"
+        MiddleAgesPlanner(1, depth=4)
+    assert str(e.value) == "depth must be 1, 2 or 3, not 4"
     with pytest.raises(PlannerError) as e:
         MiddleAgesPlanner(1, beam=0)
     assert str(e.value) == "beam must be a whole number of at least 1, not 0"

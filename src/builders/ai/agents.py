@@ -21,8 +21,8 @@ plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.plann
            ``turn`` (seconds a turn, default 2), ``beam``, ``plans``, ``reply`` (Kingdom Builder
            30, 16, 4; The Builders 30, 20, 6), ``depth`` (Kingdom Builder: 1, the next turns
            valued from the plan's end, or 2, the next seat's best turn applied before the seat's
-           own; The Builders: 1, the other seats' answers, or 2, then the seat's next turn;
-           default 1 and 2), ``clock``; Kingdom Builder only: ``ahead``, ``block`` (the weights
+           own; The Builders: 1, the other seats' answers, 2, then the seat's next turn, or 3,
+           then the answers to it; default 1 and 2, The Builders' expert 3), ``clock``; Kingdom Builder only: ``ahead``, ``block`` (the weights
            of the next turns, default 1, 1); The Builders only: ``samples`` (determinizations
            the turn is planned on, default 1)
 easy,      the bot levels of ``make_bot``; hard and expert are the game's planner with the level's
@@ -119,6 +119,8 @@ class AgentSpec:
         next turns, where the next card is a draw), Kingdom Builder's no ``samples``."""
         if self.kind not in PLANNERS or game is None:
             return
+        if game == "kingdom" and self.options.get("depth") == 3:
+            raise ValueError(f"option depth of {self.kind} must be 1 or 2 in Kingdom Builder, not 3")
         foreign, title = (KINGDOM_ONLY, "The Builders'") if game == "middle-ages" else \
             (MIDDLE_AGES_ONLY, "Kingdom Builder's")
         for key in self.options:
@@ -171,8 +173,8 @@ def _value(kind: str, key: str, text: str) -> Any:
         raise ValueError(f"option {key} of {kind} must be at most 600 seconds, not {text}")
     if key == "reuse" and value not in (0, 1):
         raise ValueError(f"option reuse of {kind} must be 0 or 1, not {text}")
-    if key == "depth" and value not in (1, 2):
-        raise ValueError(f"option depth of {kind} must be 1 or 2, not {text}")
+    if key == "depth" and value not in (1, 2, 3):
+        raise ValueError(f"option depth of {kind} must be 1, 2 or 3, not {text}")
     if key in ("noise", "rollout", "widen", "finish", "top", "plans") and value < 0:
         raise ValueError(f"option {key} of {kind} must not be negative, not {text}")
     if key in ("ahead", "block") and not 0 <= value <= 10:

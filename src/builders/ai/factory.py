@@ -10,7 +10,8 @@ hard      the game's turn planner, 2 s a turn: whole turns by beam search, the b
           (Kingdom Builder: ``builders.ai.planner``, the next turns over the cards to come; The
           Builders: ``builders.ai.planner_middle_ages``, the other seats' best answers and the
           seat's next turn)
-expert    the same with 10 s a turn (more plans, with wider beams)
+expert    the same with 10 s a turn (more plans, with wider beams; The Builders: on six
+          determinizations, and looking one turn of answers further)
 ========  ======================================================================================
 
 The time of hard and expert covers the seat's whole turn (Kingdom Builder: the three builds, the
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from builders.ai.greedy import GreedyAgent
 from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+from builders.ai.planner_middle_ages import LEVEL_DEPTH as MIDDLE_AGES_DEPTH
 from builders.ai.planner_middle_ages import LEVEL_SETTINGS as MIDDLE_AGES_SETTINGS
 from builders.ai.planner_middle_ages import MiddleAgesPlanner
 from builders.core.agents import Agent, RandomAgent
@@ -62,7 +64,8 @@ def make_planner(seed: int | None, level: str, turn_time: float, game: str | Non
     if game == "middle-ages":
         beam, plans, reply, samples = MIDDLE_AGES_SETTINGS[level]
         return MiddleAgesPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
-                                                                 "samples": samples, **options})
+                                                                 "samples": samples, "depth": MIDDLE_AGES_DEPTH[level],
+                                                                 **options})
     beam, plans, reply = LEVEL_SETTINGS[level]
     return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply, **options})
 

@@ -75,6 +75,8 @@ class Planner:
     #: the share of the turn time for the plan made at the first decision of a turn (the rest is
     #: kept for plans made again after a card drawn in the turn)
     FIRST_SHARE = 1.0
+    #: the depths of look-ahead the planner knows
+    DEPTHS: tuple[int, ...] = (1, 2)
 
     def __init__(self, seed: int | None, turn_time: float | None, beam: int, plans: int, reply: int, depth: int,
                  clock: str, name: str | None):
@@ -83,8 +85,9 @@ class Planner:
         for key, value, low in (("beam", beam, 1), ("plans", plans, 0), ("reply", reply, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise PlannerError(f"{key} must be a whole number of at least {low}, not {value!r}")
-        if depth not in (1, 2) or isinstance(depth, bool):
-            raise PlannerError(f"depth must be 1 or 2, not {depth!r}")
+        if depth not in self.DEPTHS or isinstance(depth, bool):
+            allowed = ", ".join(str(d) for d in self.DEPTHS[:-1]) + f" or {self.DEPTHS[-1]}"
+            raise PlannerError(f"depth must be {allowed}, not {depth!r}")
         if clock not in CLOCKS:
             raise PlannerError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
         self.seed = seed

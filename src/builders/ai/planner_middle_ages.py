@@ -9,8 +9,9 @@ once and looks at what the other seats answer:
    the evaluation (``builders.ai.evaluate.win_value`` of the seat's lead, as the medium level
    values a single action).
 2. **Look-ahead.** The ``plans`` best of them are played on: each other seat in turn plays its own
-   best turn (a beam of ``reply`` positions, valued for that seat), and with ``depth`` 2 the seat
-   then plays its best next turn; the plan's value is the seat's win value at the end. This is what
+   best turn (a beam of ``reply`` positions, valued for that seat), with ``depth`` 2 the seat then
+   plays its best next turn, and with 3 the other seats answer that too; the plan's value is the
+   seat's win value at the end. This is what
    one action at a time misses: sites opened with no crew to finish them, workers recruited with no
    coins to pay them, and cards left in the rows for the next seat.
 3. The turn is then played action by action; after a card is drawn into a row (opening a site,
@@ -33,6 +34,8 @@ from builders.middle_ages.codes import END
 
 #: per level: (beam, plans, reply, samples)
 LEVEL_SETTINGS = {"hard": (30, 20, 6, 1), "expert": (40, 24, 8, 6)}
+#: per level: the depth of the look-ahead
+LEVEL_DEPTH = {"hard": 2, "expert": 3}
 
 
 def _value(state: GameState, seat: int) -> float:
@@ -65,12 +68,14 @@ class MiddleAgesPlanner(Planner):
     - ``beam``: the positions kept at each step of the plan search (at least 1);
     - ``plans``: the best plans looked ahead (0: none, the best plan by the evaluation is played);
     - ``reply``: the positions kept at each step of a look-ahead turn (at least 1);
-    - ``depth``: 1, the other seats' answers; 2, then the seat's own next turn;
+    - ``depth``: 1, the other seats' answers; 2, then the seat's own next turn; 3, then the other
+      seats' answers to that;
     - ``samples``: the determinizations each turn is planned on (at least 1);
     - ``clock``: ``wall`` or ``cpu``.
     """
 
     END = END
+    DEPTHS = (1, 2, 3)
     #: a turn often draws a card or two (opening a site, recruiting), each followed by a new plan
     FIRST_SHARE = 0.6
 
@@ -227,15 +232,25 @@ class MiddleAgesPlanner(Planner):
         return done
 
     def _answered(self, end: GameState, seat: int, deadline: float | None) -> float | None:
-        """``seat``'s win value after each other seat plays its best turn from ``end`` (and, with
-        ``depth`` 2, the seat its own best next turn); None when ``deadline`` passes first."""
+        """``seat``'s win value after each other seat plays its best turn from ``end`` (with
+        ``depth`` 2, then the seat its own best next turn; with 3, then the other seats again);
+        None when ``deadline`` passes first."""
         st = end
         while not st.is_over() and st.current_player != seat:
             answers = self._turn(st, st.current_player, self.reply, deadline, stop=True)
             if answers is None:
                 return None
             st = answers[0][2]
-        if self.depth == 2 and not st.is_over():
+        if self.depth >= 2 and not st.is_over():
             mine = self._turn(st, seat, self.reply, deadline, stop=True)
-            return None if mine is None else mine[0][0]
+            if mine is None:
+                return None
+            if self.depth == 2:
+                return mine[0][0]
+            st = mine[0][2]
+            while not st.is_over() and st.current_player != seat:
+                answers = self._turn(st, st.current_player, self.reply, deadline, stop=True)
+                if answers is None:
+                    return None
+                st = answers[0][2]
         return _value(st, seat)

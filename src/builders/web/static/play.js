@@ -578,8 +578,8 @@ async function sendUndo() {
 const BOT_LEVELS = [
   ["easy", "Easy", "Plays sensible moves but often misjudges them: a gentle opponent."],
   ["medium", "Medium", "Always takes the move that looks best right now, in an instant."],
-  ["hard", "Hard", "Looks many moves ahead, about 2 seconds a turn."],
-  ["expert", "Expert", "Looks further ahead, about 10 seconds a turn: the strongest."],
+  ["hard", "Hard", "Plans its whole turn and weighs the answers to it, up to 2 seconds a turn."],
+  ["expert", "Expert", "Weighs more plans and answers, up to 10 seconds a turn: the strongest."],
 ];
 
 // "Hand over to a bot": a small dialog to choose the level; the bot then plays this seat to the end.
