@@ -22,9 +22,9 @@ plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.plann
            30, 16, 4; The Builders 30, 20, 6), ``depth`` (Kingdom Builder: 1, the next turns
            valued from the plan's end, or 2, the next seat's best turn applied before the seat's
            own; The Builders: 1, the other seats' answers, 2, then the seat's next turn, or 3,
-           then the answers to it; default 1 and 2, The Builders' expert 3), ``clock``; Kingdom Builder only: ``ahead``, ``block`` (the weights
-           of the next turns, default 1, 1); The Builders only: ``samples`` (determinizations
-           the turn is planned on, default 1)
+           then the answers to it; default 1 and 2, The Builders' expert 3), ``clock``; Kingdom
+           Builder only: ``ahead``, ``block`` (the weights of the next turns, default 1, 1); The
+           Builders only: ``samples`` (determinizations the turn is planned on, default 1)
 easy,      the bot levels of ``make_bot``; hard and expert are the game's planner with the level's
 medium,    settings and take its options
 hard,
@@ -119,8 +119,9 @@ class AgentSpec:
         next turns, where the next card is a draw), Kingdom Builder's no ``samples``."""
         if self.kind not in PLANNERS or game is None:
             return
-        if game == "kingdom" and self.options.get("depth") == 3:
-            raise ValueError(f"option depth of {self.kind} must be 1 or 2 in Kingdom Builder, not 3")
+        depth = self.options.get("depth")
+        if game == "kingdom" and depth is not None and depth not in TurnPlanner.DEPTHS:
+            raise ValueError(f"option depth of {self.kind} must be 1 or 2 in Kingdom Builder, not {depth}")
         foreign, title = (KINGDOM_ONLY, "The Builders'") if game == "middle-ages" else \
             (MIDDLE_AGES_ONLY, "Kingdom Builder's")
         for key in self.options:

@@ -235,22 +235,23 @@ class MiddleAgesPlanner(Planner):
         """``seat``'s win value after each other seat plays its best turn from ``end`` (with
         ``depth`` 2, then the seat its own best next turn; with 3, then the other seats again);
         None when ``deadline`` passes first."""
-        st = end
+        st = self._others_answer(end, seat, deadline)
+        if st is None or self.depth == 1 or st.is_over():
+            return None if st is None else _value(st, seat)
+        mine = self._turn(st, seat, self.reply, deadline, stop=True)
+        if mine is None:
+            return None
+        if self.depth == 2:
+            return mine[0][0]
+        st = self._others_answer(mine[0][2], seat, deadline)
+        return None if st is None else _value(st, seat)
+
+    def _others_answer(self, st: GameState, seat: int, deadline: float | None) -> GameState | None:
+        """The position after each other seat, in turn from ``st``, plays its best turn (a beam of
+        ``reply``), up to ``seat``'s turn or the end of the game; None when ``deadline`` passes."""
         while not st.is_over() and st.current_player != seat:
             answers = self._turn(st, st.current_player, self.reply, deadline, stop=True)
             if answers is None:
                 return None
             st = answers[0][2]
-        if self.depth >= 2 and not st.is_over():
-            mine = self._turn(st, seat, self.reply, deadline, stop=True)
-            if mine is None:
-                return None
-            if self.depth == 2:
-                return mine[0][0]
-            st = mine[0][2]
-            while not st.is_over() and st.current_player != seat:
-                answers = self._turn(st, st.current_player, self.reply, deadline, stop=True)
-                if answers is None:
-                    return None
-                st = answers[0][2]
-        return _value(st, seat)
+        return st
