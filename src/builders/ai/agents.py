@@ -121,7 +121,8 @@ class AgentSpec:
             return
         depth = self.options.get("depth")
         if game == "kingdom" and depth is not None and depth not in TurnPlanner.DEPTHS:
-            raise ValueError(f"option depth of {self.kind} must be 1 or 2 in Kingdom Builder, not {depth}")
+            allowed = " or ".join(str(d) for d in TurnPlanner.DEPTHS)
+            raise ValueError(f"option depth of {self.kind} must be {allowed} in Kingdom Builder, not {depth}")
         foreign, title = (KINGDOM_ONLY, "The Builders'") if game == "middle-ages" else \
             (MIDDLE_AGES_ONLY, "Kingdom Builder's")
         for key in self.options:
