@@ -24,10 +24,28 @@ from builders.core.record import replay
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: the ports this test process hands out: its own block, below the kernel's ephemeral ports (32768 and
+#: up), so that neither another pytest-xdist worker nor an outgoing connection takes a port between
+#: ``free_port()`` and the bind of the server it is for (a server that answers a test's first request
+#: and is then stopped by another test: "connection refused" in the middle of a game)
+_PORT_BLOCK = 1500
+_PORT_BASE = 20000 + _PORT_BLOCK * (int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").lstrip("gw") or 0) % 8)
+_next_port = [0]
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nothing listens on, from this test process's own block, each handed out once
+    before the block wraps around."""
+    for _ in range(_PORT_BLOCK):
+        port = _PORT_BASE + _next_port[0] % _PORT_BLOCK
+        _next_port[0] += 1
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port from {_PORT_BASE} to {_PORT_BASE + _PORT_BLOCK - 1}")
 
 
 class ThreadServer:
