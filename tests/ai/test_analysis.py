@@ -78,7 +78,8 @@ def test_every_decision_is_judged(ma_game, ma_analysis):
 def test_the_raw_win_chance_is_the_analysis_value_before_a_decision(ma_game, ma_analysis):
     """``raw_win_chance`` of the search (what the calibration benchmark measures), mapped by
     ``calibration.honest``, is the analysis's ``before`` of a decision whose played action is not the
-    best one (the played action's extra iterations then leave the best action's value alone)."""
+    best one: the value of the hard level's move, measured first (the played action's extra iterations
+    then leave it alone)."""
     from builders.ai.tournament import derive_seed
     from builders.core.record import steps
 
@@ -86,7 +87,8 @@ def test_the_raw_win_chance_is_the_analysis_value_before_a_decision(ma_game, ma_
     checked = 0
     for d, (text, outcomes) in zip(ma_analysis.decisions, steps(ma_game.to_record()["history"])):
         if not d.forced and d.best != d.played and checked < 5:
-            raw = raw_win_chance(state, "analysis", 40, seed=derive_seed("analysis", 3, d.index))
+            raw = raw_win_chance(state, "analysis", 40, seed=derive_seed("analysis", 3, d.index),
+                                 action=state.parse_action(d.best))
             assert round(honest("middle-ages", "analysis", raw), 4) == d.before
             checked += 1
         state.forced = list(outcomes)
@@ -111,6 +113,29 @@ def test_the_random_player_loses_more_win_chance_than_greedy(ma_analysis):
     medium, rand = ma_analysis.players
     assert rand.mean_loss > medium.mean_loss
     assert sum(rand.counts.values()) > sum(medium.counts.values())
+
+
+def test_the_hard_levels_moves_are_never_labelled():
+    """The better move the analysis shows is the hard level's (a hard bot in the seat, playing its
+    plans through): a seat that played exactly those moves is never told of a better one, while the
+    random seat is shown the hard level's moves where the search values them higher."""
+    from builders.ai.analysis import analysis_bot
+    from builders.ai.tournament import derive_seed
+
+    seed = 5
+    hard = analysis_bot(derive_seed("analysis-hard", seed, 0), "kingdom", 300, None)
+    assert hard.turn_time == 0.3 and hard.clock == "count"
+    state = finished("kingdom", 11, [hard, RandomAgent(4)])
+    a = analyse(state.to_record(), iterations=300, seed=seed)
+    mine = [d for d in a.decisions if d.seat == 0 and not d.forced]
+    assert len(mine) > 20
+    assert all(d.best == d.played and d.loss == 0 and d.label is None and d.before == d.after for d in mine)
+    assert a.players[0].mean_loss == 0 and sum(a.players[0].counts.values()) == 0
+    other = [d for d in a.decisions if d.seat == 1 and not d.forced]
+    shown = [d for d in other if d.best != d.played]
+    assert shown and all(d.best_value > d.after and d.loss == pytest.approx(d.before - d.after, abs=2e-4)
+                         for d in shown)
+    assert sum(a.players[1].counts.values()) > 0
 
 
 def test_the_analysis_is_the_same_on_every_run(ma_game, ma_analysis):

@@ -116,7 +116,7 @@ def test_the_planner_refuses_what_it_cannot_do():
         ({"plans": -1}, "plans must be a whole number of at least 0, not -1"),
         ({"reply": 1.5}, "reply must be a whole number of at least 1, not 1.5"),
         ({"ahead": 11}, "ahead must be from 0 to 10, not 11"),
-        ({"clock": "sun"}, "clock must be one of wall, cpu, not 'sun'"),
+        ({"clock": "sun"}, "clock must be one of wall, cpu, count, not 'sun'"),
         ({"depth": 3}, "depth must be 1 or 2, not 3"),
     ]:
         with pytest.raises(PlannerError) as e:

@@ -1,12 +1,14 @@
-"""Hints (the hard level's planner) and post-game analysis (the search).
+"""Hints (the hard level's planner) and post-game analysis (the hard level's moves, valued by the
+search).
 
 ``hint(state, seat)``: the action the hard level would play for ``seat`` (who must be the player to
 move: the first action of its turn planner's plan) and its estimated win chance.
 
-``analyse(record, iterations=...)``: for every decision of a finished game, the mover's win chance
-before it (the value of the best action the search found), the win chance after the action played
-(both mapped onto observed win rates by :mod:`builders.ai.calibration` where a map was fitted),
-the best action, and a label by the drop in win chance (``loss``):
+``analyse(record, iterations=...)``: for every decision of a finished game, the move the hard level
+would have played there (the hint's move: a hard bot in that seat, playing its plan through while
+the game follows it), the mover's win chance with it and with the action played (both the values of
+the search, mapped onto observed win rates by :mod:`builders.ai.calibration`), and a label by the
+drop in win chance (``loss``):
 
 ==============  ===================  ===============================================
 label           loss (win chance)    meaning
@@ -16,13 +18,19 @@ label           loss (win chance)    meaning
 ``blunder``     0.15 or more
 ==============  ===================  ===============================================
 
-(lichess's drops of 0.1 / 0.2 / 0.3 on its -1..1 scale). A summary per seat gives the mean loss
-and the count of each label. Decisions with a single legal action are marked ``forced`` and get
-neither values nor label.
+(lichess's drops of 0.1 / 0.2 / 0.3 on its -1..1 scale). When the search values the action played at
+least as high as the hard level's, the action played is the best and the loss is 0. A summary per
+seat gives the mean loss and the count of each label. Decisions with a single legal action are
+marked ``forced`` and get neither values nor label.
 
-Everything a seat's decision is judged by comes from what that seat could see: the search draws its
-determinizations from the seat's observation (``resample_hidden``), as the agents do, so two
-positions that differ only in what the seat cannot see get the same hint and the same analysis.
+Why the hard level's move and not the search's own best: the planner is the stronger player (it
+beats the search by a wide margin), a move the search chooses as the best of noisy values looks
+better than it is (the loss of every other move grows with that noise), and a player who followed
+the hints is then never told the hint was a mistake.
+
+Everything a seat's decision is judged by comes from what that seat could see: the planner and the
+search draw their positions from the seat's observation (``resample_hidden``), as the agents do, so
+two positions that differ only in what the seat cannot see get the same hint and the same analysis.
 With an iteration budget (the default) and a seed the results are the same on every run.
 """
 
@@ -36,6 +44,7 @@ from typing import Any
 from builders.ai.mcts import MCTSAgent
 from builders.ai.calibration import honest
 from builders.ai.factory import make_planner
+from builders.ai.planner import Planner
 from builders.ai.tournament import derive_seed
 from builders.core.errors import BuildersError
 from builders.core.record import initial_state, replay, steps
@@ -49,6 +58,8 @@ DEFAULT_ITERATIONS = 1000
 #: the iterations of the search that values a hint's action (the analysis's default budget, for which
 #: the map of builders.ai.calibration was fitted)
 HINT_SEARCH = DEFAULT_ITERATIONS
+#: the analysis's hard bot: nominal seconds of a turn's plans per iteration of the search
+PLAN_SHARE_OF_ITERATIONS = 1e-3
 #: the most iterations or seconds a decision may be given
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 600.0
@@ -77,6 +88,16 @@ def _check_budget(iterations: int | None, seconds: float | None) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
             raise AnalysisError(f"the iterations per decision must be a whole number from 1 to {MAX_ITERATIONS}, "
                                 f"not {iterations!r}")
+
+
+def analysis_bot(seed: int, game: str, iterations: int | None, seconds: float | None) -> Planner:
+    """The analysis's hard bot: the hard level's turn planner, given ``PLAN_SHARE_OF_ITERATIONS``
+    nominal seconds of its clock "count" a turn per iteration of the search (1000 iterations: one
+    second, 40,000 positions evaluated, about all the hard level's plans ever need), so that its
+    moves are the same on every run; with a time budget only, ``seconds`` of CPU time a turn."""
+    if iterations is not None:
+        return make_planner(seed, "hard", iterations * PLAN_SHARE_OF_ITERATIONS, game, clock="count")
+    return make_planner(seed, "hard", seconds, game, clock="cpu")
 
 
 def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSAgent:
@@ -130,13 +151,13 @@ def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = Non
 
 
 def raw_win_chance(state: GameState, estimator: str = "analysis", iterations: int = DEFAULT_ITERATIONS,
-                   seed: int = 0) -> float:
+                   seed: int = 0, action: Action | None = None) -> float:
     """The win chance of the player to move of ``state`` before the map of
     :mod:`builders.ai.calibration` (what the calibration benchmark measures): ``estimator``
-    "analysis", the value of the best action the analysis's search finds with ``iterations`` (what
-    the analysis and the hints show, mapped); "plan", the value the hard planner gives its plan
-    (without a time limit; shown nowhere: measured to show it is no win chance). Both drawn from
-    what that seat sees."""
+    "analysis", the value the analysis's search (``iterations``) gives the hard level's move, or
+    ``action`` if given (what the analysis and the hints show, mapped); "plan", the value the hard
+    planner gives its plan (without a time limit; shown nowhere: measured to show it is no win
+    chance). Both drawn from what that seat sees."""
     if state.is_over():
         raise AnalysisError("the game is over: there is no decision to judge")
     if estimator == "plan":
@@ -145,9 +166,11 @@ def raw_win_chance(state: GameState, estimator: str = "analysis", iterations: in
         return planner.last_stats["win"]
     if estimator != "analysis":
         raise AnalysisError(f"the estimator is analysis or plan, not {estimator!r}")
+    if action is None:
+        action = analysis_bot(seed, state.GAME, iterations, None).plan(state)[0]
     agent = _searcher(seed, iterations, None)
-    _, best_node, _ = agent.evaluate_actions(state, iterations)
-    return best_node.mean()
+    _, _, node = agent.evaluate_actions(state, iterations, played=action)
+    return node.mean()  # type: ignore[union-attr]
 
 
 # -- analysis -----------------------------------------------------------------------------------
@@ -219,23 +242,34 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
     all_steps = list(steps(record["history"]))
     decisions: list[Decision] = []
     budget = iterations if iterations is not None else 1 << 62
+    # a hard bot in each seat (budgets counted in positions: the same on every run), playing its
+    # plans through
+    hard = [analysis_bot(derive_seed("analysis-hard", seed, q), game, iterations, seconds)
+            for q in range(state.num_players)]
     for index, (text, outcomes) in enumerate(all_steps):
         seat = state.current_player
         action = state.parse_action(text)
         legal = state.legal_actions()
         played = state.action_to_string(action)
+        bot = hard[seat].act(state)
+        if bot != action:
+            hard[seat].forget()  # the game leaves the bot's plan: it plans again at its next decision
         if len(legal) == 1:
             decisions.append(Decision(index, seat, played, True))
         else:
             agent = _searcher(derive_seed("analysis", seed, index), iterations, seconds)
-            best_action, best_node, node = agent.evaluate_actions(state, budget, played=action)
+            # the bot's move is valued first (as raw_win_chance values it), then the action played
+            _, _, node = agent.evaluate_actions(state, budget, played=bot, also=(action,) if bot != action else ())
             # the search's values mapped onto the observed win rates (builders.ai.calibration)
-            best_value = honest(game, "analysis", best_node.mean())
-            after = best_value if action == best_action else honest(game, "analysis", node.mean())  # type: ignore[union-attr]
-            loss = max(0.0, best_value - after)
-            decisions.append(Decision(index, seat, played, False, state.action_to_string(best_action),
-                                      round(best_value, 4), round(after, 4), round(best_value, 4),
-                                      round(loss, 4), label_of(loss)))
+            bot_value = honest(game, "analysis", node.mean())  # type: ignore[union-attr]
+            mine = node if bot == action else agent.last_root.children[action]  # type: ignore[union-attr]
+            after = honest(game, "analysis", mine.mean())  # type: ignore[union-attr]
+            best, best_value = played, after
+            if bot_value > after:
+                best, best_value = state.action_to_string(bot), bot_value
+            loss = best_value - after
+            decisions.append(Decision(index, seat, played, False, best, round(best_value, 4), round(after, 4),
+                                      round(best_value, 4), round(loss, 4), label_of(loss)))
         state.forced = list(outcomes)
         state.apply(action)
         state.forced = []

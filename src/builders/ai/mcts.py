@@ -427,10 +427,12 @@ class MCTSAgent:
 
     # -- analysis -----------------------------------------------------------------------------
     def evaluate_actions(self, state: GameState, iterations: int, played: Action | None = None,
-                         min_share: float = 0.25) -> tuple[Action, Node, Node | None]:
+                         min_share: float = 0.25, also: tuple[Action, ...] = ()) -> tuple[Action, Node, Node | None]:
         """Search ``state`` for its player to move with ``iterations`` iterations; return the most
         visited action, its node, and the node of ``played``, which gets at least ``min_share`` of
-        the iterations (extra iterations that start with it) so that its value is measured too."""
+        the iterations (extra iterations that start with it) so that its value is measured too.
+        The actions of ``also`` get the same share, after ``played``: their nodes are in
+        ``last_root.children``."""
         self._setup(state)
         seat = state.current_player
         legal = state.legal_actions()
@@ -438,13 +440,17 @@ class MCTSAgent:
         self._search(state, seat, root, iterations, math.inf)
         best_action, best = self._best(root, legal)
         node = None
-        if played is not None:
-            node = root.children.get(played)
-            if node is None:
-                node = root.children[played] = Node(seat)
-            need = int(iterations * min_share) - node.visits
+        for i, action in enumerate((played, *also)):
+            if action is None:
+                continue
+            child = root.children.get(action)
+            if child is None:
+                child = root.children[action] = Node(seat)
+            need = int(iterations * min_share) - child.visits
             if need > 0:
-                self._search(state, seat, node, need, math.inf, first=played)
+                self._search(state, seat, child, need, math.inf, first=action)
+            if i == 0:
+                node = child
         self.last_root = root
         assert best is not None
         return best_action, best, node

@@ -49,6 +49,12 @@ REPLAN_SHARE = 0.2
 LAST_SHARE = 0.05
 #: per level: (beam, plans, reply)
 LEVEL_SETTINGS = {"hard": (30, 16, 4), "expert": (40, 32, 6)}
+#: the planners' own clock "count": time counted in positions evaluated, this many a second (about
+#: what a planner evaluates in a second of one core), so that a budget gives the same plans on every
+#: machine and every run (the analysis's hard bot uses it)
+COUNT_RATE = 40_000
+#: the clocks of the planners: the search's (wall, cpu) and the count of positions evaluated
+PLANNER_CLOCKS = (*CLOCKS, "count")
 #: a card left out of a mean over the cards (no turn found with it)
 _SKIP = float("nan")
 
@@ -88,8 +94,8 @@ class Planner:
         if depth not in self.DEPTHS or isinstance(depth, bool):
             allowed = ", ".join(str(d) for d in self.DEPTHS[:-1]) + f" or {self.DEPTHS[-1]}"
             raise PlannerError(f"depth must be {allowed}, not {depth!r}")
-        if clock not in CLOCKS:
-            raise PlannerError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
+        if clock not in PLANNER_CLOCKS:
+            raise PlannerError(f"clock must be one of {', '.join(PLANNER_CLOCKS)}, not {clock!r}")
         self.seed = seed
         self.turn_time = turn_time
         self.beam = beam
@@ -97,14 +103,24 @@ class Planner:
         self.reply = reply
         self.depth = depth
         self.clock = clock
-        self._now = CLOCKS[clock]
+        self._now = self._counted if clock == "count" else CLOCKS[clock]
         self.random = random.Random(seed)
         self.rng = Rng(self.random.getrandbits(64))
         self.name = name or "planner"
         self.last_stats: dict[str, float] = {}
         self._evals = 0
+        #: the positions evaluated by the plans before the current one (the clock "count")
+        self._evals_before = 0
         #: ((seat, turn), the time its first plan started) of the last turn planned
         self._turn_started: tuple[tuple[int, int], float] | None = None
+
+    def _counted(self) -> float:
+        """The clock "count": the positions this planner has evaluated, in seconds of ``COUNT_RATE``."""
+        return (self._evals_before + self._evals) / COUNT_RATE
+
+    def forget(self) -> None:
+        """Drop the plan being played (the game left it: the next ``act`` plans again)."""
+        self._plan = None
 
     def _budget(self, state: GameState, now: float) -> float | None:
         """The seconds a plan made now may take: at the first decision of a turn ``FIRST_SHARE`` of
@@ -130,6 +146,7 @@ class Planner:
         budget = self._budget(state, start)
         if budget is not None:
             budget *= TURN_MARGIN
+        self._evals_before += self._evals
         self._evals = 0
         det = state.resample_hidden(state.current_player, self.rng)
         if budget is None:
@@ -148,7 +165,8 @@ class TurnPlanner(Planner):
     - ``ahead``: the weight of the seat's own next turn; ``block``: of the next seat's;
     - ``depth``: 1, both next turns valued from the plan's end; 2, the next seat's best turn
       with each card applied before the seat's own next turn;
-    - ``clock``: ``wall`` or ``cpu``.
+    - ``clock``: ``wall``, ``cpu`` or ``count`` (``COUNT_RATE`` positions evaluated a second: the
+      same plans on every run).
     """
 
     def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],

@@ -71,7 +71,7 @@ class MiddleAgesPlanner(Planner):
     - ``depth``: 1, the other seats' answers; 2, then the seat's own next turn; 3, then the other
       seats' answers to that;
     - ``samples``: the determinizations each turn is planned on (at least 1);
-    - ``clock``: ``wall`` or ``cpu``.
+    - ``clock``: ``wall``, ``cpu`` or ``count`` (positions evaluated: the same plans on every run).
     """
 
     END = END

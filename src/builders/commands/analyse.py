@@ -1,6 +1,7 @@
 """``builders analyse RECORD.json [--time S] [--iterations N] [--seed N] [--out FILE]``: every decision
-of a finished game judged by the hard level's search (win chance before and after, the best move,
-inaccuracy / mistake / blunder labels), with a summary per seat (see docs/ai.md)."""
+of a finished game judged against the hard level's move there (win chance before and after by the
+analysis's search, the better move, inaccuracy / mistake / blunder labels), with a summary per seat
+(see docs/ai.md)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def analyse(
     out: Path = typer.Option(None, help="Write the whole analysis as JSON."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress on stderr."),
 ) -> None:
-    """Analyse a finished game: each seat's win chance per decision, the best move, labelled errors."""
+    """Analyse a finished game: each seat's win chance per decision, the better move, labelled errors."""
     from builders.ai.analysis import DEFAULT_ITERATIONS, AnalysisError, analyse as run
     from builders.core.errors import BuildersError
     from builders.core.record import load_json, write_text_whole
