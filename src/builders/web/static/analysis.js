@@ -103,7 +103,7 @@ export class AnalysisBoard {
     if (!data) {
       this.root.dataset.status = "none";
       this.root.replaceChildren(title,
-        el("p", { class: "muted", text: "The hard bot's search can look at every decision of this game: the win chance before and after it, and the better move when there was one." }),
+        el("p", { class: "muted", text: "The hard bot can look at every decision of this game: the mover's win chance with the move played and with the move the hard bot would have played, and that move when it was better." }),
         el("button", { class: "btn btn-primary", id: "analyse-btn", onclick: () => this.start() }, "Analyse"));
       return;
     }
@@ -235,7 +235,7 @@ export class AnalysisBoard {
     const played = this.describe(d.played) || d.played;
     const best = this.describe(d.best) || d.best;
     note.textContent = d.best === d.played
-      ? `Decision ${n + 1}, ${SEAT_NAMES[d.seat]}: ${played}, the search's choice too (${percent(d.before)}).`
+      ? `Decision ${n + 1}, ${SEAT_NAMES[d.seat]}: ${played}, as good as the hard bot's move or better (${percent(d.before)}).`
       : `Decision ${n + 1}, ${SEAT_NAMES[d.seat]}: ${played} (${percent(d.after)})${d.label ? `, ${d.label}` : ""}; better: ${best} (${percent(d.best_value)}), marked on the table.`;
     if (d.best !== d.played && table) markMove(table, root, d.best, "better-move");
   }
