@@ -5,8 +5,8 @@
 
 Plays ``--games`` medium-vs-medium games (2 players, setups from ``--seed``). At every ``--every``-th
 decision with more than one legal action, the mover's win chance is asked of an estimator:
-``analysis`` (the default), the search of the post-game analysis and the hints (the value of the
-best action with ``--iterations``), or ``plan``, the value the hard level's turn planner gives its
+``analysis`` (the default), the search of the post-game analysis and the hints (the value it gives
+the hard level's move with ``--iterations``), or ``plan``, the value the hard level's turn planner gives its
 plan (without a time limit): ``builders.ai.analysis.raw_win_chance``, the chance before the map of
 ``builders.ai.calibration`` that a player is shown. Both draw what the mover cannot see from the
 mover's observation. Each prediction is paired with that seat's result
