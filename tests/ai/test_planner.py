@@ -259,3 +259,28 @@ def test_a_plan_made_again_in_a_turn_gets_what_is_left_of_it():
     later.apply(next(a for a in later.legal_actions() if a < 400))      # a build
     assert planner._budget(later, 11.5) == pytest.approx(0.5)
     assert TurnPlanner(1, turn_time=2.0)._budget(later, 0.0) == pytest.approx(0.4)
+
+
+def test_the_count_clock_spends_positions_not_seconds():
+    """``clock="count"``: the planner's time is the positions it evaluated (``COUNT_RATE`` a second),
+    so the same budget gives the same plan on every run and machine; a small budget cuts the plan
+    search and the look-ahead at that many positions, not at a time."""
+    from builders.ai.planner import COUNT_RATE
+
+    state = midgame("kingdom", 2, 3, 40)
+    full = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3)
+    full_plan = full.plan(state)
+    needed = full.last_stats["evaluations"]
+    budget = needed / 4 / COUNT_RATE / 0.9   # a quarter of what the whole plan needs, before the margin
+    plans = []
+    for _ in range(2):
+        counted = TurnPlanner(2, turn_time=budget, beam=20, plans=6, reply=3, clock="count")
+        plans.append(counted.plan(state))
+        stats = counted.last_stats
+        assert stats["evaluations"] < needed / 2
+        assert stats["seconds"] == pytest.approx(stats["evaluations"] / COUNT_RATE)
+        assert stats["looked"] < full.last_stats["looked"]
+    assert plans[0] == plans[1]
+    # a budget with room for all of it plays the plan made without a limit
+    roomy = TurnPlanner(2, turn_time=10 * needed / COUNT_RATE, beam=20, plans=6, reply=3, clock="count")
+    assert roomy.plan(state) == full_plan and roomy.last_stats["evaluations"] == needed
