@@ -286,7 +286,7 @@ def test_the_command_prints_the_labelled_moves_and_the_summary(tmp_path, ma_game
     first = labelled[0]
     mark = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[first.label]
     assert lines[0] == (f"{first.index + 1:4d}. seat {first.seat} {first.played}{mark} ({first.label}: win chance "
-                        f"{100 * first.before:.0f}% -> {100 * first.after:.0f}%; best {first.best})")
+                        f"{100 * first.before:.0f}% -> {100 * first.after:.0f}%; the hard bot: {first.best})")
     p = ma_analysis.players[1]
     assert lines[-1] == (f"seat 1: score {ma_analysis.scores[1]}, {p.decisions} decisions, mean win-chance loss "
                          f"{100 * p.mean_loss:.1f} points; inaccuracy {p.counts['inaccuracy']}, mistake "

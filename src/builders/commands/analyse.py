@@ -47,7 +47,7 @@ def analyse(
     for d in result.decisions:
         if d.label:
             typer.echo(f"{d.index + 1:4d}. seat {d.seat} {d.played}{names[d.label]} ({d.label}: win chance "
-                       f"{100 * d.before:.0f}% -> {100 * d.after:.0f}%; best {d.best})")
+                       f"{100 * d.before:.0f}% -> {100 * d.after:.0f}%; the hard bot: {d.best})")
     for p in result.players:
         counts = ", ".join(f"{n} {p.counts[n]}" for n in ("inaccuracy", "mistake", "blunder"))
         typer.echo(f"seat {p.seat}: score {result.scores[p.seat]}, {p.decisions} decisions, mean win-chance "
