@@ -106,6 +106,9 @@ def test_the_raw_win_chance_is_the_analysis_value_before_a_decision(ma_game, ma_
     assert raw_win_chance(mid, "plan", seed=4) == planner.last_stats["win"]
     with pytest.raises(AnalysisError, match="^the estimator is analysis or plan, not 'hint'$"):
         raw_win_chance(mid, "hint")
+    with pytest.raises(AnalysisError, match="^the iterations per decision must be a whole number from 1 to "
+                                            "1000000, not 0$"):
+        raw_win_chance(mid, "analysis", 0)
 
 
 def test_the_random_player_loses_more_win_chance_than_greedy(ma_analysis):

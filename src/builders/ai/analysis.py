@@ -166,9 +166,9 @@ def raw_win_chance(state: GameState, estimator: str = "analysis", iterations: in
         return planner.last_stats["win"]
     if estimator != "analysis":
         raise AnalysisError(f"the estimator is analysis or plan, not {estimator!r}")
+    agent = _searcher(seed, iterations, None)
     if action is None:
         action = analysis_bot(seed, state.GAME, iterations, None).plan(state)[0]
-    agent = _searcher(seed, iterations, None)
     _, _, node = agent.evaluate_actions(state, iterations, played=action)
     return node.mean()  # type: ignore[union-attr]
 
