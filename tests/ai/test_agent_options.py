@@ -66,6 +66,8 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("mcts:time=soon", "option time of mcts must be a number, not 'soon'"),
     ("mcts:reuse=2", "option reuse of mcts must be 0 or 1, not 2"),
     ("mcts:prior=slow", "option prior of mcts must be one of full, fast, own, not 'slow'"),
+    ("mcts:clock=count", "option clock of mcts must be one of wall, cpu, not 'count'"),
+    ("hard:clock=sun", "option clock of hard must be one of wall, cpu, count, not 'sun'"),
     ("greedy:noise=-0.1", "option noise of greedy must not be negative, not -0.1"),
     ("mcts:rollout=-1", "option rollout of mcts must not be negative, not -1"),
     ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),
@@ -164,6 +166,7 @@ def test_each_spec_makes_the_agent_it_names():
     tuned = parse_agent("hard:turn=1:plans=3:beam=9:reply=2:block=0.5:clock=cpu").make(5, "kingdom")
     assert (tuned.turn_time, tuned.plans, tuned.beam, tuned.reply, tuned.block, tuned.ahead, tuned.clock) == \
         (1.0, 3, 9, 2, 0.5, 1.0, "cpu")
+    assert parse_agent("expert:clock=count").make(5, "middle-ages").clock == "count"
     plan = parse_agent("plan:turn=3:plans=0").make(5)
     assert (type(plan), plan.turn_time, plan.name) == (LevelAgent, 3.0, "plan:turn=3:plans=0")
     assert type(parse_agent("plan").make(5, "middle-ages")) is MiddleAgesPlanner

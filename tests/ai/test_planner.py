@@ -284,3 +284,48 @@ def test_the_count_clock_spends_positions_not_seconds():
     # a budget with room for all of it plays the plan made without a limit
     roomy = TurnPlanner(2, turn_time=10 * needed / COUNT_RATE, beam=20, plans=6, reply=3, clock="count")
     assert roomy.plan(state) == full_plan and roomy.last_stats["evaluations"] == needed
+
+
+def ending_position():
+    """A four-player game of the hard, medium, easy and expert bots on the server, at the start of
+    the turn of Black (seat 3, the last of the round; 4 settlements left, the game's leader)."""
+    import json
+    from pathlib import Path
+
+    from builders.core.record import replay
+
+    record = json.loads((Path(__file__).parent / "positions" / "kingdom_four_players_ending.json").read_text())
+    return replay(record, until=245)
+
+
+def test_a_plan_that_ends_the_game_is_looked_at_though_the_evaluation_ranks_it_low(monkeypatch):
+    """rules.md "End of the game": when a supply runs out the round is finished, and the game ends
+    with the turn of the last seat of the round if that seat emptied its own supply. Here Black,
+    the last seat, can build its last settlement with the Tavern after its three builds and so end
+    the game ahead; the evaluation ranks that plan below the plans that keep it (they count the
+    tiles and prospects of turns to come), so among the best 16 plans none ends the game. The
+    planner looks at the best plans that end the game too, and ends it."""
+    import builders.ai.planner as planner_module
+
+    state = ending_position()
+    seat = state.current_player
+    assert seat == 3 == (state.start_player - 1) % 4 and state.supply[seat] == 4 and not state.final_round
+
+    def turn(seed: int) -> tuple[list[str], object]:
+        planner = TurnPlanner(seed, turn_time=None)
+        sim = state.copy()
+        texts = []
+        for action in planner.plan(state):
+            texts.append(sim.action_to_string(action))
+            sim.apply(action)
+        return texts, sim
+
+    for seed in (1, 2):
+        texts, after = turn(seed)
+        assert after.is_over() and after.supply[seat] == 0, texts
+        assert any(t.startswith("tavern") for t in texts)
+        assert after.result().winners == (seat,)
+    monkeypatch.setattr(planner_module, "ENDING_PLANS", 0)
+    for seed in (1, 2):
+        texts, after = turn(seed)
+        assert not after.is_over() and after.supply[seat] == 1, texts

@@ -257,3 +257,39 @@ def test_with_samples_the_start_with_the_best_mean_over_determinizations_is_play
     assert planner.last_stats["value"] == pytest.approx(best)
     # the start does not depend on what the seat cannot see (the seed fixes the determinizations)
     assert len({_drawn_start(d, plan) for d in dets}) == 1
+
+
+def test_a_plan_that_starts_the_final_round_is_looked_at_though_the_evaluation_ranks_it_low(monkeypatch):
+    """rules.md "End of the game": a turn that ends with 17 VP finishes the round and the game. Here
+    (a game of hard against medium on setup 4 of the strength match, round 14) the seat to move can
+    open B08, recruit, send, buy two actions and send again: it completes B08, reaches 17 VP and,
+    the look-ahead finds, wins whatever the other seat answers in its last turn (win value 1). The win value before the answers ranks that plan below the best 20, which are all
+    the planner looked ahead before; it now looks at the best plans that end the game or start its
+    final round too."""
+    import json
+    from pathlib import Path
+
+    import builders.ai.planner_middle_ages as planner_module
+    from builders.core.record import replay
+
+    record = json.loads((Path(__file__).parent / "positions" / "middle_ages_ending.json").read_text())
+    state = replay(record)
+    seat = state.current_player
+    assert not state.final_round
+
+    def first_plan(seed: int):
+        planner = MiddleAgesPlanner(seed, turn_time=None)
+        actions = planner.plan(state)
+        sim = first_determinization(state, seed)
+        for action in actions:
+            sim.apply(action)
+        return [sim.action_to_string(a) for a in actions], sim, planner.last_stats
+
+    for seed in (1, 2):
+        texts, after, stats = first_plan(seed)
+        assert texts == ["open B08", "recruit W26", "send W26 B08", "buy", "buy", "send W13 B08", "end"]
+        assert after.final_round and stats["value"] == 1.0
+    monkeypatch.setattr(planner_module, "ENDING_PLANS", 0)
+    for seed in (1, 2):
+        texts, after, stats = first_plan(seed)
+        assert not after.final_round and stats["value"] < 0.9, texts

@@ -22,7 +22,9 @@ plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.plann
            30, 16, 4; The Builders 30, 20, 6), ``depth`` (Kingdom Builder: 1, the next turns
            valued from the plan's end, or 2, the next seat's best turn applied before the seat's
            own; The Builders: 1, the other seats' answers, 2, then the seat's next turn, or 3,
-           then the answers to it; default 1 and 2, The Builders' expert 3), ``clock``; Kingdom
+           then the answers to it; default 1 and 2, The Builders' expert 3), ``clock`` (``wall``,
+           ``cpu`` or ``count``: time counted in positions evaluated, so that a game is played
+           the same on every run and machine); Kingdom
            Builder only: ``ahead``, ``block`` (the weights of the next turns, default 1, 1); The
            Builders only: ``samples`` (determinizations the turn is planned on, default 1)
 easy,      the bot levels of ``make_bot``; hard and expert are the game's planner with the level's
@@ -48,7 +50,7 @@ from typing import Any
 from builders.ai.factory import EASY_NOISE, TURN_TIME, make_planner
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import PRIORS, MCTSAgent
-from builders.ai.planner import TurnPlanner
+from builders.ai.planner import PLANNER_CLOCKS, TurnPlanner
 from builders.core.agents import Agent, RandomAgent
 
 #: per agent name: option -> (type, keyword of the constructor)
@@ -161,8 +163,9 @@ def _value(kind: str, key: str, text: str) -> Any:
             raise ValueError(f"option prior of {kind} must be one of {', '.join(PRIORS)}, not {text!r}")
         return text
     if key == "clock":
-        if text not in CLOCK_NAMES:
-            raise ValueError(f"option clock of {kind} must be one of {', '.join(CLOCK_NAMES)}, not {text!r}")
+        names = PLANNER_CLOCKS if kind in PLANNERS else CLOCK_NAMES
+        if text not in names:
+            raise ValueError(f"option clock of {kind} must be one of {', '.join(names)}, not {text!r}")
         return text
     try:
         value = typ(text)

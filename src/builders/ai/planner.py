@@ -7,7 +7,8 @@ terrain card and the tiles before or after them. The planner chooses the whole t
    position reached in another order kept once) lists the positions the seat can end its turn in,
    each valued by the evaluation (``builders.ai.evaluate``: the seat's lead over the best other
    seat, in gold).
-2. **Look-ahead.** The ``plans`` best of them are valued again: their lead, plus what the seat can
+2. **Look-ahead.** The ``plans`` best of them (and the best ``ENDING_PLANS`` of the others that
+   end the game or start its final round) are valued again: their lead, plus what the seat can
    expect from its next turn (for each terrain card it may draw, weighted by the cards it has not
    seen, the lead after the best next turn a narrow beam of ``reply`` positions finds, less the lead
    now), less, times ``block``, what the next seat can expect from its own next turn in the same
@@ -47,6 +48,8 @@ TILE = 1 << SHIFT
 REPLAN_SHARE = 0.2
 #: ... and the least share a planner that saw the start gives a plan made again late in the turn
 LAST_SHARE = 0.05
+#: the plans that end the game or start its final round looked ahead beyond the best ``plans``
+ENDING_PLANS = 4
 #: per level: (beam, plans, reply)
 LEVEL_SETTINGS = {"hard": (30, 16, 4), "expert": (40, 32, 6)}
 #: the planners' own clock "count": time counted in positions evaluated, this many a second (about
@@ -234,15 +237,19 @@ class TurnPlanner(Planner):
         if self.plans and len(found) > 1 and (self.ahead or self.block):
             nxt = (seat + 1) % state.num_players
             scored = None
-            for value, end, actions in found[: self.plans]:
+            late = False  # the time ran out: only plans that need no look-ahead are valued
+            for value, end, actions in _candidates(found, self.plans, det.final_round):
                 score = value
                 # in the final round the seat has no next turn, and the next seat has one unless
                 # this seat is the last of the round (rules.md: the game ends with the round)
                 replies = not end.final_round or seat != (end.start_player - 1) % end.num_players
+                if late and not end.over and replies:
+                    continue
                 if not end.over and replies and self.depth == 2 and self.block and end.supply[nxt]:
                     gain = self._replied(end, seat, nxt, value, weights, deadline)
                     if gain is None:  # the time ran out during this plan
-                        break
+                        late = True
+                        continue
                     score += gain
                 elif not end.over and replies:
                     mine = theirs = 0.0
@@ -251,7 +258,8 @@ class TurnPlanner(Planner):
                     if self.block and end.supply[nxt] and replies and mine is not None:
                         theirs = self._potential(end, nxt, weights, deadline)
                     if mine is None or theirs is None:  # the time ran out during this plan
-                        break
+                        late = True
+                        continue
                     score += self.ahead * mine - self.block * theirs
                 looked += 1
                 if scored is None or score > scored[0]:
@@ -365,6 +373,16 @@ class TurnPlanner(Planner):
             total += w * x
             mass += w
         return total / mass if mass else 0.0
+
+
+def _candidates(found: list, plans: int, final_round: bool) -> list:
+    """The plans to look ahead: the ``plans`` best by the evaluation, then the best
+    ``ENDING_PLANS`` of the others that end the game or start its final round (rules.md, "End of
+    the game": a supply emptied). The evaluation ranks those low whenever the seat holds tiles or
+    good prospects, which count until the end only (a plan that ends the game is worth its final
+    lead and nothing else), though ending the game while ahead denies the other seats their turns."""
+    extra = [f for f in found[plans:] if f[1].over or (f[1].final_round and not final_round)]
+    return found[:plans] + extra[:ENDING_PLANS]
 
 
 def _fewer_tile_actions(state: GameState, legal: list[Action]) -> list[Action]:
