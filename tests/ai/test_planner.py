@@ -304,7 +304,9 @@ def test_a_plan_that_ends_the_game_is_looked_at_though_the_evaluation_ranks_it_l
     the last seat, can build its last settlement with the Tavern after its three builds and so end
     the game ahead; the evaluation ranks that plan below the plans that keep it (they count the
     tiles and prospects of turns to come), so among the best 16 plans none ends the game. The
-    planner looks at the best plans that end the game too, and ends it."""
+    planner looks at the best plans that end the game too, and ends it, 10 gold ahead; when its
+    time runs out before the best plans are looked ahead, it still values those, which need no
+    look-ahead."""
     import builders.ai.planner as planner_module
 
     state = ending_position()
@@ -325,6 +327,12 @@ def test_a_plan_that_ends_the_game_is_looked_at_though_the_evaluation_ranks_it_l
         assert after.is_over() and after.supply[seat] == 0, texts
         assert any(t.startswith("tavern") for t in texts)
         assert after.result().winners == (seat,)
+    # a time too short to look ahead the best 16 plans: the plans that end the game need no look-ahead
+    planner = TurnPlanner(1, turn_time=0.2, clock="count")
+    sim = state.copy()
+    for action in planner.plan(state):
+        sim.apply(action)
+    assert planner.last_stats["looked"] < 16 and sim.is_over() and planner.last_stats["value"] == 10.0
     monkeypatch.setattr(planner_module, "ENDING_PLANS", 0)
     for seed in (1, 2):
         texts, after = turn(seed)
