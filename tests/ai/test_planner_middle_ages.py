@@ -263,13 +263,13 @@ def test_a_plan_that_starts_the_final_round_is_looked_at_though_the_evaluation_r
     """rules.md "End of the game": a turn that ends with 17 VP finishes the round and the game. Here
     (a game of hard against medium on setup 4 of the strength match, round 14) the seat to move can
     open B08, recruit, send, buy two actions and send again: it completes B08, reaches 17 VP and,
-    the look-ahead finds, wins whatever the other seat answers in its last turn (win value 1). The win value before the answers ranks that plan below the best 20, which are all
-    the planner looked ahead before; it now looks at the best plans that end the game or start its
-    final round too."""
+    the look-ahead finds, wins whatever the other seat answers in its last turn (win value 1). The
+    win value before the answers ranks that plan below the best 20, which are all the planner looked
+    ahead before; it now looks at the best plans that end the game or start its final round too."""
     import json
     from pathlib import Path
 
-    import builders.ai.planner_middle_ages as planner_module
+    import builders.ai.planner as planner_module
     from builders.core.record import replay
 
     record = json.loads((Path(__file__).parent / "positions" / "middle_ages_ending.json").read_text())

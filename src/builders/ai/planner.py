@@ -238,7 +238,7 @@ class TurnPlanner(Planner):
             nxt = (seat + 1) % state.num_players
             scored = None
             late = False  # the time ran out: only plans that need no look-ahead are valued
-            for value, end, actions in _candidates(found, self.plans, det.final_round):
+            for value, end, actions in with_ending_plans(found, self.plans, det.final_round, 1):
                 score = value
                 # in the final round the seat has no next turn, and the next seat has one unless
                 # this seat is the last of the round (rules.md: the game ends with the round)
@@ -375,13 +375,14 @@ class TurnPlanner(Planner):
         return total / mass if mass else 0.0
 
 
-def _candidates(found: list, plans: int, final_round: bool) -> list:
-    """The plans to look ahead: the ``plans`` best by the evaluation, then the best
-    ``ENDING_PLANS`` of the others that end the game or start its final round (rules.md, "End of
-    the game": a supply emptied). The evaluation ranks those low whenever the seat holds tiles or
-    good prospects, which count until the end only (a plan that ends the game is worth its final
-    lead and nothing else), though ending the game while ahead denies the other seats their turns."""
-    extra = [f for f in found[plans:] if f[1].over or (f[1].final_round and not final_round)]
+def with_ending_plans(found: list, plans: int, final_round: bool, at: int) -> list:
+    """The plans to look ahead, of either game's planner: the ``plans`` best by the evaluation, then
+    the best ``ENDING_PLANS`` of the others whose position (``plan[at]``) ends the game or starts
+    its final round (rules.md of either game, "End of the game"). The evaluation often ranks those
+    below the best: it values a game's end at the points alone, while plans that keep the game
+    going count what the turns to come may bring, though ending it while ahead denies the other
+    seats their turns."""
+    extra = [f for f in found[plans:] if f[at].is_over() or (f[at].final_round and not final_round)]
     return found[:plans] + extra[:ENDING_PLANS]
 
 

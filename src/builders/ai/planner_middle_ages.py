@@ -8,7 +8,7 @@ once and looks at what the other seats answer:
    actions in another order kept once) lists the ways the seat can play out its turn, each valued by
    the evaluation (``builders.ai.evaluate.win_value`` of the seat's lead, as the medium level
    values a single action).
-2. **Look-ahead.** The ``plans`` best of them, and the best ``ENDING_PLANS`` of the others that end
+2. **Look-ahead.** The ``plans`` best of them, and the best ``planner.ENDING_PLANS`` of the others that end
    the game or start its final round, are played on: each other seat in turn plays its own
    best turn (a beam of ``reply`` positions, valued for that seat), with ``depth`` 2 the seat then
    plays its best next turn, and with 3 the other seats answer that too; the plan's value is the
@@ -29,7 +29,7 @@ always plays the same.
 from __future__ import annotations
 
 from builders.ai.evaluate import advantages, win_value
-from builders.ai.planner import ENDING_PLANS, PLAN_SHARE, Planner, PlannerError
+from builders.ai.planner import PLAN_SHARE, Planner, PlannerError, with_ending_plans
 from builders.core.state import Action, GameState
 from builders.middle_ages.codes import END
 
@@ -189,11 +189,9 @@ class MiddleAgesPlanner(Planner):
         looked: list[tuple[float, list[Action]]] = []
         if self.plans and len(found) > 1:
             # the best plans, then the best of the others that end the game or start its final
-            # round (a seat reaching 17 VP: rules.md, "End of the game"), which the win value
-            # before the answers may rank low
-            ending = [f for f in found[self.plans:] if f[2].is_over() or (f[2].final_round and not det.final_round)]
+            # round (a seat reaching 17 VP), which the win value before the answers may rank low
             late = False  # the time ran out: only plans that end the game are valued
-            for _, _, end, actions in found[: self.plans] + ending[:ENDING_PLANS]:
+            for _, _, end, actions in with_ending_plans(found, self.plans, det.final_round, 2):
                 if late and not end.is_over():
                     continue
                 score = self._answered(end, seat, deadline)
