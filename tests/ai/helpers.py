@@ -3,7 +3,10 @@ in what the player to move cannot see."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
+from types import ModuleType
 
 from builders.core.games import get_game
 from builders.core.rng import Rng
@@ -74,3 +77,13 @@ def play_out(game: str, setup_seed: int, make_bots):
     while not state.is_over():
         state.apply(bots[state.current_player].act(state))
     return state.history, state.result().scores
+
+
+def benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/NAME.py`` loaded as a module (the benchmarks are not a package)."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

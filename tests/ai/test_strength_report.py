@@ -3,14 +3,9 @@ needs over the planned games, and the lead a game that would reach it."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from tests.ai.helpers import benchmark
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "ai_strength.py"
-_spec = importlib.util.spec_from_file_location("ai_strength", _PATH)
-assert _spec and _spec.loader
-strength = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(strength)
+strength = benchmark("ai_strength")
 
 
 def test_the_win_rate_a_target_needs_over_200_games():

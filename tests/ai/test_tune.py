@@ -3,21 +3,15 @@ agent whose evaluate module constants hold during its own decisions only."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
 from builders.ai import evaluate
 from builders.ai.mcts import MCTSAgent
-from tests.ai.helpers import midgame
+from tests.ai.helpers import benchmark, midgame
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "ai_tune.py"
-_spec = importlib.util.spec_from_file_location("ai_tune", _PATH)
-assert _spec and _spec.loader
-tune = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tune)
+tune = benchmark("ai_tune")
 
 
 def test_values_in_steps_and_bounds():

@@ -3,21 +3,15 @@ only, the SPSA step and its record, and bad arguments refused with one line."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
 from builders.ai import GreedyAgent
 from builders.ai import eval_middle_ages as ema
-from tests.ai.helpers import midgame
+from tests.ai.helpers import benchmark, midgame
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "ai_tune_middle_ages.py"
-_spec = importlib.util.spec_from_file_location("ai_tune_middle_ages", _PATH)
-assert _spec and _spec.loader
-tune = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tune)
+tune = benchmark("ai_tune_middle_ages")
 
 
 def test_a_tuned_agent_plays_with_its_weights_and_restores_them():
