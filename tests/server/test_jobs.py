@@ -95,11 +95,14 @@ def test_a_hard_bot_move_survives_its_worker_killed_in_the_middle_and_is_played_
         created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
                                                                             {"type": "human"}]}).json()
         gid = created["id"]
-        # the first decision of the hard bot is a job on the queue; kill its worker while it computes
-        claimed = wait_for(lambda: client.keys("arq:in-progress:bot:*"))
+        # the first decision of the hard bot is a job on the queue; kill its worker while it computes:
+        # a worker marks a job in progress, then counts its try as it starts it (the try's key); a kill
+        # between the two would leave a job never started, whose next try is its first
+        started = wait_for(lambda: client.keys("arq:retry:bot:*"))
         first.proc.kill()
         first.proc.wait(timeout=10)
-        jid = claimed[0].decode().split("arq:in-progress:", 1)[1]
+        jid = started[0].decode().split("arq:retry:", 1)[1]
+        assert client.exists("arq:in-progress:" + jid)
         assert not client.exists("arq:result:" + jid), "the job ended before its worker was killed"
         assert api.get(f"/api/games/{gid}").json()["version"] == 0
         second = workers(url, tmp_path / "second.log", "--job-timeout", "3")
