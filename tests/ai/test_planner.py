@@ -204,8 +204,10 @@ def test_in_the_final_round_only_a_seat_still_to_play_is_looked_ahead():
 
 def test_the_planner_values_a_seat_without_a_turn_left_at_its_points():
     """rules.md "End of the game": in the final round a seat that has played its last turn can gain
-    nothing more, so the planner's valuation (``turn_over``) gives it exactly its points now, while
-    the seats still to play keep their tiles and prospects (the plain evaluation keeps them for all)."""
+    nothing more, so the planner's valuation (``turn_over``) gives it exactly its points now, and so
+    it does to the seat playing its last turn (what its tiles may still bring this turn, the
+    planner's search tries), while the seats still to play keep their tiles and prospects (the
+    plain evaluation keeps them for all)."""
     from builders.ai.evaluate import values
     from builders.kingdom.scoring import breakdown
 
@@ -224,7 +226,7 @@ def test_the_planner_values_a_seat_without_a_turn_left_at_its_points():
         assert planned[q] == done[q] == points[q] < plain[q]
     for q in after:
         assert planned[q] == done[q] == plain[q] > points[q]
-    assert done[mover] == points[mover] and planned[mover] == plain[mover] > points[mover]
+    assert done[mover] == planned[mover] == points[mover] < plain[mover]
 
 
 def test_the_deeper_look_ahead_applies_the_reply_before_the_next_turn():
@@ -286,16 +288,17 @@ def test_the_count_clock_spends_positions_not_seconds():
     assert roomy.plan(state) == full_plan and roomy.last_stats["evaluations"] == needed
 
 
-def ending_position():
+def ending_position(until: int = 245):
     """A four-player game of the hard, medium, easy and expert bots on the server, at the start of
-    the turn of Black (seat 3, the last of the round; 4 settlements left, the game's leader)."""
+    the turn of Black (seat 3, the last of the round; 4 settlements left, the game's leader), or
+    after ``until`` actions."""
     import json
     from pathlib import Path
 
     from builders.core.record import replay
 
     record = json.loads((Path(__file__).parent / "positions" / "kingdom_four_players_ending.json").read_text())
-    return replay(record, until=245)
+    return replay(record, until=until)
 
 
 def test_a_plan_that_ends_the_game_is_looked_at_though_the_evaluation_ranks_it_low(monkeypatch):
@@ -337,3 +340,35 @@ def test_a_plan_that_ends_the_game_is_looked_at_though_the_evaluation_ranks_it_l
     for seed in (1, 2):
         texts, after = turn(seed)
         assert not after.is_over() and after.supply[seat] == 1, texts
+
+
+def test_in_a_round_a_seat_still_to_play_surely_ends_the_planner_counts_no_next_turn(monkeypatch):
+    """rules.md "A turn" (the mandatory build: 3 settlements, or all that remain) and "End of the
+    game": Red (seat 0, the start player) begins a round in which Blue and Black, still to play, hold
+    2 and 1 settlements; each empties its supply in its turn, so the game ends with this round and
+    Red's turn is its last. The planner values Red's plans at its points alone (held tiles are worth
+    nothing once the game is over) and looks at Blue's answer, never at a next turn of Red. Its turn
+    now brings Red to 74 gold; valuing the tiles kept, as if the game went on, it played for 73."""
+    from builders.ai.evaluate import last_round, values
+
+    assert not last_round(ending_position())  # Black, the last seat, is to move: no seat plays after it
+    state = ending_position(until=250)  # Black has played: Red begins the next round
+    assert state.current_player == 0 == state.start_player and state.supply == [10, 2, 4, 1]
+    assert last_round(state) and not state.final_round
+    looked_at: list[int] = []
+    potential = TurnPlanner._potential
+
+    def spy(self, end, who, weights, deadline):
+        looked_at.append(who)
+        return potential(self, end, who, weights, deadline)
+
+    monkeypatch.setattr(TurnPlanner, "_potential", spy)
+    planner = TurnPlanner(1, turn_time=None)
+    sim = state.copy()
+    for action in planner.plan(state):
+        sim.apply(action)
+    assert planner.last_stats["looked"] == 16
+    assert set(looked_at) == {1}
+    # Red after its turn: 74 gold by the cards and castles, 2 tiles held; valued at the 74 alone
+    assert sum(sim.score_breakdown()[0].values()) == 74 and sim.held[0].bit_count() == 2
+    assert values(sim, 0)[0] == 74.0 and values(sim)[0] > 74.0

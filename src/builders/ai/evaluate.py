@@ -166,19 +166,33 @@ def _kingdom_context(st) -> _KingdomContext:
     return ctx
 
 
+def last_round(st) -> bool:
+    """Whether the round of Kingdom Builder position ``st`` is the game's last: its final round has
+    begun (a supply emptied), or a seat still to play a whole turn in it holds 3 settlements or
+    fewer, which its turn's mandatory build empties (rules.md "A turn" and "End of the game")."""
+    if st.final_round:
+        return True
+    n = st.num_players
+    start = st.start_player
+    now = (st.to_move - start) % n
+    supply = st.supply
+    return any(supply[q] <= 3 for q in range(n) if (q - start) % n > now)
+
+
 def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
     ctx = _kingdom_context(st)
     board = st.board
     n = st.num_players
     parts = [ctx.own_part(own) for own in st.own]
     over = st.over
-    # with ``turn_over`` (see ``values``), in the final round a seat with no turn left is valued at
-    # its points alone: its tiles, reach and gradients can no longer bring anything
+    # with ``turn_over`` (see ``values``), in the game's last round a seat that has played its last
+    # turn, or is playing it, is valued at its points alone: its tiles, reach and gradients can no
+    # longer bring anything (the tiles the seat to move may still use, the planner's search tries)
     ended = None
-    if turn_over is not None and st.final_round and not over:
+    if turn_over is not None and not over and last_round(st):
         start = st.start_player
         now = (st.to_move - start) % n
-        ended = [(q - start) % n < now or q == turn_over for q in range(n)]
+        ended = [(q - start) % n <= now for q in range(n)]
     if not over:
         turns_left = min(st.supply) / 3.0
         tile_value = KB_TILE_BASE + KB_TILE_PER_TURN * min(turns_left, 12.0)
@@ -244,10 +258,13 @@ def values(state: GameState, turn_over: int | None = None) -> list[float]:
     """Per-seat estimates of the final points of ``state`` (public information only).
 
     ``turn_over`` (Kingdom Builder; the turn planner's valuation): the seat whose turn is complete
-    in ``state`` (it is about to play ``end``), or -1 for none. With it the final round is valued
-    exactly for the seats that have no turn left in it (those before the seat to move in the round,
-    and ``turn_over``): their points alone (rules.md "End of the game": the game ends with the
-    round). Without it every seat keeps the value of its tiles and prospects to the end."""
+    in ``state`` (it is about to play ``end``), or -1 for none. With it the game's last round (its
+    final round, or a round a seat still to play surely ends: ``last_round``) is valued exactly for
+    the seats that play no turn after the one under way (those before the seat to move in the
+    round, and the seat to move, whether its turn is complete or not): their points alone (rules.md
+    "End of the game": the game ends with the round), so that a search of the last turn looks for
+    points, not for tiles kept. Without it every seat keeps the value of its tiles and prospects to
+    the end."""
     if turn_over is not None and state.GAME == "kingdom":
         return _kingdom_values(state, turn_over)
     return _VALUES[state.GAME](state)

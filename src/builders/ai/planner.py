@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 
-from builders.ai.evaluate import advantages, move_values, win_value
+from builders.ai.evaluate import advantages, last_round, move_values, values, win_value
 from builders.ai.mcts import CLOCKS
 from builders.core.rng import Rng
 from builders.core.state import Action, Chance, GameState
@@ -240,7 +240,8 @@ class TurnPlanner(Planner):
             late = False  # the time ran out: only plans that need no look-ahead are valued
             for value, end, actions in with_ending_plans(found, self.plans, det.final_round, 1):
                 score = value
-                # in the final round the seat has no next turn, and the next seat has one unless
+                # in the game's last round (its final round, or one a seat still to play surely
+                # ends: ``last_round``) the seat has no next turn, and the next seat has one unless
                 # this seat is the last of the round (rules.md: the game ends with the round)
                 replies = not end.final_round or seat != (end.start_player - 1) % end.num_players
                 if late and not end.over and replies:
@@ -253,7 +254,7 @@ class TurnPlanner(Planner):
                     score += gain
                 elif not end.over and replies:
                     mine = theirs = 0.0
-                    if self.ahead and end.supply[seat] and not end.final_round:
+                    if self.ahead and end.supply[seat] and not last_round(end):
                         mine = self._potential(end, seat, weights, deadline)
                     if self.block and end.supply[nxt] and replies and mine is not None:
                         theirs = self._potential(end, nxt, weights, deadline)
@@ -262,10 +263,14 @@ class TurnPlanner(Planner):
                         continue
                     score += self.ahead * mine - self.block * theirs
                 looked += 1
-                if scored is None or score > scored[0]:
-                    scored = (score, (value, end, actions))
+                # plans are compared by the win, not the lead: a plan that ends the game with a win
+                # is worth more than one that keeps it going with a larger lead, and one that ends it
+                # with a loss less than any that keeps it going
+                win = final_win(end, seat, value) if not replies else win_value(end, score)
+                if scored is None or (win, score) > scored[0]:
+                    scored = ((win, score), (value, end, actions))
             if looked > 1:  # one plan looked ahead alone chooses nothing
-                best_score, best = scored
+                (_, best_score), best = scored
         value, end, actions = best
         self.last_stats = {"plans": len(found), "looked": looked, "evaluations": self._evals,
                            "seconds": self._now() - start, "value": best_score,
@@ -331,7 +336,7 @@ class TurnPlanner(Planner):
             reply = found[0][1]
             out = self.block * (advantages(reply, nxt)[seat] - value)
             # after the reply the seat plays again unless the round that ends the game is over for it
-            again = not reply.final_round or (seat - first) % n > (nxt - first) % n
+            again = not last_round(reply) or (seat - first) % n > (nxt - first) % n
             if self.ahead and again and reply.supply[seat]:
                 mine = self._potential(reply, seat, weights, deadline)
                 if mine is None:
@@ -373,6 +378,16 @@ class TurnPlanner(Planner):
             total += w * x
             mass += w
         return total / mass if mass else 0.0
+
+
+def final_win(end: GameState, seat: int, lead: float) -> float:
+    """What ``seat`` wins when the game ends with ``end`` (Kingdom Builder: the last seat of the final
+    round about to play ``end``), its lead over the best other seat being ``lead``: 1 alone on top,
+    1/k for k seats sharing the top, 0 behind (rules.md "Scoring": equal top scores share the win)."""
+    if lead:
+        return 1.0 if lead > 0 else 0.0
+    v = values(end, seat)
+    return 1.0 / sum(1 for x in v if x == v[seat])
 
 
 def with_ending_plans(found: list, plans: int, final_round: bool, at: int) -> list:
