@@ -13,7 +13,9 @@ terrain card and the tiles before or after them. The planner chooses the whole t
    seen, the lead after the best next turn a narrow beam of ``reply`` positions finds, less the lead
    now), less, times ``block``, what the next seat can expect from its own next turn in the same
    way. This is what one-action-at-a-time play misses: settlements that leave good builds for the
-   cards to come, and builds that take the hexes the next player wants.
+   cards to come, and builds that take the hexes the next player wants. In the game's last round
+   (``evaluate.last_round``) the seat has no next turn, and a plan that ends the game is worth its
+   result: plans are compared by the win, then by the lead.
 3. The turn is then played action by action; a card drawn during the turn (the played terrain has no
    free hex left: rules.md, building rule 4) starts a new plan.
 
