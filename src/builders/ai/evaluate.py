@@ -258,7 +258,8 @@ def values(state: GameState, turn_over: int | None = None) -> list[float]:
     """Per-seat estimates of the final points of ``state`` (public information only).
 
     ``turn_over`` (Kingdom Builder; the turn planner's valuation): the seat whose turn is complete
-    in ``state`` (it is about to play ``end``), or -1 for none. With it the game's last round (its
+    in ``state`` (it is about to play ``end``), or -1 for none; either value turns the planner's
+    valuation on, and values the position the same way. With it the game's last round (its
     final round, or a round a seat still to play surely ends: ``last_round``) is valued exactly for
     the seats that play no turn after the one under way (those before the seat to move in the
     round, and the seat to move, whether its turn is complete or not): their points alone (rules.md
