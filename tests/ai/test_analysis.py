@@ -208,6 +208,35 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     assert found.win_chance == honest("middle-ages", "analysis", searched_value(ma, found.action, 5))
 
 
+@pytest.mark.parametrize("game, pos", [("kingdom", (2, 3, 9)), ("middle-ages", (2, 6, 45))])
+def test_a_hint_carries_the_rest_of_its_plan_and_a_hint_given_the_next_action_only_values_it(game, pos):
+    """The hints of one turn are one plan, as the hard bot plays its plan through: a hint gives the
+    plan's actions after its own (to the end of the turn or a card drawn), and a hint given the
+    next of them (the seat followed the plan) plays it without planning, with the analysis's win
+    chance of it."""
+    from builders.ai.factory import make_planner
+
+    state = midgame(game, *pos)
+    seat = state.current_player
+    h = hint(state, seat, seed=7)
+    planner = make_planner(7, "hard", None, game)
+    first = planner.act(state)
+    assert first == h.action and h.plan == tuple(planner.planned(state, first)) and h.plan
+    after = state.copy()
+    after.apply(h.action)
+    nxt = after.copy()
+    for action in h.plan:    # the whole plan is this seat's legal actions, in this turn
+        assert after.current_player == seat and after.is_legal(action)
+        after.apply(action)
+    followed = hint(nxt, seat, seed=8, action=h.plan[0])
+    assert (followed.action, followed.plan, followed.iterations) == (h.plan[0], (), 0)
+    assert followed.notation == nxt.action_to_string(h.plan[0])
+    assert followed.win_chance == honest(game, "analysis", searched_value(nxt, h.plan[0], 8))
+    illegal = next(a for a in state.legal_actions() if not nxt.is_legal(a))
+    with pytest.raises(AnalysisError, match=rf"^the action to value is not a legal action of seat {seat} here$"):
+        hint(nxt, seat, seed=8, action=illegal)
+
+
 def test_hint_refusals():
     state = midgame("kingdom", 2, 8, 40)
     other = 1 - state.current_player

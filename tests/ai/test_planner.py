@@ -253,7 +253,8 @@ def test_the_deeper_look_ahead_applies_the_reply_before_the_next_turn():
 
 def test_a_plan_made_again_in_a_turn_gets_what_is_left_of_it():
     """A card drawn in the turn (building rule 4) makes the planner plan again: it gets what is left
-    of the turn's time, or a fifth of it when it did not see the turn start (the server's planners)."""
+    of the turn's time, or a fifth of it when it did not see the turn start (the server's planners)
+    unless told otherwise (``replan_share``)."""
     state = small_turn_position()
     planner = TurnPlanner(1, turn_time=2.0)
     assert planner._budget(state, 10.0) == pytest.approx(2.0)
@@ -261,6 +262,10 @@ def test_a_plan_made_again_in_a_turn_gets_what_is_left_of_it():
     later.apply(next(a for a in later.legal_actions() if a < 400))      # a build
     assert planner._budget(later, 11.5) == pytest.approx(0.5)
     assert TurnPlanner(1, turn_time=2.0)._budget(later, 0.0) == pytest.approx(0.4)
+    # a hint's planner (builders.ai.analysis.hint), asked once in the middle of a turn, gets it all
+    hinting = TurnPlanner(1, turn_time=2.0)
+    hinting.replan_share = hinting.FIRST_SHARE
+    assert hinting._budget(later, 0.0) == pytest.approx(2.0)
 
 
 def test_the_count_clock_spends_positions_not_seconds():

@@ -150,6 +150,43 @@ def test_a_hint_is_a_legal_move_of_the_seat_to_move_with_its_win_chance(api, gam
     assert view(api, created, seat)["version"] == v["version"]
 
 
+def test_the_hints_of_a_turn_follow_one_plan(api):
+    """A hint gives the rest of the hard level's plan for the turn; a seat that plays the hinted
+    action is hinted the plan's next action at once (no new plan that could change its mind half-way
+    through the turn, as the hard bot plays its plan through); a seat that leaves the plan gets a
+    new one."""
+    created = create(api, "kingdom", hints=True, setup={"seed": 11})
+    gid = created["id"]
+    v = view(api, created, 0)
+    seat = v["seat"]
+    assert v["to_move"] == seat
+
+    def ask():
+        r = api.post(f"/api/games/{gid}/hint", headers=token(created, seat))
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def play(action):
+        api.post(f"/api/games/{gid}/actions", headers=token(created, seat), json={"action": action}).raise_for_status()
+
+    first = ask()
+    # the first turn: three builds and the end, no card drawn (every terrain has free hexes left)
+    assert first["visits"] > 60 and len(first["plan"]) >= 3 and first["plan"][-1] == "end"
+    play(first["action"])
+    second = ask()
+    assert (second["action"], second["visits"], second["plan"]) == (first["plan"][0], 0, [])
+    assert second["actions"] == first["actions"] + 1 and 0.0 <= second["win_chance"] <= 1.0
+    assert second["action"] in view(api, created, seat)["legal"]
+    # leaving the plan: a new plan, from where the seat is
+    other = next(a for a in view(api, created, seat)["legal"] if a not in (second["action"], "end"))
+    play(other)
+    third = ask()
+    assert third["visits"] > 60 and third["action"] in view(api, created, seat)["legal"]
+    assert third["plan"] and third["plan"][-1] == "end"
+    play(third["action"])
+    assert ask()["action"] == third["plan"][0]
+
+
 @pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
 def test_the_hint_depends_only_on_what_the_seat_sees(srv, api, game):
     """Two true states that differ only in hidden information (other seats' cards, the deck orders:

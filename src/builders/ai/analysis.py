@@ -111,27 +111,34 @@ def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSA
 class Hint:
     """The hard level's choice for ``seat``: ``action`` (engine form), its ``notation`` and the
     seat's estimated ``win_chance`` (0 to 1) with it; ``iterations``: the positions the planner
-    evaluated."""
+    evaluated; ``plan``: the actions of its plan that follow ``action`` in the turn, up to ``end``
+    or to the first that draws a card (empty for an action given to ``hint``)."""
 
     seat: int
     action: Action
     notation: str
     win_chance: float
     iterations: int
+    plan: tuple[Action, ...] = ()
 
 
-def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = None) -> Hint:
+def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = None,
+         action: Action | None = None) -> Hint:
     """The action the hard level would play for ``seat``, the player to move, and its win chance.
 
     The first action of the game's turn planner's plan, with the hard level's settings: ``seconds``
-    limits its time; without it the planner does all its work and is deterministic with ``seed``.
-    The win chance is the analysis's: the value of that action by the analysis's search
+    limits its time (the whole of it in the middle of a turn too: a hint is asked once and waited
+    for); without it the planner does all its work and is deterministic with ``seed``. The rest of
+    the plan, up to the end of the turn or to a card drawn, comes as ``plan``: a caller that keeps it
+    gives the next of its actions as ``action`` when the seat has followed it, so that the hints of
+    one turn are one plan (as the hard bot plays its plan through), and only the win chance is
+    computed. The win chance is the analysis's: the value of that action by the analysis's search
     (``HINT_SEARCH`` iterations), mapped onto observed win rates (:mod:`builders.ai.calibration`),
     so that a hint and the analysis speak of the same chance. (The planner's own value of its plan
     is no win chance: it counts the seat's next turn too and was measured badly calibrated,
     docs/ai.md.)
-    Only what ``seat`` may see is used. Raises AnalysisError if the game is over or ``seat`` is not
-    to move.
+    Only what ``seat`` may see is used. Raises AnalysisError if the game is over, ``seat`` is not
+    to move or ``action`` is not legal.
     """
     if state.is_over():
         raise AnalysisError("the game is over: there is no move to hint")
@@ -139,15 +146,23 @@ def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = Non
         raise AnalysisError(f"seat must be a whole number from 0 to {state.num_players - 1}, not {seat!r}")
     if seat != state.current_player:
         raise AnalysisError(f"it is not seat {seat}'s turn (seat {state.current_player} is to move)")
-    # the hard level is the game's turn planner: the hint is the first action of its plan
     _check_budget(None, seconds)
-    planner = make_planner(seed, "hard", seconds, state.GAME)
-    action = planner.plan(state)[0]
+    plan: tuple[Action, ...] = ()
+    evaluated = 0
+    if action is None:
+        # the hard level is the game's turn planner: the hint is the first action of its plan
+        planner = make_planner(seed, "hard", seconds, state.GAME)
+        planner.replan_share = planner.FIRST_SHARE
+        action = planner.act(state)
+        plan = tuple(planner.planned(state, action))
+        evaluated = int(planner.last_stats.get("evaluations", 0))
+    elif not state.is_legal(action):
+        raise AnalysisError(f"the action to value is not a legal action of seat {seat} here")
     searcher = _searcher(derive_seed("hint-search", seed), HINT_SEARCH, None)
     _, best, node = searcher.evaluate_actions(state, HINT_SEARCH, played=action)
     raw = (best if node is None else node).mean()
     chance = honest(state.GAME, "analysis", raw)
-    return Hint(seat, action, state.action_to_string(action), chance, int(planner.last_stats["evaluations"]))
+    return Hint(seat, action, state.action_to_string(action), chance, evaluated, plan)
 
 
 def raw_win_chance(state: GameState, estimator: str = "analysis", iterations: int = DEFAULT_ITERATIONS,

@@ -113,6 +113,10 @@ class Planner:
         self.rng = Rng(self.random.getrandbits(64))
         self.name = name or "planner"
         self.last_stats: dict[str, float] = {}
+        #: the share of the turn time of a plan made in the middle of a turn by a planner that did
+        #: not see the turn start (a server bot made for one decision); a hint, asked once and
+        #: waited for, gives it ``FIRST_SHARE``, as at the start of a turn
+        self.replan_share = REPLAN_SHARE
         self._evals = 0
         #: the positions evaluated by the plans before the current one (the clock "count")
         self._evals_before = 0
@@ -130,7 +134,7 @@ class Planner:
     def _budget(self, state: GameState, now: float) -> float | None:
         """The seconds a plan made now may take: at the first decision of a turn ``FIRST_SHARE`` of
         the turn time; when a card drawn in the turn makes the planner plan again, what is left of
-        the turn (at least ``LAST_SHARE`` of it), or ``REPLAN_SHARE`` of it for a planner that did
+        the turn (at least ``LAST_SHARE`` of it), or ``replan_share`` of it for a planner that did
         not see the turn start (the server makes one for each decision); None without a limit."""
         if self.turn_time is None:
             return None
@@ -141,7 +145,7 @@ class Planner:
         if self._turn_started is not None and self._turn_started[0] == key:
             left = self.turn_time - (now - self._turn_started[1])
             return max(left, self.turn_time * LAST_SHARE)
-        return self.turn_time * REPLAN_SHARE
+        return self.turn_time * self.replan_share
 
     def _begin(self, state: GameState) -> tuple[float, float | None, float | None, GameState]:
         """The start of a turn's planning: the time now, the plan's deadline (``_budget``, less a

@@ -79,13 +79,16 @@ def _seed(*parts: Any) -> int:
 
 
 # -- the jobs (run in worker processes: module-level functions) --------------------------------------
-def hint_job(state: Any, seat: int, seconds: float | None, seed: int) -> dict[str, Any]:
-    """The hint for ``seat`` from ``state`` (a determinization made from the seat's observation)."""
+def hint_job(state: Any, seat: int, seconds: float | None, seed: int, follow: str | None = None) -> dict[str, Any]:
+    """The hint for ``seat`` from ``state`` (a determinization made from the seat's observation):
+    the first action of a new plan, or ``follow``, the next action of the plan the seat has been
+    following (its win chance only is computed)."""
     from builders.ai.analysis import hint
 
-    found = hint(state, seat, seed=seed, seconds=seconds)
+    action = None if follow is None else state.parse_action(follow)
+    found = hint(state, seat, seed=seed, seconds=seconds, action=action)
     return {"seat": seat, "action": found.notation, "win_chance": round(found.win_chance, 4),
-            "visits": found.iterations}
+            "visits": found.iterations, "plan": [state.action_to_string(a) for a in found.plan]}
 
 
 def _warm() -> None:
@@ -160,6 +163,8 @@ class Analyses:
         self._pools: dict[str, Executor] = {}
         self._tasks: dict[str, asyncio.Task] = {}
         self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
+        #: (game id, seat) -> (the actions played when a hint made a new plan, its actions from there)
+        self._plans: dict[tuple[str, int], tuple[int, list[str]]] = {}
 
     # -- executors -------------------------------------------------------------------------------
     def _pool(self, kind: str) -> Executor:
@@ -232,14 +237,40 @@ class Analyses:
         key = (live.id, live.version, seat)
         found = self._hints.get(key)
         if found is None:
+            follow = self._following(live, seat)
             seed = _seed("hint", live.id, n, seat)
             # the only state the search gets: one drawn from what the seat may see
             seen = live.state.resample_hidden(seat, Rng(seed))
-            found = await self._run("hints", hint_job, seen, seat, self.hint_seconds, seed)
+            found = await self._run("hints", hint_job, seen, seat, self.hint_seconds, seed, follow)
+            if follow is None:
+                if len(self._plans) > 1000:
+                    self._plans.clear()
+                self._plans[(live.id, seat)] = (n, [found["action"], *found["plan"]])
             if len(self._hints) > 1000:
                 self._hints.clear()
             self._hints[key] = found
         return {**found, "version": live.version, "actions": n}
+
+    def _following(self, live: Live, seat: int) -> str | None:
+        """The next action of the plan of the seat's last hint, when every action played since that
+        hint is the plan's (by this seat, in this turn: a plan stops at the end of the turn and at a
+        card drawn); None when there is none, so that a new plan is made."""
+        kept = self._plans.get((live.id, seat))
+        if kept is None:
+            return None
+        start, actions = kept
+        played = live.steps[start:]
+        if not played or len(played) >= len(actions):
+            return None
+        for step, action in zip(played, actions):
+            if step.seat != seat or step.action != action:
+                return None
+        follow = actions[len(played)]
+        try:
+            legal = live.state.is_legal(live.state.parse_action(follow))
+        except ValueError:
+            legal = False
+        return follow if legal else None
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:
