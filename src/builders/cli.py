@@ -34,6 +34,10 @@ def _register() -> None:
 
     app.command("analyse", help="Analyse a finished game: win chances, best moves, labelled errors.")(
         analyse.analyse)
+    from builders.commands import hint
+
+    app.command("hint", help="The hard bot's move for the player to move in a record's position, with its win "
+                "chance.")(hint.hint)
     from builders.commands import worker
 
     app.command("worker", help="Compute bot moves and analyses for game servers that share a Redis.")(

@@ -14,6 +14,7 @@ from builders.ai import make_bot
 from builders.ai.analysis import THRESHOLDS, AnalysisError, analyse, hint, label_of, raw_win_chance
 from builders.ai.calibration import honest
 from builders.commands.analyse import analyse as analyse_command
+from builders.commands.hint import hint as hint_command
 from builders.core.agents import RandomAgent
 from builders.core.errors import BuildersError
 from builders.core.games import get_game
@@ -293,6 +294,7 @@ def test_analysis_depends_only_on_what_each_seat_saw():
 
 app = typer.Typer()
 app.command("analyse")(analyse_command)
+app.command("hint")(hint_command)
 
 
 @app.callback()
@@ -340,5 +342,58 @@ def test_the_command_refuses_in_one_line(tmp_path, ma_game):
                                            "not 0.0"),
     ]:
         result = runner.invoke(app, ["analyse", *args, "--quiet"])
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"error: {message}\n"
+
+
+def test_the_hint_command_prints_the_hard_bots_move_its_chance_and_its_plan(tmp_path):
+    """``builders hint RECORD --until N``: the hint of the position after N actions (the player to
+    move: seat 1 at the start of its first turn), exactly what ``hint`` gives there without a time
+    limit, in words and as JSON."""
+    from builders.core.record import replay
+    from builders.kingdom.notation import END
+
+    game = finished("kingdom", 6)
+    record = game.to_record()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    until = game.player_actions().index(END) + 1      # after seat 0's first turn
+    state = replay(record, until=until)
+    seat = state.current_player
+    expected = hint(state, seat, seed=4)
+    after = state.copy()
+    after.apply(expected.action)
+    words = []
+    for action in expected.plan:
+        words.append(after.action_to_string(action))
+        after.apply(action)
+    assert seat == 1 and words and words[-1] == "end"
+    result = runner.invoke(app, ["hint", str(path), "--until", str(until), "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        f"Kingdom Builder, after {until} actions: seat 1 to move",
+        f"hint: {expected.notation} (win chance {100 * expected.win_chance:.0f}%)",
+        f"then, in the hard bot's plan for this turn: {', '.join(words)}",
+    ]
+    result = runner.invoke(app, ["hint", str(path), "--until", str(until), "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"game": "kingdom", "actions": until, "seat": 1, "action": expected.notation,
+                                         "win_chance": round(expected.win_chance, 4), "plan": words,
+                                         "evaluated": expected.iterations}
+
+
+def test_the_hint_command_refuses_in_one_line(tmp_path, ma_game):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(ma_game.to_record()))
+    total = len(ma_game.player_actions())
+    for args, message in [
+        ([str(path)], f"the game is over after {total} actions: choose an earlier position with --until N"),
+        ([str(path), "--until", str(total + 1)], f"the record has only {total} actions, not {total + 1}"),
+        ([str(path), "--until", "-1"], "--until must be 0 or more"),
+        ([str(path), "--until", "6", "--time", "0"], "the time per decision must be more than 0 and at most 600 "
+                                                     "seconds, not 0.0"),
+        ([str(tmp_path / "missing.json")], f"no such file: {tmp_path / 'missing.json'}"),
+    ]:
+        result = runner.invoke(app, ["hint", *args])
         assert result.exit_code == 2, result.output
         assert result.stderr == f"error: {message}\n"

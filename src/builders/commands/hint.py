@@ -1,0 +1,66 @@
+"""``builders hint RECORD.json [--until N] [--time S] [--seed N] [--json]``: the move the hard level
+would play for the player to move in a position of a record (after all its actions, or after the
+first ``--until N``), its win chance, and the rest of the hard bot's plan for the turn (see
+docs/ai.md, "Hints and post-game analysis")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from builders.commands._errors import fail
+
+GAME_NAMES = {"kingdom": "Kingdom Builder", "middle-ages": "The Builders: Middle Ages"}
+
+
+def hint(
+    record: Path = typer.Argument(..., help="A game's record (JSON), finished or not."),
+    until: int = typer.Option(None, "--until", help="The position after the first N actions of the record "
+                              "(default: after all of them)."),
+    time: float = typer.Option(None, "--time", help="Seconds for the hard bot's plan (default: no limit, "
+                               "which gives the same hint on every run)."),
+    seed: int = typer.Option(0, help="Seed of the plan and of the search that values it."),
+    as_json: bool = typer.Option(False, "--json", help="Print the hint as JSON."),
+) -> None:
+    """The hard bot's move for the player to move, its win chance and the rest of its plan."""
+    from builders.ai.analysis import AnalysisError, hint as find
+    from builders.core.errors import BuildersError
+    from builders.core.record import load_json, replay
+    from builders.core.state import Chance
+
+    try:
+        data = load_json(record)
+        state = replay(data, until=until)
+    except BuildersError as e:
+        fail(str(e))
+    done = sum(1 for entry in state.history if not isinstance(entry, Chance))
+    if state.is_over():
+        fail(f"the game is over after {done} actions: choose an earlier position with --until N")
+    seat = state.current_player
+    try:
+        found = find(state, seat, seed=seed, seconds=time)
+    except AnalysisError as e:
+        fail(str(e))
+    plan = _notations(state, found.action, found.plan)
+    if as_json:
+        typer.echo(json.dumps({"game": state.GAME, "actions": done, "seat": seat, "action": found.notation,
+                               "win_chance": round(found.win_chance, 4), "plan": plan,
+                               "evaluated": found.iterations}))
+        return
+    typer.echo(f"{GAME_NAMES.get(state.GAME, state.GAME)}, after {done} actions: seat {seat} to move")
+    typer.echo(f"hint: {found.notation} (win chance {100 * found.win_chance:.0f}%)")
+    if plan:
+        typer.echo(f"then, in the hard bot's plan for this turn: {', '.join(plan)}")
+
+
+def _notations(state, action, plan) -> list[str]:
+    """The notation of each action of ``plan``, played after ``action`` on a copy of ``state``."""
+    sim = state.copy()
+    sim.apply(action)
+    out = []
+    for a in plan:
+        out.append(sim.action_to_string(a))
+        sim.apply(a)
+    return out
