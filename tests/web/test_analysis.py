@@ -58,6 +58,11 @@ def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, s
     verb = hint["action"].split(" ")[0]
     start = {"build": "Hint: build on ", "end": "Hint: end your turn"}.get(verb, f"Hint: use the {verb.capitalize()}: ")
     assert text.startswith(start), text
+    # the rest of the hard bot's plan for the turn, in words, on pointing at the hint
+    assert hint["plan"] and hint["plan"][-1] == "end"
+    title = page.locator("#hint-text").get_attribute("title")
+    assert title.startswith("The hard bot's plan for the rest of this turn: ") and title.endswith(", then end your turn")
+    assert title.count(", then ") == len(hint["plan"]) - 1
     outlined = page.locator("#kb-map polygon.hint-move:not([data-action])").evaluate_all(
         "els => els.map(e => e.dataset.hex)")
     assert outlined == hexes_of(hint["action"]) and outlined

@@ -431,9 +431,12 @@ function renderHeader(view) {
   if (view.hints && yourTurn && !bot) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "hint-btn", title: "The move the hard bot would play here", onclick: askHint }, "Hint"));
     if (hintShown && hintShown.version === view.version && hintShown.seat === view.seat) {
-      const words = table && table.advise ? table.advise(hintShown.action) : null;
-      toolsEl.appendChild(el("span", { class: "hint-text", id: "hint-text", role: "status", "data-action": null },
-        `Hint: ${words || hintShown.action} · win chance ${percent(hintShown.win_chance)}`));
+      const say = (action) => (table && table.advise ? table.advise(action) : null) || action;
+      // the rest of the hard bot's plan for the turn: the next hints, if the seat follows it
+      const rest = (hintShown.plan || []).map(say);
+      const plan = rest.length ? `The hard bot's plan for the rest of this turn: ${rest.join(", then ")}` : null;
+      toolsEl.appendChild(el("span", { class: "hint-text", id: "hint-text", role: "status", "data-action": null, title: plan },
+        `Hint: ${say(hintShown.action)} · win chance ${percent(hintShown.win_chance)}`));
     }
   }
   if (playingSeat(view) !== null && !view.result) {
