@@ -237,12 +237,15 @@ class Analyses:
         key = (live.id, live.version, seat)
         found = self._hints.get(key)
         if found is None:
-            follow = self._following(live, seat)
+            rest = self._following(live, seat)
+            follow = rest[0] if rest else None
             seed = _seed("hint", live.id, n, seat)
             # the only state the search gets: one drawn from what the seat may see
             seen = live.state.resample_hidden(seat, Rng(seed))
             found = await self._run("hints", hint_job, seen, seat, self.hint_seconds, seed, follow)
-            if follow is None:
+            if rest:
+                found = {**found, "plan": rest[1:]}
+            else:
                 if len(self._plans) > 1000:
                     self._plans.clear()
                 self._plans[(live.id, seat)] = (n, [found["action"], *found["plan"]])
@@ -251,10 +254,11 @@ class Analyses:
             self._hints[key] = found
         return {**found, "version": live.version, "actions": n}
 
-    def _following(self, live: Live, seat: int) -> str | None:
-        """The next action of the plan of the seat's last hint, when every action played since that
-        hint is the plan's (by this seat, in this turn: a plan stops at the end of the turn and at a
-        card drawn); None when there is none, so that a new plan is made."""
+    def _following(self, live: Live, seat: int) -> list[str] | None:
+        """The actions left in the plan of the seat's last hint (the next one first), when every
+        action played since that hint is the plan's (by this seat, in this turn: a plan stops at the
+        end of the turn and at a card drawn) and the next is legal; None when there are none, so that
+        a new plan is made."""
         kept = self._plans.get((live.id, seat))
         if kept is None:
             return None
@@ -265,12 +269,12 @@ class Analyses:
         for step, action in zip(played, actions):
             if step.seat != seat or step.action != action:
                 return None
-        follow = actions[len(played)]
+        rest = actions[len(played):]
         try:
-            legal = live.state.is_legal(live.state.parse_action(follow))
+            legal = live.state.is_legal(live.state.parse_action(rest[0]))
         except ValueError:
             legal = False
-        return follow if legal else None
+        return rest if legal else None
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:
