@@ -11,7 +11,8 @@ import typer
 from typer.testing import CliRunner
 
 from builders.ai import make_bot
-from builders.ai.analysis import THRESHOLDS, AnalysisError, analyse, hint, label_of, raw_win_chance
+from builders.ai.analysis import (DEFAULT_ITERATIONS, THRESHOLDS, AnalysisError, analyse, hint, label_of,
+                                  plan_notations, raw_win_chance, turn_positions)
 from builders.ai.calibration import honest
 from builders.commands.analyse import analyse as analyse_command
 from builders.commands.hint import hint as hint_command
@@ -119,17 +120,27 @@ def test_the_random_player_loses_more_win_chance_than_greedy(ma_analysis):
     assert sum(rand.counts.values()) > sum(medium.counts.values())
 
 
+class Hinted:
+    """A seat that plays the hint at every decision (the analysis's hard bot, ``HardBots``)."""
+
+    def __init__(self, bots):
+        self.bots = bots
+
+    def act(self, state):
+        move = self.bots.act(state)
+        self.bots.played(state, move)
+        return move
+
+
 def test_the_hard_levels_moves_are_never_labelled():
-    """The better move the analysis shows is the hard level's (a hard bot in the seat, playing its
-    plans through): a seat that played exactly those moves is never told of a better one, while the
-    random seat is shown the hard level's moves where the search values them higher."""
-    from builders.ai.analysis import analysis_bot
-    from builders.ai.tournament import derive_seed
+    """The better move the analysis shows is the hard level's (its hard bot in the seat, playing its
+    plans through: the hint's move): a seat that played exactly those moves is never told of a
+    better one, while the random seat is shown the hard level's moves where the search values them
+    higher."""
+    from builders.ai.analysis import HardBots
 
     seed = 5
-    hard = analysis_bot(derive_seed("analysis-hard", seed, 0), "kingdom", 300, None)
-    assert hard.turn_time == 0.3 and hard.clock == "count"
-    state = finished("kingdom", 11, [hard, RandomAgent(4)])
+    state = finished("kingdom", 11, [Hinted(HardBots(seed, "kingdom", 300)), RandomAgent(4)])
     a = analyse(state.to_record(), iterations=300, seed=seed)
     mine = [d for d in a.decisions if d.seat == 0 and not d.forced]
     assert len(mine) > 20
@@ -172,21 +183,23 @@ def test_unfinished_corrupt_and_bad_budgets_are_refused(ma_game):
 
 # -- hints ----------------------------------------------------------------------------------------
 
-def searched_value(state, action, seed):
-    """The value of ``action`` by the analysis's search with the hint's budget and seed."""
-    from builders.ai.analysis import HINT_SEARCH, _searcher
+def searched_value(state, action, seed, iterations=DEFAULT_ITERATIONS):
+    """The value of ``action`` by the analysis's search of this decision (seeded by its index)."""
+    from builders.ai.analysis import _searcher, decisions_before
     from builders.ai.tournament import derive_seed
 
-    _, best, node = _searcher(derive_seed("hint-search", seed), HINT_SEARCH, None).evaluate_actions(
-        state, HINT_SEARCH, played=action)
+    search = _searcher(derive_seed("analysis", seed, decisions_before(state)), iterations, None)
+    _, best, node = search.evaluate_actions(state, iterations, played=action)
     return (best if node is None else node).mean()
 
 
 def test_hint_is_the_hard_levels_move_and_is_legal():
-    """The first action of the hard level's plan (the game's turn planner), with the analysis's win
-    chance of that action."""
-    from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+    """The first action of the hard level's plan (the game's turn planner, with the analysis's budget
+    counted in positions: the same hint on every run), with the analysis's win chance of that action."""
+    from builders.ai.analysis import PLAN_SHARE_OF_ITERATIONS, decisions_before
+    from builders.ai.planner import COUNT_RATE, LEVEL_SETTINGS, TurnPlanner
     from builders.ai.planner_middle_ages import MiddleAgesPlanner
+    from builders.ai.tournament import derive_seed
 
     state = midgame("kingdom", 2, 8, 40)
     h = hint(state, state.current_player, seed=5)
@@ -195,47 +208,94 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     assert 0.0 <= h.win_chance <= 1.0 and h.seat == state.current_player
     assert hint(state, state.current_player, seed=5) == h
     beam, plans, reply = LEVEL_SETTINGS["hard"]
-    planner = TurnPlanner(5, turn_time=None, beam=beam, plans=plans, reply=reply)
+    turn_time = DEFAULT_ITERATIONS * PLAN_SHARE_OF_ITERATIONS
+    planner = TurnPlanner(derive_seed("analysis-hard", 5, decisions_before(state)), turn_time=turn_time, beam=beam,
+                          plans=plans, reply=reply, clock="count")
+    planner.replan_share = planner.FIRST_SHARE
     assert planner.plan(state)[0] == h.action
     assert h.iterations == planner.last_stats["evaluations"] > 100
+    assert h.iterations <= turn_time * COUNT_RATE
     # the win chance is the analysis's value of that action, mapped (builders.ai.calibration)
     assert h.win_chance == honest("kingdom", "analysis", searched_value(state, h.action, 5))
     ma = midgame("middle-ages", 2, 6, 45)
     found = hint(ma, ma.current_player, seed=5)
     assert ma.is_legal(found.action)
-    planner = MiddleAgesPlanner(5, turn_time=None)
+    planner = MiddleAgesPlanner(derive_seed("analysis-hard", 5, decisions_before(ma)), turn_time=turn_time,
+                                clock="count")
+    planner.replan_share = planner.FIRST_SHARE
     assert planner.plan(ma)[0] == found.action
     assert found.iterations == planner.last_stats["evaluations"]
     assert found.win_chance == honest("middle-ages", "analysis", searched_value(ma, found.action, 5))
 
 
+@pytest.mark.parametrize("game, agents", [("kingdom", "medium,random"), ("middle-ages", "random,easy")])
+def test_a_hint_is_the_move_and_the_chance_the_analysis_shows(game, agents):
+    """At every decision of a finished game, the hint asked there (with the seat's earlier decisions of
+    the turn, as the server and ``builders hint`` give them) is the analysis's hard-bot move, and its
+    win chance the analysis's value of that move: where the analysis shows a better move, it is the
+    hint with the hint's chance; where the hint was played, no label and the hint's chance before and
+    after. A bot kept from hint to hint (the server's worker keeps one) gives the same hints."""
+    from builders.ai.analysis import HardBots, turn_positions
+
+    bots = [make_bot(game, a, 1) if a != "random" else RandomAgent(2) for a in agents.split(",")]
+    record = finished(game, 11, bots).to_record()
+    a = analyse(record, iterations=40, seed=3)
+    kept = HardBots(3, game, 40)
+    checked = {"better": 0, "hinted": 0, "other": 0}
+    for d in a.decisions:
+        if d.forced:
+            continue
+        turn, state = turn_positions(record, d.index)
+        h = hint(state, d.seat, seed=3, iterations=40, turn=turn)
+        again = hint(state, d.seat, seed=3, iterations=40, turn=turn, bots=kept)
+        assert (again.action, again.win_chance, again.plan) == (h.action, h.win_chance, h.plan)
+        chance = round(h.win_chance, 4)
+        if d.best != d.played:
+            assert (d.best, d.before) == (h.notation, chance)
+            checked["better"] += 1
+        elif d.played == h.notation:
+            assert d.before == d.after == chance and d.label is None
+            checked["hinted"] += 1
+        else:   # another move, valued at least as high as the hint's
+            assert d.before == d.after >= chance
+            checked["other"] += 1
+    assert all(n > 3 for n in checked.values()), checked
+
+
 @pytest.mark.parametrize("game, pos", [("kingdom", (2, 3, 9)), ("middle-ages", (2, 6, 45))])
-def test_a_hint_carries_the_rest_of_its_plan_and_a_hint_given_the_next_action_only_values_it(game, pos):
+def test_the_hints_of_a_turn_are_one_plan(game, pos):
     """The hints of one turn are one plan, as the hard bot plays its plan through: a hint gives the
-    plan's actions after its own (to the end of the turn or a card drawn), and a hint given the
-    next of them (the seat followed the plan) plays it without planning, with the analysis's win
-    chance of it."""
-    from builders.ai.factory import make_planner
+    plan's actions after its own (to the end of the turn or a card drawn); after the hinted move the
+    next hint is the plan's next action, without planning with a bot kept from the first hint, and
+    the same from a new one given the turn so far; a seat that leaves the plan gets a new plan."""
+    from builders.ai.analysis import HardBots
 
     state = midgame(game, *pos)
     seat = state.current_player
-    h = hint(state, seat, seed=7)
-    planner = make_planner(7, "hard", None, game)
-    first = planner.act(state)
-    assert first == h.action and h.plan == tuple(planner.planned(state, first)) and h.plan
+    bots = HardBots(7, game, 200)
+    h = hint(state, seat, seed=7, iterations=200, bots=bots)
+    assert h.plan and h.iterations > 100
     after = state.copy()
     after.apply(h.action)
     nxt = after.copy()
     for action in h.plan:    # the whole plan is this seat's legal actions, in this turn
         assert after.current_player == seat and after.is_legal(action)
         after.apply(action)
-    followed = hint(nxt, seat, seed=8, action=h.plan[0])
-    assert (followed.action, followed.plan, followed.iterations) == (h.plan[0], (), 0)
+    turn = [(state, h.action)]
+    followed = hint(nxt, seat, seed=7, iterations=200, turn=turn, bots=bots)
+    assert (followed.action, followed.plan, followed.iterations) == (h.plan[0], h.plan[1:], 0)
     assert followed.notation == nxt.action_to_string(h.plan[0])
-    assert followed.win_chance == honest(game, "analysis", searched_value(nxt, h.plan[0], 8))
-    illegal = next(a for a in state.legal_actions() if not nxt.is_legal(a))
-    with pytest.raises(AnalysisError, match=rf"^the action to value is not a legal action of seat {seat} here$"):
-        hint(nxt, seat, seed=8, action=illegal)
+    assert followed.win_chance == honest(game, "analysis", searched_value(nxt, h.plan[0], 7, 200))
+    fresh = hint(nxt, seat, seed=7, iterations=200, turn=turn)
+    assert (fresh.action, fresh.plan, fresh.win_chance) == (followed.action, followed.plan, followed.win_chance)
+    assert fresh.iterations == h.iterations
+    # another move than the hint's: a new plan from there, with the whole budget of a turn
+    other = next(a for a in state.legal_actions() if a != h.action and state.action_to_string(a) != "end")
+    off = state.copy()
+    off.apply(other)
+    if off.current_player == seat and not off.is_over():
+        new = hint(off, seat, seed=7, iterations=200, turn=[(state, other)], bots=bots)
+        assert new.iterations > 100 and off.is_legal(new.action)
 
 
 def test_hint_refusals():
@@ -265,7 +325,17 @@ def test_hints_depend_only_on_what_the_seat_sees(game, pos):
     seat = state.current_player
     assert twin.observation(seat) == state.observation(seat)
     assert twin.to_json() != state.to_json()
-    assert hint(state, seat, seed=2) == hint(twin, seat, seed=2)
+    h = hint(state, seat, seed=2)
+    assert hint(twin, seat, seed=2) == h
+    # in the middle of a turn, from the turn's earlier positions too (each drawn anew, as the
+    # server draws them from what the seat sees)
+    after = state.copy()
+    after.apply(h.action)
+    if after.current_player == seat and not after.is_over() and len(after.legal_actions()) > 1:
+        twin_after = (kingdom_twin if game == "kingdom" else middle_ages_twin)(after, pos[1] + 1)
+        assert twin_after.observation(seat) == after.observation(seat) and twin_after.to_json() != after.to_json()
+        assert (hint(after, seat, seed=2, iterations=300, turn=[(state, h.action)])
+                == hint(twin_after, seat, seed=2, iterations=300, turn=[(twin, h.action)]))
     from builders.ai import MCTSAgent
 
     a = MCTSAgent(4, time_limit=None, iterations=150, prior="fast", reuse=True)
@@ -361,12 +431,7 @@ def test_the_hint_command_prints_the_hard_bots_move_its_chance_and_its_plan(tmp_
     state = replay(record, until=until)
     seat = state.current_player
     expected = hint(state, seat, seed=4)
-    after = state.copy()
-    after.apply(expected.action)
-    words = []
-    for action in expected.plan:
-        words.append(after.action_to_string(action))
-        after.apply(action)
+    words = plan_notations(state, expected)
     assert seat == 1 and words and words[-1] == "end"
     result = runner.invoke(app, ["hint", str(path), "--until", str(until), "--seed", "4"])
     assert result.exit_code == 0, result.output
@@ -380,6 +445,20 @@ def test_the_hint_command_prints_the_hard_bots_move_its_chance_and_its_plan(tmp_
     assert json.loads(result.stdout) == {"game": "kingdom", "actions": until, "seat": 1, "action": expected.notation,
                                          "win_chance": round(expected.win_chance, 4), "plan": words,
                                          "evaluated": expected.iterations}
+    # in the middle of the turn: the hint given the turn so far (the seat left the plan at its first
+    # build), as the analysis's hard bot plays there
+    first = next(a for a in state.legal_actions() if a != expected.action)
+    mid = {k: v for k, v in record.items() if k != "result"}
+    mid["history"] = [*record["history"][:len(state.history)], state.action_to_string(first)]
+    turn, position = turn_positions(mid)
+    assert [(s.to_json(), a) for s, a in turn] == [(state.to_json(), first)]
+    later = hint(position, seat, seed=4, iterations=300, turn=turn)
+    path.write_text(json.dumps(mid))
+    result = runner.invoke(app, ["hint", str(path), "--iterations", "300", "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"game": "kingdom", "actions": until + 1, "seat": 1,
+                                         "action": later.notation, "win_chance": round(later.win_chance, 4),
+                                         "plan": plan_notations(position, later), "evaluated": later.iterations}
 
 
 def test_the_hint_command_refuses_in_one_line(tmp_path, ma_game):

@@ -23,7 +23,7 @@ def clean_env(monkeypatch):
 
 
 def test_defaults_arguments_and_the_environment(monkeypatch):
-    assert [number(n) for n in NUMBERS] == [7.0, 30.0, 1.5, 1, 1000]
+    assert [number(n) for n in NUMBERS] == [7.0, 30.0, 1, 1000]
     assert number("BUILDERS_IDLE_DAYS", 0.5) == 0.5
     monkeypatch.setenv("BUILDERS_IDLE_DAYS", "2.5")
     monkeypatch.setenv("BUILDERS_ANALYSIS_WORKERS", " 3 ")
@@ -40,8 +40,8 @@ def test_defaults_arguments_and_the_environment(monkeypatch):
     ("BUILDERS_IDLE_DAYS", "x", "BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, not 'x'"),
     ("BUILDERS_EXPIRE_OPEN_DAYS", "0", "BUILDERS_EXPIRE_OPEN_DAYS must be a number of days more than 0 and at most "
                                       "3650, not '0'"),
-    ("BUILDERS_HINT_SECONDS", "nan", "BUILDERS_HINT_SECONDS must be a number of seconds more than 0 and at most 30, "
-                                    "not 'nan'"),
+    ("BUILDERS_EXPIRE_OPEN_DAYS", "nan", "BUILDERS_EXPIRE_OPEN_DAYS must be a number of days more than 0 and at "
+                                        "most 3650, not 'nan'"),
     ("BUILDERS_ANALYSIS_WORKERS", "1.5", "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not '1.5'"),
     ("BUILDERS_ANALYSIS_WORKERS", "inf", "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not 'inf'"),
     ("BUILDERS_IDLE_DAYS", "inf", "BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, "
@@ -59,15 +59,15 @@ def test_a_bad_value_is_refused_by_name(monkeypatch, name, value, message):
 def test_an_argument_out_of_range_is_refused_too():
     with pytest.raises(ValueError, match=r"^BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not 0$"):
         number("BUILDERS_ANALYSIS_WORKERS", 0)
-    with pytest.raises(ValueError, match=r"^BUILDERS_HINT_SECONDS must be .* not True$"):
-        number("BUILDERS_HINT_SECONDS", True)
+    with pytest.raises(ValueError, match=r"^BUILDERS_IDLE_DAYS must be .* not True$"):
+        number("BUILDERS_IDLE_DAYS", True)
 
 
 def test_serve_refuses_a_bad_setting_before_it_starts(tmp_path):
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), BUILDERS_HINT_SECONDS="soon")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), BUILDERS_IDLE_DAYS="soon")
     proc = subprocess.run([*CLI, "serve", "--port", "1", "--db", str(tmp_path / "x.db")],
                           capture_output=True, text=True, timeout=60, env=env)
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == ("error: BUILDERS_HINT_SECONDS must be a number of seconds more than 0 and at most 30, "
+    assert proc.stderr == ("error: BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, "
                            "not 'soon'\n")
     assert not (tmp_path / "x.db").exists()

@@ -23,7 +23,7 @@ def server(tmp_path_factory):
     limits = Limits()
     limits.rates = {**limits.rates, "create": (10_000, 60.0), "join": (10_000, 60.0)}
     app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits,
-                     analysis_iterations=30, hint_seconds=30)
+                     analysis_iterations=30)
     with ThreadServer(app) as srv:
         yield srv
 

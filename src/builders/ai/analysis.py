@@ -37,18 +37,18 @@ With an iteration budget (the default) and a seed the results are the same on ev
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from builders.ai.mcts import MCTSAgent
 from builders.ai.calibration import honest
 from builders.ai.factory import make_planner
-from builders.ai.planner import Planner
+from builders.ai.planner import Planner, _first_decision
 from builders.ai.tournament import derive_seed
 from builders.core.errors import BuildersError
 from builders.core.record import initial_state, replay, steps
-from builders.core.state import Action, GameState
+from builders.core.state import Action, Chance, GameState
 
 #: (label, smallest loss of win chance), worst first
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.15), ("mistake", 0.10), ("inaccuracy", 0.05))
@@ -105,14 +105,137 @@ def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSA
     return MCTSAgent(seed, time_limit=seconds, iterations=iterations, prior="fast")
 
 
+# -- the analysis's hard bot ---------------------------------------------------------------------
+
+def decisions_before(state: GameState) -> int:
+    """The player actions played before ``state`` (the index of its decision in the record)."""
+    return sum(1 for entry in state.history if not isinstance(entry, Chance))
+
+
+class HardBots:
+    """The analysis's hard bot, in every seat: for each turn a new turn planner of the hard level
+    (``analysis_bot``), seeded by ``seed`` and the index of the turn's first decision, which plays
+    its plan through while the game follows it. Where a card drawn in the turn ends the plan, the
+    planner plans again with what is left of the turn's budget, as the hard level does; where the
+    game leaves the plan (the seat played another move), a new planner, seeded by the index of that
+    decision, plans from there with the whole budget of a turn, as a hint asked there would.
+
+    Its move at a decision depends only on the turn so far (the seat's earlier decisions of the
+    turn and the actions played at them) and on what the seat sees, so the analysis of a finished
+    game and a hint asked during it give the same move: ``act(state)`` at each decision, then
+    ``played(state, action)`` with the action the game played there; ``catch_up(turn)`` brings a
+    bot made in the middle of a turn (or one that has followed another game) to the same point.
+    """
+
+    def __init__(self, seed: int, game: str, iterations: int | None = DEFAULT_ITERATIONS,
+                 seconds: float | None = None):
+        self.seed = seed
+        self.game = game
+        self.iterations = iterations
+        self.seconds = seconds
+        self._planner: Planner | None = None
+        #: (seat, index of the turn's first decision) of the turn followed, and the actions played
+        #: at its decisions so far
+        self._turn: tuple[int, int] | None = None
+        self._seen: list[Action] = []
+        #: (index, move) of the decision acted on last, not yet played
+        self._move: tuple[int, Action] | None = None
+        #: whether the game left the plan at the last decision
+        self._left = False
+        #: the positions evaluated by all the plans before the current turn's planner
+        self._evaluated_before = 0
+
+    @property
+    def evaluated(self) -> int:
+        """The positions evaluated by the plans of this bot so far."""
+        return self._evaluated_before + (self._planner.evaluated if self._planner is not None else 0)
+
+    def _follows(self, seat: int, index: int) -> bool:
+        """Whether ``index`` is the next decision of the turn followed (by ``seat``)."""
+        return self._turn is not None and self._turn[0] == seat and index == self._turn[1] + len(self._seen)
+
+    def act(self, state: GameState) -> Action:
+        """The bot's move for the player to move of ``state``."""
+        index = decisions_before(state)
+        seat = state.current_player
+        if self._move is not None and self._move[0] == index and self._follows(seat, index):
+            return self._move[1]
+        first = self._planner is None or _first_decision(state, self._planner.END) or not self._follows(seat, index)
+        if first or self._left:
+            if self._planner is not None:
+                self._evaluated_before += self._planner.evaluated
+            self._planner = analysis_bot(derive_seed("analysis-hard", self.seed, index), self.game, self.iterations,
+                                         self.seconds)
+            # in the middle of a turn (the game left the plan): the whole budget of a turn
+            self._planner.replan_share = self._planner.FIRST_SHARE
+            self._left = False
+            if first:
+                self._turn = (seat, index)
+                self._seen = []
+        move = self._planner.act(state)
+        self._move = (index, move)
+        return move
+
+    def played(self, state: GameState, action: Action) -> None:
+        """The game played ``action`` at ``state``, after ``act(state)``: a move off the bot's plan
+        makes it plan again at its next decision."""
+        index = decisions_before(state)
+        if self._move is None or self._move[0] != index or self._planner is None:
+            raise AnalysisError("played() follows act() on the same position")
+        self._left = action != self._move[1]
+        self._seen.append(action)
+        self._move = None
+
+    def planned(self, state: GameState, action: Action) -> list[Action]:
+        """The rest of the bot's plan after its move ``action`` at ``state`` (``Planner.planned``)."""
+        return [] if self._planner is None else list(self._planner.planned(state, action))
+
+    def catch_up(self, turn: Sequence[tuple[GameState, Action]]) -> None:
+        """Bring the bot to the end of ``turn``: the earlier decisions of the current turn of the
+        seat to move, from the turn's first, each with the action played there. Decisions this bot
+        has already followed (the same turn, the same actions) are not planned again."""
+        if not turn:
+            return
+        first, _ = turn[0]
+        start = (first.current_player, decisions_before(first))
+        if self._turn != start or self._seen != [a for _, a in turn][:len(self._seen)]:
+            self._turn, self._seen, self._move, self._left = None, [], None, False
+        for state, action in turn[len(self._seen):]:
+            self.act(state)
+            self.played(state, action)
+
+
+def turn_positions(record: Mapping[str, Any], until: int | None = None) -> tuple[
+        list[tuple[GameState, Action]], GameState]:
+    """The position of ``record`` after its first ``until`` actions (all by default) and the
+    earlier decisions of the current turn of the seat to move there (each position with the action
+    played), for ``hint(..., turn=...)``. Raises the record's errors (``builders.core.record``)."""
+    final = replay(record, until=until)
+    state = initial_state(record)
+    turn: list[tuple[GameState, Action]] = []
+    end = make_planner(None, "hard", None, state.GAME).END
+    for text, outcomes in list(steps(record["history"]))[:decisions_before(final)]:
+        action = state.parse_action(text)
+        if _first_decision(state, end):
+            turn = []
+        turn.append((state.copy(), action))
+        state.forced = list(outcomes)
+        state.apply(action)
+        state.forced = []
+    if _first_decision(state, end) or (turn and turn[-1][0].current_player != state.current_player):
+        turn = []
+    return turn, state
+
+
 # -- hints --------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Hint:
     """The hard level's choice for ``seat``: ``action`` (engine form), its ``notation`` and the
     seat's estimated ``win_chance`` (0 to 1) with it; ``iterations``: the positions the planner
-    evaluated; ``plan``: the actions of its plan that follow ``action`` in the turn, up to ``end``
-    or to the first that draws a card (empty for an action given to ``hint``)."""
+    evaluated for this hint (0 when the move is the next of a plan already made); ``plan``: the
+    actions of the bot's plan that follow ``action`` in the turn, up to ``end`` or to the first
+    that draws a card."""
 
     seat: int
     action: Action
@@ -122,23 +245,22 @@ class Hint:
     plan: tuple[Action, ...] = ()
 
 
-def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = None,
-         action: Action | None = None) -> Hint:
-    """The action the hard level would play for ``seat``, the player to move, and its win chance.
+def hint(state: GameState, seat: int, seed: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
+         seconds: float | None = None, turn: Sequence[tuple[GameState, Action]] = (),
+         bots: HardBots | None = None) -> Hint:
+    """The move the hard level would play for ``seat``, the player to move, and its win chance:
+    exactly the analysis's (``analyse`` with the same ``seed``, ``iterations`` and ``seconds``).
 
-    The first action of the game's turn planner's plan, with the hard level's settings: ``seconds``
-    limits its time (the whole of it in the middle of a turn too: a hint is asked once and waited
-    for); without it the planner does all its work and is deterministic with ``seed``. The rest of
-    the plan, up to the end of the turn or to a card drawn, comes as ``plan``: a caller that keeps it
-    gives the next of its actions as ``action`` when the seat has followed it, so that the hints of
-    one turn are one plan (as the hard bot plays its plan through), and only the win chance is
-    computed. The win chance is the analysis's: the value of that action by the analysis's search
-    (``HINT_SEARCH`` iterations), mapped onto observed win rates (:mod:`builders.ai.calibration`),
-    so that a hint and the analysis speak of the same chance. (The planner's own value of its plan
-    is no win chance: it counts the seat's next turn too and was measured badly calibrated,
-    docs/ai.md.)
-    Only what ``seat`` may see is used. Raises AnalysisError if the game is over, ``seat`` is not
-    to move or ``action`` is not legal.
+    The move is its hard bot's (``HardBots``: the hard level's turn planner, playing its plan for
+    the turn through while the seat follows it), so ``turn`` gives the seat's earlier decisions of
+    this turn, from its first, each with the action played (``turn_positions`` finds them in a
+    record); the rest of the bot's plan, up to the end of the turn or to a card drawn, comes as
+    ``plan``. ``bots``, a ``HardBots`` kept by the caller (with the same seed and budget), saves
+    planning again what it has already planned. The win chance is the analysis's value of that
+    move (its search, seeded by the decision's index, mapped onto observed win rates by
+    :mod:`builders.ai.calibration`), so a hint and the analysis speak of the same move and the same
+    chance. Only what ``seat`` may see is used. Raises AnalysisError if the game is over, ``seat``
+    is not to move or a budget is out of range.
     """
     if state.is_over():
         raise AnalysisError("the game is over: there is no move to hint")
@@ -146,23 +268,33 @@ def hint(state: GameState, seat: int, seed: int = 0, seconds: float | None = Non
         raise AnalysisError(f"seat must be a whole number from 0 to {state.num_players - 1}, not {seat!r}")
     if seat != state.current_player:
         raise AnalysisError(f"it is not seat {seat}'s turn (seat {state.current_player} is to move)")
-    _check_budget(None, seconds)
-    plan: tuple[Action, ...] = ()
-    evaluated = 0
-    if action is None:
-        # the hard level is the game's turn planner: the hint is the first action of its plan
-        planner = make_planner(seed, "hard", seconds, state.GAME)
-        planner.replan_share = planner.FIRST_SHARE
-        action = planner.act(state)
-        plan = tuple(planner.planned(state, action))
-        evaluated = int(planner.last_stats.get("evaluations", 0))
-    elif not state.is_legal(action):
-        raise AnalysisError(f"the action to value is not a legal action of seat {seat} here")
-    searcher = _searcher(derive_seed("hint-search", seed), HINT_SEARCH, None)
-    _, best, node = searcher.evaluate_actions(state, HINT_SEARCH, played=action)
-    raw = (best if node is None else node).mean()
-    chance = honest(state.GAME, "analysis", raw)
-    return Hint(seat, action, state.action_to_string(action), chance, evaluated, plan)
+    if iterations is None and seconds is None:
+        raise AnalysisError("a hint needs iterations or seconds per decision")
+    _check_budget(iterations, seconds)
+    if bots is None:
+        bots = HardBots(seed, state.GAME, iterations, seconds)
+    before = bots.evaluated
+    bots.catch_up(turn)
+    action = bots.act(state)
+    plan = tuple(bots.planned(state, action))
+    index = decisions_before(state)
+    budget = iterations if iterations is not None else 1 << 62
+    searcher = _searcher(derive_seed("analysis", seed, index), iterations, seconds)
+    _, best, node = searcher.evaluate_actions(state, budget, played=action)
+    chance = honest(state.GAME, "analysis", (best if node is None else node).mean())
+    return Hint(seat, action, state.action_to_string(action), chance, bots.evaluated - before, plan)
+
+
+def plan_notations(state: GameState, found: Hint) -> list[str]:
+    """The notation of each action of the plan of the hint ``found`` for ``state`` (played after
+    its move, on a copy of ``state``)."""
+    sim = state.copy()
+    sim.apply(found.action)
+    out = []
+    for action in found.plan:
+        out.append(sim.action_to_string(action))
+        sim.apply(action)
+    return out
 
 
 def raw_win_chance(state: GameState, estimator: str = "analysis", iterations: int = DEFAULT_ITERATIONS,
@@ -257,18 +389,15 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
     all_steps = list(steps(record["history"]))
     decisions: list[Decision] = []
     budget = iterations if iterations is not None else 1 << 62
-    # a hard bot in each seat (budgets counted in positions: the same on every run), playing its
-    # plans through
-    hard = [analysis_bot(derive_seed("analysis-hard", seed, q), game, iterations, seconds)
-            for q in range(state.num_players)]
+    # the hard bot (budgets counted in positions: the same on every run), playing its plans through
+    hard = HardBots(seed, game, iterations, seconds)
     for index, (text, outcomes) in enumerate(all_steps):
         seat = state.current_player
         action = state.parse_action(text)
         legal = state.legal_actions()
         played = state.action_to_string(action)
-        bot = hard[seat].act(state)
-        if bot != action:
-            hard[seat].forget()  # the game leaves the bot's plan: it plans again at its next decision
+        bot = hard.act(state)
+        hard.played(state, action)  # a move off the bot's plan: it plans again at its next decision
         if len(legal) == 1:
             decisions.append(Decision(index, seat, played, True))
         else:

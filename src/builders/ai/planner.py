@@ -127,6 +127,11 @@ class Planner:
         """The clock "count": the positions this planner has evaluated, in seconds of ``COUNT_RATE``."""
         return (self._evals_before + self._evals) / COUNT_RATE
 
+    @property
+    def evaluated(self) -> int:
+        """The positions this planner has evaluated, all its plans together."""
+        return self._evals_before + self._evals
+
     def forget(self) -> None:
         """Drop the plan being played (the game left it: the next ``act`` plans again)."""
         self._plan = None

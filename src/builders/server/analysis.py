@@ -1,11 +1,15 @@
 """Hints during a game and the post-game analysis board, computed away from the event loop.
 
 Hints: a game created with ``hints: true`` (never a rated game) lets the seat to move ask
-``POST /api/games/{id}/hint`` for the move the hard level would play (the first action of its turn
-planner's plan) and its estimated win chance. The planner never gets the true state: the server
-draws one determinization from what the seat may see (``resample_hidden`` with a seed made of the
-game's id and the number of actions, nothing hidden) and the worker plans from it, so nothing hidden
-from the seat can shape the hint.
+``POST /api/games/{id}/hint`` for the move the hard level would play and its estimated win chance:
+exactly the move and the chance the analysis of the game will show for that decision
+(:func:`builders.ai.analysis.hint` with the analysis's seed and iterations; its hard bot plays its
+plan for the turn through, so the hints of a turn that follows them are one plan). The planner never
+gets the true states: the server draws, for the position and for each earlier decision of the turn,
+one determinization from what the seat may see (``resample_hidden`` with a seed made of the game's
+id, the number of actions and the seat, nothing hidden) and the worker plans from them, so nothing
+hidden from the seat can shape the hint. The worker keeps each seat's bot, so that a hint that
+follows the last one's plan is its next move at once.
 
 Analyses: ``POST /api/games/{id}/analysis`` on a finished game starts the analysis of every decision
 (:func:`builders.ai.analysis.analyse`) in a worker process of its own, at a lower priority than the
@@ -34,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from builders.core.rng import Rng
+from builders.core.state import Chance
 from builders.server import settings
 from builders.server.bots import _watch_parent
 from builders.server.games import ApiError, GameService, Live
@@ -42,9 +47,6 @@ from builders.server.schemas import GAME_ID_PATTERN
 
 log = logging.getLogger("builders.server")
 
-#: the time limit, in seconds, of the hard level's turn planner that finds a hint
-#: (``builders.ai.analysis.hint``); ``create_app(hint_seconds=...)`` or ``BUILDERS_HINT_SECONDS``
-HINT_SECONDS = settings.NUMBERS["BUILDERS_HINT_SECONDS"][0]
 #: search iterations per decision of an analysis (``BUILDERS_ANALYSIS_ITERATIONS``)
 ANALYSIS_ITERATIONS = settings.NUMBERS["BUILDERS_ANALYSIS_ITERATIONS"][0]
 #: how often (seconds) a running analysis writes its progress
@@ -79,16 +81,29 @@ def _seed(*parts: Any) -> int:
 
 
 # -- the jobs (run in worker processes: module-level functions) --------------------------------------
-def hint_job(state: Any, seat: int, seconds: float | None, seed: int, follow: str | None = None) -> dict[str, Any]:
-    """The hint for ``seat`` from ``state`` (a determinization made from the seat's observation):
-    the first action of a new plan, or ``follow``, the next action of the plan the seat has been
-    following (its win chance only is computed)."""
-    from builders.ai.analysis import hint
+#: (game id, seat, seed, iterations) -> the hard bot of the hints of that seat (in the process that
+#: computes hints), so that the next hint of a turn that follows its plan need not plan again
+_HINT_BOTS: dict[tuple[str, int, int, int], Any] = {}
 
-    action = None if follow is None else state.parse_action(follow)
-    found = hint(state, seat, seed=seed, seconds=seconds, action=action)
+
+def hint_job(game_id: str, turn: list[tuple[Any, str]], state: Any, seat: int, seed: int,
+             iterations: int) -> dict[str, Any]:
+    """The hint for ``seat`` in ``state``, with the seat's earlier decisions of the turn (each
+    position with the action played there, in notation): every position a determinization made from
+    the seat's observation. The analysis's hard bot of this game and seat is kept for the next."""
+    from builders.ai.analysis import HardBots, hint, plan_notations
+
+    key = (game_id, seat, seed, iterations)
+    bots = _HINT_BOTS.pop(key, None)
+    if bots is None:
+        bots = HardBots(seed, state.GAME, iterations)
+    earlier = [(s, s.parse_action(a)) for s, a in turn]
+    found = hint(state, seat, seed=seed, iterations=iterations, turn=earlier, bots=bots)
+    if len(_HINT_BOTS) >= 200:
+        _HINT_BOTS.clear()
+    _HINT_BOTS[key] = bots
     return {"seat": seat, "action": found.notation, "win_chance": round(found.win_chance, 4),
-            "visits": found.iterations, "plan": [state.action_to_string(a) for a in found.plan]}
+            "visits": found.iterations, "plan": plan_notations(state, found)}
 
 
 def _warm() -> None:
@@ -151,20 +166,17 @@ class Analyses:
     process of their own, so that neither waits for the other nor for the bots)."""
 
     def __init__(self, service: GameService, mode: str = "process", workers: int | None = None,
-                 hint_seconds: float | None = None, analysis_iterations: int | None = None, jobs: Any = None):
+                 analysis_iterations: int | None = None, jobs: Any = None):
         self.service = service
         #: the job queue (builders.server.jobs.JobQueue) analyses go to while a worker is alive
         self.jobs = jobs
         self.store = service.store
         self.mode = mode
         self.workers = settings.number("BUILDERS_ANALYSIS_WORKERS", workers)
-        self.hint_seconds = settings.number("BUILDERS_HINT_SECONDS", hint_seconds)
         self.analysis_iterations = settings.number("BUILDERS_ANALYSIS_ITERATIONS", analysis_iterations)
         self._pools: dict[str, Executor] = {}
         self._tasks: dict[str, asyncio.Task] = {}
         self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
-        #: (game id, seat) -> (the actions played when a hint made a new plan, its actions from there)
-        self._plans: dict[tuple[str, int], tuple[int, list[str]]] = {}
 
     # -- executors -------------------------------------------------------------------------------
     def _pool(self, kind: str) -> Executor:
@@ -237,44 +249,26 @@ class Analyses:
         key = (live.id, live.version, seat)
         found = self._hints.get(key)
         if found is None:
-            rest = self._following(live, seat)
-            follow = rest[0] if rest else None
-            seed = _seed("hint", live.id, n, seat)
-            # the only state the search gets: one drawn from what the seat may see
-            seen = live.state.resample_hidden(seat, Rng(seed))
-            found = await self._run("hints", hint_job, seen, seat, self.hint_seconds, seed, follow)
-            if rest:
-                found = {**found, "plan": rest[1:]}
-            else:
-                if len(self._plans) > 1000:
-                    self._plans.clear()
-                self._plans[(live.id, seat)] = (n, [found["action"], *found["plan"]])
+            from builders.ai.analysis import turn_positions
+
+            # the analysis's seed and budget: the hint is the move the analysis of this game will
+            # judge best (the analysis's hard bot, which plays its plan for the turn through)
+            seed = _seed("analysis", live.id)
+            turn, _ = turn_positions(self.service.record(live))
+            state = live.state
+
+            def seen(position: Any) -> Any:
+                # the only states the search gets: drawn from what the seat may see
+                i = sum(1 for entry in position.history if not isinstance(entry, Chance))
+                return position.resample_hidden(seat, Rng(_seed("hint", live.id, i, seat)))
+
+            earlier = [(seen(p), p.action_to_string(a)) for p, a in turn]
+            found = await self._run("hints", hint_job, live.id, earlier, seen(state), seat, seed,
+                                    self.analysis_iterations)
             if len(self._hints) > 1000:
                 self._hints.clear()
             self._hints[key] = found
         return {**found, "version": live.version, "actions": n}
-
-    def _following(self, live: Live, seat: int) -> list[str] | None:
-        """The actions left in the plan of the seat's last hint (the next one first), when every
-        action played since that hint is the plan's (by this seat, in this turn: a plan stops at the
-        end of the turn and at a card drawn) and the next is legal; None when there are none, so that
-        a new plan is made."""
-        kept = self._plans.get((live.id, seat))
-        if kept is None:
-            return None
-        start, actions = kept
-        played = live.steps[start:]
-        if not played or len(played) >= len(actions):
-            return None
-        for step, action in zip(played, actions):
-            if step.seat != seat or step.action != action:
-                return None
-        rest = actions[len(played):]
-        try:
-            legal = live.state.is_legal(live.state.parse_action(rest[0]))
-        except ValueError:
-            legal = False
-        return rest if legal else None
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:

@@ -129,7 +129,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                bot_factory: AgentFactory | None = None, bot_workers: int = 1,
                static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
                clock_checkpoint: float = 5.0, expire_open_days: float | None = None,
-               idle_days: float | None = None, hint_seconds: float | None = None,
+               idle_days: float | None = None,
                analysis_iterations: int | None = None, analysis_workers: int | None = None) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
@@ -148,9 +148,9 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     # with Redis, bot moves and analyses are jobs for `builders worker` processes (builders.server.jobs)
     jobs = JobQueue(redis_url) if redis_url else None
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay)
-    # hints and post-game analyses (see builders.server.analysis): the hints' time limit, iterations of
-    # the analyses' search, worker processes
-    analyses = Analyses(service, bot_mode, analysis_workers, hint_seconds, analysis_iterations, jobs)
+    # hints and post-game analyses (see builders.server.analysis): worker processes, iterations of the
+    # analyses' search (the hints' budget too)
+    analyses = Analyses(service, bot_mode, analysis_workers, analysis_iterations, jobs)
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled

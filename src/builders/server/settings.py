@@ -13,7 +13,6 @@ from typing import Any
 NUMBERS: dict[str, tuple[float, float, float, bool, str]] = {
     "BUILDERS_EXPIRE_OPEN_DAYS": (7, 0, 3650, False, "days"),
     "BUILDERS_IDLE_DAYS": (30, 0, 3650, False, "days"),
-    "BUILDERS_HINT_SECONDS": (1.5, 0, 30, False, "seconds"),
     "BUILDERS_ANALYSIS_WORKERS": (1, 1, 64, True, ""),
     "BUILDERS_ANALYSIS_ITERATIONS": (1000, 1, 1_000_000, True, ""),
 }
