@@ -2,7 +2,7 @@
 per level (p50 / p95 / max), for both games.
 
     .venv/bin/python benchmarks/ai_speed.py [--time 1.0] [--positions 8] [--turns 40]
-        [--levels random,easy,medium,hard,expert] [--part sims|turns|both]
+        [--levels random,easy,medium,hard,expert] [--part sims|turns|hints|both]
 
 Simulations per second are counted in CPU seconds (``clock=cpu``), so that they do not depend on
 what else the machine is doing; they are given for the hard level's search (fast move ordering) and
@@ -10,6 +10,13 @@ for the search as it was before (``mcts``: full evaluation of every action a nod
 are wall-clock seconds, as a player waits for them: each level plays games against the medium bot
 until it has played ``--turns`` whole turns in each game (a turn: every decision of the seat until
 the next seat's decision).
+
+``--part hints`` times the hints (``builders.ai.analysis.hint`` with the analysis's default budget,
+as the server gives them, its worker keeping the seat's bot): a player against the medium bot who
+asks a hint at every decision, plays it two times in three and another move (medium's, or any other
+legal one) otherwise, until ``--turns`` turns have begun in each game; wall-clock seconds of the
+hints at the start of a turn (a new plan), after the hinted move (the plan followed: only the search
+of its next move) and after another move (a new plan from there, with a turn's whole budget).
 """
 
 from __future__ import annotations
@@ -95,6 +102,45 @@ def turn_times(game: str, level: str, turns: int, seed: int = 0) -> list[float]:
     return out
 
 
+def hint_times(game: str, turns: int, seed: int = 0) -> dict[str, list[float]]:
+    """Wall-clock seconds of hints, by what came before them (module docstring)."""
+    from builders.ai.analysis import DEFAULT_ITERATIONS, HardBots, decisions_before, hint, turn_positions
+
+    g = get_game(game)
+    out: dict[str, list[float]] = {"turn start": [], "plan followed": [], "plan left": []}
+    k = 0
+    while len(out["turn start"]) < turns:
+        state = g.new_state(g.random_setup(2, 700 + seed + k))
+        medium = [make_bot(game, "medium", 100 + k), make_bot(game, "medium", 200 + k)]
+        bots = HardBots(k, game, DEFAULT_ITERATIONS)
+        rnd = random.Random(k)
+        last: tuple[int, bool] | None = None   # (the decision, whether the hint was played there)
+        while not state.is_over() and len(out["turn start"]) < turns:
+            p = state.current_player
+            legal = state.legal_actions()
+            if p != 0 or len(legal) == 1:
+                state.apply(medium[p].act(state) if len(legal) > 1 else legal[0])
+                continue
+            turn, _ = turn_positions(state.to_record())
+            index = decisions_before(state)
+            t0 = time.perf_counter()
+            found = hint(state, 0, seed=k, turn=turn, bots=bots)
+            spent = time.perf_counter() - t0
+            if not turn:
+                out["turn start"].append(spent)
+            elif last is not None and last[0] == index - 1:
+                out["plan followed" if last[1] else "plan left"].append(spent)
+            action = found.action
+            if rnd.random() < 1 / 3:
+                other = [a for a in legal if a != found.action]
+                mine = medium[0].act(state)
+                action = mine if mine != found.action else rnd.choice(other)
+            last = (index, action == found.action)
+            state.apply(action)
+        k += 1
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="CPU seconds of search per position")
@@ -102,7 +148,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--turns", type=int, default=40, help="whole turns measured per level and game")
     parser.add_argument("--levels", default="random,easy,medium,hard,expert")
-    parser.add_argument("--part", choices=("sims", "turns", "both"), default="both")
+    parser.add_argument("--part", choices=("sims", "turns", "hints", "both"), default="both")
     parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
     games = args.games.split(",")
@@ -114,6 +160,11 @@ def main() -> None:
             for level in args.levels.split(","):
                 ts = turn_times(game, level, args.turns)
                 print(f"{game:12s} {level:7s} whole turn (wall clock, {len(ts)} turns): p50 {percentile(ts, 0.5):.3f} s, "
+                      f"p95 {percentile(ts, 0.95):.3f} s, max {max(ts):.3f} s", flush=True)
+    if args.part == "hints":
+        for game in games:
+            for kind, ts in hint_times(game, args.turns).items():
+                print(f"{game:12s} hint, {kind:13s} (wall clock, {len(ts):3d} hints): p50 {percentile(ts, 0.5):.3f} s, "
                       f"p95 {percentile(ts, 0.95):.3f} s, max {max(ts):.3f} s", flush=True)
 
 

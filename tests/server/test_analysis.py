@@ -225,6 +225,37 @@ def test_the_hints_of_a_turn_follow_one_plan(srv, api):
     assert (fourth["action"], fourth["visits"], fourth["plan"]) == (third["plan"][0], 0, third["plan"][1:])
 
 
+def test_a_hint_after_an_undo_is_the_hint_of_that_position_again(api):
+    """Taking back a move of the turn: the hint is the one given before the move (the hint is made of
+    the turn so far, not of what a worker remembers), and after a move played instead of the hinted
+    one and taken back, the hints follow the first plan again."""
+    created = create(api, "kingdom", hints=True, setup={"seed": 13})
+    gid = created["id"]
+    seat = view(api, created, 0)["seat"]
+
+    def ask():
+        r = api.post(f"/api/games/{gid}/hint", headers=token(created, seat))
+        assert r.status_code == 200, r.text
+        return {k: v for k, v in r.json().items() if k != "version"}
+
+    def play(action):
+        api.post(f"/api/games/{gid}/actions", headers=token(created, seat), json={"action": action}).raise_for_status()
+
+    first = ask()
+    play(first["action"])
+    second = ask()
+    assert second["action"] == first["plan"][0]
+    api.post(f"/api/games/{gid}/undo", headers=token(created, seat)).raise_for_status()
+    assert ask() == first
+    other = next(a for a in view(api, created, seat)["legal"] if a != first["action"])
+    play(other)
+    ask()   # a plan from the move played instead
+    api.post(f"/api/games/{gid}/undo", headers=token(created, seat)).raise_for_status()
+    assert ask() == first
+    play(first["action"])
+    assert ask() == second
+
+
 @pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
 def test_the_hint_depends_only_on_what_the_seat_sees(srv, api, game):
     """Two true states that differ only in hidden information (other seats' cards, the deck orders:
