@@ -471,6 +471,8 @@ def test_the_hint_command_refuses_in_one_line(tmp_path, ma_game):
         ([str(path), "--until", "-1"], "--until must be 0 or more"),
         ([str(path), "--until", "6", "--time", "0"], "the time per decision must be more than 0 and at most 600 "
                                                      "seconds, not 0.0"),
+        ([str(path), "--until", "6", "--iterations", "0"], "the iterations per decision must be a whole number "
+                                                           "from 1 to 1000000, not 0"),
         ([str(tmp_path / "missing.json")], f"no such file: {tmp_path / 'missing.json'}"),
     ]:
         result = runner.invoke(app, ["hint", *args])
