@@ -164,6 +164,17 @@ def test_the_builders_hint_marks_the_move_on_the_table(new_page, api, shots):
     cards = [w for w in hint["action"].split(" ") if w[:1] in "BWM" and w[1:].isdigit()]
     for m in marked:
         assert m["action"] == hint["action"] or m["card"] in cards, m
+    # opening a site or recruiting brings a hidden card into a row: the plan stops there, and pointing
+    # at the hint says so
+    title = page.locator("#hint-text").get_attribute("title")
+    if hint["plan"] and hint["plan"][-1] == "end":
+        assert title.startswith("The hard bot's plan for the rest of this turn: "), title
+    elif hint["plan"]:
+        assert title.startswith("The hard bot's plan for this turn: ") and \
+            title.endswith(", then it plans the rest of the turn again with the card drawn"), title
+    else:
+        assert words[0] in ("open", "recruit")
+        assert title == "After this move the hard bot plans the rest of the turn again, with the card drawn"
     shots(page, "hint-the-builders")
 
 

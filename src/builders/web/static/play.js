@@ -432,9 +432,19 @@ function renderHeader(view) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "hint-btn", title: "The move the hard bot would play here", onclick: askHint }, "Hint"));
     if (hintShown && hintShown.version === view.version && hintShown.seat === view.seat) {
       const say = (action) => (table && table.advise ? table.advise(action) : null) || action;
-      // the rest of the hard bot's plan for the turn: the next hints, if the seat follows it
-      const rest = (hintShown.plan || []).map(say);
-      const plan = rest.length ? `The hard bot's plan for the rest of this turn: ${rest.join(", then ")}` : null;
+      // the rest of the hard bot's plan for the turn: the next hints, if the seat follows it; a plan
+      // stops at the move that draws a card (what comes after depends on the card)
+      const raw = hintShown.plan || [];
+      const rest = raw.map(say);
+      const drawn = "then it plans the rest of the turn again with the card drawn";
+      let plan = null;
+      if (rest.length && raw[raw.length - 1] === "end") {
+        plan = `The hard bot's plan for the rest of this turn: ${rest.join(", then ")}`;
+      } else if (rest.length) {
+        plan = `The hard bot's plan for this turn: ${rest.join(", then ")}, ${drawn}`;
+      } else if (hintShown.action !== "end") {
+        plan = `After this move the hard bot plans the rest of the turn again, with the card drawn`;
+      }
       toolsEl.appendChild(el("span", { class: "hint-text", id: "hint-text", role: "status", "data-action": null, title: plan },
         `Hint: ${say(hintShown.action)} · win chance ${percent(hintShown.win_chance)}`));
     }
