@@ -228,19 +228,28 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     assert found.win_chance == honest("middle-ages", "analysis", searched_value(ma, found.action, 5))
 
 
-@pytest.mark.parametrize("game, agents", [("kingdom", "medium,random"), ("middle-ages", "random,easy")])
+@pytest.mark.parametrize("game, agents", [("kingdom", "medium,random"), ("middle-ages", "hinted,easy")])
 def test_a_hint_is_the_move_and_the_chance_the_analysis_shows(game, agents):
     """At every decision of a finished game, the hint asked there (with the seat's earlier decisions of
     the turn, as the server and ``builders hint`` give them) is the analysis's hard-bot move, and its
     win chance the analysis's value of that move: where the analysis shows a better move, it is the
     hint with the hint's chance; where the hint was played, no label and the hint's chance before and
-    after. A bot kept from hint to hint (the server's worker keeps one) gives the same hints."""
-    from builders.ai.analysis import HardBots, turn_positions
+    after. A bot kept from hint to hint (the server's worker keeps one) gives the same hints, and so
+    do positions drawn from the seat's observation, as the server gives them (their history keeps no
+    drawn card: The Builders' seat that follows the hints opens sites, whose next card, the top of
+    the building deck, the plan knew)."""
+    from builders.ai.analysis import HardBots, decisions_before, turn_positions
+    from builders.core.rng import Rng
 
-    bots = [make_bot(game, a, 1) if a != "random" else RandomAgent(2) for a in agents.split(",")]
+    bots = [Hinted(HardBots(3, game, 40)) if a == "hinted" else make_bot(game, a, 1) if a != "random"
+            else RandomAgent(2) for a in agents.split(",")]
     record = finished(game, 11, bots).to_record()
     a = analyse(record, iterations=40, seed=3)
     kept = HardBots(3, game, 40)
+
+    def seen(position):
+        return position.resample_hidden(position.current_player, Rng(decisions_before(position)))
+
     checked = {"better": 0, "hinted": 0, "other": 0}
     for d in a.decisions:
         if d.forced:
@@ -249,6 +258,9 @@ def test_a_hint_is_the_move_and_the_chance_the_analysis_shows(game, agents):
         h = hint(state, d.seat, seed=3, iterations=40, turn=turn)
         again = hint(state, d.seat, seed=3, iterations=40, turn=turn, bots=kept)
         assert (again.action, again.win_chance, again.plan) == (h.action, h.win_chance, h.plan)
+        drawn = hint(seen(state), d.seat, seed=3, iterations=40, turn=[(seen(p), x) for p, x in turn])
+        assert (drawn.action, drawn.win_chance, drawn.plan, drawn.iterations) == (h.action, h.win_chance, h.plan,
+                                                                                   h.iterations)
         chance = round(h.win_chance, 4)
         if d.best != d.played:
             assert (d.best, d.before) == (h.notation, chance)

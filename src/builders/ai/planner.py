@@ -132,6 +132,19 @@ class Planner:
         """The positions this planner has evaluated, all its plans together."""
         return self._evals_before + self._evals
 
+    @staticmethod
+    def _cards_left(state: GameState) -> int:
+        """The cards left in the game's hidden decks (a draw changes it)."""
+        raise NotImplementedError
+
+    def _mark(self, state: GameState) -> tuple[int, int]:
+        """Where ``state`` is in its game, as the plan being played expects it: the player actions
+        played and the cards left to draw. The same for the true state and any state drawn from a
+        seat's observation (``resample_hidden`` keeps no drawn card in its history, so the
+        history's length would differ), so that a plan is played through, or made again after a
+        card drawn, alike in both."""
+        return len(state.player_actions()), self._cards_left(state)
+
     def forget(self) -> None:
         """Drop the plan being played (the game left it: the next ``act`` plans again)."""
         self._plan = None
@@ -193,8 +206,12 @@ class TurnPlanner(Planner):
         super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
         self.ahead = float(ahead)
         self.block = float(block)
-        #: (the history length the next planned action expects, the seat's card, the actions left)
-        self._plan: tuple[int, int, list[Action]] | None = None
+        #: (the mark the next planned action expects: ``_mark``, the seat's card, the actions left)
+        self._plan: tuple[tuple[int, int], int, list[Action]] | None = None
+
+    @staticmethod
+    def _cards_left(state: GameState) -> int:
+        return len(state.deck)
 
     # -- playing ------------------------------------------------------------------------------
     def act(self, state: GameState) -> Action:
@@ -203,16 +220,17 @@ class TurnPlanner(Planner):
         legal = state.legal_actions()
         seat = state.current_player
         plan = self._plan
+        mark = self._mark(state)
         if plan is not None:
-            length, card, rest = plan
-            if length == len(state.history) and card == state.hand[seat] and rest and rest[0] in legal:
-                self._plan = (length + 1, card, rest[1:])
+            expected, card, rest = plan
+            if expected == mark and card == state.hand[seat] and rest and rest[0] in legal:
+                self._plan = ((mark[0] + 1, mark[1]), card, rest[1:])
                 return rest[0]
         if len(legal) == 1:
             self._plan = None
             return legal[0]
         actions = self.plan(state)
-        self._plan = (len(state.history) + 1, state.hand[seat], actions[1:])
+        self._plan = ((mark[0] + 1, mark[1]), state.hand[seat], actions[1:])
         return actions[0]
 
     def planned(self, state: GameState, action: Action) -> list[Action]:
@@ -222,7 +240,8 @@ class TurnPlanner(Planner):
         that makes a new planner for each decision (the server) and plays the turn's plan without
         asking again; empty when ``action`` did not come from a plan of this state."""
         plan = self._plan
-        if plan is None or plan[0] != len(state.history) + 1:
+        mark = self._mark(state)
+        if plan is None or plan[0] != (mark[0] + 1, mark[1]):
             return []
         seat = state.current_player
         sim = state.copy()

@@ -88,9 +88,13 @@ class MiddleAgesPlanner(Planner):
             raise PlannerError(f"samples must be a whole number of at least 1, not {samples!r}")
         self.samples = samples
         self.last_rows: list[tuple] = []
-        #: (the history length the next planned action expects, the actions left, each with the
-        #: rows the plan expects before it)
-        self._plan: tuple[int, list[tuple[Action, tuple]]] | None = None
+        #: (the mark the next planned action expects: ``Planner._mark``, the actions left, each
+        #: with the rows the plan expects before it)
+        self._plan: tuple[tuple[int, int], list[tuple[Action, tuple]]] | None = None
+
+    @staticmethod
+    def _cards_left(state: GameState) -> int:
+        return len(state.bdeck) + len(state.wdeck)
 
     # -- playing ------------------------------------------------------------------------------
     def act(self, state: GameState) -> Action:
@@ -98,16 +102,17 @@ class MiddleAgesPlanner(Planner):
             raise PlannerError(f"this turn planner plays The Builders, not {state.GAME}")
         legal = state.legal_actions()
         plan = self._plan
+        mark = self._mark(state)
         if plan is not None:
-            length, rest = plan
-            if length == len(state.history) and rest and rest[0][1] == _rows(state) and rest[0][0] in legal:
-                self._plan = (length + 1, rest[1:])
+            expected, rest = plan
+            if expected == mark and rest and rest[0][1] == _rows(state) and rest[0][0] in legal:
+                self._plan = ((mark[0] + 1, mark[1]), rest[1:])
                 return rest[0][0]
         if len(legal) == 1:
             self._plan = None
             return legal[0]
         actions = self.plan(state)
-        self._plan = (len(state.history) + 1, list(zip(actions[1:], self.last_rows[1:])))
+        self._plan = ((mark[0] + 1, mark[1]), list(zip(actions[1:], self.last_rows[1:])))
         return actions[0]
 
     def planned(self, state: GameState, action: Action) -> list[Action]:
@@ -116,7 +121,8 @@ class MiddleAgesPlanner(Planner):
         after a draw depends on the hidden card). For a caller that makes a new planner for each
         decision (the server); empty when ``action`` did not come from a plan of this state."""
         plan = self._plan
-        if plan is None or plan[0] != len(state.history) + 1:
+        mark = self._mark(state)
+        if plan is None or plan[0] != (mark[0] + 1, mark[1]):
             return []
         seat = state.current_player
         sim = state.copy()
