@@ -133,6 +133,31 @@ def test_a_finished_game_opens_its_analysis_graph_and_labelled_moves(new_page, a
     other.wait_for_selector("#analysis[data-status='done'] #wc-graph")
 
 
+def test_the_builders_analysis_tells_the_moves_in_words(new_page, api):
+    """The Builders' labelled moves are told as moves made, with the cards' names ("sent master W42
+    to The Watermill (B20)"), never in notation."""
+    import re
+
+    game_id = finished_bot_game(api, "middle-ages")
+    assert api.post(f"/api/games/{game_id}/analysis").status_code == 202
+    page = new_page()
+    page.goto(f"/replay/{game_id}")
+    page.wait_for_selector("#analysis[data-status='done'] #analysis-moves", timeout=180_000)
+    stored = api.get(f"/api/games/{game_id}/analysis").json()["result"]
+    labelled = [d for d in stored["decisions"] if d["label"]]
+    assert labelled
+    words = {"open": "opened ", "recruit": "recruited ", "send": "sent ", "coins": "took ", "buy": "bought an action",
+             "end": "ended the turn"}
+    for d in labelled:
+        better = page.locator(f"#analysis-moves li[data-n='{d['index']}'] .better").inner_text()
+        assert better.startswith(words[d["best"].split(" ")[0]]), better
+        if d["best"].startswith("send "):
+            worker, site = d["best"].split(" ")[1:]
+            assert f" {worker} to " in better and f"({site})" in better or site in better, better
+        line = page.locator(f"#analysis-moves li[data-n='{d['index']}']").inner_text()
+        assert not re.search(r"\b(open|recruit|send|coins) [BWM0-9]", line), line
+
+
 def test_the_builders_hint_marks_the_move_on_the_table(new_page, api, shots):
     made = api.post("/api/games", json={"game": "middle-ages", "hints": True, "setup": {"seed": 5},
                                         "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()

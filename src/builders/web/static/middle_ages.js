@@ -205,9 +205,24 @@ export class BuildersTable {
     return this.describe({ text });
   }
 
-  // One log line in words, with the names of the cards: "sent labourer W07 to The Wash House (B06)".
+  // A move made, in words (the analysis board): "sent labourer W07 to The Wash House (B06)".
+  narrate(action) {
+    const [word, a, b] = (action || "").split(" ");
+    const GAINS = { 1: 1, 2: 3, 3: 6 };
+    if (word === "open") return `opened ${a}`;
+    if (word === "recruit") return `recruited ${a}`;
+    if (word === "send") return `sent ${a} to ${b}`;
+    if (word === "coins" && GAINS[a]) return `took ${GAINS[a]} coin${GAINS[a] === 1 ? "" : "s"} for ${a} action${a === "1" ? "" : "s"}`;
+    if (word === "buy") return "bought an action for 5 coins";
+    if (word === "end") return "ended the turn";
+    return action;
+  }
+
+  // One log line in words, with the names of the cards: "sent labourer W07 to The Wash House (B06)";
+  // a bare move (its text the notation) is told as made.
   describe(entry) {
-    const text = (entry.text || entry.action || "").replace(/\btook 1 coins\b/, "took 1 coin");
+    const raw = entry.action && entry.text === entry.action ? this.narrate(entry.action) : (entry.text || entry.action || "");
+    const text = raw.replace(/\btook 1 coins\b/, "took 1 coin");
     return text.replace(/\b([BWM]\d{1,2})\b/g, (id) => {
       const card = CARDS[id];
       if (!card) return id;
