@@ -76,6 +76,49 @@ def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, s
     assert page.locator("#kb-map .hint-move").count() == 0
 
 
+def test_a_tile_move_hint_marks_the_tile_then_its_hex(new_page, api, shots):
+    """A hinted tile move (rules.md, location tiles) is two clicks: the hint marks the tile to take up
+    in the player's row and the hexes; once the tile is chosen, its target on the map is marked too,
+    and clicking it plays the hinted move."""
+    made = api.post("/api/games", json={"game": "kingdom", "hints": True, "setup": {"seed": 7},
+                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    gid, token = made["id"], {"X-Seat-Token": made["seats"][0]["token"]}
+    tiles = ("oracle", "farm", "oasis", "tower", "tavern", "harbor", "paddock", "barn")
+    for _ in range(60):   # follow the hints until one is a tile move
+        deadline = time.monotonic() + 30
+        while api.get(f"/api/games/{gid}/state", headers=token).json()["to_move"] != 0:
+            assert time.monotonic() < deadline, "the bot did not play"
+            time.sleep(0.05)
+        hint = api.post(f"/api/games/{gid}/hint", headers=token).json()
+        if hint["action"].split(" ")[0] in tiles:
+            break
+        api.post(f"/api/games/{gid}/actions", headers=token, json={"action": hint["action"]}).raise_for_status()
+    else:
+        raise AssertionError("no tile move was hinted in 60 decisions")
+    kind = hint["action"].split(" ")[0]
+    page = new_page()
+    page.goto(made["seats"][0]["link"])
+    wait_ready(page)
+    version = page.evaluate("document.body.dataset.version")
+    page.locator("#hint-btn").click()
+    page.wait_for_selector("#hint-text")
+    chip = page.locator(".my-tiles .tile-chip.hint-move")
+    assert chip.count() == 1 and chip.get_attribute("data-kind") == kind and chip.is_enabled()
+    assert page.locator("#hint-text").inner_text().startswith(f"Hint: use the {kind.capitalize()}: ")
+    shots(page, "hint-tile")
+    chip.click()
+    hexes = hexes_of(hint["action"])
+    if len(hexes) == 2:   # a settlement moved: the settlement first
+        page.locator(f"#kb-map .target-from[data-hex='{hexes[0]}']").click()
+    target = page.locator("#kb-map polygon.target.hint-move")
+    target.wait_for()
+    assert target.count() == 1 and target.get_attribute("data-action") == hint["action"]
+    target.click()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    log = api.get(f"/api/games/{gid}/state", headers=token).json()["log"]
+    assert [e["action"] for e in log if e["seat"] == 0][-1] == hint["action"]
+
+
 def finished_bot_game(api, game: str) -> str:
     made = api.post("/api/games", json={"game": game, "setup": {"seed": 8},
                                         "seats": [{"type": "bot", "level": "easy"}] * 2}).json()

@@ -45,6 +45,11 @@ export function markMove(table, root, action, cls) {
       marked += 1;
     }
   }
+  // what else to click for it (Kingdom Builder: the tile of a tile move)
+  for (const node of (table && table.moveParts ? table.moveParts(action) : [])) {
+    node.classList.add(cls);
+    marked += 1;
+  }
   return marked;
 }
 

@@ -566,6 +566,17 @@ export class KingdomTable {
     this.drawBanner();
     this.drawActionBar();
     this.drawSide();
+    // the page's marks (a hint) go with the redrawn parts: the page puts them back
+    if (this.opts.afterRender) this.opts.afterRender();
+  }
+
+  // What to click for ``action`` besides its hexes: the tile of a tile move, in this player's row
+  // (one usable now: a tile of the same kind taken this turn waits for the next).
+  moveParts(action) {
+    const kind = (action || "").split(" ")[0];
+    if (!TILE_TEXT[kind] || !this.side) return [];
+    const chip = this.side.querySelector(`.my-tiles .tile-chip.usable[data-kind="${kind}"]`);
+    return chip ? [chip] : [];
   }
 
   // --------------------------------------------------------------------------------------------

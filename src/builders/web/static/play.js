@@ -321,6 +321,7 @@ function render(view) {
       onRestart: restartTurn,
       winnersText: (v) => winnersText(v.result, v.seats, v.seat),
       extraSide: sideBox,
+      afterRender: () => showHint(),
     };
     table = view.game === "kingdom" ? new KingdomTable(tableRoot, opts) : new BuildersTable(tableRoot, opts);
     table.shownSeat = shown.seat;
