@@ -76,32 +76,46 @@ def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, s
     assert page.locator("#kb-map .hint-move").count() == 0
 
 
-def test_a_tile_move_hint_marks_the_tile_then_its_hex(new_page, api, shots):
-    """A hinted tile move (rules.md, location tiles) is two clicks: the hint marks the tile to take up
-    in the player's row and the hexes; once the tile is chosen, its target on the map is marked too,
-    and clicking it plays the hinted move."""
-    made = api.post("/api/games", json={"game": "kingdom", "hints": True, "setup": {"seed": 7},
+def hinted_page(new_page, api, game, wanted):
+    """A game against an easy bot whose seat 0 plays the hints until a hint's action is ``wanted``;
+    its page, with that hint shown, the hint, and ``played()``: the seat's last action once the
+    page has sent one."""
+    made = api.post("/api/games", json={"game": game, "hints": True, "setup": {"seed": 7},
                                         "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
     gid, token = made["id"], {"X-Seat-Token": made["seats"][0]["token"]}
-    tiles = ("oracle", "farm", "oasis", "tower", "tavern", "harbor", "paddock", "barn")
-    for _ in range(60):   # follow the hints until one is a tile move
+    for _ in range(60):
         deadline = time.monotonic() + 30
         while api.get(f"/api/games/{gid}/state", headers=token).json()["to_move"] != 0:
             assert time.monotonic() < deadline, "the bot did not play"
             time.sleep(0.05)
         hint = api.post(f"/api/games/{gid}/hint", headers=token).json()
-        if hint["action"].split(" ")[0] in tiles:
+        if wanted(hint["action"]):
             break
         api.post(f"/api/games/{gid}/actions", headers=token, json={"action": hint["action"]}).raise_for_status()
     else:
-        raise AssertionError("no tile move was hinted in 60 decisions")
-    kind = hint["action"].split(" ")[0]
+        raise AssertionError("no such move was hinted in 60 decisions")
     page = new_page()
     page.goto(made["seats"][0]["link"])
     wait_ready(page)
     version = page.evaluate("document.body.dataset.version")
     page.locator("#hint-btn").click()
     page.wait_for_selector("#hint-text")
+
+    def played():
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        log = api.get(f"/api/games/{gid}/state", headers=token).json()["log"]
+        return [e["action"] for e in log if e["seat"] == 0][-1]
+
+    return page, hint, played
+
+
+def test_a_tile_move_hint_marks_the_tile_then_its_hex(new_page, api, shots):
+    """A hinted tile move (rules.md, location tiles) is two clicks: the hint marks the tile to take up
+    in the player's row and the hexes; once the tile is chosen, its target on the map is marked too,
+    and clicking it plays the hinted move."""
+    tiles = ("oracle", "farm", "oasis", "tower", "tavern", "harbor", "paddock", "barn")
+    page, hint, played = hinted_page(new_page, api, "kingdom", lambda action: action.split(" ")[0] in tiles)
+    kind = hint["action"].split(" ")[0]
     chip = page.locator(".my-tiles .tile-chip.hint-move")
     assert chip.count() == 1 and chip.get_attribute("data-kind") == kind and chip.is_enabled()
     assert page.locator("#hint-text").inner_text().startswith(f"Hint: use the {kind.capitalize()}: ")
@@ -114,9 +128,23 @@ def test_a_tile_move_hint_marks_the_tile_then_its_hex(new_page, api, shots):
     target.wait_for()
     assert target.count() == 1 and target.get_attribute("data-action") == hint["action"]
     target.click()
-    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
-    log = api.get(f"/api/games/{gid}/state", headers=token).json()["log"]
-    assert [e["action"] for e in log if e["seat"] == 0][-1] == hint["action"]
+    assert played() == hint["action"]
+
+
+def test_a_send_hint_marks_the_worker_then_the_site(new_page, api):
+    """A hinted send in The Builders is two clicks (the worker, then its site): the hint marks the
+    worker and the site; once the worker is chosen, the site's send button is marked too, and
+    clicking it plays the hinted move."""
+    page, hint, played = hinted_page(new_page, api, "middle-ages", lambda action: action.startswith("send "))
+    _, worker, site = hint["action"].split(" ")
+    card = page.locator(f"[data-worker='{worker}']")
+    assert "hint-move" in card.get_attribute("class")
+    card.click()
+    button = page.locator(f"#my-sites button[data-action='{hint['action']}']")
+    button.wait_for()
+    assert "hint-move" in button.get_attribute("class")
+    button.click()
+    assert played() == hint["action"]
 
 
 def finished_bot_game(api, game: str) -> str:

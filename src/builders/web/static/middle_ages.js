@@ -368,6 +368,8 @@ export class BuildersTable {
         || root.querySelector("#action-bar button:not([disabled])");
       if (again) again.focus();
     }
+    // the page's marks (a hint) go with the redrawn table: the page puts them back
+    if (this.opts.afterRender) this.opts.afterRender();
   }
 
   tableau(p, isMe) {
