@@ -44,20 +44,17 @@ from typing import Any
 from builders.ai.mcts import MCTSAgent
 from builders.ai.calibration import honest
 from builders.ai.factory import make_planner
-from builders.ai.planner import Planner, _first_decision
+from builders.ai.planner import Planner, first_decision
 from builders.ai.tournament import derive_seed
 from builders.core.errors import BuildersError
 from builders.core.record import initial_state, replay, steps
-from builders.core.state import Action, Chance, GameState
+from builders.core.state import Action, GameState
 
 #: (label, smallest loss of win chance), worst first
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.15), ("mistake", 0.10), ("inaccuracy", 0.05))
 LABELS = tuple(name for name, _ in reversed(THRESHOLDS))
 #: the iterations of one decision's search, by default (about 0.1 to 0.3 s in Kingdom Builder)
 DEFAULT_ITERATIONS = 1000
-#: the iterations of the search that values a hint's action (the analysis's default budget, for which
-#: the map of builders.ai.calibration was fitted)
-HINT_SEARCH = DEFAULT_ITERATIONS
 #: the analysis's hard bot: nominal seconds of a turn's plans per iteration of the search
 PLAN_SHARE_OF_ITERATIONS = 1e-3
 #: the most iterations or seconds a decision may be given
@@ -109,7 +106,7 @@ def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSA
 
 def decisions_before(state: GameState) -> int:
     """The player actions played before ``state`` (the index of its decision in the record)."""
-    return sum(1 for entry in state.history if not isinstance(entry, Chance))
+    return len(state.player_actions())
 
 
 class HardBots:
@@ -160,7 +157,7 @@ class HardBots:
         seat = state.current_player
         if self._move is not None and self._move[0] == index and self._follows(seat, index):
             return self._move[1]
-        first = self._planner is None or _first_decision(state, self._planner.END) or not self._follows(seat, index)
+        first = self._planner is None or first_decision(state, self._planner.END) or not self._follows(seat, index)
         if first or self._left:
             if self._planner is not None:
                 self._evaluated_before += self._planner.evaluated
@@ -216,13 +213,13 @@ def turn_positions(record: Mapping[str, Any], until: int | None = None) -> tuple
     end = make_planner(None, "hard", None, state.GAME).END
     for text, outcomes in list(steps(record["history"]))[:decisions_before(final)]:
         action = state.parse_action(text)
-        if _first_decision(state, end):
+        if first_decision(state, end):
             turn = []
         turn.append((state.copy(), action))
         state.forced = list(outcomes)
         state.apply(action)
         state.forced = []
-    if _first_decision(state, end) or (turn and turn[-1][0].current_player != state.current_player):
+    if first_decision(state, end) or (turn and turn[-1][0].current_player != state.current_player):
         turn = []
     return turn, state
 

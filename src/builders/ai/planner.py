@@ -68,7 +68,7 @@ class PlannerError(ValueError):
     """A planner that cannot be made (a setting out of range) or a game it does not play."""
 
 
-def _first_decision(state: GameState, end: Action) -> bool:
+def first_decision(state: GameState, end: Action) -> bool:
     """Whether the seat to move has not acted yet in its turn (the last action of the history, past
     the cards drawn, is ``end``, or there is none)."""
     for entry in reversed(state.history):
@@ -157,7 +157,7 @@ class Planner:
         if self.turn_time is None:
             return None
         key = (state.current_player, state.turn)
-        if _first_decision(state, self.END):
+        if first_decision(state, self.END):
             self._turn_started = (key, now)
             return self.turn_time * self.FIRST_SHARE
         if self._turn_started is not None and self._turn_started[0] == key:

@@ -38,7 +38,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from builders.core.rng import Rng
-from builders.core.state import Chance
 from builders.server import settings
 from builders.server.bots import _watch_parent
 from builders.server.games import ApiError, GameService, Live
@@ -259,7 +258,7 @@ class Analyses:
 
             def seen(position: Any) -> Any:
                 # the only states the search gets: drawn from what the seat may see
-                i = sum(1 for entry in position.history if not isinstance(entry, Chance))
+                i = len(position.player_actions())
                 return position.resample_hidden(seat, Rng(_seed("hint", live.id, i, seat)))
 
             earlier = [(seen(p), p.action_to_string(a)) for p, a in turn]
