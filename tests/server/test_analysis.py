@@ -146,6 +146,54 @@ def test_the_hint_is_the_move_and_the_chance_the_games_analysis_shows(api):
     assert kinds == {"better", "hinted"}
 
 
+def test_hints_are_rate_limited_per_address(tmp_path):
+    """A hint costs the hints' worker up to a second or two: an address may ask so many a minute
+    (``Limits.rates["hint"]``, 60 by default), then gets 429 with when to try again."""
+    from builders.server.guard import Limits
+
+    assert Limits().rates["hint"] == (60, 60.0)
+    app = make_app(tmp_path, analysis_iterations=25, limits=Limits(rates={**Limits().rates, "hint": (2, 60.0)}))
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        created = create(api, hints=True)
+        for _ in range(2):
+            assert api.post(f"/api/games/{created['id']}/hint", headers=token(created, 0)).status_code == 200
+        r = api.post(f"/api/games/{created['id']}/hint", headers=token(created, 0))
+        assert r.status_code == 429 and r.headers["retry-after"] == str(int(r.headers["retry-after"]))
+        assert r.json()["detail"].startswith("too many hint requests from your address: try again in ")
+
+
+def test_a_hint_asked_twice_at_once_is_found_once(tmp_path, monkeypatch):
+    """Two requests for the same hint while it is being found (a double click, two tabs) get the same
+    answer from one run of the hints' worker."""
+    import threading
+
+    from builders.server import analysis
+
+    runs = []
+    real = analysis.hint_job
+
+    def counted(*args):
+        runs.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(analysis, "hint_job", counted)
+    app = make_app(tmp_path, bot_mode="thread", analysis_iterations=1000)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        created = create(api, hints=True)
+        answers = []
+
+        def ask():
+            answers.append(api.post(f"/api/games/{created['id']}/hint", headers=token(created, 0)).json())
+
+        threads = [threading.Thread(target=ask) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(answers) == 2 and answers[0] == answers[1] and answers[0]["visits"] > 1000
+        assert runs == [created["id"]]
+
+
 @pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
 def test_a_hint_is_a_legal_move_of_the_seat_to_move_with_its_win_chance(api, game):
     created = create(api, game, hints=True, setup={"seed": 11})

@@ -21,7 +21,7 @@ def server(tmp_path_factory):
     """The browser tests' server with small search budgets for hints and analyses."""
     db_path = tmp_path_factory.mktemp("web-analysis") / "games.sqlite3"
     limits = Limits()
-    limits.rates = {**limits.rates, "create": (10_000, 60.0), "join": (10_000, 60.0)}
+    limits.rates = {**limits.rates, "create": (10_000, 60.0), "join": (10_000, 60.0), "hint": (10_000, 60.0)}
     app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits,
                      analysis_iterations=30)
     with ThreadServer(app) as srv:

@@ -176,6 +176,8 @@ class Analyses:
         self._pools: dict[str, Executor] = {}
         self._tasks: dict[str, asyncio.Task] = {}
         self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
+        #: the hints being found: (game id, version, seat) -> the task finding it
+        self._asked: dict[tuple[str, int, int], asyncio.Future] = {}
 
     # -- executors -------------------------------------------------------------------------------
     def _pool(self, kind: str) -> Executor:
@@ -248,26 +250,36 @@ class Analyses:
         key = (live.id, live.version, seat)
         found = self._hints.get(key)
         if found is None:
-            from builders.ai.analysis import turn_positions
-
-            # the analysis's seed and budget: the hint is the move the analysis of this game will
-            # judge best (the analysis's hard bot, which plays its plan for the turn through)
-            seed = _seed("analysis", live.id)
-            turn, _ = turn_positions(self.service.record(live))
-            state = live.state
-
-            def seen(position: Any) -> Any:
-                # the only states the search gets: drawn from what the seat may see
-                i = len(position.player_actions())
-                return position.resample_hidden(seat, Rng(_seed("hint", live.id, i, seat)))
-
-            earlier = [(seen(p), p.action_to_string(a)) for p, a in turn]
-            found = await self._run("hints", hint_job, live.id, earlier, seen(state), seat, seed,
-                                    self.analysis_iterations)
+            # a hint asked again while it is being found (a double click, a second tab) waits for
+            # that one instead of queueing another in the hints' worker
+            asked = self._asked.get(key)
+            if asked is None:
+                asked = self._asked[key] = asyncio.ensure_future(self._find_hint(live, seat))
+                asked.add_done_callback(lambda _: self._asked.pop(key, None))
+            found = await asyncio.shield(asked)
             if len(self._hints) > 1000:
                 self._hints.clear()
             self._hints[key] = found
         return {**found, "version": live.version, "actions": n}
+
+    async def _find_hint(self, live: Live, seat: int) -> dict[str, Any]:
+        """The hint for ``seat`` in ``live``'s position, from the hints' worker."""
+        from builders.ai.analysis import turn_positions
+
+        # the analysis's seed and budget: the hint is the move the analysis of this game will
+        # judge best (the analysis's hard bot, which plays its plan for the turn through)
+        seed = _seed("analysis", live.id)
+        turn, _ = turn_positions(self.service.record(live))
+        state = live.state
+
+        def seen(position: Any) -> Any:
+            # the only states the search gets: drawn from what the seat may see
+            i = len(position.player_actions())
+            return position.resample_hidden(seat, Rng(_seed("hint", live.id, i, seat)))
+
+        earlier = [(seen(p), p.action_to_string(a)) for p, a in turn]
+        return await self._run("hints", hint_job, live.id, earlier, seen(state), seat, seed,
+                               self.analysis_iterations)
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:

@@ -48,7 +48,7 @@ class Limits:
 
     rates: dict[str, tuple[int, float]] = field(default_factory=lambda: {
         "create": (30, 60.0), "join": (60, 60.0), "action": (1200, 60.0), "login": (10, 60.0),
-        "chat": (30, 60.0),
+        "chat": (30, 60.0), "hint": (60, 60.0),
     })
     #: game sockets open at once per client address
     sockets_per_address: int = 64
@@ -80,6 +80,8 @@ def kind_of(method: str, path: str) -> str | None:
             return "join"
         if tail == "chat":
             return "chat"
+        if tail == "hint":  # a second of the hints' worker each: a player asks one a decision
+            return "hint"
         if tail == "rematch":
             return "create"
         return None
