@@ -164,6 +164,38 @@ def test_a_job_whose_worker_never_comes_back_is_computed_by_the_server(tmp_path,
     assert client.zscore(BOT_QUEUE, jid) is None
 
 
+def test_a_hint_is_found_by_a_worker_and_is_the_servers_own(tmp_path, redis_server, workers):
+    """With a live worker a hint is a job on the bots' queue; the worker's hint is the one the server
+    finds itself for that position (the same positions drawn from what the seat sees, the same seeds),
+    and the worker's name does not reach the player."""
+    from builders.server import analysis
+    from builders.server.analysis import _seed, hint_from_record
+
+    url = redis_db(redis_server, 6)
+    app = make_app(tmp_path, redis_url=url, analysis_iterations=25)
+    jobs: JobQueue = app.state.service.bots.jobs
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
+        created = api.post("/api/games", json={"game": "middle-ages", "hints": True,
+                                               "seats": [{"type": "human"}, {"type": "human"}]}).json()
+        gid, token = created["id"], {"X-Seat-Token": created["seats"][0]["token"]}
+        first = api.post(f"/api/games/{gid}/hint", headers=token).json()   # no worker: the server's own
+        assert jobs.stats["local"] == 1 and jobs.stats["results"] == 0
+        api.post(f"/api/games/{gid}/actions", headers=token, json={"action": first["action"]}).raise_for_status()
+        worker = workers(url, tmp_path / "worker.log")
+        worker.wait_alive()
+        time.sleep(0.6)  # the server looks a worker's health up at most every 0.5 s
+        r = api.post(f"/api/games/{gid}/hint", headers=token)
+        assert r.status_code == 200, r.text
+        second = r.json()
+        assert jobs.stats["results"] == 1
+        record = app.state.service.record(app.state.service.live[gid])
+    assert set(second) == {"seat", "action", "win_chance", "visits", "plan", "version", "actions"}
+    analysis._HINT_BOTS.clear()
+    expected = hint_from_record(gid, record, 0, _seed("analysis", gid), 25)
+    # the worker had not seen the turn: it planned the turn again from its start, as this does
+    assert {k: second[k] for k in expected} == expected
+
+
 def test_an_analysis_runs_on_a_worker_and_is_stored_with_the_game(tmp_path, redis_server, workers):
     from builders.ai.analysis import analyse
     from builders.server.analysis import _seed

@@ -105,6 +105,29 @@ def hint_job(game_id: str, turn: list[tuple[Any, str]], state: Any, seat: int, s
             "visits": found.iterations, "plan": plan_notations(state, found)}
 
 
+def hint_positions(game_id: str, record: dict[str, Any], seat: int, state: Any = None) -> tuple[list, Any]:
+    """What the hints' planner gets for ``seat`` at the end of ``record`` (``state``: that position,
+    if the caller has it): the seat's earlier decisions of the turn (each position with its action,
+    in notation) and the position, each drawn from what the seat may see (``resample_hidden``,
+    seeded by the game's id, the number of actions and the seat), never a true state."""
+    from builders.ai.analysis import turn_positions
+
+    turn, last = turn_positions(record)
+
+    def seen(position: Any) -> Any:
+        i = len(position.player_actions())
+        return position.resample_hidden(seat, Rng(_seed("hint", game_id, i, seat)))
+
+    return [(seen(p), p.action_to_string(a)) for p, a in turn], seen(last if state is None else state)
+
+
+def hint_from_record(game_id: str, record: dict[str, Any], seat: int, seed: int, iterations: int) -> dict[str, Any]:
+    """The hint for ``seat`` at the end of ``record`` (a job of ``builders worker``): the same as the
+    server's own (``hint_positions``, then ``hint_job``)."""
+    earlier, state = hint_positions(game_id, record, seat)
+    return hint_job(game_id, earlier, state, seat, seed, iterations)
+
+
 def _warm() -> None:
     """Import the search in a new worker process, so that the first hint does not wait for it."""
     import builders.ai.analysis  # noqa: F401
@@ -263,23 +286,18 @@ class Analyses:
         return {**found, "version": live.version, "actions": n}
 
     async def _find_hint(self, live: Live, seat: int) -> dict[str, Any]:
-        """The hint for ``seat`` in ``live``'s position, from the hints' worker."""
-        from builders.ai.analysis import turn_positions
-
-        # the analysis's seed and budget: the hint is the move the analysis of this game will
-        # judge best (the analysis's hard bot, which plays its plan for the turn through)
+        """The hint for ``seat`` in ``live``'s position: from a ``builders worker`` while one is alive
+        (a job on the bots' queue), else from this process's hints' worker."""
+        # the analysis's seed and budget: the hint is the move the analysis of this game will judge
+        # best (the analysis's hard bot, which plays its plan for the turn through)
         seed = _seed("analysis", live.id)
-        turn, _ = turn_positions(self.service.record(live))
-        state = live.state
-
-        def seen(position: Any) -> Any:
-            # the only states the search gets: drawn from what the seat may see
-            i = len(position.player_actions())
-            return position.resample_hidden(seat, Rng(_seed("hint", live.id, i, seat)))
-
-        earlier = [(seen(p), p.action_to_string(a)) for p, a in turn]
-        return await self._run("hints", hint_job, live.id, earlier, seen(state), seat, seed,
-                               self.analysis_iterations)
+        record = self.service.record(live)
+        if self.jobs is not None:
+            found = await self.jobs.hint(live.id, record, seat, seed, self.analysis_iterations)
+            if found is not None:
+                return {k: v for k, v in found.items() if k != "worker"}
+        earlier, state = hint_positions(live.id, record, seat, live.state)
+        return await self._run("hints", hint_job, live.id, earlier, state, seat, seed, self.analysis_iterations)
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:

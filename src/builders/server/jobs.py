@@ -1,4 +1,4 @@
-"""Bot moves and analyses as jobs on a Redis queue, computed by ``builders worker`` processes.
+"""Bot moves, hints and analyses as jobs on a Redis queue, computed by ``builders worker`` processes.
 
 With ``--redis URL`` a server hands the bots' decisions and the post-game analyses to the job
 library `arq <https://arq-docs.helpmanual.io/>`_ (asyncio and Redis, like the server itself) as
@@ -7,7 +7,9 @@ long as at least one worker is alive (a worker renews its health key on Redis ev
 own pool of processes (:class:`builders.server.bots.BotRunner`, :mod:`builders.server.analysis`).
 
 A worker only computes: the notation of the action the bot of a level plays in the last position of
-a record (:func:`builders.server.bots.choose_action`), or the analysis of a finished record. The
+a record (:func:`builders.server.bots.choose_action`), the hint for a seat there
+(:func:`builders.server.analysis.hint_from_record`: its planner too gets only positions drawn from
+what the seat may see), or the analysis of a finished record. The
 server stays the truth: it applies the notation through the same path as every move, under the
 game's version check, in the one process that holds the lease (:mod:`builders.server.cluster`), so a
 result that arrives twice (a retried job) plays one move. A job's id is a hash of its input, so two
@@ -285,6 +287,21 @@ class JobQueue:
             return None
         return [str(result["action"]), *(str(t) for t in result.get("then", ()))]
 
+    async def hint(self, game_id: str, record: dict[str, Any], seat: int, seed: int,
+                   iterations: int) -> dict[str, Any] | None:
+        """A worker's hint for ``seat`` at the end of ``record``
+        (:func:`builders.server.analysis.hint_from_record`), or None when the server must find it
+        itself (as :meth:`bot_move`)."""
+        started = time.monotonic()
+
+        async def past_deadline() -> str | None:
+            if time.monotonic() - started > self.deadline:
+                return f"no result after {self.deadline:g} s"
+            return None
+
+        return await self._job(BOT_QUEUE, "hint", job_id("hint", game_id, record, seat, seed, iterations),
+                               (game_id, record, seat, seed, iterations), self.deadline, past_deadline, "the hint")
+
     async def analysis(self, game_id: str, record: dict[str, Any], iterations: int, seed: int,
                        progress: Callable[[int, int], Awaitable[None]]) -> dict[str, Any] | None:
         """The analysis of a finished ``record`` by a worker (``builders.ai.analysis.Analysis.to_json()``
@@ -398,6 +415,15 @@ async def bot_move(ctx: dict[str, Any], record: dict[str, Any], level: str, seed
     return {"action": texts[0], "then": texts[1:], "worker": ctx["name"]}
 
 
+async def hint(ctx: dict[str, Any], game_id: str, record: dict[str, Any], seat: int, seed: int,
+               iterations: int) -> dict[str, Any]:
+    """The job of a hint (on the bots' queue: a player waits for it)."""
+    from builders.server.analysis import hint_from_record
+
+    found = await ctx["bots"].run(hint_from_record, game_id, record, seat, seed, iterations)
+    return {**found, "worker": ctx["name"]}
+
+
 async def analysis(ctx: dict[str, Any], record: dict[str, Any], iterations: int, seed: int,
                    key: str) -> dict[str, Any]:
     """The job of an analysis: the result and its number of decisions."""
@@ -435,21 +461,22 @@ async def work(redis_url: str, processes: int, analyses: bool = True, job_timeou
                                   job_serializer=_dumps, job_deserializer=_loads, max_tries=5,
                                   log_results=False)
     pools = [bots]
-    queues: list[tuple[str, Any, float, int]] = [
-        (BOT_QUEUE, func(bot_move, name="bot_move", timeout=job_timeout), job_timeout, processes)]
+    # hints go with the bot moves: a player waits for both
+    players = [func(bot_move, name="bot_move", timeout=job_timeout), func(hint, name="hint", timeout=job_timeout)]
+    queues: list[tuple[str, list[Any], float, int]] = [(BOT_QUEUE, players, job_timeout, processes)]
     if analyses:
         pool = _Pool(1, redis_url, nice=10)
         pool.warm()
         pools.append(pool)
         ctx["analyses"] = pool
-        queues.append((ANALYSIS_QUEUE, func(analysis, name="analysis", timeout=analysis_timeout),
+        queues.append((ANALYSIS_QUEUE, [func(analysis, name="analysis", timeout=analysis_timeout)],
                        analysis_timeout, 1))
     stop = asyncio.Event()
 
-    async def consume(queue: str, function: Any, timeout: float, jobs: int) -> None:
+    async def consume(queue: str, functions: list[Any], timeout: float, jobs: int) -> None:
         """Run arq's worker on ``queue``; when Redis fails under it, wait and start it again."""
         while not stop.is_set():
-            worker = Worker([function], queue_name=queue, max_jobs=jobs, job_timeout=timeout, ctx=ctx, **common)
+            worker = Worker(functions, queue_name=queue, max_jobs=jobs, job_timeout=timeout, ctx=ctx, **common)
             # a dead worker's claim on a job lasts the job's timeout and a little more (arq's default
             # margin is ten seconds): a job of a killed worker is run again soon
             worker.in_progress_timeout_s = worker.job_timeout_s + CLAIM_MARGIN
