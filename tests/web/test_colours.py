@@ -110,8 +110,10 @@ def test_colours_chosen_in_the_lobby_colour_the_table_and_the_replay(new_page, a
         expect(icon).to_have_css("fill", rgb(fill))
     # the seats are named by their colours
     assert page.locator("#player-1 .player-name").inner_text() == "Yellow bot (easy)"
-    chips = page.locator('.seat-chip[data-seat="0"]')  # the header's and the banner's
-    assert chips.count() >= 2
+    # the header's chip and, once the bot's turn is over, the banner's (it names the player to move)
+    wait_ready(page)
+    chips = page.locator('.seat-chip[data-seat="0"]')
+    expect(chips).to_have_count(2)
     assert set(chips.evaluate_all("els => els.map(e => getComputedStyle(e).backgroundColor)")) == {rgb("#0fa88a")}
     shots(page, "table-colours")
 
