@@ -253,6 +253,33 @@ def finished_game(api, game: str) -> str:
     return created["id"]
 
 
+def test_the_replay_controls_wait_for_the_game(new_page, api):
+    """Until the replay knows the game's length its controls are disabled (an End pressed before
+    would have shown the start as the end); then End shows the end."""
+    import re
+
+    kb = finished_game(api, "kingdom")
+    page = new_page()
+    held = []
+    page.route(re.compile(r"/api/games/[^/]+/replay/0$"), lambda route: held.append(route))
+    page.goto(f"/replay/{kb}")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the replay did not ask for its first position"
+    assert page.locator("#step").inner_text() == "…"
+    for control in ("#first", "#prev", "#play", "#next", "#last", "#slider"):
+        expect(page.locator(control)).to_be_disabled()
+    page.keyboard.press("End")
+    held[0].continue_()
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    assert re.fullmatch(r"0 / \d+", page.locator("#step").inner_text())
+    expect(page.locator("#last")).to_be_enabled()
+    page.locator("#last").click()
+    expect(page.locator("#final-scores")).to_be_visible()
+
+
 def test_replays(new_page, api, shots):
     kb = finished_game(api, "kingdom")
     page = new_page()

@@ -147,6 +147,7 @@ playBtn.addEventListener("click", togglePlay);
 slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
 document.addEventListener("keydown", (event) => {
   if (event.target && ["INPUT", "SELECT"].includes(event.target.tagName) && event.target.type !== "range") return;
+  if (document.getElementById("last").disabled) return;  // not loaded yet
   const keys = { ArrowLeft: () => show(n - 1), ArrowRight: () => show(n + 1), Home: () => show(0), End: () => show(total) };
   if (keys[event.key]) {
     event.preventDefault();
@@ -172,6 +173,8 @@ async function main() {
     return;
   }
   slider.max = String(total);
+  // the controls work once the game's length is known (an End clicked before would show the start)
+  for (const id of ["first", "prev", "play", "next", "last", "slider"]) document.getElementById(id).disabled = false;
   document.getElementById("replay-controls").after(board.root);
   // shown to everyone once made; "?analyse" (the game-over screen's Analyse button) starts it
   board.load({ start: new URLSearchParams(location.search).has("analyse") });
