@@ -285,7 +285,7 @@ def test_replays(new_page, api, shots):
     page = new_page()
     page.goto(f"/replay/{kb}")
     # a replay starts at move 0; End shows the final position and score
-    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('0 /')")
+    page.wait_for_function("() => document.body.dataset.step === '0'")  # position 0 drawn
     expect(page.locator("#last")).to_be_enabled()
     page.locator("#last").click()
     expect(page.locator("#final-scores")).to_be_visible(timeout=45000)
@@ -293,7 +293,7 @@ def test_replays(new_page, api, shots):
     assert total > 40
     shots(page, "kingdom-end")
     page.locator("#first").click()
-    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('0 /')")
+    page.wait_for_function("() => document.body.dataset.step === '0'")  # position 0 drawn
     assert page.locator("#kb-map .house").count() == 0
     assert page.locator("#final-scores").count() == 0
     page.locator("#next").click()
@@ -313,11 +313,11 @@ def test_replays(new_page, api, shots):
 
     ma = finished_game(api, "middle-ages")
     page.goto(f"/replay/{ma}")
-    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('0 /')")
+    page.wait_for_function("() => document.body.dataset.step === '0'")  # position 0 drawn
     page.locator("#last").click()
     page.wait_for_selector("#final-scores")
     shots(page, "builders-end")
     page.locator("#first").click()
-    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('0 /')")
+    page.wait_for_function("() => document.body.dataset.step === '0'")  # position 0 drawn
     assert page.locator("#building-row .ma-card").count() >= 5
     assert page.locator(".tableau .site").count() == 0
