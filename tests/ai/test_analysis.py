@@ -305,9 +305,9 @@ def test_the_hints_of_a_turn_are_one_plan(game, pos):
     other = next(a for a in state.legal_actions() if a != h.action and state.action_to_string(a) != "end")
     off = state.copy()
     off.apply(other)
-    if off.current_player == seat and not off.is_over():
-        new = hint(off, seat, seed=7, iterations=200, turn=[(state, other)], bots=bots)
-        assert new.iterations > 100 and off.is_legal(new.action)
+    assert off.current_player == seat and not off.is_over()   # these positions' turns go on
+    new = hint(off, seat, seed=7, iterations=200, turn=[(state, other)], bots=bots)
+    assert new.iterations > 100 and off.is_legal(new.action)
 
 
 def test_hint_refusals():

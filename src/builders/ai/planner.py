@@ -31,6 +31,7 @@ the chosen plan's value (its lead) and win value.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 
 from builders.ai.evaluate import advantages, last_round, move_values, values, win_value
 from builders.ai.mcts import CLOCKS
@@ -77,7 +78,7 @@ def first_decision(state: GameState, end: Action) -> bool:
     return True
 
 
-class Planner:
+class Planner(ABC):
     """What the turn planners of both games share: their settings (checked: PlannerError saying
     which is out of range), clock, time budget, generators and statistics."""
 
@@ -133,9 +134,9 @@ class Planner:
         return self._evals_before + self._evals
 
     @staticmethod
+    @abstractmethod
     def _cards_left(state: GameState) -> int:
-        """The cards left in the game's hidden decks (a draw changes it)."""
-        raise NotImplementedError
+        """The cards left in the game's hidden decks (a draw changes it): each game's planner says."""
 
     def _mark(self, state: GameState) -> tuple[int, int]:
         """Where ``state`` is in its game, as the plan being played expects it: the player actions
