@@ -194,6 +194,45 @@ def test_a_hint_asked_twice_at_once_is_found_once(tmp_path, monkeypatch):
         assert runs == [created["id"]]
 
 
+def test_each_seat_asks_its_hints_of_one_hints_worker_and_the_seats_of_games_are_spread(tmp_path, monkeypatch):
+    """Hints have a worker per core (``hint_workers``): each seat of a game always asks the same one
+    (it keeps the seat's bot from one hint to the next), and the seats of many games are spread over
+    all of them, so that players of different games are answered side by side."""
+    import threading
+
+    from builders.server import analysis
+
+    ran = []
+    real = analysis.hint_job
+
+    def where(*args):
+        ran.append(((args[0], args[3]), threading.current_thread().name.split("_")[0]))
+        return real(*args)
+
+    monkeypatch.setattr(analysis, "hint_job", where)
+    app = make_app(tmp_path, bot_mode="thread", analysis_iterations=25, hint_workers=2)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        analyses = app.state.analyses
+        for _ in range(6):
+            created = create(api, "middle-ages", hints=True)
+            seats = set()
+            while len(seats) < 2:   # hinted moves played until both seats have asked
+                seat = view(api, created, 0)["to_move"]
+                seats.add(seat)
+                r = api.post(f"/api/games/{created['id']}/hint", headers=token(created, seat))
+                assert r.status_code == 200, r.text
+                r = api.post(f"/api/games/{created['id']}/actions", headers=token(created, seat),
+                             json={"action": r.json()["action"]})
+                assert r.status_code == 200, r.text
+    workers = {}
+    for key, name in ran:
+        workers.setdefault(key, set()).add(name)
+    assert len(workers) == 12 and len(ran) > 12
+    # one worker for every seat of a game, the one its hash names; both workers used
+    assert all(names == {"builders-" + analyses.hint_shard(*key).replace(":", "")} for key, names in workers.items())
+    assert set().union(*workers.values()) == {"builders-hints0", "builders-hints1"}
+
+
 @pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
 def test_a_hint_is_a_legal_move_of_the_seat_to_move_with_its_win_chance(api, game):
     created = create(api, game, hints=True, setup={"seed": 11})

@@ -29,6 +29,7 @@ import logging
 import multiprocessing
 import os
 import time
+import zlib
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -184,11 +185,14 @@ def _lower_priority(parent: int) -> None:
 # -- the service ---------------------------------------------------------------------------------
 class Analyses:
     """Hints and analyses of the games of ``service``. ``mode`` as the bots' ("process", "thread",
-    "inline": hints inline, analyses in a thread); ``workers`` processes for analyses (hints have one
-    process of their own, so that neither waits for the other nor for the bots)."""
+    "inline": hints inline, analyses in a thread); ``workers`` processes for analyses; hints have
+    processes of their own (``hint_workers``, default one per core), so that neither waits for the
+    other nor for the bots. Each seat of a game asks its hints of one of them (``hint_shard``),
+    which keeps the seat's bot from one hint to the next; seats of other games ask theirs of the
+    others at the same time."""
 
     def __init__(self, service: GameService, mode: str = "process", workers: int | None = None,
-                 analysis_iterations: int | None = None, jobs: Any = None):
+                 analysis_iterations: int | None = None, jobs: Any = None, hint_workers: int | None = None):
         self.service = service
         #: the job queue (builders.server.jobs.JobQueue) analyses go to while a worker is alive
         self.jobs = jobs
@@ -196,6 +200,7 @@ class Analyses:
         self.mode = mode
         self.workers = settings.number("BUILDERS_ANALYSIS_WORKERS", workers)
         self.analysis_iterations = settings.number("BUILDERS_ANALYSIS_ITERATIONS", analysis_iterations)
+        self.hint_workers = settings.number("BUILDERS_HINT_WORKERS", hint_workers) or os.cpu_count() or 1
         self._pools: dict[str, Executor] = {}
         self._tasks: dict[str, asyncio.Task] = {}
         self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
@@ -206,18 +211,19 @@ class Analyses:
     def _pool(self, kind: str) -> Executor:
         pool = self._pools.get(kind)
         if pool is None:
-            size = 1 if kind == "hints" else self.workers
+            hints = kind.startswith("hints")
+            size = 1 if hints else self.workers
             if self.mode == "process":
-                init = _watch_parent if kind == "hints" else _lower_priority
+                init = _watch_parent if hints else _lower_priority
                 pool = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("spawn"),
                                            initializer=init, initargs=(os.getpid(),))
             else:
-                pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"builders-{kind}")
+                pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"builders-{kind.replace(':', '')}")
             self._pools[kind] = pool
         return pool
 
     async def _run(self, kind: str, fn: Any, *args: Any) -> Any:
-        if self.mode == "inline" and kind == "hints":
+        if self.mode == "inline" and kind.startswith("hints"):
             return fn(*args)
         loop = asyncio.get_running_loop()
         try:
@@ -228,11 +234,20 @@ class Analyses:
                 broken.shutdown(wait=False, cancel_futures=True)
             return await loop.run_in_executor(self._pool(kind), fn, *args)
 
-    def warm(self) -> None:
-        """Start the hints' worker process now (a game with hints was created): its first hint then
-        does not wait seconds for a process to start and import the search."""
-        if self.mode == "process" and "hints" not in self._pools:
-            self._pool("hints").submit(_warm)
+    def hint_shard(self, game_id: str, seat: int) -> str:
+        """The hints' process (``hints:K``) that finds the hints of ``seat`` in game ``game_id``: the
+        same one every time (it keeps the seat's bot), spread over ``hint_workers``."""
+        return f"hints:{zlib.crc32(f'{game_id}/{seat}'.encode()) % self.hint_workers}"
+
+    def warm(self, game_id: str, seats: int) -> None:
+        """Start now the hints' processes of the ``seats`` seats of a game created with hints: their
+        first hint then does not wait seconds for a process to start and import the search."""
+        if self.mode != "process":
+            return
+        for seat in range(seats):
+            kind = self.hint_shard(game_id, seat)
+            if kind not in self._pools:
+                self._pool(kind).submit(_warm)
 
     async def start(self) -> None:
         """Start again the analyses a stopped server left running."""
@@ -297,7 +312,7 @@ class Analyses:
             if found is not None:
                 return {k: v for k, v in found.items() if k != "worker"}
         earlier, state = hint_positions(live.id, record, seat, live.state)
-        return await self._run("hints", hint_job, live.id, earlier, state, seat, seed, self.analysis_iterations)
+        return await self._run(self.hint_shard(live.id, seat), hint_job, live.id, earlier, state, seat, seed, self.analysis_iterations)
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:

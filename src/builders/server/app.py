@@ -130,7 +130,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
                clock_checkpoint: float = 5.0, expire_open_days: float | None = None,
                idle_days: float | None = None,
-               analysis_iterations: int | None = None, analysis_workers: int | None = None) -> FastAPI:
+               analysis_iterations: int | None = None, analysis_workers: int | None = None,
+               hint_workers: int | None = None) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
 
@@ -150,7 +151,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay)
     # hints and post-game analyses (see builders.server.analysis): worker processes, iterations of the
     # analyses' search (the hints' budget too)
-    analyses = Analyses(service, bot_mode, analysis_workers, analysis_iterations, jobs)
+    analyses = Analyses(service, bot_mode, analysis_workers, analysis_iterations, jobs, hint_workers)
     cluster = Cluster(service, store, redis_url)
     accounts = Accounts(store, **(login_limits or {}))
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
@@ -243,7 +244,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             extra["hints"] = True
         created = await service.open(body, creator, find_user, extra)
         if body.hints:
-            analyses.warm()
+            analyses.warm(created["id"], len(body.seats))
         if body.clock:
             clocks.changed(service.live[created["id"]])
         return created
