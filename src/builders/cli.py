@@ -40,7 +40,7 @@ def _register() -> None:
                 "chance.")(hint.hint)
     from builders.commands import worker
 
-    app.command("worker", help="Compute bot moves and analyses for game servers that share a Redis.")(
+    app.command("worker", help="Compute bot moves, hints and analyses for game servers that share a Redis.")(
         worker.worker)
 
 

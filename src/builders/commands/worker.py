@@ -21,7 +21,7 @@ def worker(
                                                  "worker that died is run again this long and 2 s after it "
                                                  "started."),
 ) -> None:
-    """Compute bot moves and analyses from the game servers' job queue until stopped (Ctrl+C)."""
+    """Compute bot moves, hints and analyses from the game servers' job queue until stopped (Ctrl+C)."""
     import asyncio
 
     from builders.server.jobs import BOT_JOB_TIMEOUT, check_redis, shown, work
