@@ -29,28 +29,10 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from server_load import free_port  # noqa: E402
+from server_load import free_port, start_server  # noqa: E402
 
 
-def start(db: str, port: int, workers: int, log: Path) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), BUILDERS_HINT_WORKERS=str(workers),
-               BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60,hint=1000000/60")
-    proc = subprocess.Popen([sys.executable, "-m", "builders.server", "--port", str(port), "--db", db, "--quiet"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited: {log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
-
-
-async def drive(port: int, game: str, games: int, rounds: int, seed: int) -> dict:
+async def drive(port: int, game: str, games: int, rounds: int, seed: int, warm: float = 5.0) -> dict:
     waits: list[float] = []
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=300) as api:
         opened = []
@@ -60,7 +42,7 @@ async def drive(port: int, game: str, games: int, rounds: int, seed: int) -> dic
             r.raise_for_status()
             opened.append(r.json())
         # each game's hints' workers start when it is created: let them start before the clock
-        await asyncio.sleep(5)
+        await asyncio.sleep(warm)
 
         async def one(created: dict) -> None:
             gid = created["id"]
@@ -92,6 +74,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6, help="hints asked per game (default 6)")
     parser.add_argument("--workers", default="1,2", help="hints' worker counts to compare (default 1,2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warm", type=float, default=5.0,
+                        help="seconds left for the hints' workers to start before the clock (default 5)")
     args = parser.parse_args()
     try:
         counts = [int(w) for w in args.workers.split(",")]
@@ -99,13 +83,17 @@ def main() -> None:
         parser.error(f"--workers must be whole numbers separated by commas, not {args.workers!r}")
     if not 1 <= args.games <= 200 or not 1 <= args.rounds <= 100 or not all(1 <= w <= 64 for w in counts):
         parser.error("--games must be from 1 to 200, --rounds from 1 to 100 and each worker count from 1 to 64")
+    if not 0 <= args.warm <= 60:
+        parser.error("--warm must be from 0 to 60 seconds")
     out = {"game": args.game, "games": args.games, "rounds": args.rounds, "cores": os.cpu_count(), "runs": {}}
     for workers in counts:
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()
-            proc = start(f"sqlite:///{Path(tmp) / 'hints.sqlite3'}", port, workers, Path(tmp) / "server.log")
+            proc = start_server(f"sqlite:///{Path(tmp) / 'hints.sqlite3'}", port, log=Path(tmp) / "server.log",
+                                env_extra={"BUILDERS_HINT_WORKERS": str(workers)})
             try:
-                out["runs"][workers] = asyncio.run(drive(port, args.game, args.games, args.rounds, args.seed))
+                out["runs"][workers] = asyncio.run(drive(port, args.game, args.games, args.rounds, args.seed,
+                                                                args.warm))
             finally:
                 proc.terminate()
                 try:

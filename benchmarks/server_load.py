@@ -49,12 +49,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str, port: int, redis: str | None = None, log: Path | None = None) -> subprocess.Popen:
-    """A server process; its messages go to ``log`` (a file: a pipe nobody reads would block it)."""
+def start_server(db: str, port: int, redis: str | None = None, log: Path | None = None,
+                 env_extra: dict[str, str] | None = None) -> subprocess.Popen:
+    """A server process; its messages go to ``log`` (a file: a pipe nobody reads would block it);
+    ``env_extra`` adds to its environment."""
     # every player of the benchmark is on 127.0.0.1: lift the limits per address
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"),
-               BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60",
-               BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000")
+               BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60,hint=1000000/60",
+               BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000", **(env_extra or {}))
     proc = subprocess.Popen([sys.executable, "-m", "builders.server", "--port", str(port), "--db", db,
                              "--quiet", *(["--redis", redis] if redis else [])],
                             env=env, stdout=subprocess.DEVNULL,
