@@ -187,6 +187,20 @@ def test_a_finished_game_opens_its_analysis_graph_and_labelled_moves(new_page, a
     point = shown[len(shown) // 2]
     page.locator(f"#wc-graph circle.wc-point[data-n='{point['index']}']").click()
     page.wait_for_function("k => document.body.dataset.step === String(k)", arg=point["index"])
+    # ... and a click anywhere on the graph the decision nearest to it (here, at the top edge
+    # straight above another point: the points of a long game are a few pixels apart)
+    other = shown[len(shown) // 3]
+    dot = page.locator(f"#wc-graph circle.wc-point[data-n='{other['index']}']").bounding_box()
+    graph = page.locator("#wc-graph").bounding_box()
+    page.mouse.click(dot["x"] + dot["width"] / 2, graph["y"] + 2)
+    page.wait_for_function("k => document.body.dataset.step === String(k)", arg=other["index"])
+    # every point takes its click at its centre: no larger labelled point lies over a neighbour
+    page.locator("#wc-graph").scroll_into_view_if_needed()
+    for d in shown:
+        hit = page.evaluate("""n => { const c = document.querySelector(`#wc-graph circle.wc-point[data-n='${n}']`);
+            const r = c.getBoundingClientRect(); const e = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return e && e.dataset ? e.dataset.n : null; }""", d["index"])
+        assert hit == str(d["index"]), (d["index"], hit)
     # a labelled move: its position, and the better move drawn on the map
     with_hexes = [d for d in labelled if hexes_of(d["best"])] or labelled
     d = with_hexes[0]

@@ -148,28 +148,47 @@ export class AnalysisBoard {
     this.cursor = svg("line", { class: "wc-cursor", y1: pad, y2: H - pad, x1: x(0), x2: x(0), stroke: "#333", "stroke-width": 1 });
     chart.appendChild(this.cursor);
     this.x = x;
+    const shown = decisions.filter((d) => !d.forced);
     for (const player of result.players) {
-      const mine = decisions.filter((d) => d.seat === player.seat && !d.forced);
+      const mine = shown.filter((d) => d.seat === player.seat);
       if (!mine.length) continue;
-      const colour = SEAT_COLOURS[player.seat] || "#666";
       chart.appendChild(svg("polyline", {
-        class: "wc-line", "data-seat": player.seat, fill: "none", stroke: colour, "stroke-width": 2,
+        class: "wc-line", "data-seat": player.seat, fill: "none", stroke: SEAT_COLOURS[player.seat] || "#666", "stroke-width": 2,
         points: mine.map((d) => `${x(d.index).toFixed(1)},${y(d.before).toFixed(1)}`).join(" "),
       }));
-      for (const d of mine) {
-        const point = svg("circle", {
-          class: `wc-point${d.label ? ` wc-${d.label}` : ""}`, "data-n": d.index, "data-seat": d.seat,
-          cx: x(d.index).toFixed(1), cy: y(d.before).toFixed(1), r: d.label ? 5 : 3,
-          fill: colour, stroke: d.label ? "#111" : "none", "stroke-width": 1.5, tabindex: 0, role: "button",
-          "aria-label": `Decision ${d.index + 1}, ${SEAT_NAMES[d.seat]}: win chance ${percent(d.before)}${d.label ? `, ${d.label}` : ""}`,
-        }, svg("title", { text: `${SEAT_NAMES[d.seat]} · decision ${d.index + 1}: ${percent(d.before)}${d.label ? ` (${d.label})` : ""}` }));
-        point.addEventListener("click", () => this.jump(d.index));
-        point.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index); } });
-        chart.appendChild(point);
-      }
     }
+    // a point per decision, in the game's order (the keyboard's too); a labelled one is drawn larger
+    // with a ring that takes no clicks, so that every point is clicked at its centre even where
+    // the points of a long game come close
+    for (const d of shown) {
+      const colour = SEAT_COLOURS[d.seat] || "#666";
+      const cx = x(d.index).toFixed(1);
+      const cy = y(d.before).toFixed(1);
+      if (d.label) {
+        chart.appendChild(svg("circle", { class: "wc-ring", cx, cy, r: 5, fill: colour, stroke: "#111", "stroke-width": 1.5, "pointer-events": "none" }));
+      }
+      const point = svg("circle", {
+        class: `wc-point${d.label ? ` wc-${d.label}` : ""}`, "data-n": d.index, "data-seat": d.seat,
+        cx, cy, r: 3, fill: colour, tabindex: 0, role: "button",
+        "aria-label": `Decision ${d.index + 1}, ${SEAT_NAMES[d.seat]}: win chance ${percent(d.before)}${d.label ? `, ${d.label}` : ""}`,
+      }, svg("title", { text: `${SEAT_NAMES[d.seat]} · decision ${d.index + 1}: ${percent(d.before)}${d.label ? ` (${d.label})` : ""}` }));
+      point.addEventListener("click", () => this.jump(d.index));
+      point.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index); } });
+      chart.appendChild(point);
+    }
+    // a click anywhere else on the graph shows the decision nearest to it (the points of a long
+    // game are a few pixels apart)
+    chart.addEventListener("click", (e) => {
+      if (e.target.closest && e.target.closest(".wc-point")) return;
+      const box = chart.getBoundingClientRect();
+      if (!shown.length || !box.width) return;
+      const px = ((e.clientX - box.left) / box.width) * W;
+      let best = shown[0];
+      for (const d of shown) if (Math.abs(x(d.index) - px) < Math.abs(x(best.index) - px)) best = d;
+      this.jump(best.index);
+    });
     return el("figure", { class: "wc-figure" }, chart,
-      el("figcaption", { class: "muted small" }, "Each player's win chance at their own decisions, from the start (left) to the end (right). Click a point to see that position."));
+      el("figcaption", { class: "muted small" }, "Each player's win chance at their own decisions, from the start (left) to the end (right). Click a point, or anywhere on the graph for the decision nearest to it, to see that position."));
   }
 
   summary(result) {
