@@ -107,6 +107,8 @@ def test_builders_replay_counts_rows_and_decks(new_page, api, shots):
 def test_phone_map_zoomed_on_the_legal_hexes_with_big_targets(new_page, api, shots):
     page, _, _ = play_game(new_page, api, "kingdom", viewport=PHONE)
     assert "zoomed" in page.locator(".map-box").get_attribute("class")
+    # the targets are laid out (the page may mark the turn a frame before the zoomed map is drawn)
+    page.wait_for_function("() => [...document.querySelectorAll('#kb-map .target')].some(e => e.getBoundingClientRect().width > 0)")
     sizes = page.locator("#kb-map .target").evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
     assert sizes and min(sizes) >= 40, min(sizes)
     # the legal hexes are in the middle of what the map shows
