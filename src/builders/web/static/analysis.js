@@ -172,14 +172,12 @@ export class AnalysisBoard {
         cx, cy, r: 3, fill: colour, tabindex: 0, role: "button",
         "aria-label": `Decision ${d.index + 1}, ${SEAT_NAMES[d.seat]}: win chance ${percent(d.before)}${d.label ? `, ${d.label}` : ""}`,
       }, svg("title", { text: `${SEAT_NAMES[d.seat]} · decision ${d.index + 1}: ${percent(d.before)}${d.label ? ` (${d.label})` : ""}` }));
-      point.addEventListener("click", () => this.jump(d.index));
       point.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index); } });
       chart.appendChild(point);
     }
-    // a click anywhere else on the graph shows the decision nearest to it (the points of a long
-    // game are a few pixels apart)
+    // a click on a point, or anywhere on the graph, shows the decision nearest to it (the points of
+    // a long game are a few pixels apart)
     chart.addEventListener("click", (e) => {
-      if (e.target.closest && e.target.closest(".wc-point")) return;
       const box = chart.getBoundingClientRect();
       if (!shown.length || !box.width) return;
       const px = ((e.clientX - box.left) / box.width) * W;
