@@ -239,12 +239,13 @@ class Analyses:
         same one every time (it keeps the seat's bot), spread over ``hint_workers``."""
         return f"hints:{zlib.crc32(f'{game_id}/{seat}'.encode()) % self.hint_workers}"
 
-    def warm(self, game_id: str, seats: int) -> None:
-        """Start now the hints' processes of the ``seats`` seats of a game created with hints: their
-        first hint then does not wait seconds for a process to start and import the search."""
+    def warm(self, game_id: str, seats: list[int]) -> None:
+        """Start now the hints' processes of ``seats`` (the people's seats of a game created with
+        hints): their first hint then does not wait seconds for a process to start and import the
+        search."""
         if self.mode != "process":
             return
-        for seat in range(seats):
+        for seat in seats:
             kind = self.hint_shard(game_id, seat)
             if kind not in self._pools:
                 self._pool(kind).submit(_warm)
@@ -312,7 +313,8 @@ class Analyses:
             if found is not None:
                 return {k: v for k, v in found.items() if k != "worker"}
         earlier, state = hint_positions(live.id, record, seat, live.state)
-        return await self._run(self.hint_shard(live.id, seat), hint_job, live.id, earlier, state, seat, seed, self.analysis_iterations)
+        return await self._run(self.hint_shard(live.id, seat), hint_job, live.id, earlier, state, seat, seed,
+                               self.analysis_iterations)
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:

@@ -244,7 +244,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             extra["hints"] = True
         created = await service.open(body, creator, find_user, extra)
         if body.hints:
-            analyses.warm(created["id"], len(body.seats))
+            analyses.warm(created["id"], [i for i, seat in enumerate(body.seats) if seat.type == "human"])
         if body.clock:
             clocks.changed(service.live[created["id"]])
         return created
