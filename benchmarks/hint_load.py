@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
+from ai_speed import percentile  # noqa: E402
 from server_load import free_port, start_server  # noqa: E402
 
 
@@ -61,10 +61,8 @@ async def drive(port: int, game: str, games: int, rounds: int, seed: int, warm: 
         for _ in range(rounds):
             await asyncio.gather(*(one(c) for c in opened))
         wall = time.perf_counter() - t0
-    waits.sort()
-    return {"hints": len(waits), "p50": round(statistics.median(waits), 3),
-            "p95": round(waits[max(0, int(0.95 * len(waits)) - 1)], 3), "max": round(waits[-1], 3),
-            "wall": round(wall, 2)}
+    return {"hints": len(waits), "p50": round(percentile(waits, 0.5), 3), "p95": round(percentile(waits, 0.95), 3),
+            "max": round(max(waits), 3), "wall": round(wall, 2)}
 
 
 def main() -> None:
