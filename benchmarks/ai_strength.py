@@ -1,7 +1,7 @@
 """The strength matches of docs/ai.md (issue 13's targets), resumable: long, run them in the background.
 
     .venv/bin/python benchmarks/ai_strength.py [--which NAME ...] [--games N] [--workers 2]
-        [--results benchmarks/results/ai_strength.jsonl] [--report]
+        [--backend local|ray [--address HOST:PORT]] [--results benchmarks/results/ai_strength.jsonl] [--report]
 
 Every finished game is appended as one JSON line (match name, game index, outcome) to the results
 file, so a match stopped part-way (Ctrl-C, a reboot, a time limit) continues where it stopped when the
@@ -16,6 +16,9 @@ also says how far it is: the points a game the first agent's lead would have to 
 by adding the same number of points to its lead in every game played (``shift_needed``): an
 estimate that assumes a stronger agent would win the same games by more, not a measurement.
 
+``--backend ray`` plays the games on a Ray cluster instead of local processes (``--address`` of its
+head, or a new local one without it; install the ``ray`` extra), appending each game as it finishes,
+as the local workers do: the CPU-hours of the hard and expert lines can be spread over many machines.
 ``--list`` prints the matches.
 """
 
@@ -28,7 +31,7 @@ import time
 from pathlib import Path
 
 from builders.ai.agents import parse_agents
-from builders.ai.tournament import _labels, play_game, rotations, summarize, wilson_interval
+from builders.ai.tournament import BACKENDS, _labels, play_game, ray_games, rotations, summarize, wilson_interval
 
 SEED = 2024
 #: name -> (game, agents, players, games, target win rate of the first agent or None)
@@ -68,8 +71,11 @@ def tasks_of(name: str, games: int) -> list[dict]:
     return [dict(base, index=i) for i in range(games)]
 
 
-def play(names: list[str], games: int | None, workers: int, path: Path) -> None:
-    """Play the games of ``names`` missing from ``path``, appending each as it finishes."""
+def play(names: list[str], games: int | None, workers: int, path: Path, backend: str = "local",
+         address: str | None = None) -> int:
+    """Play the games of ``names`` missing from ``path``, appending each as it finishes, in
+    ``workers`` local processes or on a Ray cluster (``backend="ray"``, at ``address``); returns
+    the number of games played."""
     done = load(path)
     todo = []
     for name in names:
@@ -77,6 +83,8 @@ def play(names: list[str], games: int | None, workers: int, path: Path) -> None:
         todo += [(name, t) for t in tasks_of(name, n) if t["index"] not in done.get(name, {})]
     path.parent.mkdir(parents=True, exist_ok=True)
     print(f"{len(todo)} games to play", file=sys.stderr)
+    if not todo:
+        return 0
     with path.open("a") as out:
         def save(name: str, record: dict) -> None:
             out.write(json.dumps({"match": name, "record": record}) + "\n")
@@ -84,10 +92,14 @@ def play(names: list[str], games: int | None, workers: int, path: Path) -> None:
             print(f"{name} game {record['index']}: scores {record['scores']}, seats {record['seats']}",
                   file=sys.stderr)
 
+        if backend == "ray":
+            for i, record in ray_games([t for _, t in todo], address):
+                save(todo[i][0], record)
+            return len(todo)
         if workers == 1:
             for name, t in todo:
                 save(name, play_game(t))
-            return
+            return len(todo)
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -96,6 +108,7 @@ def play(names: list[str], games: int | None, workers: int, path: Path) -> None:
             futures = {pool.submit(play_game, t): name for name, t in todo}
             for fut in as_completed(futures):
                 save(futures[fut], fut.result())
+    return len(todo)
 
 
 def rate_needed(target: float, games: int) -> float:
@@ -166,7 +179,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--which", nargs="*", default=list(MATCHES), choices=list(MATCHES))
     parser.add_argument("--games", type=int, default=None, help="only the first N games of each match")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="local processes (backend local)")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="local processes, or a Ray cluster (the ray extra)")
+    parser.add_argument("--address", default=None, help="the Ray cluster's head, HOST:PORT (backend ray)")
     parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS)
     parser.add_argument("--report", action="store_true", help="print the table of the results file only")
     parser.add_argument("--list", action="store_true", help="list the matches")
@@ -178,9 +194,11 @@ def main() -> None:
         return
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.address and args.backend != "ray":
+        parser.error("--address needs --backend ray")
     if not args.report:
         t0 = time.perf_counter()
-        play(args.which, args.games, args.workers, args.results)
+        play(args.which, args.games, args.workers, args.results, args.backend, args.address)
         print(f"played in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     for line in report(args.which, args.results):
         print(line)

@@ -27,3 +27,41 @@ def test_the_first_agents_lead_is_over_the_best_other_seat():
     records = [{"seats": [1, 0], "scores": [40, 31]},            # the first agent in seat 1
                {"seats": [2, 3, 0, 1], "scores": [50, 62, 58, 10]}]
     assert strength.first_leads(records) == [-9, -4]
+
+
+def _outcomes(path):
+    """The games a results file holds, per match, as (index, seats, scores) in index order."""
+    return {name: [(i, r["seats"], r["scores"]) for i, r in sorted(games.items())]
+            for name, games in strength.load(path).items()}
+
+
+def test_a_match_goes_on_where_it_stopped_and_ray_plays_the_same_games(tmp_path):
+    """A match stopped after 2 of its games continues with the other 4, one line each; run again it
+    plays nothing; on a Ray cluster the same 6 games come out as from local processes."""
+    import ray
+
+    local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    assert strength.play(["ma-easy-random"], 2, 1, local) == 2
+    assert strength.play(["ma-easy-random"], 6, 2, local) == 4
+    assert strength.play(["ma-easy-random"], 6, 2, local) == 0
+    assert len(local.read_text().splitlines()) == 6
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        assert strength.play(["ma-easy-random"], 6, 1, remote, backend="ray") == 6
+    finally:
+        ray.shutdown()
+    assert [i for i, _, _ in _outcomes(local)["ma-easy-random"]] == [0, 1, 2, 3, 4, 5]
+    assert _outcomes(remote) == _outcomes(local)
+
+
+def test_an_address_without_the_ray_backend_is_refused(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parents[2] / "benchmarks" / "ai_strength.py"
+    out = subprocess.run([sys.executable, str(script), "--address", "10.0.0.1:6379", "--results",
+                          str(tmp_path / "r.jsonl")], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines()[-1] == "ai_strength.py: error: --address needs --backend ray"
+    assert not (tmp_path / "r.jsonl").exists()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -343,7 +343,10 @@ def _run_local(tasks: list[dict[str, Any]], workers: int, progress) -> list[dict
     return out  # type: ignore[return-value]
 
 
-def _run_ray(tasks: list[dict[str, Any]], address: str | None, progress) -> list[dict[str, Any]]:
+def ray_games(tasks: list[dict[str, Any]], address: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Play the games ``tasks`` (as :func:`play_game` takes them) on a Ray cluster: the one at
+    ``address``, or the one already initialised, or a new local one. Yields ``(position in tasks,
+    record)`` as each game finishes, so that a caller can keep every game the moment it ends."""
     import ray
 
     if not ray.is_initialized():
@@ -354,16 +357,21 @@ def _run_ray(tasks: list[dict[str, Any]], address: str | None, progress) -> list
     remote = ray.remote(play_game)
     refs = [remote.remote(t) for t in tasks]
     index = {ref: i for i, ref in enumerate(refs)}
-    out: list[dict[str, Any] | None] = [None] * len(tasks)
     pending = list(refs)
-    done = 0
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         for ref in ready:
-            out[index[ref]] = ray.get(ref)
-            done += 1
-            if progress:
-                progress(done, len(tasks))
+            yield index[ref], ray.get(ref)
+
+
+def _run_ray(tasks: list[dict[str, Any]], address: str | None, progress) -> list[dict[str, Any]]:
+    out: list[dict[str, Any] | None] = [None] * len(tasks)
+    done = 0
+    for i, record in ray_games(tasks, address):
+        out[i] = record
+        done += 1
+        if progress:
+            progress(done, len(tasks))
     return out  # type: ignore[return-value]
 
 
