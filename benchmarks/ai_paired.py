@@ -1,0 +1,229 @@
+"""Paired comparisons: a variant of a strength match's first agent against that agent as it is, on
+the same games, the way the changes tried in docs/ai.md were measured.
+
+    .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
+        --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
+        [--set evaluate.KB_FRONTIER=0.5 ...] [--workers 2] [--dir benchmarks/results/paired]
+
+Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
+setups, seats and agent seeds), the first agent being ``--base`` in one arm and ``--variant`` in the
+other; the other seats are the match's. ``--set MODULE.NAME=VALUE`` changes a number of a module of
+``builders.ai`` (an evaluation weight, a planner constant) for the variant's own decisions only: the
+other agents read the module as it is (Kingdom Builder's evaluation keeps its caches apart for the
+variant, so its weights do not leak through them). The base defaults to the match's first agent
+counting positions (``clock=count``) instead of CPU time, so that both arms play each game the same
+until the first decision the change alters, and a game is the same on every run and machine.
+
+Each arm's games are appended to a file of their own in ``--dir`` (named by the match, the agent and
+the changes), so an arm already played (the base, usually) is not played again, and a run stopped
+part-way continues. The report compares the games both arms hold: each arm's wins (a draw a half) and
+mean lead (the first agent's score less the best other seat's), the mean difference of the leads game
+by game with its standard error, and the number of games that ended with other scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import re
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from ai_strength import MATCHES, SEED, first_leads  # noqa: E402
+
+from builders.ai import evaluate  # noqa: E402
+from builders.ai.agents import AgentSpec, parse_agent, parse_agents  # noqa: E402
+from builders.ai.tournament import derive_seed, rotations, seating  # noqa: E402
+from builders.core.games import get_game  # noqa: E402
+
+DEFAULT_DIR = Path(__file__).parent / "results" / "paired"
+#: numbers baked into tables when the module is imported: changing them later changes nothing
+BAKED = {"eval_middle_ages.MA_COIN", "eval_middle_ages.MA_MACHINE_UNIT"}
+
+
+def parse_set(text: str) -> tuple[str, str, float | int]:
+    """``MODULE.NAME=VALUE`` -> (module, name, value), the value of the constant's own type; ValueError
+    with the reason for anything else."""
+    m = re.fullmatch(r"([a-z_]+)\.([A-Za-z_][A-Za-z0-9_]*)=(.+)", text.strip())
+    if not m:
+        raise ValueError(f"--set {text!r}: write MODULE.NAME=VALUE, e.g. evaluate.KB_FRONTIER=0.5")
+    module, name, raw = m.groups()
+    try:
+        mod = importlib.import_module(f"builders.ai.{module}")
+    except ImportError:
+        raise ValueError(f"--set {text!r}: builders.ai has no module {module!r}") from None
+    old = getattr(mod, name, None)
+    if isinstance(old, bool) or not isinstance(old, (int, float)):
+        raise ValueError(f"--set {text!r}: builders.ai.{module} has no number {name!r}")
+    if f"{module}.{name}" in BAKED:
+        raise ValueError(f"--set {text!r}: {name} is baked into tables when the module is imported")
+    try:
+        value = type(old)(raw) if isinstance(old, int) else float(raw)
+    except ValueError:
+        raise ValueError(f"--set {text!r}: {raw!r} is not {'a whole number' if isinstance(old, int) else 'a number'}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"--set {text!r}: {raw!r} is not a finite number")
+    return module, name, value
+
+
+class Changed:
+    """An agent that plays with some constants of ``builders.ai`` changed, around its own decisions."""
+
+    def __init__(self, agent, sets: list[tuple[str, str, float | int]]):
+        self.agent = agent
+        self.sets = [(importlib.import_module(f"builders.ai.{m}"), n, v) for m, n, v in sets]
+        self.contexts: dict = {}  # Kingdom Builder's evaluation contexts (caches) under these values
+
+    def act(self, state):
+        saved = [(mod, name, getattr(mod, name)) for mod, name, _ in self.sets]
+        contexts = evaluate._KB_CONTEXTS
+        for mod, name, value in self.sets:
+            setattr(mod, name, value)
+        evaluate._KB_CONTEXTS = self.contexts
+        try:
+            return self.agent.act(state)
+        finally:
+            evaluate._KB_CONTEXTS = contexts
+            for mod, name, value in saved:
+                setattr(mod, name, value)
+
+
+def play(task: dict) -> dict:
+    """Game ``task["index"]`` of the match with the first agent ``task["first"]`` (changed by
+    ``task["sets"]``): its seats, scores, returns and gold per card."""
+    game = get_game(task["game"])
+    specs = [parse_agent(task["first"])] + [AgentSpec(k, dict(o)) for k, o in task["others"]]
+    g = task["index"]
+    setup_index, rotation = divmod(g, task["rotations"])
+    state = game.new_state(game.random_setup(task["players"], derive_seed("setup", SEED, setup_index)))
+    seats = seating(len(specs), task["players"], rotation)
+    agents = [specs[a].make(derive_seed("agent", SEED, g, seat), task["game"]) for seat, a in enumerate(seats)]
+    if task["sets"]:
+        agents = [Changed(a, task["sets"]) if seats[s] == 0 else a for s, a in enumerate(agents)]
+    while not state.is_over():
+        state.apply(agents[state.current_player].act(state))
+    result = state.result()
+    return {"index": g, "seats": seats, "scores": list(result.scores), "returns": result.returns(),
+            "breakdown": [dict(b) for b in result.breakdown]}
+
+
+def counted(spec: str) -> str:
+    """The agent ``spec`` counting positions instead of time, if it has a clock."""
+    agent = parse_agent(spec)
+    options = dict(agent.options)
+    if "clock" in options:
+        options["clock"] = "count"
+    return ":".join([agent.kind] + [f"{k}={v}" for k, v in options.items()])
+
+
+def arm_file(directory: Path, match: str, spec: str, sets: list[tuple[str, str, float | int]]) -> Path:
+    label = spec + "".join(f"+{m}.{n}={v}" for m, n, v in sets)
+    return directory / f"{match}__{re.sub(r'[^A-Za-z0-9.=+_-]', '_', label)}.jsonl"
+
+
+def load(path: Path) -> dict[int, dict]:
+    out: dict[int, dict] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                out[rec["index"]] = rec
+    return out
+
+
+def run_arm(match: str, games: int, spec: str, sets: list, path: Path, workers: int) -> int:
+    """Play the games of the arm missing from ``path``, appending each as it ends; returns how many."""
+    game, agents, players, _, _ = MATCHES[match]
+    others = [(s.kind, dict(s.options)) for s in parse_agents(agents)[1:]]
+    r = rotations(len(others) + 1, players)
+    done = load(path)
+    todo = [{"game": game, "players": players, "rotations": r, "index": g, "first": spec, "others": others,
+             "sets": sets} for g in range(games) if g not in done]
+    if not todo:
+        return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as out:
+        def save(rec: dict) -> None:
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+
+        if workers == 1:
+            for t in todo:
+                save(play(t))
+        else:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+                for fut in as_completed([pool.submit(play, t) for t in todo]):
+                    save(fut.result())
+    return len(todo)
+
+
+def compare(base: dict[int, dict], variant: dict[int, dict]) -> dict:
+    """The games both arms hold, compared: wins, mean leads, the paired difference and its error."""
+    idx = sorted(set(base) & set(variant))
+    if not idx:
+        return {"games": 0}
+    lb = first_leads([base[i] for i in idx])
+    lv = first_leads([variant[i] for i in idx])
+    d = [v - b for b, v in zip(lb, lv)]
+    win = lambda x: 1.0 if x > 0 else 0.5 if x == 0 else 0.0  # noqa: E731
+    return {"games": len(idx), "base_wins": sum(map(win, lb)), "variant_wins": sum(map(win, lv)),
+            "base_lead": statistics.fmean(lb), "variant_lead": statistics.fmean(lv),
+            "difference": statistics.fmean(d),
+            "error": statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan"),
+            "changed": sum(1 for i in idx if base[i]["scores"] != variant[i]["scores"])}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--match", required=True, choices=list(MATCHES))
+    ap.add_argument("--games", type=int, default=128, help="games 0 to N-1 of the match (default 128)")
+    ap.add_argument("--base", default=None, help="the first agent as it is (default: the match's, clock=count)")
+    ap.add_argument("--variant", default=None, help="the first agent changed (default: the base)")
+    ap.add_argument("--set", dest="sets", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                    help="a constant of builders.ai changed for the variant's decisions (repeatable)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
+    args = ap.parse_args(argv)
+    game, agents, players, _, _ = MATCHES[args.match]
+    r = rotations(len(parse_agents(agents)), players)
+    try:
+        if args.games < r or args.games % r:
+            raise ValueError(f"--games must be a positive multiple of {r} (the seat rotations), not {args.games}")
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, not {args.workers}")
+        base = args.base or counted(agents.split(",")[0])
+        variant = args.variant or base
+        for spec in (base, variant):
+            parse_agent(spec).check(game)
+        sets = [parse_set(s) for s in args.sets]
+        if variant == base and not sets:
+            raise ValueError("the variant is the base: give --variant or --set")
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    paths = arm_file(args.dir, args.match, base, []), arm_file(args.dir, args.match, variant, sets)
+    for (spec, s), path in zip(((base, []), (variant, sets)), paths):
+        n = run_arm(args.match, args.games, spec, s, path, args.workers)
+        print(f"{path.name}: {n} games played", file=sys.stderr)
+    base_games, variant_games = load(paths[0]), load(paths[1])
+    keep = range(args.games)
+    c = compare({i: base_games[i] for i in keep if i in base_games},
+                {i: variant_games[i] for i in keep if i in variant_games})
+    print(f"{args.match}, games 0-{args.games - 1}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
+          f"variant {variant}{''.join(f' {m}.{n}={v}' for m, n, v in sets)}: {c['variant_wins']:g} wins, "
+          f"lead {c['variant_lead']:+.2f}; difference {c['difference']:+.2f} +- {c['error']:.2f} a game "
+          f"({c['changed']} of {c['games']} games ended with other scores)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,105 @@
+"""benchmarks/ai_paired.py: a variant of a strength match's first agent against the agent as it is,
+on the same games."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from builders.ai import eval_middle_ages, evaluate
+from tests.ai.helpers import benchmark
+
+paired = benchmark("ai_paired")
+
+
+def test_a_constant_is_parsed_with_its_own_type():
+    assert paired.parse_set("evaluate.KB_FRONTIER=0.5") == ("evaluate", "KB_FRONTIER", 0.5)
+    assert paired.parse_set("planner.TILE_ACTIONS=40") == ("planner", "TILE_ACTIONS", 40)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("KB_FRONTIER=0.5", "--set 'KB_FRONTIER=0.5': write MODULE.NAME=VALUE, e.g. evaluate.KB_FRONTIER=0.5"),
+    ("nowhere.X=1", "--set 'nowhere.X=1': builders.ai has no module 'nowhere'"),
+    ("evaluate.KB_NOTHING=1", "--set 'evaluate.KB_NOTHING=1': builders.ai.evaluate has no number 'KB_NOTHING'"),
+    ("evaluate.WIN_SCALE=1", "--set 'evaluate.WIN_SCALE=1': builders.ai.evaluate has no number 'WIN_SCALE'"),
+    ("planner.TILE_ACTIONS=2.5", "--set 'planner.TILE_ACTIONS=2.5': '2.5' is not a whole number"),
+    ("evaluate.KB_FRONTIER=lots", "--set 'evaluate.KB_FRONTIER=lots': 'lots' is not a number"),
+    ("evaluate.KB_FRONTIER=inf", "--set 'evaluate.KB_FRONTIER=inf': 'inf' is not a finite number"),
+    ("eval_middle_ages.MA_COIN=0.2",
+     "--set 'eval_middle_ages.MA_COIN=0.2': MA_COIN is baked into tables when the module is imported"),
+])
+def test_a_bad_constant_is_refused_with_the_reason(text, message):
+    with pytest.raises(ValueError) as e:
+        paired.parse_set(text)
+    assert str(e.value) == message
+
+
+def test_the_changed_agent_sees_its_values_and_the_module_keeps_its_own():
+    seen = []
+
+    class Reader:
+        def act(self, state):
+            seen.append((evaluate.KB_FRONTIER, eval_middle_ages.MA_ACTION, evaluate._KB_CONTEXTS))
+            return "x"
+
+    before = evaluate._KB_CONTEXTS
+    changed = paired.Changed(Reader(), [("evaluate", "KB_FRONTIER", 0.75), ("eval_middle_ages", "MA_ACTION", 0.5)])
+    assert changed.act(None) == "x"
+    assert seen == [(0.75, 0.5, changed.contexts)]
+    assert changed.contexts is not before
+    assert (evaluate.KB_FRONTIER, eval_middle_ages.MA_ACTION, evaluate._KB_CONTEXTS) == (0.25, 0.25, before)
+
+
+def _arm(directory, name):
+    return {json.loads(line)["index"]: json.loads(line) for line in (directory / name).read_text().splitlines()}
+
+
+def test_a_variant_that_changes_nothing_plays_the_same_games(tmp_path, capsys):
+    """The default value set for the variant: each of the 4 games as the base played it, and a second
+    run plays nothing again."""
+    args = ["--match", "ma-medium-easy", "--games", "4", "--set", "eval_middle_ages.MA_ACTION=0.25",
+            "--workers", "1", "--dir", str(tmp_path)]
+    assert paired.main(args) == 0
+    out = capsys.readouterr()
+    assert out.out.strip().endswith("difference +0.00 +- 0.00 a game (0 of 4 games ended with other scores)")
+    base = _arm(tmp_path, "ma-medium-easy__medium.jsonl")
+    same = _arm(tmp_path, "ma-medium-easy__medium+eval_middle_ages.MA_ACTION=0.25.jsonl")
+    assert sorted(base) == [0, 1, 2, 3] and base == same
+    assert paired.main(args) == 0
+    assert capsys.readouterr().err.count(": 0 games played") == 2
+
+
+def test_a_changed_weight_is_compared_game_by_game(tmp_path, capsys):
+    """Actions valued at 1.5 VP instead of 0.25 for the variant (medium of The Builders against easy):
+    the report's numbers are those of the two files, game by game."""
+    args = ["--match", "ma-medium-easy", "--games", "6", "--set", "eval_middle_ages.MA_ACTION=1.5",
+            "--workers", "1", "--dir", str(tmp_path)]
+    assert paired.main(args) == 0
+    line = capsys.readouterr().out.strip()
+    base = _arm(tmp_path, "ma-medium-easy__medium.jsonl")
+    variant = _arm(tmp_path, "ma-medium-easy__medium+eval_middle_ages.MA_ACTION=1.5.jsonl")
+    assert sorted(variant) == list(range(6))
+    leads = {}
+    for arm, games in (("base", base), ("variant", variant)):
+        leads[arm] = [g["scores"][g["seats"].index(0)] - g["scores"][1 - g["seats"].index(0)] for _, g in sorted(games.items())]
+        assert [g["seats"] for _, g in sorted(games.items())] == [[0, 1], [1, 0]] * 3
+    c = paired.compare(base, variant)
+    diffs = [v - b for b, v in zip(leads["base"], leads["variant"])]
+    assert c["difference"] == pytest.approx(sum(diffs) / 6)
+    assert c["base_wins"] == sum(1.0 if x > 0 else 0.5 if x == 0 else 0.0 for x in leads["base"])
+    assert c["changed"] == sum(1 for i in range(6) if base[i]["scores"] != variant[i]["scores"]) > 0
+    assert f"difference {c['difference']:+.2f} +- {c['error']:.2f} a game ({c['changed']} of 6 games" in line
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--games", "3"], "error: --games must be a positive multiple of 2 (the seat rotations), not 3"),
+    ([], "error: the variant is the base: give --variant or --set"),
+    (["--variant", "hard:depth=9"], "error: option depth of hard must be 1, 2 or 3, not 9"),
+    (["--set", "evaluate.KB_FRONTIER"], "error: --set 'evaluate.KB_FRONTIER': write MODULE.NAME=VALUE, "
+                                         "e.g. evaluate.KB_FRONTIER=0.5"),
+])
+def test_bad_arguments_are_refused_and_nothing_is_played(tmp_path, capsys, extra, message):
+    assert paired.main(["--match", "ma-medium-easy", "--dir", str(tmp_path), *extra]) == 2
+    assert capsys.readouterr().err.strip() == message
+    assert not list(tmp_path.iterdir())
