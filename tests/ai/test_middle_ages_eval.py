@@ -237,3 +237,37 @@ def test_a_seat_behind_ends_a_game_that_has_gone_on_too_long(make):
     while not late.is_over():    # seat 1's last turn, without buying actions with its coins
         late.apply(next(a for a in late.legal_actions() if late.action_to_string(a) != "buy"))
     assert late.returns() == [0.0, 1.0]
+
+
+def test_medium_bots_that_took_coins_for_rounds_build_once_the_game_has_gone_on_too_long(monkeypatch):
+    """Round 40: seat 0 has 7 VP, seat 1 5, 60 coins each, sites open and crews to work on them
+    (reached by two medium bots playing a game on from round 3: they took coins round after round and
+    were at 4,400 coins each by round 747). rules.md "End of the game" sets no limit to a game's length,
+    and ``late_factor`` changes no choice in a round where no action can end the game. From round 30
+    (``MA_LATE_ROUND``) coins kept count nothing in the evaluation of a game still going on
+    (``MA_LATE_COIN``): the bots build, and seat 0 reaches 17 VP in 33 actions. Valued as before
+    (``MA_COIN``, 0.12 VP a coin) they take coins for 600 actions more, neither building."""
+    import json
+    from pathlib import Path
+
+    from builders.ai import eval_middle_ages
+    from builders.middle_ages.state import MiddleAgesState
+
+    data = json.loads((Path(__file__).parent / "positions" / "middle_ages_coin_stall.json").read_text())
+
+    def play_on(limit):
+        state = MiddleAgesState.from_json(data["position"], data["setup"])
+        assert (state.turn // 2, state.vp, state.coins) == (40, [7, 5], [60, 60])
+        agents = [GreedyAgent(0), GreedyAgent(1)]
+        n = 0
+        while not state.is_over() and n < limit:
+            state.apply(agents[state.current_player].act(state))
+            n += 1
+        return state, n
+
+    assert eval_middle_ages.MA_LATE_COIN == 0.0 and eval_middle_ages.MA_LATE_ROUND == 30
+    state, n = play_on(600)
+    assert state.is_over() and n == 33 and state.vp == [17, 10]
+    monkeypatch.setattr(eval_middle_ages, "MA_LATE_COIN", eval_middle_ages.MA_COIN)
+    state, n = play_on(600)
+    assert not state.is_over() and state.vp == [7, 5] and state.coins == [960, 960]

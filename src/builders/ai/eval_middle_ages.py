@@ -26,6 +26,7 @@ MA_PACE = 2.0           # VP a turn of the leader, to guess the turns left befor
 END_TRIGGER_VP = 17     # rules.md "End of the game"
 MA_LATE_ROUND = 30      # from this round on, a game still going on loses value round by round ...
 MA_LATE_DECAY = 0.8     # ... by this factor a round (bots' games end by round 25 or so)
+MA_LATE_COIN = 0.0      # ... and a coin is worth this much, not MA_COIN, in a game still going on
 #: count what a seat that has its last turn still to play can finish in it (see ``last_turn_gain``)
 MA_LAST_TURN = True
 
@@ -183,6 +184,10 @@ def values(st, horizon: float | None = None) -> list[float]:
     done = finished_seats(st)
     final = end_triggered(st)
     turns = 1 + int(max(0, END_TRIGGER_VP - max(st.vp)) / MA_PACE)
+    # a game gone on this long: coins kept count nothing, so that bots which took coins round after
+    # round, neither finishing a building, build to the end (``late_factor`` alone changes no
+    # choice within a round where no action can end the game)
+    coin = MA_COIN if st.turn // n < MA_LATE_ROUND else MA_LATE_COIN
     for p in range(n):
         if done[p]:
             out.append(st.vp[p] + st.coins[p] // 10 + 0.001 * st.coins[p])
@@ -202,7 +207,7 @@ def values(st, horizon: float | None = None) -> list[float]:
             continue
         # the actions the seat can still spend: this turn's and 3 a turn until the leader reaches 17 VP
         budget = (st.actions if p == st.cur else 0) + 3 * turns
-        v = st.vp[p] + MA_COIN * st.coins[p]
+        v = st.vp[p] + coin * st.coins[p]
         coins = st.coins[p]
         short = 0
         queue = 0.0          # actions to finish this site and the ones before it
