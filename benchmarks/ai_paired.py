@@ -3,11 +3,11 @@ the same games, the way the changes tried in docs/ai.md were measured.
 
     .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
         --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
-        [--set evaluate.KB_FRONTIER=0.5 ...] [--workers 2] [--dir benchmarks/results/paired]
+        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--workers 2] [--dir benchmarks/results/paired]
 
 Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
 setups, seats and agent seeds), the first agent being ``--base`` in one arm and ``--variant`` in the
-other; the other seats are the match's. ``--set MODULE.NAME=VALUE`` changes a number of a module of
+other; the other seats are the match's (or ``--others``, comma-separated agents). ``--set MODULE.NAME=VALUE`` changes a number of a module of
 ``builders.ai`` (an evaluation weight, a planner constant) for the variant's own decisions only: the
 other agents read the module as it is (Kingdom Builder's evaluation keeps its caches apart for the
 variant, so its weights do not leak through them). The base defaults to the match's first agent
@@ -121,8 +121,9 @@ def counted(spec: str) -> str:
     return ":".join([agent.kind] + [f"{k}={v}" for k, v in options.items()])
 
 
-def arm_file(directory: Path, match: str, spec: str, sets: list[tuple[str, str, float | int]]) -> Path:
-    label = spec + "".join(f"+{m}.{n}={v}" for m, n, v in sets)
+def arm_file(directory: Path, match: str, spec: str, sets: list[tuple[str, str, float | int]],
+             others: str | None = None) -> Path:
+    label = spec + "".join(f"+{m}.{n}={v}" for m, n, v in sets) + (f"__vs_{others}" if others else "")
     return directory / f"{match}__{re.sub(r'[^A-Za-z0-9.=+_-]', '_', label)}.jsonl"
 
 
@@ -136,10 +137,12 @@ def load(path: Path) -> dict[int, dict]:
     return out
 
 
-def run_arm(match: str, games: int, spec: str, sets: list, path: Path, workers: int) -> int:
+def run_arm(match: str, games: int, spec: str, sets: list, path: Path, workers: int,
+            others_spec: str | None = None) -> int:
     """Play the games of the arm missing from ``path``, appending each as it ends; returns how many."""
     game, agents, players, _, _ = MATCHES[match]
-    others = [(s.kind, dict(s.options)) for s in parse_agents(agents)[1:]]
+    others = [(s.kind, dict(s.options)) for s in
+              (parse_agents(others_spec) if others_spec else parse_agents(agents)[1:])]
     r = rotations(len(others) + 1, players)
     done = load(path)
     todo = [{"game": game, "players": players, "rotations": r, "index": g, "first": spec, "others": others,
@@ -190,12 +193,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default=None, help="the first agent changed (default: the base)")
     ap.add_argument("--set", dest="sets", action="append", default=[], metavar="MODULE.NAME=VALUE",
                     help="a constant of builders.ai changed for the variant's decisions (repeatable)")
+    ap.add_argument("--others", default=None, help="the other agents, comma-separated (default: the match's)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     args = ap.parse_args(argv)
     game, agents, players, _, _ = MATCHES[args.match]
-    r = rotations(len(parse_agents(agents)), players)
     try:
+        others = parse_agents(args.others) if args.others else parse_agents(agents)[1:]
+        for other in others:
+            other.check(game)
+        if len(others) + 1 > players:
+            raise ValueError(f"{len(others) + 1} agents do not fit in {players} seats")
+        r = rotations(len(others) + 1, players)
         if args.games < r or args.games % r:
             raise ValueError(f"--games must be a positive multiple of {r} (the seat rotations), not {args.games}")
         if args.workers < 1:
@@ -210,15 +219,17 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    paths = arm_file(args.dir, args.match, base, []), arm_file(args.dir, args.match, variant, sets)
+    paths = (arm_file(args.dir, args.match, base, [], args.others),
+             arm_file(args.dir, args.match, variant, sets, args.others))
     for (spec, s), path in zip(((base, []), (variant, sets)), paths):
-        n = run_arm(args.match, args.games, spec, s, path, args.workers)
+        n = run_arm(args.match, args.games, spec, s, path, args.workers, args.others)
         print(f"{path.name}: {n} games played", file=sys.stderr)
     base_games, variant_games = load(paths[0]), load(paths[1])
     keep = range(args.games)
     c = compare({i: base_games[i] for i in keep if i in base_games},
                 {i: variant_games[i] for i in keep if i in variant_games})
-    print(f"{args.match}, games 0-{args.games - 1}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
+    against = f" against {args.others}" if args.others else ""
+    print(f"{args.match}{against}, games 0-{args.games - 1}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
           f"variant {variant}{''.join(f' {m}.{n}={v}' for m, n, v in sets)}: {c['variant_wins']:g} wins, "
           f"lead {c['variant_lead']:+.2f}; difference {c['difference']:+.2f} +- {c['error']:.2f} a game "
           f"({c['changed']} of {c['games']} games ended with other scores)")

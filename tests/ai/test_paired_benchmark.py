@@ -103,3 +103,18 @@ def test_bad_arguments_are_refused_and_nothing_is_played(tmp_path, capsys, extra
     assert paired.main(["--match", "ma-medium-easy", "--dir", str(tmp_path), *extra]) == 2
     assert capsys.readouterr().err.strip() == message
     assert not list(tmp_path.iterdir())
+
+
+def test_other_agents_take_the_other_seats(tmp_path, capsys):
+    """``--others random``: medium of The Builders against random play instead of the match's easy,
+    each arm in its own file; random play scores almost nothing."""
+    args = ["--match", "ma-medium-easy", "--games", "2", "--others", "random", "--set",
+            "eval_middle_ages.MA_ACTION=0.25", "--workers", "1", "--dir", str(tmp_path)]
+    assert paired.main(args) == 0
+    assert capsys.readouterr().out.startswith("ma-medium-easy against random, games 0-1: base medium: 2 wins")
+    base = _arm(tmp_path, "ma-medium-easy__medium__vs_random.jsonl")
+    assert base == _arm(tmp_path, "ma-medium-easy__medium+eval_middle_ages.MA_ACTION=0.25__vs_random.jsonl")
+    assert all(g["scores"][g["seats"].index(1)] <= 2 for g in base.values())
+    assert paired.main(["--match", "ma-medium-easy", "--others", "random,random", "--set",
+                        "eval_middle_ages.MA_ACTION=1", "--dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == "error: 3 agents do not fit in 2 seats"
