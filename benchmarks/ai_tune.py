@@ -18,7 +18,9 @@ A parameter is either a search constant of ``MCTSAgent`` (``c``, ``scale``, ``wi
 constant of ``builders.ai.evaluate`` (the move heuristic's weights ``KB_MOVE_*``, which only the
 search reads, and with ``--params`` the evaluation's weights, which greedy reads too): each agent
 sets its own values of those constants around each of its decisions (both agents play in one
-process, one after the other).
+process, one after the other), with Kingdom Builder's evaluation caches of its own
+(``ai_paired.Changed``): the caches hold a kingdom's card values with their gradients, so a weight such
+as the farmers' gap would otherwise leak from one agent to the other.
 
 Both agents are the search as the hard level used it (fast move ordering, subtree reuse, the whole-turn budget)
 with ``--turn`` CPU-seconds a turn (``clock=cpu``, so the load of the machine does not change the
@@ -38,10 +40,14 @@ import sys
 import time
 from pathlib import Path
 
-from builders.ai import evaluate
-from builders.ai.mcts import MCTSAgent
-from builders.ai.tournament import derive_seed
-from builders.core.games import get_game
+sys.path.insert(0, str(Path(__file__).parent))
+
+from ai_paired import Changed  # noqa: E402
+
+from builders.ai import evaluate  # noqa: E402
+from builders.ai.mcts import MCTSAgent  # noqa: E402
+from builders.ai.tournament import derive_seed  # noqa: E402
+from builders.core.games import get_game  # noqa: E402
 
 #: name -> (default, step, low, high); search constants first, then module constants of evaluate
 SEARCH = {
@@ -77,16 +83,11 @@ class Tuned:
         kwargs = {k: v for k, v in values.items() if k in SEARCH}
         self.agent = MCTSAgent(seed, time_limit=None, turn_time=None if iterations else turn,
                                iterations=iterations, prior=prior, reuse=True, clock="cpu", **kwargs)
+        # the constants hold around its own decisions, with evaluation caches of its own
+        self.changed = Changed(self.agent, [("evaluate", k, v) for k, v in self.module.items()])
 
     def act(self, state):
-        saved = {k: getattr(evaluate, k) for k in self.module}
-        for k, v in self.module.items():
-            setattr(evaluate, k, v)
-        try:
-            return self.agent.act(state)
-        finally:
-            for k, v in saved.items():
-                setattr(evaluate, k, v)
+        return self.changed.act(state)
 
 
 def play(setup_seed: int, agents: list[Tuned]) -> list[float]:

@@ -47,6 +47,35 @@ def test_a_tuned_agent_searches_with_its_constants_and_restores_them():
     assert plain(default, 1.0, 0.3)[1] != visits
 
 
+def test_a_tuned_agents_evaluation_weights_do_not_leak_through_the_caches():
+    """Kingdom Builder's evaluation caches each kingdom's card values with their gradients: a tuned
+    agent with another farmers' gap sees its own value of a position the module has already valued,
+    and the module afterwards its own again (seed 7 deals farmers; each seat has a sector empty)."""
+    from builders.core.games import get_game
+
+    g = get_game("kingdom")
+    state = g.new_state(g.random_setup(2, 7))
+    assert "farmers" in state.cards
+    rnd = __import__("random").Random(1)
+    while sum(1 for s in evaluate._kingdom_context(state).sectors if state.own[0] & s) != 3:
+        legal = state.legal_actions()
+        state.apply(legal[rnd.randrange(len(legal))])
+    default = evaluate.values(state)
+    seen = []
+
+    class Reader:
+        def act(self, st):
+            seen.append(evaluate.values(st))
+            return None
+
+    tuned = tune.Tuned(3, {"KB_FARMERS_GAP": 3.0}, None, iterations=10)
+    tuned.changed.agent = Reader()
+    tuned.act(state)
+    # the gap goes from 0.6 to 3.0 a step: seat 0's empty sector is 2 steps away, seat 1's 1 step
+    assert seen[0] == pytest.approx([default[0] - 2.4 * 2, default[1] - 2.4])
+    assert evaluate.values(state) == default
+
+
 def test_a_short_run_writes_its_record(tmp_path):
     out = tmp_path / "tune.json"
     assert tune.main(["--steps", "1", "--pairs", "1", "--iters", "3", "--params", "c,KB_MOVE_GOOD",
