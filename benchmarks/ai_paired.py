@@ -38,7 +38,7 @@ from ai_strength import MATCHES, SEED, first_leads  # noqa: E402
 
 from builders.ai import evaluate  # noqa: E402
 from builders.ai.agents import AgentSpec, parse_agent, parse_agents  # noqa: E402
-from builders.ai.tournament import derive_seed, rotations, seating  # noqa: E402
+from builders.ai.tournament import derive_seed, local_games, rotations, seating  # noqa: E402
 from builders.core.games import get_game  # noqa: E402
 
 DEFAULT_DIR = Path(__file__).parent / "results" / "paired"
@@ -155,17 +155,8 @@ def run_arm(match: str, games: int, spec: str, sets: list, path: Path, workers: 
             out.write(json.dumps(rec) + "\n")
             out.flush()
 
-        if workers == 1:
-            for t in todo:
-                save(play(t))
-        else:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-
-            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                for fut in as_completed([pool.submit(play, t) for t in todo]):
-                    save(fut.result())
+        for _, record in local_games(todo, workers, play):
+            save(record)
     return len(todo)
 
 

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from builders.ai.agents import parse_agents
-from builders.ai.tournament import BACKENDS, _labels, play_game, ray_games, rotations, summarize, wilson_interval
+from builders.ai.tournament import BACKENDS, _labels, local_games, ray_games, rotations, summarize, wilson_interval
 
 SEED = 2024
 #: name -> (game, agents, players, games, target win rate of the first agent or None)
@@ -92,22 +92,10 @@ def play(names: list[str], games: int | None, workers: int, path: Path, backend:
             print(f"{name} game {record['index']}: scores {record['scores']}, seats {record['seats']}",
                   file=sys.stderr)
 
-        if backend == "ray":
-            for i, record in ray_games([t for _, t in todo], address):
-                save(todo[i][0], record)
-            return len(todo)
-        if workers == 1:
-            for name, t in todo:
-                save(name, play_game(t))
-            return len(todo)
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = {pool.submit(play_game, t): name for name, t in todo}
-            for fut in as_completed(futures):
-                save(futures[fut], fut.result())
+        tasks = [t for _, t in todo]
+        games = ray_games(tasks, address) if backend == "ray" else local_games(tasks, workers)
+        for i, record in games:
+            save(todo[i][0], record)
     return len(todo)
 
 

@@ -324,22 +324,35 @@ def run_tournament(game: str, agents: Sequence[Any] | str, players: int, games: 
                             workers if backend == "local" else 0, backend)
 
 
-def _run_local(tasks: list[dict[str, Any]], workers: int, progress) -> list[dict[str, Any]]:
+def local_games(tasks: list[dict[str, Any]], workers: int,
+                play: Callable[[dict[str, Any]], Any] = play_game) -> Iterator[tuple[int, Any]]:
+    """Play the games ``tasks`` with ``play`` (:func:`play_game` by default) in ``workers`` local
+    processes (1: in this process, in order). Yields ``(position in tasks, result)`` as each game
+    finishes, so that a caller can keep every game the moment it ends."""
+    if workers == 1:
+        for i, t in enumerate(tasks):
+            yield i, play(t)
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    out: list[dict[str, Any] | None] = [None] * len(tasks)
     # fork where there is one (fast, and scripts need no __main__ guard); the workers only play games
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(play_game, t): t["index"] for t in tasks}
-        done = 0
+        futures = {pool.submit(play, t): i for i, t in enumerate(tasks)}
         for fut in as_completed(futures):
-            out[futures[fut]] = fut.result()
-            done += 1
-            if progress:
-                progress(done, len(tasks))
+            yield futures[fut], fut.result()
+
+
+def _run_local(tasks: list[dict[str, Any]], workers: int, progress) -> list[dict[str, Any]]:
+    out: list[dict[str, Any] | None] = [None] * len(tasks)
+    done = 0
+    for i, record in local_games(tasks, workers):
+        out[i] = record
+        done += 1
+        if progress:
+            progress(done, len(tasks))
     return out  # type: ignore[return-value]
 
 
