@@ -308,16 +308,8 @@ def run_tournament(game: str, agents: Sequence[Any] | str, players: int, games: 
             "agents": [(s.kind, dict(s.options)) for s in specs]}
     tasks = [dict(base, index=i) for i in range(games)]
     start = time.perf_counter()
-    if backend == "ray":
-        records = _run_ray(tasks, address, progress)
-    elif workers == 1:
-        records = []
-        for t in tasks:
-            records.append(play_game(t))
-            if progress:
-                progress(len(records), games)
-    else:
-        records = _run_local(tasks, workers, progress)
+    played = ray_games(tasks, address) if backend == "ray" else local_games(tasks, workers)
+    records = _collect(played, len(tasks), progress)
     elapsed = time.perf_counter() - start
     stats = summarize(game, labels, players, seed, r, records)
     return TournamentResult(game, labels, players, games, seed, r, stats, records, elapsed,
@@ -345,14 +337,15 @@ def local_games(tasks: list[dict[str, Any]], workers: int,
             yield futures[fut], fut.result()
 
 
-def _run_local(tasks: list[dict[str, Any]], workers: int, progress) -> list[dict[str, Any]]:
-    out: list[dict[str, Any] | None] = [None] * len(tasks)
+def _collect(games: Iterator[tuple[int, dict[str, Any]]], n: int, progress) -> list[dict[str, Any]]:
+    """The ``n`` records ``games`` yields (position, record), in their positions' order."""
+    out: list[dict[str, Any] | None] = [None] * n
     done = 0
-    for i, record in local_games(tasks, workers):
+    for i, record in games:
         out[i] = record
         done += 1
         if progress:
-            progress(done, len(tasks))
+            progress(done, n)
     return out  # type: ignore[return-value]
 
 
@@ -375,17 +368,6 @@ def ray_games(tasks: list[dict[str, Any]], address: str | None = None) -> Iterat
         ready, pending = ray.wait(pending, num_returns=1)
         for ref in ready:
             yield index[ref], ray.get(ref)
-
-
-def _run_ray(tasks: list[dict[str, Any]], address: str | None, progress) -> list[dict[str, Any]]:
-    out: list[dict[str, Any] | None] = [None] * len(tasks)
-    done = 0
-    for i, record in ray_games(tasks, address):
-        out[i] = record
-        done += 1
-        if progress:
-            progress(done, len(tasks))
-    return out  # type: ignore[return-value]
 
 
 # -- pictures -----------------------------------------------------------------------------------
