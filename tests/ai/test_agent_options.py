@@ -11,7 +11,7 @@ from builders.ai.agents import OPTIONS, AgentSpec, LevelAgent, parse_agent, pars
 from builders.ai.factory import EASY_NOISE, LEVELS, TURN_TIME, BotError, check_turn_time, make_bot
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import MCTSAgent
-from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+from builders.ai.planner import LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
 from builders.ai.planner_middle_ages import LEVEL_SETTINGS as MIDDLE_AGES_SETTINGS
 from builders.ai.planner_middle_ages import MiddleAgesPlanner
 from builders.ai.tournament import run_tournament
@@ -73,9 +73,12 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),
     ("mcts:top=-2", "option top of mcts must not be negative, not -2"),
     ("hard:top=3", "unknown option 'top' for agent hard (options: turn, beam, plans, reply, ahead, block, depth, "
-                   "samples, clock)"),
+                   "samples, clock, rollouts, finalists, rbeam)"),
     ("plan:samples=0", "option samples of plan must be positive, not 0"),
     ("plan:beam=0", "option beam of plan must be positive, not 0"),
+    ("hard:rollouts=-1", "option rollouts of hard must not be negative, not -1"),
+    ("hard:finalists=1", "option finalists of hard must be at least 2, not 1"),
+    ("expert:rbeam=0", "option rbeam of expert must be positive, not 0"),
     ("hard:reply=0", "option reply of hard must be positive, not 0"),
     ("plan:plans=-1", "option plans of plan must not be negative, not -1"),
     ("plan:plans=2.5", "option plans of plan must be a whole number, not '2.5'"),
@@ -97,7 +100,9 @@ def test_agent_spec_refusals(text, message):
                                     "plans, reply, depth, samples, clock)"),
     ("expert:depth=3", "kingdom", "option depth of expert must be 1 or 2 in Kingdom Builder, not 3"),
     ("expert:samples=3", "kingdom", "option samples of expert is not one of Kingdom Builder's (options there: turn, "
-                                    "beam, plans, reply, ahead, block, depth, clock)"),
+                                    "beam, plans, reply, ahead, block, depth, clock, rollouts, finalists, rbeam)"),
+    ("hard:rollouts=8", "middle-ages", "option rollouts of hard is not one of The Builders' (options there: turn, "
+                                       "beam, plans, reply, depth, samples, clock)"),
 ])
 def test_level_options_of_the_other_game_are_refused(text, game, message):
     """hard, expert and plan are the game's turn planner; the weights of the next turns over the
@@ -157,6 +162,7 @@ def test_each_spec_makes_the_agent_it_names():
         planner = parse_agent(level).make(5, "kingdom")
         assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
         assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]
+        assert (planner.rollouts, planner.finalists, planner.roll_beam) == (*ROLLOUT_SETTINGS[level], 1)
         # without its game, the level becomes the game's agent at its first decision
         later = parse_agent(level).make(5)
         assert (type(later), later.agent, later.turn_time, later.name) == (LevelAgent, None, TURN_TIME[level], level)
@@ -166,6 +172,8 @@ def test_each_spec_makes_the_agent_it_names():
     tuned = parse_agent("hard:turn=1:plans=3:beam=9:reply=2:block=0.5:clock=cpu").make(5, "kingdom")
     assert (tuned.turn_time, tuned.plans, tuned.beam, tuned.reply, tuned.block, tuned.ahead, tuned.clock) == \
         (1.0, 3, 9, 2, 0.5, 1.0, "cpu")
+    tuned = parse_agent("expert:rollouts=0:finalists=3:rbeam=2").make(5, "kingdom")
+    assert (tuned.rollouts, tuned.finalists, tuned.roll_beam, tuned.plans) == (0, 3, 2, LEVEL_SETTINGS["expert"][1])
     assert parse_agent("expert:clock=count").make(5, "middle-ages").clock == "count"
     plan = parse_agent("plan:turn=3:plans=0").make(5)
     assert (type(plan), plan.turn_time, plan.name) == (LevelAgent, 3.0, "plan:turn=3:plans=0")
@@ -207,6 +215,8 @@ def test_bot_levels():
         planner = make_bot("kingdom", level, 1)
         assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
         assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]
+        assert (planner.rollouts, planner.finalists) == ROLLOUT_SETTINGS[level] == {"hard": (64, 4),
+                                                                                   "expert": (100, 6)}[level]
     assert make_bot("kingdom", "expert", 1, turn_time=3).turn_time == 3.0
     # the fast levels ignore a turn time (but still check it)
     assert make_bot("kingdom", "medium", 1, turn_time=3).noise == 0.0

@@ -197,7 +197,7 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     """The first action of the hard level's plan (the game's turn planner, with the analysis's budget
     counted in positions: the same hint on every run), with the analysis's win chance of that action."""
     from builders.ai.analysis import PLAN_SHARE_OF_ITERATIONS, decisions_before
-    from builders.ai.planner import COUNT_RATE, LEVEL_SETTINGS, TurnPlanner
+    from builders.ai.planner import COUNT_RATE, LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
     from builders.ai.planner_middle_ages import MiddleAgesPlanner
     from builders.ai.tournament import derive_seed
 
@@ -208,9 +208,10 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     assert 0.0 <= h.win_chance <= 1.0 and h.seat == state.current_player
     assert hint(state, state.current_player, seed=5) == h
     beam, plans, reply = LEVEL_SETTINGS["hard"]
+    rollouts, finalists = ROLLOUT_SETTINGS["hard"]
     turn_time = DEFAULT_ITERATIONS * PLAN_SHARE_OF_ITERATIONS
     planner = TurnPlanner(derive_seed("analysis-hard", 5, decisions_before(state)), turn_time=turn_time, beam=beam,
-                          plans=plans, reply=reply, clock="count")
+                          plans=plans, reply=reply, rollouts=rollouts, finalists=finalists, clock="count")
     planner.replan_share = planner.FIRST_SHARE
     assert planner.plan(state)[0] == h.action
     assert h.iterations == planner.last_stats["evaluations"] > 100

@@ -118,6 +118,8 @@ def test_the_planner_refuses_what_it_cannot_do():
         ({"ahead": 11}, "ahead must be from 0 to 10, not 11"),
         ({"clock": "sun"}, "clock must be one of wall, cpu, count, not 'sun'"),
         ({"depth": 3}, "depth must be 1 or 2, not 3"),
+        ({"rollouts": -1}, "rollouts must be a whole number of at least 0, not -1"),
+        ({"finalists": 1}, "finalists must be a whole number of at least 2, not 1"),
     ]:
         with pytest.raises(PlannerError) as e:
             TurnPlanner(1, **kwargs)
@@ -154,14 +156,16 @@ def test_the_rest_of_a_plan_stops_at_a_card_drawn_in_the_turn():
     assert rest == other._plan[2] and rest[-1] == END
 
 
-def test_a_planner_made_with_its_defaults_is_the_hard_level():
+def test_a_planner_made_with_its_defaults_is_the_hard_level_without_games_played_out():
     from builders.ai import make_bot
     from builders.ai.planner import LEVEL_SETTINGS
 
     plain, hard = TurnPlanner(1), make_bot("kingdom", "hard", 1)
     assert (plain.beam, plain.plans, plain.reply, plain.turn_time) == (*LEVEL_SETTINGS["hard"], 2.0)
-    assert (plain.beam, plain.plans, plain.reply, plain.turn_time, plain.ahead, plain.block) == \
-        (hard.beam, hard.plans, hard.reply, hard.turn_time, hard.ahead, hard.block) == (30, 16, 4, 2.0, 1.0, 1.0)
+    assert (plain.beam, plain.plans, plain.reply, plain.turn_time, plain.ahead, plain.block, plain.finalists) == \
+        (hard.beam, hard.plans, hard.reply, hard.turn_time, hard.ahead, hard.block, hard.finalists) == \
+        (30, 16, 4, 2.0, 1.0, 1.0, 4)
+    assert (plain.rollouts, hard.rollouts) == (0, 64)
 
 
 def final_round_turns(players: int, seed: int):
@@ -377,3 +381,62 @@ def test_in_a_round_a_seat_still_to_play_surely_ends_the_planner_counts_no_next_
     # Red after its turn: 74 gold by the cards and castles, 2 tiles held; valued at the 74 alone
     assert sum(sim.score_breakdown()[0].values()) == 74 and sim.held[0].bit_count() == 2
     assert values(sim, 0)[0] == 74.0 and values(sim)[0] > 74.0
+
+
+def test_games_played_out_choose_among_the_finalists_on_the_same_draws(monkeypatch):
+    """``rollouts``: the ``finalists`` best plans by the look-ahead are played out to the game's end,
+    round by round, every plan of a round on the same hidden cards (the same sample), and the plan
+    with the best mean final lead is played."""
+    state = midgame("kingdom", 2, 3, 40)
+    ranked = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3)
+    calls = []
+
+    def rollout(self, end, seat, sample):
+        calls.append((end, sample))
+        finalist = sum(1 for e, s in calls if s == sample) - 1
+        return 10.0 if finalist == 2 else float(finalist)
+    monkeypatch.setattr(TurnPlanner, "_rollout", rollout)
+    planner = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3, rollouts=5, finalists=3)
+    plan = planner.plan(state)
+    assert planner.last_stats["rollouts"] == 5 and len(calls) == 15
+    samples = [s for _, s in calls]
+    assert [samples[i:i + 3] for i in range(0, 15, 3)] == [[s] * 3 for s in sorted(set(samples))]
+    ends = [e for e, _ in calls[:3]]
+    assert len({id(e) for e in ends}) == 3 and all(e.current_player == state.current_player for e in ends)
+    # the third finalist (best played out) is played, not the look-ahead's first
+    assert plan != ranked.plan(state)
+    assert planner.last_stats["value"] == 10.0
+
+
+def test_a_game_played_out_is_the_same_on_the_same_draws():
+    """A rollout plays the game to its end (every seat the best turn a beam of ``roll_beam`` finds);
+    from the same position and sample it gives the same final lead, and two plans of one turn are
+    played out on the same deck order (what the seat has not seen, shuffled by the sample)."""
+    state = midgame("kingdom", 2, 3, 40)
+    seat = state.current_player
+    planner = TurnPlanner(2, turn_time=None, beam=20, plans=0)
+    found = planner._plans(state.resample_hidden(seat, Rng(1)), seat, 20, True)
+    first, second = found[0][1], found[1][1]
+    assert first.resample_hidden(seat, Rng(9)).deck == second.resample_hidden(seat, Rng(9)).deck
+    games = [planner._play_out(first, seat, 9) for _ in range(2)]
+    assert games[0].is_over() and games[0].history == games[1].history
+    assert games[0].player_actions()[:len(first.player_actions()) + 1] == first.player_actions() + [END]
+    scores = games[0].result().scores
+    assert planner._rollout(first, seat, 9) == scores[seat] - max(scores[q] for q in range(2) if q != seat)
+
+
+def test_without_time_for_enough_rounds_the_look_ahead_chooses():
+    """Games are played out with what is left of the turn after the look-ahead; with room for fewer
+    than ``MIN_ROUNDS`` rounds the look-ahead's choice stands."""
+    from builders.ai.planner import COUNT_RATE, MIN_ROUNDS
+
+    state = midgame("kingdom", 2, 3, 40)
+    plain = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3)
+    plain_plan = plain.plan(state)
+    needed = plain.last_stats["evaluations"]
+    tight = TurnPlanner(2, turn_time=needed * 1.02 / COUNT_RATE / 0.9, beam=20, plans=6, reply=3,
+                        rollouts=50, clock="count")
+    assert tight.plan(state) == plain_plan and tight.last_stats["rollouts"] < MIN_ROUNDS
+    roomy = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3, rollouts=MIN_ROUNDS, clock="count")
+    roomy.plan(state)
+    assert roomy.last_stats["rollouts"] == MIN_ROUNDS

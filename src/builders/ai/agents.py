@@ -25,8 +25,12 @@ plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.plann
            then the answers to it; default 1 and 2, The Builders' expert 3), ``clock`` (``wall``,
            ``cpu`` or ``count``: time counted in positions evaluated, so that a game is played
            the same on every run and machine); Kingdom
-           Builder only: ``ahead``, ``block`` (the weights of the next turns, default 1, 1); The
-           Builders only: ``samples`` (determinizations the turn is planned on, default 1)
+           Builder only: ``ahead``, ``block`` (the weights of the next turns, default 1, 1),
+           ``rollouts`` (the most rounds of games played out to the end from the ``finalists``
+           best plans, in the turn's time left; ``plan`` 0, hard 64, expert 100),
+           ``finalists`` (default 4, expert 6), ``rbeam`` (the beam of the turns played out,
+           default 1); The Builders only: ``samples`` (determinizations the turn is planned on,
+           default 1)
 easy,      the bot levels of ``make_bot``; hard and expert are the game's planner with the level's
 medium,    settings and take its options
 hard,
@@ -64,11 +68,12 @@ OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
 }
 OPTIONS["plan"] = {"turn": (float, "turn_time"), "beam": (int, "beam"), "plans": (int, "plans"),
                    "reply": (int, "reply"), "ahead": (float, "ahead"), "block": (float, "block"),
-                   "depth": (int, "depth"), "samples": (int, "samples"), "clock": (str, "clock")}
+                   "depth": (int, "depth"), "samples": (int, "samples"), "clock": (str, "clock"),
+                   "rollouts": (int, "rollouts"), "finalists": (int, "finalists"), "rbeam": (int, "roll_beam")}
 #: the agents that plan whole turns (the planner of the game they play)
 PLANNERS = ("plan", "hard", "expert")
 #: the planner options that only Kingdom Builder's planner takes, and only The Builders'
-KINGDOM_ONLY = ("ahead", "block")
+KINGDOM_ONLY = ("ahead", "block", "rollouts", "finalists", "rbeam")
 MIDDLE_AGES_ONLY = ("samples",)
 CLOCK_NAMES = ("wall", "cpu")
 OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(OPTIONS["plan"]), "expert": dict(OPTIONS["plan"])})
@@ -172,7 +177,7 @@ def _value(kind: str, key: str, text: str) -> Any:
     except ValueError:
         raise ValueError(f"option {key} of {kind} must be {'a whole number' if typ is int else 'a number'}, "
                          f"not {text!r}") from None
-    if key in ("time", "iters", "turn", "c", "scale", "beam", "reply", "samples") and not value > 0:
+    if key in ("time", "iters", "turn", "c", "scale", "beam", "reply", "samples", "rbeam") and not value > 0:
         raise ValueError(f"option {key} of {kind} must be positive, not {text}")
     if key in ("time", "turn") and value > 600:
         raise ValueError(f"option {key} of {kind} must be at most 600 seconds, not {text}")
@@ -180,8 +185,10 @@ def _value(kind: str, key: str, text: str) -> Any:
         raise ValueError(f"option reuse of {kind} must be 0 or 1, not {text}")
     if key == "depth" and value not in (1, 2, 3):
         raise ValueError(f"option depth of {kind} must be 1, 2 or 3, not {text}")
-    if key in ("noise", "rollout", "widen", "finish", "top", "plans") and value < 0:
+    if key in ("noise", "rollout", "widen", "finish", "top", "plans", "rollouts") and value < 0:
         raise ValueError(f"option {key} of {kind} must not be negative, not {text}")
+    if key == "finalists" and value < 2:
+        raise ValueError(f"option finalists of {kind} must be at least 2, not {text}")
     if key in ("ahead", "block") and not 0 <= value <= 10:
         raise ValueError(f"option {key} of {kind} must be from 0 to 10, not {text}")
     return value

@@ -23,7 +23,7 @@ first decision and plays the rest of its plan. ``turn_time`` sets another. The s
 from __future__ import annotations
 
 from builders.ai.greedy import GreedyAgent
-from builders.ai.planner import LEVEL_SETTINGS, TurnPlanner
+from builders.ai.planner import LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
 from builders.ai.planner_middle_ages import LEVEL_DEPTH as MIDDLE_AGES_DEPTH
 from builders.ai.planner_middle_ages import LEVEL_SETTINGS as MIDDLE_AGES_SETTINGS
 from builders.ai.planner_middle_ages import MiddleAgesPlanner
@@ -67,7 +67,9 @@ def make_planner(seed: int | None, level: str, turn_time: float, game: str | Non
                                                                  "samples": samples, "depth": MIDDLE_AGES_DEPTH[level],
                                                                  **options})
     beam, plans, reply = LEVEL_SETTINGS[level]
-    return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply, **options})
+    rollouts, finalists = ROLLOUT_SETTINGS[level]
+    return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
+                                                     "rollouts": rollouts, "finalists": finalists, **options})
 
 
 def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | None = None) -> Agent:

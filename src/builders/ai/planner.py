@@ -16,7 +16,14 @@ terrain card and the tiles before or after them. The planner chooses the whole t
    cards to come, and builds that take the hexes the next player wants. In the game's last round
    (``evaluate.last_round``) the seat has no next turn, and a plan that ends the game is worth its
    result: plans are compared by the win, then by the lead.
-3. The turn is then played action by action; a card drawn during the turn (the played terrain has no
+3. **Games played out** (``rollouts``, the hard and expert levels): in the turn's time left after
+   the look-ahead, the ``finalists`` best plans by it are played out to the game's end, round after
+   round, every seat playing the best turn a narrow beam (``roll_beam``) finds by the evaluation
+   alone; in a round every plan is played out on the same draw of the cards the seat has not seen,
+   so that the plans are compared on the same luck. With at least ``MIN_ROUNDS`` rounds the plan
+   with the best mean final lead is played. The evaluation sees one turn ahead; the games played
+   out see what the cards pay by the end.
+4. The turn is then played action by action; a card drawn during the turn (the played terrain has no
    free hex left: rules.md, building rule 4) starts a new plan.
 
 The planner sees only what its seat may see: it plans on ``state.resample_hidden(seat, rng)`` and
@@ -24,8 +31,9 @@ weights the next cards by the pool of cards the seat has not seen (the deck and 
 hands). With ``turn_time`` the look-ahead stops when the turn's time is spent (the best plans are
 valued first); without it the planner does all its work and, with a seed, always plays the same.
 
-``last_stats`` holds the plans found, the plans looked ahead, the positions evaluated, the time and
-the chosen plan's value (its lead) and win value.
+``last_stats`` holds the plans found, the plans looked ahead, the positions evaluated, the time, the
+chosen plan's value (its lead, or its mean final lead in the games played out) and win value, and the
+rounds of games played out.
 """
 
 from __future__ import annotations
@@ -53,8 +61,12 @@ REPLAN_SHARE = 0.2
 LAST_SHARE = 0.05
 #: the plans that end the game or start its final round looked ahead beyond the best ``plans``
 ENDING_PLANS = 4
+#: the fewest rounds of games played out (one per finalist) for them to choose the plan
+MIN_ROUNDS = 4
 #: per level: (beam, plans, reply)
 LEVEL_SETTINGS = {"hard": (30, 16, 4), "expert": (40, 32, 6)}
+#: per level: (rollouts, finalists), the most rounds of games played out and the plans they choose from
+ROLLOUT_SETTINGS = {"hard": (64, 4), "expert": (100, 6)}
 #: the planners' own clock "count": time counted in positions evaluated, this many a second (about
 #: what a planner evaluates in a second of one core), so that a budget gives the same plans on every
 #: machine and every run (the analysis's hard bot uses it)
@@ -183,7 +195,9 @@ class Planner(ABC):
 
 
 class TurnPlanner(Planner):
-    """Plans each Kingdom Builder turn whole (module docstring); the defaults are the hard level's.
+    """Plans each Kingdom Builder turn whole (module docstring); the defaults are the hard level's
+    but for the games played out, which are off (``make_planner`` gives the levels theirs:
+    ``ROLLOUT_SETTINGS``).
 
     - ``turn_time``: seconds for a whole turn, spent at its first decision (None: no limit; a
       plan made again after a card drawn in the turn gets what is left: ``Planner._budget``);
@@ -194,19 +208,28 @@ class TurnPlanner(Planner):
     - ``depth``: 1, both next turns valued from the plan's end; 2, the next seat's best turn
       with each card applied before the seat's own next turn;
     - ``clock``: ``wall``, ``cpu`` or ``count`` (``COUNT_RATE`` positions evaluated a second: the
-      same plans on every run).
+      same plans on every run);
+    - ``rollouts``: the most rounds of games played out (0: none; without ``turn_time`` all are
+      played); ``finalists``: the plans played out (at least 2); ``roll_beam``: the beam of the
+      turns played in them.
     """
 
     def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
                  plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2],
                  ahead: float = 1.0, block: float = 1.0, depth: int = 1, clock: str = "wall",
-                 name: str | None = None):
+                 rollouts: int = 0, finalists: int = 4, roll_beam: int = 1, name: str | None = None):
         for key, value in (("ahead", ahead), ("block", block)):
             if not 0 <= value <= 10:
                 raise PlannerError(f"{key} must be from 0 to 10, not {value!r}")
+        for key, value, low in (("rollouts", rollouts, 0), ("finalists", finalists, 2), ("roll_beam", roll_beam, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise PlannerError(f"{key} must be a whole number of at least {low}, not {value!r}")
         super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
         self.ahead = float(ahead)
         self.block = float(block)
+        self.rollouts = rollouts
+        self.finalists = finalists
+        self.roll_beam = roll_beam
         #: (the mark the next planned action expects: ``_mark``, the seat's card, the actions left)
         self._plan: tuple[tuple[int, int], int, list[Action]] | None = None
 
@@ -260,6 +283,7 @@ class TurnPlanner(Planner):
         """The actions of the seat to move until the end of its turn (``end`` included)."""
         start, deadline, plan_deadline, det = self._begin(state)
         seat = state.current_player
+        self._rounds = 0
         found = self._plans(det, seat, self.beam, True, plan_deadline)
         weights = _card_weights(det, seat)
         best = found[0]
@@ -268,6 +292,7 @@ class TurnPlanner(Planner):
         if self.plans and len(found) > 1 and (self.ahead or self.block):
             nxt = (seat + 1) % state.num_players
             scored = None
+            ranked = []
             late = False  # the time ran out: only plans that need no look-ahead are valued
             for value, end, actions in with_ending_plans(found, self.plans, det.final_round, 1):
                 score = value
@@ -298,18 +323,76 @@ class TurnPlanner(Planner):
                 # is worth more than one that keeps it going with a larger lead, and one that ends it
                 # with a loss less than any that keeps it going
                 win = final_win(end, seat, value) if not replies else win_value(end, score)
+                ranked.append(((win, score), (value, end, actions)))
                 if scored is None or (win, score) > scored[0]:
                     scored = ((win, score), (value, end, actions))
             if looked > 1:  # one plan looked ahead alone chooses nothing
                 (_, best_score), best = scored
+                if self.rollouts and len(ranked) > 1 and not late:
+                    chosen = self._played_out(ranked, seat, deadline)
+                    if chosen is not None:
+                        best_score, best = chosen
         value, end, actions = best
         self.last_stats = {"plans": len(found), "looked": looked, "evaluations": self._evals,
                            "seconds": self._now() - start, "value": best_score,
-                           "win": win_value(end, value)}
+                           "win": win_value(end, value), "rollouts": self._rounds}
         return actions
 
+    def _played_out(self, ranked: list, seat: int, deadline: float | None):
+        """The best of the ``finalists`` best plans by the look-ahead (``ranked``: ((win, score),
+        plan)), chosen by the mean final lead of ``rollouts`` games played out from each (the same
+        hidden cards drawn for every plan in a round, so that the plans are compared on the same
+        draws); rounds stop at ``deadline``, and with fewer than ``MIN_ROUNDS`` the look-ahead's
+        choice stands (None). Returns (the mean final lead, the plan)."""
+        ranked = sorted(ranked, key=lambda x: x[0], reverse=True)[:self.finalists]
+        if len(ranked) < 2:
+            return None
+        base = self.random.getrandbits(63)
+        sums = [0.0] * len(ranked)
+        rounds = 0
+        while rounds < self.rollouts:
+            leads = []
+            for _, (_, end, _) in ranked:
+                if deadline is not None and self._now() > deadline:
+                    break
+                leads.append(self._rollout(end, seat, base + rounds))
+            if len(leads) < len(ranked):
+                break
+            for i, x in enumerate(leads):
+                sums[i] += x
+            rounds += 1
+        self._rounds = rounds
+        if rounds < MIN_ROUNDS:
+            return None
+        i = max(range(len(ranked)), key=lambda i: (sums[i], -i))
+        return sums[i] / rounds, ranked[i][1]
+
+    def _rollout(self, end: GameState, seat: int, sample: int) -> float:
+        """``seat``'s final lead in the game played out from ``end`` (``_play_out``)."""
+        return advantages(self._play_out(end, seat, sample))[seat]
+
+    def _play_out(self, end: GameState, seat: int, sample: int) -> GameState:
+        """The game's end when it goes on from ``end`` (a plan's position before ``end``) with the
+        cards ``seat`` has not seen drawn from ``sample`` and every seat playing the best turn a
+        beam of ``roll_beam`` finds by the evaluation alone (ties by the sample too)."""
+        st = end.resample_hidden(seat, Rng(sample))
+        rand = random.Random(sample).random
+        if not st.is_over():
+            st.apply(END)
+        plan: list = []
+        card = -1
+        while not st.is_over():
+            p = st.current_player
+            if not plan or st.hand[p] != card or not st.is_legal(plan[0]):
+                found = self._plans(st, p, self.roll_beam, True, rand=rand)
+                plan = list(found[0][2]) if found else [st.legal_actions()[0]]
+                card = st.hand[p]
+            st.apply(plan.pop(0))
+        return st
+
     # -- the searches -------------------------------------------------------------------------
-    def _plans(self, state: GameState, seat: int, width: int, keep: bool, deadline: float | None = None) -> list:
+    def _plans(self, state: GameState, seat: int, width: int, keep: bool, deadline: float | None = None,
+               rand=None) -> list:
         """The positions ``seat`` can end its turn in, best first, found by a beam of ``width`` (1
         once ``deadline`` has passed): (lead, position before ``end``, actions) with ``keep``, else
         [(lead,)] of the best only. Of the tile actions of a position only the ``TILE_ACTIONS``
@@ -318,7 +401,7 @@ class TurnPlanner(Planner):
         done: list = []
         best = float("-inf")
         seen: set = set()
-        rand = self.random.random
+        rand = rand or self.random.random
         while beam:
             children = []
             for st, acts in beam:
