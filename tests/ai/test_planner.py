@@ -405,6 +405,12 @@ def test_games_played_out_choose_among_the_finalists_on_the_same_draws(monkeypat
     assert len({id(e) for e in ends}) == 3 and all(e.current_player == state.current_player for e in ends)
     # the third finalist (best played out) is played, not the look-ahead's first
     assert plan != ranked.plan(state)
+    played = state.copy()
+    for a in plan[:-1]:
+        played.apply(a)
+    seat = state.current_player
+    assert (played.own[seat], played.held[seat], played.used[seat]) == \
+        (ends[2].own[seat], ends[2].held[seat], ends[2].used[seat])
     assert planner.last_stats["value"] == 10.0
 
 
