@@ -3,7 +3,7 @@ the same games, the way the changes tried in docs/ai.md were measured.
 
     .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
         --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
-        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--workers 2] [--dir benchmarks/results/paired]
+        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--workers 2] [--dir benchmarks/results/paired]
 
 Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
 setups, seats and agent seeds), the first agent being ``--base`` in one arm and ``--variant`` in the
@@ -13,6 +13,12 @@ other agents read the module as it is (Kingdom Builder's evaluation keeps its ca
 variant, so its weights do not leak through them). The base defaults to the match's first agent
 counting positions (``clock=count``) instead of CPU time, so that both arms play each game the same
 until the first decision the change alters, and a game is the same on every run and machine.
+
+``--reseed K`` gives the variant's first agent other seeds (its hidden cards drawn, its games played
+out, its ties broken by other draws): with no other change it is a *null arm*, the same bot on the
+same games with other luck of its own. Its difference from the base is what chance alone gives a
+comparison (a base kept because it did well on these games did better there than the bot usually
+does), so a variant is judged against it as well as against the base.
 
 Each arm's games are appended to a file of their own in ``--dir`` (named by the match, the agent and
 the changes), so an arm already played (the base, usually) is not played again, and a run stopped
@@ -102,7 +108,9 @@ def play(task: dict) -> dict:
     setup_index, rotation = divmod(g, task["rotations"])
     state = game.new_state(game.random_setup(task["players"], derive_seed("setup", SEED, setup_index)))
     seats = seating(len(specs), task["players"], rotation)
-    agents = [specs[a].make(derive_seed("agent", SEED, g, seat), task["game"]) for seat, a in enumerate(seats)]
+    reseed = task.get("reseed", 0)
+    agents = [specs[a].make(derive_seed("agent", SEED, g, seat, "reseed", reseed) if reseed and a == 0
+                            else derive_seed("agent", SEED, g, seat), task["game"]) for seat, a in enumerate(seats)]
     if task["sets"]:
         agents = [Changed(a, task["sets"]) if seats[s] == 0 else a for s, a in enumerate(agents)]
     while not state.is_over():
@@ -122,8 +130,9 @@ def counted(spec: str) -> str:
 
 
 def arm_file(directory: Path, match: str, spec: str, sets: list[tuple[str, str, float | int]],
-             others: str | None = None) -> Path:
-    label = spec + "".join(f"+{m}.{n}={v}" for m, n, v in sets) + (f"__vs_{others}" if others else "")
+             others: str | None = None, reseed: int = 0) -> Path:
+    label = (spec + "".join(f"+{m}.{n}={v}" for m, n, v in sets) + (f"+reseed={reseed}" if reseed else "")
+             + (f"__vs_{others}" if others else ""))
     return directory / f"{match}__{re.sub(r'[^A-Za-z0-9.=+_-]', '_', label)}.jsonl"
 
 
@@ -138,7 +147,7 @@ def load(path: Path) -> dict[int, dict]:
 
 
 def run_arm(match: str, games: int, spec: str, sets: list, path: Path, workers: int,
-            others_spec: str | None = None) -> int:
+            others_spec: str | None = None, reseed: int = 0) -> int:
     """Play the games of the arm missing from ``path``, appending each as it ends; returns how many."""
     game, agents, players, _, _ = MATCHES[match]
     others = [(s.kind, dict(s.options)) for s in
@@ -146,7 +155,7 @@ def run_arm(match: str, games: int, spec: str, sets: list, path: Path, workers: 
     r = rotations(len(others) + 1, players)
     done = load(path)
     todo = [{"game": game, "players": players, "rotations": r, "index": g, "first": spec, "others": others,
-             "sets": sets} for g in range(games) if g not in done]
+             "sets": sets, "reseed": reseed} for g in range(games) if g not in done]
     if not todo:
         return 0
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -185,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", dest="sets", action="append", default=[], metavar="MODULE.NAME=VALUE",
                     help="a constant of builders.ai changed for the variant's decisions (repeatable)")
     ap.add_argument("--others", default=None, help="the other agents, comma-separated (default: the match's)")
+    ap.add_argument("--reseed", type=int, default=0, metavar="K",
+                    help="other seeds for the variant's first agent (without another change: a null arm)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     args = ap.parse_args(argv)
@@ -205,15 +216,17 @@ def main(argv: list[str] | None = None) -> int:
         for spec in (base, variant):
             parse_agent(spec).check(game)
         sets = [parse_set(s) for s in args.sets]
-        if variant == base and not sets:
-            raise ValueError("the variant is the base: give --variant or --set")
+        if args.reseed < 0:
+            raise ValueError(f"--reseed must be 0 (the base's seeds) or more, not {args.reseed}")
+        if variant == base and not sets and not args.reseed:
+            raise ValueError("the variant is the base: give --variant, --set or --reseed")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     paths = (arm_file(args.dir, args.match, base, [], args.others),
-             arm_file(args.dir, args.match, variant, sets, args.others))
-    for (spec, s), path in zip(((base, []), (variant, sets)), paths):
-        n = run_arm(args.match, args.games, spec, s, path, args.workers, args.others)
+             arm_file(args.dir, args.match, variant, sets, args.others, args.reseed))
+    for (spec, s, k), path in zip(((base, [], 0), (variant, sets, args.reseed)), paths):
+        n = run_arm(args.match, args.games, spec, s, path, args.workers, args.others, k)
         print(f"{path.name}: {n} games played", file=sys.stderr)
     base_games, variant_games = load(paths[0]), load(paths[1])
     keep = range(args.games)
@@ -221,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
                 {i: variant_games[i] for i in keep if i in variant_games})
     against = f" against {args.others}" if args.others else ""
     print(f"{args.match}{against}, games 0-{args.games - 1}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
-          f"variant {variant}{''.join(f' {m}.{n}={v}' for m, n, v in sets)}: {c['variant_wins']:g} wins, "
+          f"variant {variant}{''.join(f' {m}.{n}={v}' for m, n, v in sets)}{f' reseed {args.reseed}' if args.reseed else ''}: "
+          f"{c['variant_wins']:g} wins, "
           f"lead {c['variant_lead']:+.2f}; difference {c['difference']:+.2f} +- {c['error']:.2f} a game "
           f"({c['changed']} of {c['games']} games ended with other scores)")
     return 0

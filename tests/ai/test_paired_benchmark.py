@@ -94,7 +94,8 @@ def test_a_changed_weight_is_compared_game_by_game(tmp_path, capsys):
 
 @pytest.mark.parametrize("extra, message", [
     (["--games", "3"], "error: --games must be a positive multiple of 2 (the seat rotations), not 3"),
-    ([], "error: the variant is the base: give --variant or --set"),
+    ([], "error: the variant is the base: give --variant, --set or --reseed"),
+    (["--reseed", "-1"], "error: --reseed must be 0 (the base's seeds) or more, not -1"),
     (["--variant", "hard:depth=9"], "error: option depth of hard must be 1, 2 or 3, not 9"),
     (["--set", "evaluate.KB_FRONTIER"], "error: --set 'evaluate.KB_FRONTIER': write MODULE.NAME=VALUE, "
                                          "e.g. evaluate.KB_FRONTIER=0.5"),
@@ -118,3 +119,21 @@ def test_other_agents_take_the_other_seats(tmp_path, capsys):
     assert paired.main(["--match", "ma-medium-easy", "--others", "random,random", "--set",
                         "eval_middle_ages.MA_ACTION=1", "--dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == "error: 3 agents do not fit in 2 seats"
+
+
+def test_a_null_arm_gives_only_the_first_agent_other_seeds(tmp_path, capsys):
+    """``--reseed 1`` without another change: Kingdom Builder's medium, which draws nothing that
+    decides its play, plays the same 4 games against random play as in the base arm (so random play
+    kept its seeds); easy, whose noise comes from its seed, plays other games."""
+    common = ["--match", "kb-easy-random", "--games", "4", "--others", "random", "--reseed", "1",
+              "--workers", "1", "--dir", str(tmp_path)]
+    assert paired.main([*common, "--base", "medium", "--variant", "medium"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert "variant medium reseed 1: " in line and line.endswith("(0 of 4 games ended with other scores)")
+    base = _arm(tmp_path, "kb-easy-random__medium__vs_random.jsonl")
+    assert sorted(base) == [0, 1, 2, 3] and _arm(tmp_path, "kb-easy-random__medium+reseed=1__vs_random.jsonl") == base
+    assert paired.main([*common, "--base", "easy", "--variant", "easy"]) == 0
+    easy = _arm(tmp_path, "kb-easy-random__easy__vs_random.jsonl")
+    other = _arm(tmp_path, "kb-easy-random__easy+reseed=1__vs_random.jsonl")
+    assert [g["seats"] for _, g in sorted(other.items())] == [g["seats"] for _, g in sorted(easy.items())]
+    assert sum(1 for i in range(4) if easy[i]["scores"] != other[i]["scores"]) == 4
