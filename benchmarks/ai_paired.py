@@ -3,7 +3,7 @@ the same games, the way the changes tried in docs/ai.md were measured.
 
     .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
         --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
-        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--workers 2] [--dir benchmarks/results/paired]
+        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--workers 2] [--dir benchmarks/results/paired]
 
 Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
 setups, seats and agent seeds), the first agent being ``--base`` in one arm and ``--variant`` in the
@@ -18,7 +18,9 @@ until the first decision the change alters, and a game is the same on every run 
 out, its ties broken by other draws): with no other change it is a *null arm*, the same bot on the
 same games with other luck of its own. Its difference from the base is what chance alone gives a
 comparison (a base kept because it did well on these games did better there than the bot usually
-does), so a variant is judged against it as well as against the base.
+does), so a variant is judged against it as well as against the base. ``--null K,...`` plays those
+null arms of the base too (each once, kept in its file like any arm) and adds a line comparing the
+variant, game by game, with the mean of the base and its null arms: the same bot's luck averaged.
 
 Each arm's games are appended to a file of their own in ``--dir`` (named by the match, the agent and
 the changes), so an arm already played (the base, usually) is not played again, and a run stopped
@@ -185,6 +187,21 @@ def compare(base: dict[int, dict], variant: dict[int, dict]) -> dict:
             "changed": sum(1 for i in idx if base[i]["scores"] != variant[i]["scores"])}
 
 
+def compare_runs(runs: list[dict[int, dict]], variant: dict[int, dict]) -> dict:
+    """The games all of ``runs`` (the base and its null arms) and the variant hold: the runs' mean
+    wins and lead, and the variant's lead less the runs' mean lead game by game, with its error."""
+    idx = sorted(set(variant).intersection(*runs))
+    if not idx:
+        return {"games": 0}
+    leads = [first_leads([run[i] for i in idx]) for run in runs]
+    mean = [statistics.fmean(x) for x in zip(*leads)]
+    d = [v - m for m, v in zip(mean, first_leads([variant[i] for i in idx]))]
+    win = lambda x: 1.0 if x > 0 else 0.5 if x == 0 else 0.0  # noqa: E731
+    return {"games": len(idx), "runs_wins": statistics.fmean(sum(map(win, lead)) for lead in leads),
+            "runs_lead": statistics.fmean(mean), "difference": statistics.fmean(d),
+            "error": statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan")}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--match", required=True, choices=list(MATCHES))
@@ -196,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--others", default=None, help="the other agents, comma-separated (default: the match's)")
     ap.add_argument("--reseed", type=int, default=0, metavar="K",
                     help="other seeds for the variant's first agent (without another change: a null arm)")
+    ap.add_argument("--null", default="", metavar="K,...",
+                    help="null arms of the base (its first agent reseeded with each K) to compare the variant with too")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     args = ap.parse_args(argv)
@@ -218,6 +237,12 @@ def main(argv: list[str] | None = None) -> int:
         sets = [parse_set(s) for s in args.sets]
         if args.reseed < 0:
             raise ValueError(f"--reseed must be 0 (the base's seeds) or more, not {args.reseed}")
+        try:
+            nulls = [int(k) for k in args.null.split(",")] if args.null else []
+        except ValueError:
+            raise ValueError(f"--null takes whole numbers of at least 1 separated by commas, not {args.null!r}") from None
+        if any(k < 1 for k in nulls):
+            raise ValueError(f"--null takes whole numbers of at least 1 separated by commas, not {args.null!r}")
         if variant == base and not sets and not args.reseed:
             raise ValueError("the variant is the base: give --variant, --set or --reseed")
     except ValueError as e:
@@ -228,16 +253,25 @@ def main(argv: list[str] | None = None) -> int:
     for (spec, s, k), path in zip(((base, [], 0), (variant, sets, args.reseed)), paths):
         n = run_arm(args.match, args.games, spec, s, path, args.workers, args.others, k)
         print(f"{path.name}: {n} games played", file=sys.stderr)
-    base_games, variant_games = load(paths[0]), load(paths[1])
+    null_paths = [arm_file(args.dir, args.match, base, [], args.others, k) for k in nulls]
+    for k, path in zip(nulls, null_paths):
+        n = run_arm(args.match, args.games, base, [], path, args.workers, args.others, k)
+        print(f"{path.name}: {n} games played", file=sys.stderr)
     keep = range(args.games)
-    c = compare({i: base_games[i] for i in keep if i in base_games},
-                {i: variant_games[i] for i in keep if i in variant_games})
+    base_games, variant_games, *null_games = (
+        {i: rec for i, rec in load(path).items() if i in keep} for path in (*paths, *null_paths))
+    c = compare(base_games, variant_games)
     against = f" against {args.others}" if args.others else ""
     print(f"{args.match}{against}, games 0-{args.games - 1}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
           f"variant {variant}{''.join(f' {m}.{n}={v}' for m, n, v in sets)}{f' reseed {args.reseed}' if args.reseed else ''}: "
           f"{c['variant_wins']:g} wins, "
           f"lead {c['variant_lead']:+.2f}; difference {c['difference']:+.2f} +- {c['error']:.2f} a game "
           f"({c['changed']} of {c['games']} games ended with other scores)")
+    if nulls:
+        m = compare_runs([base_games, *null_games], variant_games)
+        print(f"against the mean of the base and its null arm{'s' if len(nulls) > 1 else ''} "
+              f"{', '.join(map(str, nulls))} ({m['runs_wins']:g} wins, lead {m['runs_lead']:+.2f}): "
+              f"difference {m['difference']:+.2f} +- {m['error']:.2f} a game over {m['games']} games")
     return 0
 
 

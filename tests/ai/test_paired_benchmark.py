@@ -96,6 +96,10 @@ def test_a_changed_weight_is_compared_game_by_game(tmp_path, capsys):
     (["--games", "3"], "error: --games must be a positive multiple of 2 (the seat rotations), not 3"),
     ([], "error: the variant is the base: give --variant, --set or --reseed"),
     (["--reseed", "-1"], "error: --reseed must be 0 (the base's seeds) or more, not -1"),
+    (["--set", "evaluate.KB_FRONTIER=1", "--null", "1,x"],
+     "error: --null takes whole numbers of at least 1 separated by commas, not '1,x'"),
+    (["--set", "evaluate.KB_FRONTIER=1", "--null", "0"],
+     "error: --null takes whole numbers of at least 1 separated by commas, not '0'"),
     (["--variant", "hard:depth=9"], "error: option depth of hard must be 1, 2 or 3, not 9"),
     (["--set", "evaluate.KB_FRONTIER"], "error: --set 'evaluate.KB_FRONTIER': write MODULE.NAME=VALUE, "
                                          "e.g. evaluate.KB_FRONTIER=0.5"),
@@ -137,3 +141,29 @@ def test_a_null_arm_gives_only_the_first_agent_other_seeds(tmp_path, capsys):
     other = _arm(tmp_path, "kb-easy-random__easy+reseed=1__vs_random.jsonl")
     assert [g["seats"] for _, g in sorted(other.items())] == [g["seats"] for _, g in sorted(easy.items())]
     assert sum(1 for i in range(4) if easy[i]["scores"] != other[i]["scores"]) == 4
+
+
+def test_a_variant_is_compared_with_the_mean_of_the_base_and_its_null_arms(tmp_path, capsys):
+    """``--null 1,2``: the two null arms of easy are played and kept in their files, and the second
+    line of the report is the variant's lead less the mean of the three runs' leads, game by game."""
+    args = ["--match", "kb-easy-random", "--games", "4", "--others", "random", "--base", "easy",
+            "--set", "evaluate.KB_FRONTIER=0.5", "--null", "1,2", "--workers", "1", "--dir", str(tmp_path)]
+    assert paired.main(args) == 0
+    out = capsys.readouterr()
+    assert out.err.count(": 4 games played") == 4
+    first, second = out.out.strip().splitlines()
+    runs = [_arm(tmp_path, f"kb-easy-random__easy{k}__vs_random.jsonl") for k in ("", "+reseed=1", "+reseed=2")]
+    variant = _arm(tmp_path, "kb-easy-random__easy+evaluate.KB_FRONTIER=0.5__vs_random.jsonl")
+    assert runs[1] != runs[0] and runs[2] != runs[1]
+    lead = lambda g: g["scores"][g["seats"].index(0)] - g["scores"][1 - g["seats"].index(0)]  # noqa: E731
+    diffs = [lead(variant[i]) - sum(lead(run[i]) for run in runs) / 3 for i in range(4)]
+    m = paired.compare_runs(runs, variant)
+    assert m["games"] == 4 and m["difference"] == pytest.approx(sum(diffs) / 4)
+    won = lambda x: 1.0 if x > 0 else 0.5 if x == 0 else 0.0  # noqa: E731
+    assert m["runs_wins"] == pytest.approx(sum(won(lead(run[i])) for run in runs for i in range(4)) / 3)
+    assert second == (f"against the mean of the base and its null arms 1, 2 ({m['runs_wins']:g} wins, "
+                      f"lead {m['runs_lead']:+.2f}): difference {m['difference']:+.2f} +- {m['error']:.2f} "
+                      f"a game over 4 games")
+    assert first.startswith("kb-easy-random against random, games 0-3: base easy: ")
+    assert paired.main(args) == 0
+    assert capsys.readouterr().err.count(": 0 games played") == 4
