@@ -23,7 +23,7 @@ def clean_env(monkeypatch):
 
 
 def test_defaults_arguments_and_the_environment(monkeypatch):
-    assert [number(n) for n in NUMBERS] == [7.0, 30.0, 1, 0, 1000]
+    assert [number(n) for n in NUMBERS] == [7.0, 30.0, 1, 0, 1000, 2, 20, 1]
     assert number("BUILDERS_IDLE_DAYS", 0.5) == 0.5
     monkeypatch.setenv("BUILDERS_IDLE_DAYS", "2.5")
     monkeypatch.setenv("BUILDERS_ANALYSIS_WORKERS", " 3 ")
@@ -49,6 +49,10 @@ def test_defaults_arguments_and_the_environment(monkeypatch):
                                  "not 'inf'"),
     ("BUILDERS_ANALYSIS_ITERATIONS", "-3", "BUILDERS_ANALYSIS_ITERATIONS must be a whole number from 1 to 1000000, "
                                           "not '-3'"),
+    ("BUILDERS_BOT_GAMES_PER_PLAYER", "-1", "BUILDERS_BOT_GAMES_PER_PLAYER must be a whole number from 0 to 10000, "
+                                           "not '-1'"),
+    ("BUILDERS_BOT_GAMES", "many", "BUILDERS_BOT_GAMES must be a whole number from 0 to 100000, not 'many'"),
+    ("BUILDERS_BOT_GAMES_AT_ONCE", "0", "BUILDERS_BOT_GAMES_AT_ONCE must be a whole number from 1 to 64, not '0'"),
 ])
 def test_a_bad_value_is_refused_by_name(monkeypatch, name, value, message):
     monkeypatch.setenv(name, value)

@@ -31,6 +31,7 @@ def server(tmp_path_factory):
     # every browser of the tests is on 127.0.0.1: the per-address limits of sign-ins and guests are raised
     limits = Limits()
     limits.rates = {**limits.rates, "login": (10_000, 60.0), "create": (10_000, 60.0), "join": (10_000, 60.0)}
+    limits.bots_only_per_creator = limits.bots_only_games = 10_000
     app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits)
     with ThreadServer(app) as srv:
         yield srv

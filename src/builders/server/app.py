@@ -6,6 +6,8 @@ client's pages.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -148,7 +150,11 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     store = Store(prepare_database(db_url or default_db_url(), upgrade), create=False)
     # with Redis, bot moves and analyses are jobs for `builders worker` processes (builders.server.jobs)
     jobs = JobQueue(redis_url) if redis_url else None
-    service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay)
+    limits = limits or Limits()
+    service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay,
+                          bots_only_turns_at_once=limits.bots_only_turns_at_once)
+    #: one creation of a game of bots alone at a time: the count of them and the new one agree
+    bots_only_lock = asyncio.Lock()
     # hints and post-game analyses (see builders.server.analysis): worker processes, iterations of the
     # analyses' search (the hints' budget too)
     analyses = Analyses(service, bot_mode, analysis_workers, analysis_iterations, jobs, hint_workers)
@@ -242,7 +248,17 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             extra["rated"] = True
         if body.hints:
             extra["hints"] = True
-        created = await service.open(body, creator, find_user, extra)
+        if all(seat.type == "bot" for seat in body.seats):
+            # a game of bots alone keeps a bot thinking to its end and nobody plays in it: a few at once
+            # per creator (account and address: guest accounts cost nothing) and on the server
+            client = request.client.host if request.client else "?"
+            extra.update(bots_only=True, address=hashlib.sha256(client.encode()).hexdigest()[:24])
+            async with bots_only_lock:
+                await asyncio.to_thread(service.check_bots_only, creator, extra["address"],
+                                        limits.bots_only_per_creator, limits.bots_only_games)
+                created = await service.open(body, creator, find_user, extra)
+        else:
+            created = await service.open(body, creator, find_user, extra)
         if body.hints:
             analyses.warm(created["id"], [i for i, seat in enumerate(body.seats) if seat.type == "human"])
         if body.clock:

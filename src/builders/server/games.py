@@ -152,10 +152,14 @@ def initial_state(game: str, setup: dict[str, Any], options: dict[str, Any] | No
 
 
 class GameService:
-    def __init__(self, store: Store, bots: BotRunner, bot_delay: float = 0.3, base_url: str = ""):
+    def __init__(self, store: Store, bots: BotRunner, bot_delay: float = 0.3, base_url: str = "",
+                 bots_only_turns_at_once: int = 1):
         self.store = store
         self.bots = bots
         self.bot_delay = bot_delay
+        #: the bot turns of games without a person in them wait here (people's bots do not): however
+        #: many such games run, they hold this many of the bots' workers at most
+        self.bots_only_gate = asyncio.Semaphore(max(1, bots_only_turns_at_once))
         self.base_url = base_url
         self.live: dict[str, Live] = {}
         self.closing = False
@@ -454,6 +458,20 @@ class GameService:
         row = {"id": game_id, "game": req.game, "name": req.name, "created": now, "setup": setup, "seats": seats,
                "private": req.private, "options": options, **self._row_summary(live, state, 0, 0)}
         return live, row, {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
+
+    def check_bots_only(self, creator: int | None, address: str, per_creator: int, most: int) -> None:
+        """ApiError 429 when a game of bots alone by ``creator`` (an account id, or None) from
+        ``address`` (a digest of the client's address) would be more than ``per_creator`` such games
+        not over of theirs (by account or by address), or more than ``most`` on the server."""
+        games = self.store.bots_only_games()
+        theirs = sum(1 for options in games
+                     if (creator is not None and options.get("creator") == creator) or options.get("address") == address)
+        if theirs >= per_creator:
+            raise ApiError(429, f"you already have {theirs} games of bots alone going on, as many as one player "
+                                f"may have at once: create another when one of them has ended")
+        if len(games) >= most:
+            raise ApiError(429, f"the server already runs {len(games)} games of bots alone, as many as it takes at "
+                                f"once: create yours when one of them has ended")
 
     def link(self, game_id: str, seat: int, token: str) -> str:
         return f"/play/{game_id}#seat={seat}&token={token}"
@@ -927,7 +945,11 @@ class GameService:
             n = len(live.steps)
             seed = int.from_bytes(hashlib.sha256(f"{live.id}:{n}".encode()).digest()[:8], "big") >> 2
             try:
-                texts = await self.bots.choose_turn(self.record(live), live.seats[seat]["level"], seed)
+                if all(s["type"] == "bot" for s in live.seats):  # nobody waits for this one
+                    async with self.bots_only_gate:
+                        texts = await self.bots.choose_turn(self.record(live), live.seats[seat]["level"], seed)
+                else:
+                    texts = await self.bots.choose_turn(self.record(live), live.seats[seat]["level"], seed)
                 for k, text in enumerate(texts):
                     if k:  # the rest of the bot's plan for its turn, one action at a time
                         await asyncio.sleep(self.bot_delay)

@@ -64,6 +64,13 @@ class Limits:
     allowed_origins: list[str] = field(default_factory=list)
     #: largest request body (bytes)
     max_body: int = 16 * 1024
+    #: games of bots alone (every seat a bot from the start) not yet over, per creator (their account
+    #: and their address each) and on the whole server: each keeps a bot thinking until its end
+    bots_only_per_creator: int = 2
+    bots_only_games: int = 20
+    #: bot turns of games without a person in them computed at once (the people's bots keep the
+    #: other workers, whatever the games of bots alone)
+    bots_only_turns_at_once: int = 1
 
 
 def kind_of(method: str, path: str) -> str | None:

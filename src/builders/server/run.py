@@ -27,6 +27,7 @@ def default_bot_workers() -> int:
 
 def limits_from_env() -> Any:
     """The abuse limits of this server (``BUILDERS_ALLOWED_HOSTS``: comma-separated host names)."""
+    from builders.server import settings
     from builders.server.guard import Limits
 
     hosts = os.environ.get("BUILDERS_ALLOWED_HOSTS")
@@ -43,6 +44,9 @@ def limits_from_env() -> Any:
         if kind in limits.rates and "/" in rate:
             count, per = rate.split("/", 1)
             limits.rates[kind] = (int(count), float(per))
+    limits.bots_only_per_creator = settings.number("BUILDERS_BOT_GAMES_PER_PLAYER")
+    limits.bots_only_games = settings.number("BUILDERS_BOT_GAMES")
+    limits.bots_only_turns_at_once = settings.number("BUILDERS_BOT_GAMES_AT_ONCE")
     return limits
 
 

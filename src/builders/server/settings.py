@@ -17,6 +17,11 @@ NUMBERS: dict[str, tuple[float, float, float, bool, str]] = {
     #: 0: one per core
     "BUILDERS_HINT_WORKERS": (0, 0, 64, True, ""),
     "BUILDERS_ANALYSIS_ITERATIONS": (1000, 1, 1_000_000, True, ""),
+    #: games of bots alone not over: per creator (account and address), on the server; and the bot
+    #: turns of games without a person computed at once
+    "BUILDERS_BOT_GAMES_PER_PLAYER": (2, 0, 10_000, True, ""),
+    "BUILDERS_BOT_GAMES": (20, 0, 100_000, True, ""),
+    "BUILDERS_BOT_GAMES_AT_ONCE": (1, 1, 64, True, ""),
 }
 
 

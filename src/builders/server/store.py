@@ -301,6 +301,12 @@ class Store:
         with self.engine.connect() as conn:
             return [dict(r) for r in conn.execute(query).mappings()]
 
+    def bots_only_games(self) -> list[dict[str, Any]]:
+        """The options of the games not over that were created with a bot in every seat."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(GameRow.options).where(GameRow.status != "finished")).scalars().all()
+        return [options for options in found if options and options.get("bots_only")]
+
     def counts(self) -> dict[str, int]:
         """Games and actions stored (for tests: bad requests must change neither)."""
         with self.engine.connect() as conn:

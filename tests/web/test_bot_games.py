@@ -1,0 +1,48 @@
+"""A person sets up games of bots alone from the lobby: two go on at once, the third is refused with
+the server's sentence, as a person sees it (docs/server.md, *Create a game*)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+import pytest
+
+from builders.server.app import create_app
+from builders.server.guard import Limits
+from tests.server.helpers import ThreadServer
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The browser tests' server with the default limits of games of bots alone; its bots wait a
+    minute before each move, so that the games stay going on during the test."""
+    db_path = tmp_path_factory.mktemp("web-bot-games") / "games.sqlite3"
+    limits = Limits()
+    limits.rates = {**limits.rates, "create": (10_000, 60.0), "login": (10_000, 60.0)}
+    app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=60, limits=limits)
+    with ThreadServer(app) as srv:
+        yield srv
+
+
+def bots_alone(page) -> None:
+    page.goto("/")
+    page.locator('.game-option[data-game="kingdom"]').click()
+    page.locator("#seat-0").select_option("bot-easy")
+    page.locator("#seat-1").select_option("bot-medium")
+    page.locator("#start").click()
+
+
+def test_a_third_game_of_bots_alone_is_refused_with_a_sentence(new_page, shots):
+    page = new_page()
+    for _ in range(2):
+        bots_alone(page)
+        page.wait_for_url("**/play/**")
+        page.wait_for_selector("#kb-map .hex")  # watching: the bots play
+    shots(page, "watching")
+    bots_alone(page)
+    toast = page.locator(".toast")
+    toast.wait_for()
+    assert toast.evaluate("t => t.firstChild.textContent") == ("you already have 2 games of bots alone going on, as many as one player may "
+                                  "have at once: create another when one of them has ended")
+    assert urlparse(page.url).path == "/"  # still the lobby
+    shots(page, "refused")
