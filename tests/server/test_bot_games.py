@@ -82,6 +82,24 @@ def test_a_game_of_bots_alone_that_has_ended_no_longer_counts(tmp_path):
         assert a.post("/api/games", json={"game": "kingdom", "seats": BOTS}).status_code == 201
 
 
+def test_the_games_of_bots_alone_an_account_created_are_among_its_games_while_they_go_on(tmp_path):
+    app = make_app(tmp_path, limits=limits(2, 10), bot_delay=0.01)
+    with ThreadServer(app) as srv, client(srv.url, "127.0.0.1") as a:
+        csrf = {"X-CSRF-Token": a.post("/api/accounts", json={"username": "ada", "password": "correct horse"})
+                .json()["csrf"]}
+        played = a.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]}, headers=csrf)
+        watched = a.post("/api/games", json={"game": "kingdom", "seats": BOTS}, headers=csrf)
+        assert played.status_code == watched.status_code == 201
+        mine = a.get("/api/account/games").json()
+        assert [(g["id"], g["my_seats"], g["waiting"]) for g in mine] == [
+            (watched.json()["id"], [], False), (played.json()["id"], [0], True)]
+        deadline = time.monotonic() + 60
+        while a.get(f"/api/games/{watched.json()['id']}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.1)
+        assert [g["id"] for g in a.get("/api/account/games").json()] == [played.json()["id"]]
+
+
 # -- the bots of games without a person take one worker at most ----------------------------------
 _lock = threading.Lock()
 _busy = {"easy": 0, "medium": 0}

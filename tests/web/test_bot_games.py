@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import expect
 
 from builders.server.app import create_app
 from builders.server.guard import Limits
@@ -45,4 +46,7 @@ def test_a_third_game_of_bots_alone_is_refused_with_a_sentence(new_page, shots):
     assert toast.evaluate("t => t.firstChild.textContent") == ("you already have 2 games of bots alone going on, as many as one player may "
                                   "have at once: create another when one of them has ended")
     assert urlparse(page.url).path == "/"  # still the lobby
+    # the two going on are among the guest's games, to watch
+    expect(page.locator("#my-games .game-row")).to_have_count(2)
+    expect(page.locator("#my-games .game-row a.btn")).to_have_text(["Watch", "Watch"])
     shots(page, "refused")

@@ -90,12 +90,17 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
         return {"seats": service.seats_of(live, who.account.id if who.account else None)}
 
     @r.get("/api/account/games", response_model=list[MyGame], tags=["accounts"],
-           summary="Your games, newest first; waiting: it is your turn")
+           summary="Your games, newest first (with the games of bots alone you created, while they go on); "
+                   "waiting: it is your turn")
     async def my_games(request: Request):
         who = accounts.identify(request)
         if who.account is None:
             return []
         rows = service.store.games_of(who.account.id)
+        # the games of bots alone it created and watches (no seat of its own) while they go on
+        watched = service.store.bots_only_of(who.account.id)
+        if watched:
+            rows = sorted(rows + watched, key=lambda row: (-row["created"], row["id"]))
         out = []
         for summary, row in zip(service.list_games(None, rows), rows):
             mine = [s["seat"] for s in row["seats"] if s.get("account") == who.account.id]

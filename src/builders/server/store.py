@@ -307,6 +307,17 @@ class Store:
             found = conn.execute(select(GameRow.options).where(GameRow.status != "finished")).scalars().all()
         return [options for options in found if options and options.get("bots_only")]
 
+    def bots_only_of(self, account_id: int) -> list[dict[str, Any]]:
+        """The games of bots alone not over that ``account_id`` created, newest first."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(GameRow.id, GameRow.options).where(GameRow.status != "finished")).all()
+            ids = [r.id for r in found if r.options and r.options.get("bots_only")
+                   and r.options.get("creator") == account_id]
+            if not ids:
+                return []
+            query = select(GameRow.__table__).where(GameRow.id.in_(ids)).order_by(GameRow.created.desc(), GameRow.id)
+            return [dict(r) for r in conn.execute(query).mappings()]
+
     def counts(self) -> dict[str, int]:
         """Games and actions stored (for tests: bad requests must change neither)."""
         with self.engine.connect() as conn:

@@ -300,7 +300,7 @@ async function loadMine() {
         const link = `/play/${encodeURIComponent(summary.id)}`;
         const actions = summary.status === "finished"
           ? [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(summary.id)}` }, "Replay"), el("a", { class: "btn small", href: link }, "Table")]
-          : [el("a", { class: "btn small btn-primary", href: link }, summary.waiting ? "Play now" : "Open")];
+          : [el("a", { class: "btn small btn-primary", href: link }, summary.waiting ? "Play now" : summary.my_seats.length ? "Open" : "Watch")];
         rows.push(gameRow(summary, { actions, mySeats: summary.my_seats, note: summary.status === "finished" ? resultText(summary) : "" }));
       }
     } catch (err) {
