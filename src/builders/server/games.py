@@ -9,6 +9,7 @@ the game exactly as it was.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -945,10 +946,8 @@ class GameService:
             n = len(live.steps)
             seed = int.from_bytes(hashlib.sha256(f"{live.id}:{n}".encode()).digest()[:8], "big") >> 2
             try:
-                if all(s["type"] == "bot" for s in live.seats):  # nobody waits for this one
-                    async with self.bots_only_gate:
-                        texts = await self.bots.choose_turn(self.record(live), live.seats[seat]["level"], seed)
-                else:
+                nobody_waits = all(s["type"] == "bot" for s in live.seats)
+                async with self.bots_only_gate if nobody_waits else contextlib.nullcontext():
                     texts = await self.bots.choose_turn(self.record(live), live.seats[seat]["level"], seed)
                 for k, text in enumerate(texts):
                     if k:  # the rest of the bot's plan for its turn, one action at a time
