@@ -2,7 +2,7 @@
 per level (p50 / p95 / max), for both games.
 
     .venv/bin/python benchmarks/ai_speed.py [--time 1.0] [--positions 8] [--turns 40]
-        [--levels random,easy,medium,hard,expert] [--part sims|turns|hints|both]
+        [--levels random,easy,medium,hard,expert] [--part sims|turns|hints|rollouts|both]
 
 Simulations per second are counted in CPU seconds (``clock=cpu``), so that they do not depend on
 what else the machine is doing; they are given for the hard level's search (fast move ordering) and
@@ -17,6 +17,11 @@ asks a hint at every decision, plays it two times in three and another move (med
 legal one) otherwise, until ``--turns`` turns have begun in each game; wall-clock seconds of the
 hints at the start of a turn (a new plan), after the hinted move (the plan followed: only the search
 of its next move) and after another move (a new plan from there, with a turn's whole budget).
+
+``--part rollouts`` times the games Kingdom Builder's hard level plays out (``TurnPlanner._rollout``
+from a plan's end, every seat playing the best turn a beam of one position finds): CPU milliseconds a
+game played out, from the start of a turn with 6, 20, 40 and 60 settlements on the map (2 players,
+``--positions`` setups, eight games each, fresh draws), the median of ``--runs`` runs.
 """
 
 from __future__ import annotations
@@ -141,6 +146,43 @@ def hint_times(game: str, turns: int, seed: int = 0) -> dict[str, list[float]]:
     return out
 
 
+def rollout_times(setups: int, runs: int) -> dict[int, float]:
+    """Median over ``runs`` of the mean CPU milliseconds of a game played out by hard's planner, per
+    number of settlements on the map at the start of the turn played out from."""
+    from builders.ai.planner import TurnPlanner
+    from builders.ai.evaluate import _kingdom_context
+
+    g = get_game("kingdom")
+    starts = {}
+    for built in (6, 20, 40, 60):
+        for seed in range(setups):
+            state = g.new_state(g.random_setup(2, 500 + seed))
+            agents = [GreedyAgent(seed * 10 + p) for p in range(2)]
+            while not state.is_over() and (sum(40 - s for s in state.supply) < built or state.built):
+                state.apply(agents[state.current_player].act(state))
+            if not state.is_over():
+                starts.setdefault(built, []).append(state)
+    out = {}
+    for built, states in starts.items():
+        per_run = []
+        for run in range(runs):
+            planner = TurnPlanner(seed=run, turn_time=None)
+            spent = 0.0
+            n = 0
+            for i, state in enumerate(states):
+                _kingdom_context(state).cache.clear()
+                seat = state.current_player
+                end = planner._plans(state, seat, 30, True)[0][1]
+                t = time.process_time()
+                for k in range(8):
+                    planner._rollout(end, seat, 10_000 * run + 100 * i + k)
+                spent += time.process_time() - t
+                n += 8
+            per_run.append(1000 * spent / n)
+        out[built] = statistics.median(per_run)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="CPU seconds of search per position")
@@ -148,8 +190,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--turns", type=int, default=40, help="whole turns measured per level and game")
     parser.add_argument("--levels", default="random,easy,medium,hard,expert")
-    parser.add_argument("--part", choices=("sims", "turns", "hints", "both"), default="both")
+    parser.add_argument("--part", choices=("sims", "turns", "hints", "rollouts", "both"), default="both")
     parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--runs", type=int, default=5, help="runs of --part rollouts (their median)")
     args = parser.parse_args()
     games = args.games.split(",")
     if args.part in ("sims", "both"):
@@ -161,6 +204,10 @@ def main() -> None:
                 ts = turn_times(game, level, args.turns)
                 print(f"{game:12s} {level:7s} whole turn (wall clock, {len(ts)} turns): p50 {percentile(ts, 0.5):.3f} s, "
                       f"p95 {percentile(ts, 0.95):.3f} s, max {max(ts):.3f} s", flush=True)
+    if args.part == "rollouts":
+        print("Kingdom Builder, 2 players: CPU ms a game played out by hard (median of runs)")
+        for built, ms in rollout_times(args.positions, args.runs).items():
+            print(f"  from {built:2d} settlements: {ms:6.1f} ms")
     if args.part == "hints":
         for game in games:
             for kind, ts in hint_times(game, args.turns).items():

@@ -35,8 +35,54 @@ KB_FRONTIER_CAP = 8
 KB_NEW_ROW = 0.3         # discoverers: a row not yet reached with a free hex next to own settlements
 KB_FARMERS_GAP = 0.6     # farmers: per step a sector without own settlement is away from them
 
+#: per k: the hexes of the columns k and after (the row folds of ``_row_flags``), and the last column
+_FROM_COL = {k: sum(1 << (20 * r + c) for r in range(20) for c in range(k, 20)) for k in (1, 2, 4, 8, 16)}
+_LAST_COL = sum(1 << (20 * r + 19) for r in range(20))
+
 #: the own-settlement part of the evaluation is cached per map and cards, by settlement mask
 _KB_CACHE_SIZE = 1 << 16
+
+
+def _row_flags(m: int) -> int:
+    """The hexes of the last column of the rows ``m`` has a hex in (a prefix OR along each row)."""
+    m |= (m << 1) & _FROM_COL[1]
+    m |= (m << 2) & _FROM_COL[2]
+    m |= (m << 4) & _FROM_COL[4]
+    m |= (m << 8) & _FROM_COL[8]
+    m |= (m << 16) & _FROM_COL[16]
+    return m & _LAST_COL
+
+
+def _steps_to_sectors(m: int, sectors) -> tuple[int, ...]:
+    """How many dilations of ``m`` reach each sector (0 when ``m`` is in it, at most 8)."""
+    from builders.kingdom.board import dilate
+
+    out = []
+    for sector in sectors:
+        reach = m
+        steps = 0
+        while not reach & sector and steps < 8:
+            reach |= dilate(reach)
+            steps += 1
+        out.append(steps)
+    return tuple(out)
+
+
+_HEX_TABLES: list = []
+
+
+def _hex_tables() -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+    """Per hex of the map's grid (the same for every map): its sector, its row, and how many
+    steps (dilations, at most 8) it is from each sector. Computed once."""
+    if not _HEX_TABLES:
+        from builders.kingdom.board import CELLS, ROW_MASKS, SECTOR_MASKS
+
+        _HEX_TABLES.extend((
+            [next(k for k, m in enumerate(SECTOR_MASKS) if m >> h & 1) for h in range(CELLS)],
+            [next(r for r, m in enumerate(ROW_MASKS) if m >> h & 1) for h in range(CELLS)],
+            [_steps_to_sectors(1 << h, SECTOR_MASKS) for h in range(CELLS)],
+        ))
+    return _HEX_TABLES[0], _HEX_TABLES[1], _HEX_TABLES[2]
 
 
 class _KingdomContext:
@@ -50,8 +96,14 @@ class _KingdomContext:
         self.cards = cards
         self.nbr = board.nbr_mask
         self.castle_nbrs = [board.nbr_mask[c] for c in board.castles]
+        self.castle_nbr_union = 0
+        for m in self.castle_nbrs:
+            self.castle_nbr_union |= m
         #: (ordinal, hex bit, neighbour mask) of each location
         self.locs = [(o, 1 << h, board.nbr_mask[h]) for o, h in enumerate(board.locations)]
+        self.loc_nbrs = 0
+        for _, _, m in self.locs:
+            self.loc_nbrs |= m
         self.rows = ROW_MASKS
         self.sectors = SECTOR_MASKS
         self.lords = "lords" in cards
@@ -66,7 +118,8 @@ class _KingdomContext:
                 goods.append(board.near_special)
         self.goods = goods
         self.discoverers = "discoverers" in cards
-        self.cache: dict[int, tuple[float, float, tuple[int, ...]]] = {}
+        self.sector_of, self.row_of, self.sector_steps = _hex_tables()
+        self.cache: dict[int, tuple] = {}
 
     def groups(self, own: int) -> list[int]:
         """The connected groups of ``own`` (flood fill over the neighbour masks)."""
@@ -88,69 +141,178 @@ class _KingdomContext:
             out.append(group)
         return out
 
-    def own_part(self, own: int) -> tuple[float, float, tuple[int, ...]]:
+    def own_part(self, own: int, built: int = -1) -> tuple:
         """The gold of the castles and the cards (lords excepted), the shaping that depends only on
-        ``own``, and the per-sector counts (for lords)."""
+        ``own``, the per-sector counts (for lords), and what the value of ``own`` with one more
+        settlement is computed from. ``built``: a hex of ``own`` just built on (or -1): when the
+        part of ``own`` without it is cached, the part is computed from that one (the groups
+        merged, the counts moved by one), with the same result as from scratch."""
         hit = self.cache.get(own)
         if hit is not None:
             return hit
-        from builders.kingdom.board import dilate
-
-        board = self.board
-        counts = tuple((own & s).bit_count() for s in self.sectors)
-        v = 3.0 * sum(1 for m in self.castle_nbrs if m & own)
-        shape = 0.0
-        gs = None
-        for card in self.cards:
-            if card == "fishermen":
-                v += (own & board.near_water & ~board.water).bit_count()
-            elif card == "miners":
-                v += (own & board.near_mountain).bit_count()
-            elif card == "workers":
-                v += (own & board.near_special).bit_count()
-            elif card == "discoverers":
-                v += sum(1 for row in self.rows if own & row)
-            elif card == "knights":
-                v += 2 * max((own & row).bit_count() for row in self.rows)
-            elif card == "lords":
-                continue
-            else:
-                if gs is None:
-                    gs = self.groups(own)
-                if card == "hermits":
-                    v += len(gs)
-                elif card == "citizens":
-                    big = max((g.bit_count() for g in gs), default=0)
-                    v += big // 2
-                    shape += KB_CITIZENS_HALF * (big & 1)
-                elif card == "merchants":
-                    linked = 0
-                    special = board.special
-                    for g in gs:
-                        touched = dilate(g) & special
-                        if touched & (touched - 1):
-                            linked |= touched
-                    v += 4 * linked.bit_count()
-                elif card == "farmers":
-                    low = sorted(counts)
-                    v += 3 * low[0]
-                    shape += KB_FARMERS_LOW * (low[0] + low[1])
-                    if own:
-                        for k in range(4):
-                            if counts[k]:
-                                continue
-                            reach = own
-                            steps = 0
-                            sector = self.sectors[k]
-                            while not reach & sector and steps < 8:
-                                reach |= dilate(reach)
-                                steps += 1
-                            shape -= KB_FARMERS_GAP * steps
-        out = (v, shape, counts)
+        parent = self.cache.get(own ^ (1 << built)) if built >= 0 and own >> built & 1 else None
+        if parent is not None:
+            detail = self._detail_plus(own, built, parent[3])
+        else:
+            detail = self._detail(own)
+        out = self._combine(own, detail)
         if len(self.cache) >= _KB_CACHE_SIZE:
             self.cache.clear()
         self.cache[own] = out
         return out
+
+    # the detail of a settlement mask: (castles touched, sector counts, per-card gold (0 for lords),
+    # groups or None, per-group special hexes touched or None, largest group, knights' best row,
+    # farmers' steps to each sector or None)
+
+    def _detail(self, own: int) -> tuple:
+        from builders.kingdom.board import dilate
+
+        board = self.board
+        counts = tuple((own & s).bit_count() for s in self.sectors)
+        castles = sum(1 for m in self.castle_nbrs if m & own)
+        gold = []
+        gs = touched = gaps = None
+        big = best_row = 0
+        for card in self.cards:
+            if card == "fishermen":
+                gold.append((own & board.near_water & ~board.water).bit_count())
+            elif card == "miners":
+                gold.append((own & board.near_mountain).bit_count())
+            elif card == "workers":
+                gold.append((own & board.near_special).bit_count())
+            elif card == "discoverers":
+                gold.append(_row_flags(own).bit_count())
+            elif card == "knights":
+                best_row = max((own & row).bit_count() for row in self.rows)
+                gold.append(2 * best_row)
+            elif card == "lords":
+                gold.append(0)
+            elif card == "farmers":
+                low = sorted(counts)
+                gold.append(3 * low[0])
+                gaps = [8, 8, 8, 8]
+                if own:
+                    for k in range(4):
+                        if counts[k]:
+                            gaps[k] = 0
+                            continue
+                        reach = own
+                        steps = 0
+                        sector = self.sectors[k]
+                        while not reach & sector and steps < 8:
+                            reach |= dilate(reach)
+                            steps += 1
+                        gaps[k] = steps
+                gaps = tuple(gaps)
+            else:
+                if gs is None:
+                    gs = tuple(self.groups(own))
+                if card == "hermits":
+                    gold.append(len(gs))
+                elif card == "citizens":
+                    big = max((g.bit_count() for g in gs), default=0)
+                    gold.append(big // 2)
+                elif card == "merchants":
+                    special = board.special
+                    touched = tuple([dilate(g) & special for g in gs])
+                    linked = 0
+                    for t in touched:
+                        if t & (t - 1):
+                            linked |= t
+                    gold.append(4 * linked.bit_count())
+        return castles, counts, tuple(gold), gs, touched, big, best_row, gaps
+
+    def _detail_plus(self, own: int, h: int, parent: tuple) -> tuple:
+        """The detail of ``own`` from that of ``own`` without hex ``h`` (``parent``)."""
+        _, counts, gold, gs, touched, big, best_row, gaps = parent
+        b = 1 << h
+        board = self.board
+        k_of = self.sector_of[h]
+        counts = tuple(c + 1 if k == k_of else c for k, c in enumerate(counts))
+        castles = sum(1 for m in self.castle_nbrs if m & own)
+        near = self.nbr[h]
+        if gs is not None:
+            merged = b
+            kept = []
+            if touched is not None:
+                merged_t = near & board.special
+                kept_t = []
+                for g, t in zip(gs, touched):
+                    if g & near:
+                        merged |= g
+                        merged_t |= t
+                    else:
+                        kept.append(g)
+                        kept_t.append(t)
+                kept_t.append(merged_t)
+                touched = tuple(kept_t)
+            else:
+                for g in gs:
+                    if g & near:
+                        merged |= g
+                    else:
+                        kept.append(g)
+            kept.append(merged)
+            gs = tuple(kept)
+        gold = list(gold)
+        row = self.rows[self.row_of[h]]
+        for i, card in enumerate(self.cards):
+            if card == "fishermen":
+                if b & board.near_water:
+                    gold[i] += 1
+            elif card == "miners":
+                if b & board.near_mountain:
+                    gold[i] += 1
+            elif card == "workers":
+                if b & board.near_special:
+                    gold[i] += 1
+            elif card == "discoverers":
+                if not (own ^ b) & row:
+                    gold[i] += 1
+            elif card == "knights":
+                n = (own & row).bit_count()
+                if n > best_row:
+                    best_row = n
+                    gold[i] = 2 * n
+            elif card == "farmers":
+                gold[i] = 3 * min(counts)
+                d = self.sector_steps[h]
+                gaps = tuple([0 if counts[k] else min(gaps[k], d[k]) for k in range(4)])
+            elif card == "hermits":
+                gold[i] = len(gs)
+            elif card == "citizens":
+                n = merged.bit_count()
+                if n > big:
+                    big = n
+                    gold[i] = big // 2
+            elif card == "merchants":
+                linked = 0
+                for t in touched:
+                    if t & (t - 1):
+                        linked |= t
+                gold[i] = 4 * linked.bit_count()
+        return castles, counts, tuple(gold), gs, touched, big, best_row, gaps
+
+    def _combine(self, own: int, detail: tuple) -> tuple:
+        """(gold, shaping, sector counts, ``detail``), summed card by card in the cards' order."""
+        castles, counts, gold, _, _, big, _, gaps = detail
+        v = 3.0 * castles
+        shape = 0.0
+        for i, card in enumerate(self.cards):
+            if card == "lords":
+                continue
+            v += gold[i]
+            if card == "citizens":
+                shape += KB_CITIZENS_HALF * (big & 1)
+            elif card == "farmers":
+                low = sorted(counts)
+                shape += KB_FARMERS_LOW * (low[0] + low[1])
+                if own:
+                    for k in range(4):
+                        if not counts[k]:
+                            shape -= KB_FARMERS_GAP * gaps[k]
+        return v, shape, counts, detail
 
 
 _KB_CONTEXTS: dict[tuple[int, tuple[str, ...]], _KingdomContext] = {}
@@ -183,7 +345,16 @@ def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
     ctx = _kingdom_context(st)
     board = st.board
     n = st.num_players
-    parts = [ctx.own_part(own) for own in st.own]
+    # the seat to move has just built on a hex (a build, or a tile's settlement: the last action of
+    # the history), usually: its part is then computed from the part before that build (the
+    # searches value a position's children in turn)
+    last = st.history[-1] if st.history else -1
+    if type(last) is int and (last < 400 or 1 <= last >> 18 <= 5):
+        mover = st.to_move
+        h = last & 511
+        parts = [ctx.own_part(own, h if p == mover else -1) for p, own in enumerate(st.own)]
+    else:
+        parts = [ctx.own_part(own) for own in st.own]
     over = st.over
     # with ``turn_over`` (see ``values``), in the game's last round a seat that has played its last
     # turn, or is playing it, is valued at its points alone: its tiles, reach and gradients can no
@@ -197,26 +368,30 @@ def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
         turns_left = min(st.supply) / 3.0
         tile_value = KB_TILE_BASE + KB_TILE_PER_TURN * min(turns_left, 12.0)
         free = board.buildable & ~st.occ
+    if ctx.lords:
+        # per sector: the most settlements a seat has there, how many seats have that many, and the
+        # most below it (the lords' first and second places; -1 when there is none)
+        ranks = []
+        for k in range(4):
+            cs = [part[2][k] for part in parts]
+            best = max(cs)
+            below = [c for c in cs if c < best]
+            ranks.append((best, cs.count(best), max(below) if below else -1))
     out = []
     for p in range(n):
-        v, shape, mine = parts[p]
+        v, shape, mine, _ = parts[p]
         if ctx.lords:
+            going = not over and not (ended and ended[p])
             for k in range(4):
                 m = mine[k]
-                best = second = -1
-                for q in range(n):
-                    c = parts[q][2][k]
-                    if c > best:
-                        best, second = c, best
-                    elif best > c > second:
-                        second = c
+                best, ties, second = ranks[k]
                 if m == best:
                     v += 12
                 elif m == second:
                     v += 6
-                if not over and not (ended and ended[p]):
-                    other = max(parts[q][2][k] for q in range(n) if q != p)
-                    lead = m - other
+                if going:
+                    # the most settlements another seat has in the sector
+                    lead = m - (second if m == best and ties == 1 else best)
                     v += KB_LORDS_LEAD * (lead if -3 <= lead <= 2 else (2 if lead > 2 else -3))
         if over or (ended and ended[p]):
             out.append(v)
@@ -229,15 +404,17 @@ def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
         if frontier:
             own = st.own[p]
             if ctx.discoverers:
-                v += KB_NEW_ROW * sum(1 for row in ctx.rows if frontier & row and not own & row)
-            taken = st.taken[p]
-            left = st.left
-            for o, hb, nb in ctx.locs:
-                if left[o] and not taken & hb and nb & frontier:
-                    v += KB_LOCATION_REACH
-            for nb in ctx.castle_nbrs:
-                if not nb & own and nb & frontier:
-                    v += KB_CASTLE_REACH
+                v += KB_NEW_ROW * (_row_flags(frontier) & ~_row_flags(own)).bit_count()
+            if frontier & ctx.loc_nbrs:
+                taken = st.taken[p]
+                left = st.left
+                for o, hb, nb in ctx.locs:
+                    if left[o] and not taken & hb and nb & frontier:
+                        v += KB_LOCATION_REACH
+            if frontier & ctx.castle_nbr_union:
+                for nb in ctx.castle_nbrs:
+                    if not nb & own and nb & frontier:
+                        v += KB_CASTLE_REACH
         out.append(v)
     return out
 
