@@ -21,6 +21,10 @@ MINE = "you already have 2 games of bots alone going on, as many as one player m
        "another when one of them has ended"
 
 
+ONE = "you already have 1 game of bots alone going on, as many as one player may have at once: create another " \
+      "when it has ended"
+
+
 def limits(per_player: int, games: int) -> Limits:
     rates = {kind: (100_000, 60.0) for kind in Limits().rates}
     return Limits(rates=rates, bots_only_per_creator=per_player, bots_only_games=games)
@@ -74,7 +78,7 @@ def test_a_game_of_bots_alone_that_has_ended_no_longer_counts(tmp_path):
         first = a.post("/api/games", json={"game": "kingdom", "seats": BOTS})
         assert first.status_code == 201
         r = a.post("/api/games", json={"game": "kingdom", "seats": BOTS})
-        assert r.status_code == 429 and r.json()["detail"].startswith("you already have 1 games of bots alone")
+        assert (r.status_code, r.json()) == (429, {"detail": ONE})
         deadline = time.monotonic() + 60
         while a.get(f"/api/games/{first.json()['id']}").json()["status"] != "finished":
             assert time.monotonic() < deadline, "the bots did not finish"
@@ -98,6 +102,47 @@ def test_the_games_of_bots_alone_an_account_created_are_among_its_games_while_th
             assert time.monotonic() < deadline, "the bots did not finish"
             time.sleep(0.1)
         assert [g["id"] for g in a.get("/api/account/games").json()] == [played.json()["id"]]
+
+
+def test_a_game_the_last_person_left_counts_as_one_of_bots_alone(tmp_path):
+    """A person who leaves a game against bots leaves a game of bots alone: it counts for the caps
+    (by the creator's account and by the address of who left) and is listed once among the account's
+    games, to watch; a game another person still plays in does not count."""
+    app = make_app(tmp_path, limits=limits(1, 10), bot_delay=60)
+    with ThreadServer(app) as srv, client(srv.url, "127.0.0.1") as a, client(srv.url, "127.0.0.2") as b, \
+            client(srv.url, "127.0.0.3") as c:
+        store = app.state.store
+        csrf = {"X-CSRF-Token": a.post("/api/accounts", json={"username": "ada", "password": "correct horse"})
+                .json()["csrf"]}
+        solo = a.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]}, headers=csrf)
+        assert solo.status_code == 201
+        gid = solo.json()["id"]
+        # a game of two people and a bot: one of them leaves, the other plays on
+        two = b.post("/api/games", json={"game": "kingdom",
+                                         "seats": [{"type": "human"}, {"type": "human"}, BOTS[0]]}).json()
+        r = b.post(f"/api/games/{two['id']}/resign", json={"bot": None},
+                   headers={"X-Seat-Token": two["seats"][0]["token"]})
+        assert r.status_code == 200
+        assert store.bots_only_games() == []
+        r = a.post(f"/api/games/{gid}/resign?seat=0", json={"bot": "easy"}, headers=csrf)
+        assert r.status_code == 200, r.text
+        assert [o["creator"] for o in store.bots_only_games()] == [1]
+        before = store.counts()
+        # ada's account from another address, and anyone from the address she left from
+        with client(srv.url, "127.0.0.4") as ada:
+            ada.cookies = a.cookies
+            r = ada.post("/api/games", json={"game": "kingdom", "seats": BOTS}, headers=csrf)
+            assert (r.status_code, r.json()) == (429, {"detail": ONE})
+        with client(srv.url, "127.0.0.1") as guest:
+            r = guest.post("/api/games", json={"game": "middle-ages", "seats": BOTS})
+            assert (r.status_code, r.json()) == (429, {"detail": ONE})
+        assert store.counts() == before
+        assert c.post("/api/games", json={"game": "kingdom", "seats": BOTS}).status_code == 201
+        mine = a.get("/api/account/games").json()
+        assert [(g["id"], g["my_seats"], g["waiting"]) for g in mine] == [(gid, [0], False)]
+        # a person can still play against bots
+        assert a.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]},
+                      headers=csrf).status_code == 201
 
 
 # -- the bots of games without a person take one worker at most ----------------------------------

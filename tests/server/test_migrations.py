@@ -126,3 +126,31 @@ def test_db_upgrade_refuses_an_unreachable_database():
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: the database 127.0.0.1:1/none cannot be upgraded: ")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_games_of_bots_alone_going_on_are_marked_by_the_upgrade(tmp_path):
+    """Migration 0005 adds the column the caps of games of bots alone count by, and marks the games
+    created as such before it (their options say so)."""
+    from alembic import command
+    from sqlalchemy import text
+
+    url = f"sqlite:///{tmp_path / 'at4.sqlite3'}"
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(migrate.config(conn), "0004")
+            for gid, options in (("bots", {"bots_only": True, "creator": None}), ("people", {"creator": None})):
+                conn.execute(text("INSERT INTO games (id, game, created, setup, seats, status, version, actions, "
+                                  "turn, private, options) VALUES (:id, 'kingdom', 0, '{}', '[]', 'running', 0, 0, "
+                                  "0, 0, :options)"), {"id": gid, "options": json.dumps(options)})
+    finally:
+        engine.dispose()
+    assert migrate.upgrade(url) == ("0004", migrate.head())
+    assert differences(url) == []
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            marked = dict(conn.execute(text("SELECT id, bots_only FROM games ORDER BY id")).all())
+    finally:
+        engine.dispose()
+    assert marked == {"bots": 1, "people": 0}

@@ -122,6 +122,11 @@ class _TooLarge(Exception):
     pass
 
 
+def _address(client: str) -> str:
+    """The digest the caps of games of bots alone know a client's address by."""
+    return hashlib.sha256(client.encode()).hexdigest()[:24]
+
+
 def _json(text: str, status: int = 200) -> Response:
     return Response(content=text, status_code=status, media_type="application/json")
 
@@ -252,7 +257,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             # a game of bots alone keeps a bot thinking to its end and nobody plays in it: a few at once
             # per creator (account and address: guest accounts cost nothing) and on the server
             client = request.client.host if request.client else "?"
-            extra.update(bots_only=True, address=hashlib.sha256(client.encode()).hexdigest()[:24])
+            extra.update(bots_only=True, address=_address(client))
             async with bots_only_lock:
                 await asyncio.to_thread(service.check_bots_only, creator, extra["address"],
                                         limits.bots_only_per_creator, limits.bots_only_games)
@@ -311,7 +316,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                      body: ResignBody | None = Body(None), seat: int | None = SeatChoice):
         live = service.get(game_id)
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
-        await service.resign_as(live, who, body.bot if body else None)
+        client = request.client.host if request.client else "?"
+        await service.resign_as(live, who, body.bot if body else None, _address(client))
         return service.summary(live)
 
     @app.get("/api/games/{game_id}/record", response_model=RecordModel, tags=["records"],

@@ -292,13 +292,16 @@ class GameService:
             log.exception("a database write failed")
             raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
 
-    def _save_seats(self, live: Live, seats: list[dict[str, Any]]) -> None:
-        """Store new seats of ``live`` (and its clock, moved on) if the stored game is still at its
-        version (else 409)."""
+    def _save_seats(self, live: Live, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> None:
+        """Store new seats of ``live`` (and its clock, moved on, and new ``options``) if the stored
+        game is still at its version (else 409)."""
         values: dict[str, Any] = {"seats": seats, "status": _status(live.state, seats)}
-        options = self._options_after(live, live.state, seats)
+        moved = self._options_after(live, live.state, seats)
         if options is not None:
-            values["options"] = options
+            values["options"] = {**options, "clock": moved["clock"]} if moved is not None else options
+            values["bots_only"] = bool(options.get("bots_only"))
+        elif moved is not None:
+            values["options"] = moved
         try:
             self.store.update(live.id, values, version=live.version)
         except Stale:
@@ -306,8 +309,8 @@ class GameService:
                 self.refresh(live)
             raise ApiError(409, "the game was changed meanwhile (by another server process): try again") from None
         live.version += 1
-        if options is not None:
-            live.options = options
+        if "options" in values:
+            live.options = values["options"]
 
     def _options_after(self, live: Live, state: GameState, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
         """The game's options after a change to ``state`` and ``seats`` if its clock moves on (None:
@@ -457,7 +460,8 @@ class GameService:
         live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
                     version=0, state=state, steps=[], log=[], options=options)
         row = {"id": game_id, "game": req.game, "name": req.name, "created": now, "setup": setup, "seats": seats,
-               "private": req.private, "options": options, **self._row_summary(live, state, 0, 0)}
+               "private": req.private, "options": options, "bots_only": bool(options.get("bots_only")),
+               **self._row_summary(live, state, 0, 0)}
         return live, row, {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
 
     def check_bots_only(self, creator: int | None, address: str, per_creator: int, most: int) -> None:
@@ -468,11 +472,11 @@ class GameService:
         theirs = sum(1 for options in games
                      if (creator is not None and options.get("creator") == creator) or options.get("address") == address)
         if theirs >= per_creator:
-            raise ApiError(429, f"you already have {theirs} games of bots alone going on, as many as one player "
-                                f"may have at once: create another when one of them has ended")
+            raise ApiError(429, f"you already have {_games(theirs)} of bots alone going on, as many as one player "
+                                f"may have at once: create another when {_ended(theirs)}")
         if len(games) >= most:
-            raise ApiError(429, f"the server already runs {len(games)} games of bots alone, as many as it takes at "
-                                f"once: create yours when one of them has ended")
+            raise ApiError(429, f"the server already runs {_games(len(games))} of bots alone, as many as it takes at "
+                                f"once: create yours when {_ended(len(games))}")
 
     def link(self, game_id: str, seat: int, token: str) -> str:
         return f"/play/{game_id}#seat={seat}&token={token}"
@@ -813,7 +817,10 @@ class GameService:
         await self.resign_as(live, seat, level)
         return live
 
-    async def resign_as(self, live: Live, seat: int, level: str | None) -> None:
+    async def resign_as(self, live: Live, seat: int, level: str | None, address: str | None = None) -> None:
+        """A bot of ``level`` (None: medium, the seat marked resigned) takes ``seat`` over. When no
+        person is left playing, the game becomes one of bots alone: the caps of those count it for
+        its creator and for ``address`` (a digest of the address of who left, if known)."""
         async with live.lock:
             if live.over:
                 raise ApiError(409, "the game is over")
@@ -821,8 +828,13 @@ class GameService:
                 raise ApiError(409, f"seat {seat} is already played by a bot")
             seats = [dict(x) for x in live.seats]
             seats[seat].update(type="bot", level=level or "medium", resigned=level is None)
+            options = None
+            if all(s["type"] == "bot" for s in seats) and not live.options.get("bots_only"):
+                options = {**live.options, "bots_only": True}
+                if address is not None and not options.get("address"):
+                    options["address"] = address
             with _saving():
-                self._save_seats(live, seats)
+                self._save_seats(live, seats, options)
             live.seats = seats
             live.changed()
             self._broadcast(live)
@@ -1002,6 +1014,14 @@ def _saving():
     except SQLAlchemyError:
         log.exception("a database write failed")
         raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
+
+
+def _games(n: int) -> str:
+    return "1 game" if n == 1 else f"{n} games"
+
+
+def _ended(n: int) -> str:
+    return "it has ended" if n == 1 else "one of them has ended"
 
 
 def _status(state: GameState, seats: Iterable[dict[str, Any]]) -> str:

@@ -4,7 +4,7 @@ actions in order; the server rebuilds a game's state by replaying it."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -33,6 +33,9 @@ class GameRow(Base):
     private: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     #: who created it (an account id), whether the seed was chosen, the clock, rated (see seats.py)
     options: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    #: a game with no person playing in it (a bot in every seat from the start, or since the last
+    #: person left): the caps of games of bots alone count these
+    bots_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
 
 
 class ActionRow(Base):

@@ -97,8 +97,10 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
         if who.account is None:
             return []
         rows = service.store.games_of(who.account.id)
-        # the games of bots alone it created and watches (no seat of its own) while they go on
-        watched = service.store.bots_only_of(who.account.id)
+        # the games of bots alone it created and watches (no seat of its own, or one it left) while
+        # they go on
+        held = {row["id"] for row in rows}
+        watched = [row for row in service.store.bots_only_of(who.account.id) if row["id"] not in held]
         if watched:
             rows = sorted(rows + watched, key=lambda row: (-row["created"], row["id"]))
         out = []

@@ -302,21 +302,20 @@ class Store:
             return [dict(r) for r in conn.execute(query).mappings()]
 
     def bots_only_games(self) -> list[dict[str, Any]]:
-        """The options of the games not over that were created with a bot in every seat."""
+        """The options of the games not over with no person playing in them (a bot in every seat
+        from the start, or since the last person left)."""
         with self.engine.connect() as conn:
-            found = conn.execute(select(GameRow.options).where(GameRow.status != "finished")).scalars().all()
-        return [options for options in found if options and options.get("bots_only")]
+            found = conn.execute(select(GameRow.options).where(GameRow.bots_only.is_(True),
+                                                               GameRow.status != "finished")).scalars().all()
+        return [options or {} for options in found]
 
     def bots_only_of(self, account_id: int) -> list[dict[str, Any]]:
         """The games of bots alone not over that ``account_id`` created, newest first."""
         with self.engine.connect() as conn:
-            found = conn.execute(select(GameRow.id, GameRow.options).where(GameRow.status != "finished")).all()
-            ids = [r.id for r in found if r.options and r.options.get("bots_only")
-                   and r.options.get("creator") == account_id]
-            if not ids:
-                return []
-            query = select(GameRow.__table__).where(GameRow.id.in_(ids)).order_by(GameRow.created.desc(), GameRow.id)
-            return [dict(r) for r in conn.execute(query).mappings()]
+            query = (select(GameRow.__table__).where(GameRow.bots_only.is_(True), GameRow.status != "finished")
+                     .order_by(GameRow.created.desc(), GameRow.id))
+            return [dict(r) for r in conn.execute(query).mappings()
+                    if r["options"] and r["options"].get("creator") == account_id]
 
     def counts(self) -> dict[str, int]:
         """Games and actions stored (for tests: bad requests must change neither)."""
