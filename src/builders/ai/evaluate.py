@@ -39,8 +39,11 @@ KB_FARMERS_GAP = 0.6     # farmers: per step a sector without own settlement is 
 _FROM_COL = {k: sum(1 << (20 * r + c) for r in range(20) for c in range(k, 20)) for k in (1, 2, 4, 8, 16)}
 _LAST_COL = sum(1 << (20 * r + 19) for r in range(20))
 
-#: the own-settlement part of the evaluation is cached per map and cards, by settlement mask
+#: the own-settlement part of the evaluation is cached per map and cards, by settlement mask (an
+#: entry takes about 600 bytes), for the last few maps and cards met (a context costs little to
+#: make again: a process that plays many games does not keep the caches of the games before)
 _KB_CACHE_SIZE = 1 << 16
+_KB_CONTEXTS_KEPT = 8
 
 
 def _row_flags(m: int) -> int:
@@ -322,8 +325,8 @@ def _kingdom_context(st) -> _KingdomContext:
     key = (id(st.board), st.cards)
     ctx = _KB_CONTEXTS.get(key)
     if ctx is None or ctx.board is not st.board:
-        if len(_KB_CONTEXTS) > 64:
-            _KB_CONTEXTS.clear()
+        if len(_KB_CONTEXTS) >= _KB_CONTEXTS_KEPT:  # the oldest made goes, with its cache
+            del _KB_CONTEXTS[next(iter(_KB_CONTEXTS))]
         ctx = _KB_CONTEXTS[key] = _KingdomContext(st.board, st.cards)
     return ctx
 
