@@ -192,22 +192,8 @@ class _KingdomContext:
             elif card == "lords":
                 gold.append(0)
             elif card == "farmers":
-                low = sorted(counts)
-                gold.append(3 * low[0])
-                gaps = [8, 8, 8, 8]
-                if own:
-                    for k in range(4):
-                        if counts[k]:
-                            gaps[k] = 0
-                            continue
-                        reach = own
-                        steps = 0
-                        sector = self.sectors[k]
-                        while not reach & sector and steps < 8:
-                            reach |= dilate(reach)
-                            steps += 1
-                        gaps[k] = steps
-                gaps = tuple(gaps)
+                gold.append(3 * min(counts))
+                gaps = _steps_to_sectors(own, self.sectors)  # 0 where own is, 8 for no settlement
             else:
                 if gs is None:
                     gs = tuple(self.groups(own))
