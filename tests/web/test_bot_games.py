@@ -50,3 +50,31 @@ def test_a_third_game_of_bots_alone_is_refused_with_a_sentence(new_page, shots):
     expect(page.locator("#my-games .game-row")).to_have_count(2)
     expect(page.locator("#my-games .game-row a.btn")).to_have_text(["Watch", "Watch"])
     shots(page, "refused")
+
+
+def test_a_game_handed_to_a_bot_is_not_your_turn_in_the_lobby(new_page, shots):
+    """A person starts a game against a bot from the lobby and hands their seat to a bot in their
+    own turn: back in the lobby the game is among theirs, not marked as their turn (a bot plays it)."""
+    page = new_page()
+    page.goto("/")
+    page.locator('.game-option[data-game="kingdom"]').click()
+    page.locator("#seat-0").select_option("you")
+    page.locator("#seat-1").select_option("bot-easy")
+    page.locator("#start").click()
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("#kb-map .hex")
+    game_id = urlparse(page.url).path.rsplit("/", 1)[-1]
+    page.goto("/")
+    row = page.locator(f'#my-games .game-row[data-id="{game_id}"]')
+    expect(row.locator(".status")).to_have_text("your turn")  # before: the seat is theirs to play
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector("#kb-map .hex")
+    page.locator("#resign-btn").click()
+    page.locator('.level-option[data-level="easy"]').click()
+    page.locator("#bot-confirm").click()
+    expect(page.locator("#bot-dialog")).to_have_count(0)
+    page.goto("/")
+    row = page.locator(f'#my-games .game-row[data-id="{game_id}"]')
+    expect(row.locator(".status")).to_have_text("turn 0")
+    assert "your-turn" not in (row.get_attribute("class") or "")
+    shots(page, "handed-over")

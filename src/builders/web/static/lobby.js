@@ -276,7 +276,9 @@ function when(iso) {
 
 function gameRow(summary, { actions = [], mySeats = [], note = "" } = {}) {
   const title = GAME_TITLES[summary.game] || summary.game;
-  const yourTurn = summary.status !== "finished" && mySeats.includes(summary.to_move);
+  // a seat of yours a bot now plays (you left the game) is not your turn
+  const yourTurn = summary.status !== "finished" && mySeats.includes(summary.to_move)
+    && summary.seats?.[summary.to_move]?.type !== "bot";
   const status = summary.status === "finished" ? "finished" : yourTurn ? "your turn" : summary.status === "open" ? "waiting for players" : `turn ${summary.turn ?? ""}`;
   return el("li", { class: `game-row${yourTurn ? " your-turn" : ""}`, "data-id": summary.id },
     el("div", { class: "game-row-main" },
