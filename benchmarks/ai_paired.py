@@ -3,7 +3,8 @@ the same games, the way the changes tried in docs/ai.md were measured.
 
     .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
         --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
-        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--workers 2] [--dir benchmarks/results/paired]
+        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--cards NAME,...] \\
+        [--workers 2] [--dir benchmarks/results/paired]
 
 Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
 setups, seats and agent seeds), the first agent being ``--base`` in one arm and ``--variant`` in the
@@ -21,6 +22,10 @@ comparison (a base kept because it did well on these games did better there than
 does), so a variant is judged against it as well as against the base. ``--null K,...`` plays those
 null arms of the base too (each once, kept in its file like any arm) and adds a line comparing the
 variant, game by game, with the mean of the base and its null arms: the same bot's luck averaged.
+
+``--cards NAME,...`` (Kingdom Builder) plays and compares only those of the games whose three cards
+hold all of these: a change that touches only how a card is valued plays the other games move for
+move as the base does, so they add nothing to the difference but their time.
 
 Each arm's games are appended to a file of their own in ``--dir`` (named by the match, the agent and
 the changes), so an arm already played (the base, usually) is not played again, and a run stopped
@@ -48,6 +53,7 @@ from builders.ai import evaluate  # noqa: E402
 from builders.ai.agents import AgentSpec, parse_agent, parse_agents  # noqa: E402
 from builders.ai.tournament import derive_seed, local_games, rotations, seating  # noqa: E402
 from builders.core.games import get_game  # noqa: E402
+from builders.kingdom.data import CARDS as KB_CARDS  # noqa: E402
 
 DEFAULT_DIR = Path(__file__).parent / "results" / "paired"
 #: numbers baked into tables when the module is imported: changing them later changes nothing
@@ -148,7 +154,20 @@ def load(path: Path) -> dict[int, dict]:
     return out
 
 
-def run_arm(match: str, games: int, spec: str, sets: list, path: Path, workers: int,
+def with_cards(match: str, games: int, rotations_: int, cards: list[str]) -> list[int]:
+    """Of games 0 to ``games`` - 1 of ``match``, those whose setup holds all of ``cards``."""
+    game_name = MATCHES[match][0]
+    game = get_game(game_name)
+    players = MATCHES[match][2]
+    out = []
+    for g in range(games):
+        setup = game.random_setup(players, derive_seed("setup", SEED, g // rotations_))
+        if all(c in setup.get("cards", ()) for c in cards):
+            out.append(g)
+    return out
+
+
+def run_arm(match: str, games: int | list[int], spec: str, sets: list, path: Path, workers: int,
             others_spec: str | None = None, reseed: int = 0) -> int:
     """Play the games of the arm missing from ``path``, appending each as it ends; returns how many."""
     game, agents, players, _, _ = MATCHES[match]
@@ -157,7 +176,8 @@ def run_arm(match: str, games: int, spec: str, sets: list, path: Path, workers: 
     r = rotations(len(others) + 1, players)
     done = load(path)
     todo = [{"game": game, "players": players, "rotations": r, "index": g, "first": spec, "others": others,
-             "sets": sets, "reseed": reseed} for g in range(games) if g not in done]
+             "sets": sets, "reseed": reseed} for g in (range(games) if isinstance(games, int) else games)
+            if g not in done]
     if not todo:
         return 0
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -215,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="other seeds for the variant's first agent (without another change: a null arm)")
     ap.add_argument("--null", default="", metavar="K,...",
                     help="null arms of the base (its first agent reseeded with each K) to compare the variant with too")
+    ap.add_argument("--cards", default="", metavar="NAME,...",
+                    help="Kingdom Builder: only the games whose cards hold all of these")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     args = ap.parse_args(argv)
@@ -243,6 +265,12 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--null takes whole numbers of at least 1 separated by commas, not {args.null!r}") from None
         if any(k < 1 for k in nulls):
             raise ValueError(f"--null takes whole numbers of at least 1 separated by commas, not {args.null!r}")
+        cards = [c.strip() for c in args.cards.split(",") if c.strip()]
+        if cards and game != "kingdom":
+            raise ValueError("--cards is for Kingdom Builder matches only")
+        for c in cards:
+            if c not in KB_CARDS:
+                raise ValueError(f"--cards: unknown card {c!r} (choose from {', '.join(KB_CARDS)})")
         if variant == base and not sets and not args.reseed:
             raise ValueError("the variant is the base: give --variant, --set or --reseed")
     except ValueError as e:
@@ -250,19 +278,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     paths = (arm_file(args.dir, args.match, base, [], args.others),
              arm_file(args.dir, args.match, variant, sets, args.others, args.reseed))
+    chosen: int | list[int] = with_cards(args.match, args.games, r, cards) if cards else args.games
     for (spec, s, k), path in zip(((base, [], 0), (variant, sets, args.reseed)), paths):
-        n = run_arm(args.match, args.games, spec, s, path, args.workers, args.others, k)
+        n = run_arm(args.match, chosen, spec, s, path, args.workers, args.others, k)
         print(f"{path.name}: {n} games played", file=sys.stderr)
     null_paths = [arm_file(args.dir, args.match, base, [], args.others, k) for k in nulls]
     for k, path in zip(nulls, null_paths):
-        n = run_arm(args.match, args.games, base, [], path, args.workers, args.others, k)
+        n = run_arm(args.match, chosen, base, [], path, args.workers, args.others, k)
         print(f"{path.name}: {n} games played", file=sys.stderr)
-    keep = range(args.games)
+    keep = set(range(args.games) if isinstance(chosen, int) else chosen)
     base_games, variant_games, *null_games = (
         {i: rec for i, rec in load(path).items() if i in keep} for path in (*paths, *null_paths))
     c = compare(base_games, variant_games)
     against = f" against {args.others}" if args.others else ""
-    print(f"{args.match}{against}, games 0-{args.games - 1}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
+    which = f" with {' and '.join(cards)}" if cards else ""
+    print(f"{args.match}{against}, games 0-{args.games - 1}{which}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
           f"variant {variant}{''.join(f' {m}.{n}={v}' for m, n, v in sets)}{f' reseed {args.reseed}' if args.reseed else ''}: "
           f"{c['variant_wins']:g} wins, "
           f"lead {c['variant_lead']:+.2f}; difference {c['difference']:+.2f} +- {c['error']:.2f} a game "

@@ -167,3 +167,34 @@ def test_a_variant_is_compared_with_the_mean_of_the_base_and_its_null_arms(tmp_p
     assert first.startswith("kb-easy-random against random, games 0-3: base easy: ")
     assert paired.main(args) == 0
     assert capsys.readouterr().err.count(": 0 games played") == 4
+
+
+def test_cards_keep_only_the_games_whose_setup_holds_them(tmp_path, capsys):
+    """``--cards citizens``: of the first 12 games of kb-easy-random only those whose three cards hold
+    citizens are played, in both arms, and the report says so."""
+    chosen = paired.with_cards("kb-easy-random", 12, 2, ["citizens"])
+    game = paired.get_game("kingdom")
+    every = [game.random_setup(2, paired.derive_seed("setup", paired.SEED, g // 2))["cards"] for g in range(12)]
+    assert chosen == [g for g in range(12) if "citizens" in every[g]]
+    assert 0 < len(chosen) < 12
+    args = ["--match", "kb-easy-random", "--games", "12", "--others", "random", "--base", "medium",
+            "--set", "evaluate.KB_CITIZENS_HALF=1.0", "--cards", "citizens", "--workers", "1", "--dir", str(tmp_path)]
+    assert paired.main(args) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("kb-easy-random against random, games 0-11 with citizens: base medium: ")
+    assert line.endswith(f"of {len(chosen)} games ended with other scores)")
+    base = _arm(tmp_path, "kb-easy-random__medium__vs_random.jsonl")
+    assert sorted(base) == chosen
+    assert all("citizens" in g["breakdown"][0] for g in base.values())
+
+
+@pytest.mark.parametrize("match, cards, message", [
+    ("kb-easy-random", "citizen", "error: --cards: unknown card 'citizen' (choose from fishermen, miners, merchants, "
+                                  "workers, discoverers, knights, hermits, lords, citizens, farmers)"),
+    ("ma-medium-easy", "citizens", "error: --cards is for Kingdom Builder matches only"),
+])
+def test_bad_cards_are_refused_and_nothing_is_played(tmp_path, capsys, match, cards, message):
+    assert paired.main(["--match", match, "--set", "evaluate.KB_FRONTIER=1", "--cards", cards,
+                        "--dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == message
+    assert not list(tmp_path.iterdir())
