@@ -33,6 +33,7 @@ from builders.ai import evaluate as E
 from builders.ai import make_bot
 from builders.ai.tournament import local_games
 from builders.core.games import get_game
+from builders.kingdom import scoring
 from builders.kingdom.notation import END
 
 KNOTS = (0.0, 3.0, 6.0, 10.0)
@@ -45,18 +46,18 @@ NAMES = (("castles", "held", "frontier", "locreach", "castlereach") + tuple("gol
 
 
 def features(st, p: int) -> dict[str, float]:
-    """Seat ``p``'s features in Kingdom Builder position ``st`` (public information only)."""
+    """Seat ``p``'s features in Kingdom Builder position ``st`` (public information only); the gold of
+    the castles and of each card is what the game would score now (``scoring.breakdown``)."""
     ctx = E._kingdom_context(st)
-    _, _, _, detail = ctx.own_part(st.own[p])
-    castles, counts, gold, _, _, _, _, gaps = detail
+    _, counts, _, _, _, _, _, gaps = ctx.own_part(st.own[p])[3]
     own = st.own[p]
     free = st.board.buildable & ~st.occ
     frontier = st.near[p] & free
-    f: dict[str, float] = {"castles": 3 * castles, "held": st.held[p].bit_count(),
-                           "frontier": min(frontier.bit_count(), 30)}
+    f: dict[str, float] = {("gold_" + k if k != "castles" else k): v for k, v in scoring.breakdown(st, p).items()}
+    f["held"] = st.held[p].bit_count()
+    f["frontier"] = min(frontier.bit_count(), 30)
     k = 0
-    for i, card in enumerate(st.cards):
-        f["gold_" + card] = gold[i]
+    for card in st.cards:
         if card in GOODS:
             f["front_" + card] = min((frontier & ctx.goods[k]).bit_count(), 8)
             k += 1
@@ -64,16 +65,12 @@ def features(st, p: int) -> dict[str, float]:
         f["newrow"] = (E._row_flags(frontier) & ~E._row_flags(own)).bit_count()
     f["locreach"] = sum(1 for o, hb, nb in ctx.locs if st.left[o] and not st.taken[p] & hb and nb & frontier)
     f["castlereach"] = sum(1 for nb in ctx.castle_nbrs if not nb & own and nb & frontier)
-    n = st.num_players
     if "lords" in st.cards:
-        lead = award = 0
+        n = st.num_players
+        lead = 0
         for s in range(4):
             cs = [(st.own[q] & ctx.sectors[s]).bit_count() for q in range(n)]
-            best = max(cs)
-            below = [c for c in cs if c < best]
-            award += 12 if cs[p] == best else 6 if below and cs[p] == max(below) else 0
             lead += max(-3, min(2, cs[p] - max(c for q, c in enumerate(cs) if q != p)))
-        f["gold_lords"] = award
         f["lords_lead"] = lead
     if "farmers" in st.cards:
         low = sorted(counts)
@@ -143,9 +140,7 @@ def fit(games: list[dict], ridge: float) -> dict:
                 hands.append(pos["hand"][s] - pos["hand"][1 - s])
                 test.append(rec["index"] % 5 == 0)
     X, y, h, te = np.array(rows), np.array(ys, float), np.array(hands, float), np.array(test)
-    tr = ~te
-    if not te.any() or not tr.any():
-        raise ValueError("too few games: both the fitting games and the test games (every fifth) need some")
+    tr = ~te  # any 5 games in a row hold a test game and fitting games
     w = np.linalg.solve(X[tr].T @ X[tr] + ridge * np.eye(X.shape[1]), X[tr].T @ y[tr])
     factor = float(h[tr] @ y[tr] / (h[tr] @ h[tr])) if (h[tr] @ h[tr]) else 0.0
     fitted, hand = X[te] @ w, h[te] * factor
@@ -179,11 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     tasks = [{"index": g} for g in range(args.first, args.first + args.games)]
     games = sorted((rec for _, rec in local_games(tasks, args.workers, play)), key=lambda r: r["index"])
-    try:
-        result = fit(games, args.ridge)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    result = fit(games, args.ridge)
     result = {"command": " ".join(["benchmarks/ai_fit_kingdom.py", *(argv if argv is not None else sys.argv[1:])]),
               "games": args.games, "first": args.first, "knots": list(KNOTS), "ridge": args.ridge, **result}
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -107,14 +107,19 @@ class Changed:
                 setattr(mod, name, value)
 
 
+def setup_of(game, players: int, g: int, rotations_: int) -> dict:
+    """The setup of game ``g`` of a match (each setup is played once in each of ``rotations_`` seatings)."""
+    return game.random_setup(players, derive_seed("setup", SEED, g // rotations_))
+
+
 def play(task: dict) -> dict:
     """Game ``task["index"]`` of the match with the first agent ``task["first"]`` (changed by
     ``task["sets"]``): its seats, scores, returns and gold per card."""
     game = get_game(task["game"])
     specs = [parse_agent(task["first"])] + [AgentSpec(k, dict(o)) for k, o in task["others"]]
     g = task["index"]
-    setup_index, rotation = divmod(g, task["rotations"])
-    state = game.new_state(game.random_setup(task["players"], derive_seed("setup", SEED, setup_index)))
+    rotation = g % task["rotations"]
+    state = game.new_state(setup_of(game, task["players"], g, task["rotations"]))
     seats = seating(len(specs), task["players"], rotation)
     reseed = task.get("reseed", 0)
     agents = [specs[a].make(derive_seed("agent", SEED, g, seat, "reseed", reseed) if reseed and a == 0
@@ -156,15 +161,8 @@ def load(path: Path) -> dict[int, dict]:
 
 def with_cards(match: str, games: int, rotations_: int, cards: list[str]) -> list[int]:
     """Of games 0 to ``games`` - 1 of ``match``, those whose setup holds all of ``cards``."""
-    game_name = MATCHES[match][0]
-    game = get_game(game_name)
-    players = MATCHES[match][2]
-    out = []
-    for g in range(games):
-        setup = game.random_setup(players, derive_seed("setup", SEED, g // rotations_))
-        if all(c in setup.get("cards", ()) for c in cards):
-            out.append(g)
-    return out
+    game, players = get_game(MATCHES[match][0]), MATCHES[match][2]
+    return [g for g in range(games) if all(c in setup_of(game, players, g, rotations_)["cards"] for c in cards)]
 
 
 def run_arm(match: str, games: int | list[int], spec: str, sets: list, path: Path, workers: int,
