@@ -47,4 +47,25 @@ def test_a_short_run_writes_its_record(tmp_path):
 def test_bad_arguments_are_refused_with_one_line(capsys):
     assert tune.main(["--steps", "0"]) == 2
     err = capsys.readouterr().err
-    assert err == "error: --steps and --pairs must be at least 1, --check at least 0\n"
+    assert err == ("error: --steps, --pairs and --workers must be at least 1, --check at least 0, --lead-scale "
+                   "above 0\n")
+    assert tune.main(["--params", "MA_HORIZON,MA_COIN"]) == 2
+    assert capsys.readouterr().err == (f"error: unknown weight MA_COIN (choose from {', '.join(tune.STEPS)})\n")
+    assert tune.main(["--agent", "master"]) == 2
+    assert capsys.readouterr().err.startswith("error: unknown agent 'master' (choose from ")
+
+
+def test_a_run_scored_by_the_lead_tunes_the_weights_asked_for(tmp_path):
+    out = tmp_path / "tune.json"
+    assert tune.main(["--steps", "1", "--pairs", "1", "--check", "1", "--score", "lead", "--lead-scale", "4",
+                      "--params", "MA_PACE,MA_HORIZON", "--out", str(out)]) == 0
+    rec = json.loads(out.read_text())
+    assert list(rec["weights"]) == ["MA_PACE", "MA_HORIZON"] and rec["score"] == "lead"
+    step = rec["steps"][0]
+    assert len(step["leads"]) == 2 and len(step["signs"]) == 2
+    # a game scores the plus side's lead over the minus side in units of --lead-scale, within -1 and 1
+    assert step["score"] == pytest.approx(sum(max(-1, min(1, x / 4)) for x in step["leads"]) / 2, abs=1e-4)
+    # the plus side won the games it led, and none it trailed (equal scores go to the tie-break)
+    assert sum(x > 0 for x in step["leads"]) <= step["wins"] <= sum(x >= 0 for x in step["leads"])
+    assert set(rec["final"]) == {"MA_PACE", "MA_HORIZON"}
+    assert rec["check"]["games"] == 2 and rec["check"]["lead_se"] >= 0
