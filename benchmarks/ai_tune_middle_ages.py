@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=None, help="stop after the step that passes this")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
+    args.argv = sys.argv[1:] if argv is None else list(argv)
     if args.steps < 1 or args.pairs < 1 or args.check < 0 or args.workers < 1 or args.lead_scale <= 0:
         print("error: --steps, --pairs and --workers must be at least 1, --check at least 0, --lead-scale "
               "above 0", file=sys.stderr)
@@ -134,6 +135,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    try:
+        return _tune(args, names, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor | None) -> int:
+    """The SPSA run of ``main`` and its check, written to ``args.out``."""
     default = {k: getattr(ema, k) for k in names}
     theta = [0.0] * len(names)
     rnd = random.Random(args.seed)
@@ -146,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             out[k] = min(hi, max(lo, default[k] + t * step))
         return out
 
-    record = {"command": "benchmarks/ai_tune_middle_ages.py " + " ".join(sys.argv[1:] if argv is None else argv),
+    record = {"command": "benchmarks/ai_tune_middle_ages.py " + " ".join(args.argv),
               "game": "middle-ages", "agent": args.agent, "score": args.score,
               "lead_scale": args.lead_scale if args.score == "lead" else None, "pairs": args.pairs, "seed": args.seed,
               "A": big_a,
@@ -180,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
             break
     if args.check:
         final = values(theta)
-        wins, leads = match(final, {n: default[n] for n in names}, args.check, args.seed, "check", args.agent, pool)
+        wins, leads = match(final, default, args.check, args.seed, "check", args.agent, pool)
         n = 2 * args.check
         lo, hi = wilson_interval(wins, n)
         mean = sum(leads) / n
@@ -190,8 +200,6 @@ def main(argv: list[str] | None = None) -> int:
                            "lead": round(mean, 3), "lead_se": round(se, 3)}
         args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n")
         print(f"check: tuned {wins:g}/{n} = {wins / n:.1%} [{lo:.1%}, {hi:.1%}], lead {mean:+.2f} +- {se:.2f} VP")
-    if pool is not None:
-        pool.shutdown()
     return 0
 
 

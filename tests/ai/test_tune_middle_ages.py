@@ -69,3 +69,19 @@ def test_a_run_scored_by_the_lead_tunes_the_weights_asked_for(tmp_path):
     assert sum(x > 0 for x in step["leads"]) <= step["wins"] <= sum(x >= 0 for x in step["leads"])
     assert set(rec["final"]) == {"MA_PACE", "MA_HORIZON"}
     assert rec["check"]["games"] == 2 and rec["check"]["lead_se"] >= 0
+
+
+def test_games_in_worker_processes_are_the_games_played_in_one(monkeypatch):
+    """``--workers``: a match's games played in processes give the same wins and leads, game by game."""
+    import sys
+    from concurrent.futures import ProcessPoolExecutor
+
+    # the processes find the games' function by the module's name, as when the script runs
+    monkeypatch.setitem(sys.modules, tune.__name__, tune)
+
+    plus = {"MA_HORIZON": ema.MA_HORIZON + 1.0}
+    minus = {"MA_HORIZON": ema.MA_HORIZON - 1.0}
+    alone = tune.match(plus, minus, 2, 5, "workers")
+    with ProcessPoolExecutor(2) as pool:
+        assert tune.match(plus, minus, 2, 5, "workers", "medium", pool) == alone
+    assert len(alone[1]) == 4
