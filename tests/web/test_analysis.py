@@ -69,15 +69,27 @@ def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, s
     # the map's own target for that move is marked too, and it is a legal move's
     target = page.locator("#kb-map polygon.target.hint-move")
     assert target.count() == 1 and target.get_attribute("data-action") == hint["action"]
+    # the whole plan, numbered in order under the bar and on the table: the hinted build 1, the
+    # plan's builds 2, 3 ... on their hexes, the end of the turn on its button
+    steps = page.locator("#hint-plan .hint-step").all_inner_texts()
+    assert [step.split("\n")[0] for step in steps] == [str(i + 1) for i in range(len(hint["plan"]) + 1)]
+    assert steps[0].endswith(text.removeprefix("Hint: ").split(" · ")[0]) and steps[-1].endswith("end your turn")
+    numbers = page.locator("#kb-map g.hint-move-label, #kb-map g.hint-next-label").evaluate_all(
+        "els => els.map(e => [e.dataset.hex, e.textContent])")
+    expected = [(h, str(i + 1)) for i, action in enumerate([hint["action"], *hint["plan"]]) for h in hexes_of(action)]
+    assert sorted(map(tuple, numbers)) == sorted(expected) and len(expected) >= 2
+    end = page.locator("#end-btn.hint-next")
+    assert end.get_attribute("data-step") == str(len(hint["plan"]) + 1)
     shots(page, "hint")
     # playing the hinted move: the mark goes with the position it was for
     target.click()
     page.wait_for_function("() => !document.querySelector('#hint-text')")
     assert page.locator("#kb-map .hint-move").count() == 0
+    assert page.locator("#hint-plan, .hint-next, .hint-next-label, .hint-move-label, [data-step]").count() == 0
 
 
 def hinted_page(new_page, api, game, wanted):
-    """A game against an easy bot whose seat 0 plays the hints until a hint's action is ``wanted``;
+    """A game against an easy bot whose seat 0 plays the hints until a hint is ``wanted``;
     its page, with that hint shown, the hint, and ``played()``: the seat's last action once the
     page has sent one."""
     made = api.post("/api/games", json={"game": game, "hints": True, "setup": {"seed": 7},
@@ -89,7 +101,7 @@ def hinted_page(new_page, api, game, wanted):
             assert time.monotonic() < deadline, "the bot did not play"
             time.sleep(0.05)
         hint = api.post(f"/api/games/{gid}/hint", headers=token).json()
-        if wanted(hint["action"]):
+        if wanted(hint):
             break
         api.post(f"/api/games/{gid}/actions", headers=token, json={"action": hint["action"]}).raise_for_status()
     else:
@@ -114,7 +126,7 @@ def test_a_tile_move_hint_marks_the_tile_then_its_hex(new_page, api, shots):
     in the player's row and the hexes; once the tile is chosen, its target on the map is marked too,
     and clicking it plays the hinted move."""
     tiles = ("oracle", "farm", "oasis", "tower", "tavern", "harbor", "paddock", "barn")
-    page, hint, played = hinted_page(new_page, api, "kingdom", lambda action: action.split(" ")[0] in tiles)
+    page, hint, played = hinted_page(new_page, api, "kingdom", lambda hint: hint["action"].split(" ")[0] in tiles)
     kind = hint["action"].split(" ")[0]
     chip = page.locator(".my-tiles .tile-chip.hint-move")
     assert chip.count() == 1 and chip.get_attribute("data-kind") == kind and chip.is_enabled()
@@ -135,7 +147,7 @@ def test_a_send_hint_marks_the_worker_then_the_site(new_page, api):
     """A hinted send in The Builders is two clicks (the worker, then its site): the hint marks the
     worker and the site; once the worker is chosen, the site's send button is marked too, and
     clicking it plays the hinted move."""
-    page, hint, played = hinted_page(new_page, api, "middle-ages", lambda action: action.startswith("send "))
+    page, hint, played = hinted_page(new_page, api, "middle-ages", lambda hint: hint["action"].startswith("send "))
     _, worker, site = hint["action"].split(" ")
     card = page.locator(f"[data-worker='{worker}']")
     assert "hint-move" in card.get_attribute("class")
@@ -145,6 +157,32 @@ def test_a_send_hint_marks_the_worker_then_the_site(new_page, api):
     assert "hint-move" in button.get_attribute("class")
     button.click()
     assert played() == hint["action"]
+
+
+def test_the_plan_of_a_hint_is_numbered_on_the_buttons(new_page, api):
+    """The Builders: a hint whose plan plays on to the end of the turn lists the plan numbered
+    under the bar, and the same numbers stand on the buttons of its moves that can be clicked now
+    (End turn the last)."""
+    page, hint, played = hinted_page(new_page, api, "middle-ages",
+                                     lambda hint: len(hint["plan"]) >= 2 and hint["plan"][-1] == "end")
+    moves = [hint["action"], *hint["plan"]]
+    steps = page.locator("#hint-plan .hint-step").all_inner_texts()
+    assert [step.split("\n")[0] for step in steps] == [str(i + 1) for i in range(len(moves))]
+    assert steps[-1].endswith("end your turn") and page.locator(".hint-plan-after").count() == 0
+    numbered = page.locator("[data-step]").evaluate_all("els => els.map(e => [e.dataset.action, e.dataset.step])")
+    assert ["end", str(len(moves))] in numbered
+    for action, step in numbered:
+        assert moves[int(step) - 1] == action
+    # the hinted move's button carries the 1 (a send's, once its worker is chosen)
+    if hint["action"].startswith("send "):
+        page.locator(f"[data-worker='{hint['action'].split(' ')[1]}']").click()
+    button = page.locator(f"#table button[data-action='{hint['action']}']").first
+    button.wait_for()
+    assert button.get_attribute("data-step") == "1" and "hint-move" in button.get_attribute("class")
+    button.click()
+    assert played() == hint["action"]
+    page.wait_for_function("() => !document.querySelector('#hint-plan')")
+    assert page.locator("[data-step], .hint-next").count() == 0
 
 
 def finished_bot_game(api, game: str) -> str:

@@ -20,34 +20,40 @@ export function percent(x) {
 
 // Clear the marks of markMove() (class cls) from the table.
 export function clearMarks(root, cls) {
+  // the numbers and outlines drawn over the map go; the map's own targets and the cards keep only
+  // their class
+  for (const node of root.querySelectorAll(`.${cls}-label`)) node.remove();
   for (const node of root.querySelectorAll(`.${cls}, .${cls}-inner`)) {
-    // the outlines drawn over the map go; the map's own targets and the cards keep only their class
     if (node.tagName === "polygon" && !node.hasAttribute("data-action")) node.remove();
-    else node.classList.remove(cls);
+    else {
+      node.classList.remove(cls);
+      node.removeAttribute("data-step");
+    }
   }
 }
 
 // Mark the move ``action`` on ``table`` (inside ``root``) with the class ``cls``; returns how many
-// things were marked (hexes, cards, buttons).
-export function markMove(table, root, action, cls) {
-  clearMarks(root, cls);
+// things were marked (hexes, cards, buttons). ``step``: a number shown on the marks (the place of
+// the move in a plan); ``keep``: the marks of ``cls`` already there stay (the moves of a plan: their
+// hexes and buttons, not the cards a table marks for one move at a time).
+export function markMove(table, root, action, cls, { step = null, keep = false } = {}) {
+  if (!keep) clearMarks(root, cls);
   let marked = 0;
+  const label = step === null ? null : String(step);
   if (table && table.lightHexes && table.constructor.actionHexes) {
     const hexes = table.constructor.actionHexes(action);
-    if (hexes.length) table.lightHexes(hexes, { ms: KEEP, cls });
+    if (hexes.length) table.lightHexes(hexes, { ms: KEEP, cls, label });
     marked += hexes.length;
-  } else if (table && table.showEntry) {
+  } else if (table && table.showEntry && !keep) {
     marked += table.showEntry({ action }, cls).length;
   }
-  for (const node of root.querySelectorAll("[data-action]")) {
-    if (node.getAttribute("data-action") === action) {
-      node.classList.add(cls);
-      marked += 1;
-    }
-  }
+  const parts = [...root.querySelectorAll("[data-action]")].filter((node) => node.getAttribute("data-action") === action);
   // what else to click for it (Kingdom Builder: the tile of a tile move)
-  for (const node of (table && table.moveParts ? table.moveParts(action) : [])) {
+  parts.push(...(table && table.moveParts ? table.moveParts(action) : []));
+  for (const node of parts) {
     node.classList.add(cls);
+    // a number on a button or a card (not on the map's own targets: the hex carries it)
+    if (label !== null && node.tagName !== "polygon") node.setAttribute("data-step", label);
     marked += 1;
   }
   return marked;

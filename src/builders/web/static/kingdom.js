@@ -905,8 +905,9 @@ export class KingdomTable {
     if (hexes.length) this.lightHexes(hexes, { ms: 1400, cls: "flash-hex" });
   }
 
-  // Light up hexes (from a log line, a bot's move) for a moment, or until lightHexes([]) .
-  lightHexes(hexes, { ms = 0, cls = "lit-hex" } = {}) {
+  // Light up hexes (from a log line, a bot's move) for a moment, or until lightHexes([]) . ``label``:
+  // a number drawn in each hex (the place of a move in the hint's plan).
+  lightHexes(hexes, { ms = 0, cls = "lit-hex", label = null } = {}) {
     if (!this.layerLit) return;
     if (!ms) this.layerLit.replaceChildren();
     const made = [];
@@ -917,6 +918,14 @@ export class KingdomTable {
       const inner = svg("polygon", { class: `${cls}-inner`, points: corners(x, y, R - 4.5), fill: "none", stroke: "#fff", "stroke-width": 2.2, "pointer-events": "none" });
       this.layerLit.append(poly, inner);
       made.push(poly, inner);
+      if (label !== null) {
+        const badge = svg("g", { class: `${cls}-label`, "data-hex": h, "pointer-events": "none" },
+          svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 9.5 }),
+          svg("text", { x: x.toFixed(1), y: (y + 4.5).toFixed(1), "text-anchor": "middle", text: label }));
+        // over the targets (whose light fill would pale it)
+        this.svg.append(badge);
+        made.push(badge);
+      }
     }
     if (ms) setTimeout(() => made.forEach((m) => m.remove()), ms);
   }
@@ -1036,7 +1045,7 @@ export class KingdomTable {
       title: "Take back every action of this turn since the last card drawn (R)",
       onclick: () => this.opts.onRestart && this.opts.onRestart(),
     }, "⟲ Restart turn");
-    const end = el("button", { class: "btn btn-primary", id: "end-btn", disabled: !(mine && this.parsed.end), title: "End your turn (E)", onclick: () => this.act("end") }, "End turn");
+    const end = el("button", { class: "btn btn-primary", id: "end-btn", "data-action": "end", disabled: !(mine && this.parsed.end), title: "End your turn (E)", onclick: () => this.act("end") }, "End turn");
     bar.append(undo, restart);
     if (this.selection.tile) {
       const kind = this.selection.tile;

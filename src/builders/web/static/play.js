@@ -47,10 +47,19 @@ async function askHint() {
 function showHint() {
   const fresh = hintShown && current && hintShown.version === current.version && hintShown.seat === current.seat;
   if (!fresh) {
-    if (table) clearMarks(tableRoot, "hint-move");
+    if (table) {
+      clearMarks(tableRoot, "hint-move");
+      clearMarks(tableRoot, "hint-next");
+    }
     return;
   }
-  if (table) markMove(table, tableRoot, hintShown.action, "hint-move");
+  if (table) {
+    // the hinted move, and the rest of the plan numbered in order (2, 3, ...): the moves after it
+    const plan = hintShown.plan || [];
+    markMove(table, tableRoot, hintShown.action, "hint-move", { step: plan.length ? 1 : null });
+    clearMarks(tableRoot, "hint-next");
+    plan.forEach((action, i) => markMove(table, tableRoot, action, "hint-next", { step: i + 2, keep: true }));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,6 +415,8 @@ function renderHeader(view) {
   document.body.classList.toggle("your-turn", yourTurn);
 
   toolsEl.replaceChildren();
+  const oldPlan = document.getElementById("hint-plan");
+  if (oldPlan) oldPlan.remove();
   const held = seatsFor(gameId);
   const tokens = (held && held.tokens) || {};
   const heldSeats = Object.keys(tokens).map(Number).sort();
@@ -448,6 +459,15 @@ function renderHeader(view) {
       }
       toolsEl.appendChild(el("span", { class: "hint-text", id: "hint-text", role: "status", "data-action": null, title: plan },
         `Hint: ${say(hintShown.action)} · win chance ${percent(hintShown.win_chance)}`));
+      // the plan in words under the bar, numbered as its moves are on the table
+      if (rest.length) {
+        const steps = [hintShown.action, ...raw].map((action, i) => el("li", { class: "hint-step" },
+          el("span", { class: "step-no", "aria-hidden": "true", text: String(i + 1) }), say(action)));
+        const line = el("div", { class: "hint-plan", id: "hint-plan" },
+          el("span", { class: "hint-plan-title", text: "The hard bot's plan:" }), el("ol", {}, ...steps));
+        if (raw[raw.length - 1] !== "end") line.appendChild(el("span", { class: "hint-plan-after", text: `then it plans again with the card drawn` }));
+        toolsEl.closest(".topbar").appendChild(line);
+      }
     }
   }
   if (playingSeat(view) !== null && !view.result) {
