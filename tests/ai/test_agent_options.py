@@ -73,7 +73,10 @@ def test_mcts_accepts_the_smallest_budgets_and_keeps_its_options():
     ("mcts:widen=-1", "option widen of mcts must not be negative, not -1"),
     ("mcts:top=-2", "option top of mcts must not be negative, not -2"),
     ("hard:top=3", "unknown option 'top' for agent hard (options: turn, beam, plans, reply, ahead, block, depth, "
-                   "samples, clock, rollouts, finalists, rbeam)"),
+                   "samples, clock, rollouts, finalists, rbeam, staffed, horizon)"),
+    ("expert:staffed=1.5", "option staffed of expert must be from 0 to 1, not 1.5"),
+    ("hard:horizon=-1", "option horizon of hard must be from 0 to 50, not -1"),
+    ("plan:horizon=51", "option horizon of plan must be from 0 to 50, not 51"),
     ("plan:samples=0", "option samples of plan must be positive, not 0"),
     ("plan:beam=0", "option beam of plan must be positive, not 0"),
     ("hard:rollouts=-1", "option rollouts of hard must not be negative, not -1"),
@@ -95,14 +98,16 @@ def test_agent_spec_refusals(text, message):
 
 @pytest.mark.parametrize("text, game, message", [
     ("hard:block=0.5", "middle-ages", "option block of hard is not one of The Builders' (options there: turn, beam, "
-                                      "plans, reply, depth, samples, clock)"),
+                                      "plans, reply, depth, samples, clock, staffed, horizon)"),
     ("plan:ahead=2", "middle-ages", "option ahead of plan is not one of The Builders' (options there: turn, beam, "
-                                    "plans, reply, depth, samples, clock)"),
+                                    "plans, reply, depth, samples, clock, staffed, horizon)"),
+    ("expert:staffed=0.5", "kingdom", "option staffed of expert is not one of Kingdom Builder's (options there: "
+                                      "turn, beam, plans, reply, ahead, block, depth, clock, rollouts, finalists, rbeam)"),
     ("expert:depth=3", "kingdom", "option depth of expert must be 1 or 2 in Kingdom Builder, not 3"),
     ("expert:samples=3", "kingdom", "option samples of expert is not one of Kingdom Builder's (options there: turn, "
                                     "beam, plans, reply, ahead, block, depth, clock, rollouts, finalists, rbeam)"),
     ("hard:rollouts=8", "middle-ages", "option rollouts of hard is not one of The Builders' (options there: turn, "
-                                       "beam, plans, reply, depth, samples, clock)"),
+                                       "beam, plans, reply, depth, samples, clock, staffed, horizon)"),
 ])
 def test_level_options_of_the_other_game_are_refused(text, game, message):
     """hard, expert and plan are the game's turn planner; the weights of the next turns over the
@@ -156,9 +161,10 @@ def test_each_spec_makes_the_agent_it_names():
     assert (both.time_limit, both.turn_time) == (0.5, 3.0)
     for level in ("hard", "expert"):
         agent = parse_agent(level).make(5, "middle-ages")
-        assert (type(agent), agent.turn_time, agent.depth, agent.name) == \
-            (MiddleAgesPlanner, TURN_TIME[level], {"hard": 2, "expert": 3}[level], level)
+        assert (type(agent), agent.turn_time, agent.depth, agent.name) == (MiddleAgesPlanner, TURN_TIME[level], 2, level)
         assert (agent.beam, agent.plans, agent.reply, agent.samples) == MIDDLE_AGES_SETTINGS[level]
+        # expert values by weights of its own (docs/ai.md, "Weights of the planner's own")
+        assert (agent.staffed, agent.horizon) == {"hard": (None, None), "expert": (0.6, 4.5)}[level]
         planner = parse_agent(level).make(5, "kingdom")
         assert (type(planner), planner.turn_time, planner.name) == (TurnPlanner, TURN_TIME[level], level)
         assert (planner.beam, planner.plans, planner.reply) == LEVEL_SETTINGS[level]
@@ -175,6 +181,9 @@ def test_each_spec_makes_the_agent_it_names():
     tuned = parse_agent("expert:rollouts=0:finalists=3:rbeam=2").make(5, "kingdom")
     assert (tuned.rollouts, tuned.finalists, tuned.roll_beam, tuned.plans) == (0, 3, 2, LEVEL_SETTINGS["expert"][1])
     assert parse_agent("expert:clock=count").make(5, "middle-ages").clock == "count"
+    tuned = parse_agent("hard:staffed=0.5:horizon=3").make(5, "middle-ages")
+    assert (tuned.staffed, tuned.horizon, tuned.samples) == (0.5, 3.0, 1)
+    assert parse_agent("expert:horizon=0").make(5, "middle-ages").horizon == 0.0
     plan = parse_agent("plan:turn=3:plans=0").make(5)
     assert (type(plan), plan.turn_time, plan.name) == (LevelAgent, 3.0, "plan:turn=3:plans=0")
     assert type(parse_agent("plan").make(5, "middle-ages")) is MiddleAgesPlanner

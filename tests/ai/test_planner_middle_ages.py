@@ -293,3 +293,39 @@ def test_a_plan_that_starts_the_final_round_is_looked_at_though_the_evaluation_r
     for seed in (1, 2):
         texts, after, stats = first_plan(seed)
         assert not after.final_round and stats["value"] < 0.9, texts
+
+
+def test_the_planner_s_own_weights_are_the_evaluation_s_constants_for_its_valuations(monkeypatch):
+    """Expert's weights (``LEVEL_WEIGHTS``) value positions as the evaluation does with its
+    constants ``MA_STAFFED`` and ``MA_HORIZON`` set to them, for the planner's valuations only: the
+    same values, the same plans; the evaluation's own values stay as they were."""
+    import builders.ai.eval_middle_ages as ev
+
+    positions = [turn_start(seed, actions) for seed, actions in ((3, 20), (8, 40), (12, 60))]
+    own = [ev.values(st) for st in positions]
+    weighted = [ev.values(st, horizon=4.5, staffed_weight=0.6) for st in positions]
+    assert weighted != own
+    assert [ev.values(st, horizon=ev.MA_HORIZON, staffed_weight=ev.MA_STAFFED) for st in positions] == own
+
+    def plans(**weights):
+        return [MiddleAgesPlanner(4, turn_time=None, beam=8, plans=4, reply=3, **weights).plan(st) for st in positions]
+
+    as_own = plans()
+    assert plans(staffed=ev.MA_STAFFED, horizon=ev.MA_HORIZON) == as_own
+    tuned = plans(staffed=0.6, horizon=4.5)
+    assert tuned != as_own  # the second position is planned otherwise
+    monkeypatch.setattr(ev, "MA_STAFFED", 0.6)
+    monkeypatch.setattr(ev, "MA_HORIZON", 4.5)
+    assert [ev.values(st) for st in positions] == weighted
+    assert plans() == tuned
+    monkeypatch.undo()
+    assert [ev.values(st) for st in positions] == own
+
+
+def test_the_planner_refuses_weights_out_of_range():
+    for key, value, message in (("staffed", 1.5, "staffed must be a number from 0 to 1, not 1.5"),
+                                ("horizon", -1, "horizon must be a number from 0 to 50, not -1"),
+                                ("staffed", True, "staffed must be a number from 0 to 1, not True")):
+        with pytest.raises(PlannerError) as e:
+            MiddleAgesPlanner(1, **{key: value})
+        assert str(e.value) == message

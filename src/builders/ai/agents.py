@@ -22,7 +22,7 @@ plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.plann
            30, 16, 4; The Builders 30, 20, 6), ``depth`` (Kingdom Builder: 1, the next turns
            valued from the plan's end, or 2, the next seat's best turn applied before the seat's
            own; The Builders: 1, the other seats' answers, 2, then the seat's next turn, or 3,
-           then the answers to it; default 1 and 2, The Builders' expert 3), ``clock`` (``wall``,
+           then the answers to it; default 1 and 2), ``clock`` (``wall``,
            ``cpu`` or ``count``: time counted in positions evaluated, so that a game is played
            the same on every run and machine); Kingdom
            Builder only: ``ahead``, ``block`` (the weights of the next turns, default 1, 1),
@@ -30,7 +30,9 @@ plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.plann
            best plans, in the turn's time left; ``plan`` 0, hard 64, expert 100),
            ``finalists`` (default 4, expert 6), ``rbeam`` (the beam of the turns played out,
            default 1); The Builders only: ``samples`` (determinizations the turn is planned on,
-           default 1)
+           default 1, expert 6), ``staffed`` and ``horizon`` (the evaluation's ``MA_STAFFED`` and
+           ``MA_HORIZON`` for the planner's valuations; default the evaluation's, 0.4 and 2.5,
+           expert 0.6 and 4.5)
 easy,      the bot levels of ``make_bot``; hard and expert are the game's planner with the level's
 medium,    settings and take its options
 hard,
@@ -69,12 +71,13 @@ OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
 OPTIONS["plan"] = {"turn": (float, "turn_time"), "beam": (int, "beam"), "plans": (int, "plans"),
                    "reply": (int, "reply"), "ahead": (float, "ahead"), "block": (float, "block"),
                    "depth": (int, "depth"), "samples": (int, "samples"), "clock": (str, "clock"),
-                   "rollouts": (int, "rollouts"), "finalists": (int, "finalists"), "rbeam": (int, "roll_beam")}
+                   "rollouts": (int, "rollouts"), "finalists": (int, "finalists"), "rbeam": (int, "roll_beam"),
+                   "staffed": (float, "staffed"), "horizon": (float, "horizon")}
 #: the agents that plan whole turns (the planner of the game they play)
 PLANNERS = ("plan", "hard", "expert")
 #: the planner options that only Kingdom Builder's planner takes, and only The Builders'
 KINGDOM_ONLY = ("ahead", "block", "rollouts", "finalists", "rbeam")
-MIDDLE_AGES_ONLY = ("samples",)
+MIDDLE_AGES_ONLY = ("samples", "staffed", "horizon")
 CLOCK_NAMES = ("wall", "cpu")
 OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(OPTIONS["plan"]), "expert": dict(OPTIONS["plan"])})
 
@@ -191,6 +194,10 @@ def _value(kind: str, key: str, text: str) -> Any:
         raise ValueError(f"option finalists of {kind} must be at least 2, not {text}")
     if key in ("ahead", "block") and not 0 <= value <= 10:
         raise ValueError(f"option {key} of {kind} must be from 0 to 10, not {text}")
+    if key == "staffed" and not 0 <= value <= 1:
+        raise ValueError(f"option staffed of {kind} must be from 0 to 1, not {text}")
+    if key == "horizon" and not 0 <= value <= 50:
+        raise ValueError(f"option horizon of {kind} must be from 0 to 50, not {text}")
     return value
 
 

@@ -139,7 +139,7 @@ def late_factor(st) -> float:
     return MA_LATE_DECAY ** late if late > 0 else 1.0
 
 
-def values(st, horizon: float | None = None) -> list[float]:
+def values(st, horizon: float | None = None, staffed_weight: float | None = None) -> list[float]:
     """Per seat: VP and coins; the actions left in the turn (a seat not playing counts its next
     three); for each open site a share of its value (VP, coins, a machine's production) that grows
     with its covered requirement and much more with the part of what it still needs that the seat's
@@ -161,6 +161,9 @@ def values(st, horizon: float | None = None) -> list[float]:
 
     Sites and workers the seat cannot use are worth almost nothing, so opening and recruiting pay
     only when they lead toward finished buildings.
+
+    ``horizon`` and ``staffed_weight`` replace ``MA_HORIZON`` and ``MA_STAFFED`` (the expert
+    planner's own weights: ``planner_middle_ages.LEVEL_WEIGHTS``).
     """
     global _MA
     if _MA is None:
@@ -170,6 +173,8 @@ def values(st, horizon: float | None = None) -> list[float]:
 
     if horizon is None:
         horizon = MA_HORIZON
+    if staffed_weight is None:
+        staffed_weight = MA_STAFFED
 
     n = st.num_players
     out = []
@@ -270,7 +275,7 @@ def values(st, horizon: float | None = None) -> list[float]:
             else:
                 staffed = 1.0
                 acts = 0.0
-            share += staffed * (MA_STAFFED - MA_OPEN + (MA_STAFFED_PROGRESS - MA_PROGRESS) * covered)
+            share += staffed * (staffed_weight - MA_OPEN + (MA_STAFFED_PROGRESS - MA_PROGRESS) * covered)
             queue += acts
             if horizon:
                 share /= 1.0 + queue / horizon

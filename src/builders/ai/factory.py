@@ -11,7 +11,7 @@ hard      the game's turn planner, 2 s a turn: whole turns by beam search, the b
           Builders: ``builders.ai.planner_middle_ages``, the other seats' best answers and the
           seat's next turn)
 expert    the same with 10 s a turn (more plans, with wider beams; The Builders: on six
-          determinizations, and looking one turn of answers further)
+          determinizations, with weights of the evaluation tuned by the planner's self-play)
 ========  ======================================================================================
 
 The time of hard and expert covers the seat's whole turn (Kingdom Builder: the three builds, the
@@ -26,6 +26,7 @@ from builders.ai.greedy import GreedyAgent
 from builders.ai.planner import LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
 from builders.ai.planner_middle_ages import LEVEL_DEPTH as MIDDLE_AGES_DEPTH
 from builders.ai.planner_middle_ages import LEVEL_SETTINGS as MIDDLE_AGES_SETTINGS
+from builders.ai.planner_middle_ages import LEVEL_WEIGHTS as MIDDLE_AGES_WEIGHTS
 from builders.ai.planner_middle_ages import MiddleAgesPlanner
 from builders.core.agents import Agent, RandomAgent
 from builders.core.errors import BuildersError
@@ -60,12 +61,12 @@ def make_planner(seed: int | None, level: str, turn_time: float, game: str | Non
                  **options) -> TurnPlanner | MiddleAgesPlanner:
     """The turn planner of ``game`` at ``level`` (hard or expert) with ``turn_time`` seconds a
     turn; ``options`` (beam, plans, reply, depth, clock; in Kingdom Builder ahead and block, in
-    The Builders samples) replace the level's settings."""
+    The Builders samples, staffed and horizon) replace the level's settings."""
     if game == "middle-ages":
         beam, plans, reply, samples = MIDDLE_AGES_SETTINGS[level]
         return MiddleAgesPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
                                                                  "samples": samples, "depth": MIDDLE_AGES_DEPTH[level],
-                                                                 **options})
+                                                                 **MIDDLE_AGES_WEIGHTS[level], **options})
     beam, plans, reply = LEVEL_SETTINGS[level]
     rollouts, finalists = ROLLOUT_SETTINGS[level]
     return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,

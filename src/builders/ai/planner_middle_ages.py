@@ -28,6 +28,7 @@ always plays the same.
 
 from __future__ import annotations
 
+from builders.ai.eval_middle_ages import values as eval_values
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.planner import PLAN_SHARE, Planner, PlannerError, with_ending_plans
 from builders.core.state import Action, GameState
@@ -36,14 +37,23 @@ from builders.middle_ages.codes import END
 #: per level: (beam, plans, reply, samples)
 LEVEL_SETTINGS = {"hard": (30, 20, 6, 1), "expert": (40, 24, 8, 6)}
 #: per level: the depth of the look-ahead
-LEVEL_DEPTH = {"hard": 2, "expert": 3}
+LEVEL_DEPTH = {"hard": 2, "expert": 2}
+#: per level: the evaluation's weights of its own (``staffed``: ``eval_middle_ages.MA_STAFFED``,
+#: ``horizon``: ``MA_HORIZON``; None: those of the medium level), found by self-play of the planner
+#: (docs/ai.md, "Weights of the planner's own")
+LEVEL_WEIGHTS: dict[str, dict[str, float | None]] = {"hard": {"staffed": None, "horizon": None},
+                                                      "expert": {"staffed": 0.6, "horizon": 4.5}}
 
 
-def _value(state: GameState, seat: int) -> float:
-    """The win value of ``seat`` in ``state`` (its true return once the game is over)."""
+def _value(state: GameState, seat: int, staffed: float | None = None, horizon: float | None = None) -> float:
+    """The win value of ``seat`` in ``state`` (its true return once the game is over), with the
+    evaluation's weights ``staffed`` and ``horizon`` (None: its own)."""
     if state.is_over():
         return state.returns()[seat]
-    return win_value(state, advantages(state)[seat])
+    if staffed is None and horizon is None:
+        return win_value(state, advantages(state)[seat])
+    v = eval_values(state, horizon=horizon, staffed_weight=staffed)
+    return win_value(state, v[seat] - max(x for q, x in enumerate(v) if q != seat))
 
 
 def _rows(state: GameState) -> tuple:
@@ -72,6 +82,8 @@ class MiddleAgesPlanner(Planner):
     - ``depth``: 1, the other seats' answers; 2, then the seat's own next turn; 3, then the other
       seats' answers to that;
     - ``samples``: the determinizations each turn is planned on (at least 1);
+    - ``staffed``, ``horizon``: the evaluation's weights ``MA_STAFFED`` and ``MA_HORIZON`` for this
+      planner's valuations (None: the evaluation's own; ``LEVEL_WEIGHTS``);
     - ``clock``: ``wall``, ``cpu`` or ``count`` (positions evaluated: the same plans on every run).
     """
 
@@ -82,11 +94,17 @@ class MiddleAgesPlanner(Planner):
 
     def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
                  plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2], depth: int = 2,
-                 samples: int = LEVEL_SETTINGS["hard"][3], clock: str = "wall", name: str | None = None):
+                 samples: int = LEVEL_SETTINGS["hard"][3], clock: str = "wall", name: str | None = None,
+                 staffed: float | None = None, horizon: float | None = None):
         super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise PlannerError(f"samples must be a whole number of at least 1, not {samples!r}")
         self.samples = samples
+        for key, value, top in (("staffed", staffed, 1.0), ("horizon", horizon, 50.0)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not 0 <= value <= top):
+                raise PlannerError(f"{key} must be a number from 0 to {top:g}, not {value!r}")
+        self.staffed, self.horizon = staffed, horizon
         self.last_rows: list[tuple] = []
         #: (the mark the next planned action expects: ``Planner._mark``, the actions left, each
         #: with the rows the plan expects before it)
@@ -230,7 +248,7 @@ class MiddleAgesPlanner(Planner):
                     c = st.copy()
                     c.apply(a)
                     self._evals += 1
-                    item = (_value(c, seat), rand(), c, acts + [a])
+                    item = (_value(c, seat, self.staffed, self.horizon), rand(), c, acts + [a])
                     if c.is_over() or c.current_player != seat:
                         done.append(item)
                     else:
@@ -250,14 +268,14 @@ class MiddleAgesPlanner(Planner):
         None when ``deadline`` passes first."""
         st = self._others_answer(end, seat, deadline)
         if st is None or self.depth == 1 or st.is_over():
-            return None if st is None else _value(st, seat)
+            return None if st is None else _value(st, seat, self.staffed, self.horizon)
         mine = self._turn(st, seat, self.reply, deadline, stop=True)
         if mine is None:
             return None
         if self.depth == 2:
             return mine[0][0]
         st = self._others_answer(mine[0][2], seat, deadline)
-        return None if st is None else _value(st, seat)
+        return None if st is None else _value(st, seat, self.staffed, self.horizon)
 
     def _others_answer(self, st: GameState, seat: int, deadline: float | None) -> GameState | None:
         """The position after each other seat, in turn from ``st``, plays its best turn (a beam of
