@@ -4,7 +4,7 @@ by default, or any agent (``--agent``, such as the planner ``hard:clock=count``)
 
     .venv/bin/python benchmarks/ai_tune_middle_ages.py [--steps 100] [--pairs 20] [--a 1] [--c 1]
         [--agent medium] [--score wins|lead] [--params MA_ACTION,...] [--workers 1] [--minutes M]
-        [--seed 1] [--check 200] [--out benchmarks/results/ai_tune_middle_ages.json]
+        [--seed 1] [--check 200] [--start MA_STAFFED=0.6,...] [--out benchmarks/results/ai_tune_middle_ages.json]
 
 Each step draws a random sign for every weight and plays ``theta + c_k * sign`` against
 ``theta - c_k * sign``: ``--pairs`` setups, each twice with the seats swapped. The step's score is the
@@ -102,6 +102,24 @@ def match(a: dict[str, float], b: dict[str, float], pairs: int, seed: int, tag: 
     return sum(w for w, _ in results), [lead for _, lead in results]
 
 
+def parse_start(text: str) -> dict[str, float]:
+    """``NAME=V,...`` of ``--start``: known weights within their bounds."""
+    out: dict[str, float] = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or name not in STEPS:
+            raise ValueError(f"--start takes NAME=VALUE with NAME one of {', '.join(STEPS)}, not {item!r}")
+        try:
+            v = float(value)
+        except ValueError:
+            raise ValueError(f"--start: {name} must be a number, not {value!r}") from None
+        _, lo, hi = STEPS[name]
+        if not lo <= v <= hi:
+            raise ValueError(f"--start: {name} must be from {lo:g} to {hi:g}, not {value}")
+        out[name] = v
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100)
@@ -116,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--params", default=",".join(STEPS), help="the weights tuned (comma-separated)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=None, help="stop after the step that passes this")
+    parser.add_argument("--start", default="", metavar="NAME=V,...",
+                        help="the values tuned around (default: the evaluation's own)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)
@@ -130,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     try:
+        args.start_values = parse_start(args.start)
         parse_agent(args.agent).make(0, "middle-ages")
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -144,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor | None) -> int:
     """The SPSA run of ``main`` and its check, written to ``args.out``."""
-    default = {k: getattr(ema, k) for k in names}
+    start = args.start_values
+    default = {k: start.get(k, getattr(ema, k)) for k in names}
+    fixed = {k: v for k, v in start.items() if k not in names}
     theta = [0.0] * len(names)
     rnd = random.Random(args.seed)
     big_a = max(1, args.steps // 10)
@@ -154,12 +177,12 @@ def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor 
         for k, t in zip(names, th):
             step, lo, hi = STEPS[k]
             out[k] = min(hi, max(lo, default[k] + t * step))
-        return out
+        return {**fixed, **out}
 
     record = {"command": "benchmarks/ai_tune_middle_ages.py " + " ".join(args.argv),
               "game": "middle-ages", "agent": args.agent, "score": args.score,
               "lead_scale": args.lead_scale if args.score == "lead" else None, "pairs": args.pairs, "seed": args.seed,
-              "A": big_a,
+              "A": big_a, "fixed": fixed,
               "weights": {k: {"default": default[k], "step": STEPS[k][0], "bounds": STEPS[k][1:]} for k in names},
               "steps": []}
     t0 = time.perf_counter()
@@ -181,7 +204,7 @@ def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor 
         record["steps"].append({"k": k, "signs": signs, "score": round(score, 4), "wins": wins,
                                 "leads": leads,
                                 "theta": [round(t, 4) for t in theta]})
-        record["final"] = {n: round(v, 4) for n, v in values(theta).items()}
+        record["final"] = {n: round(v, 4) for n, v in values(theta).items() if n in names}
         record["seconds"] = round(time.perf_counter() - t0, 1)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n")
@@ -190,7 +213,7 @@ def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor 
             break
     if args.check:
         final = values(theta)
-        wins, leads = match(final, default, args.check, args.seed, "check", args.agent, pool)
+        wins, leads = match(final, {**fixed, **default}, args.check, args.seed, "check", args.agent, pool)
         n = 2 * args.check
         lo, hi = wilson_interval(wins, n)
         mean = sum(leads) / n

@@ -303,9 +303,10 @@ def test_the_planner_s_own_weights_are_the_evaluation_s_constants_for_its_valuat
 
     positions = [turn_start(seed, actions) for seed, actions in ((3, 20), (8, 40), (12, 60))]
     own = [ev.values(st) for st in positions]
-    weighted = [ev.values(st, horizon=4.5, staffed_weight=0.6) for st in positions]
+    weighted = [ev.values(st, ev.weights({"MA_HORIZON": 4.5, "MA_STAFFED": 0.6})) for st in positions]
     assert weighted != own
-    assert [ev.values(st, horizon=ev.MA_HORIZON, staffed_weight=ev.MA_STAFFED) for st in positions] == own
+    assert [ev.values(st, ev.weights({"MA_HORIZON": ev.MA_HORIZON})) for st in positions] == own
+    assert [ev.values(st, ev.weights()) for st in positions] == own
 
     def plans(**weights):
         return [MiddleAgesPlanner(4, turn_time=None, beam=8, plans=4, reply=3, **weights).plan(st) for st in positions]
@@ -320,6 +321,52 @@ def test_the_planner_s_own_weights_are_the_evaluation_s_constants_for_its_valuat
     assert plans() == tuned
     monkeypatch.undo()
     assert [ev.values(st) for st in positions] == own
+
+
+def test_the_planner_values_by_any_of_its_own_weights(monkeypatch):
+    """``weights``: any of ``WEIGHT_NAMES`` for the planner's valuations, as the evaluation with that
+    constant set; ``staffed`` and ``horizon`` set two of them; the others follow the module."""
+    import builders.ai.eval_middle_ages as ev
+
+    positions = [turn_start(seed, actions) for seed, actions in ((3, 20), (8, 40), (12, 60))]
+
+    def plans(**options):
+        return [MiddleAgesPlanner(4, turn_time=None, beam=8, plans=4, reply=3, **options).plan(st) for st in positions]
+
+    own = {"MA_SPARE_UNIT": 0.3, "MA_SHORT": 0.5, "MA_ACTION": 0.6}
+    tuned = plans(weights=own)
+    assert tuned != plans()  # the second position is planned otherwise
+    assert plans(weights={**own, "MA_STAFFED": 0.6}) == plans(weights=own, staffed=0.6)
+    for name, value in own.items():
+        monkeypatch.setattr(ev, name, value)
+    assert plans() == tuned
+    # a weight the planner does not set is the module's at each decision: the same values
+    def best_values(**options):
+        out = []
+        for st in positions:
+            planner = MiddleAgesPlanner(4, turn_time=None, beam=8, plans=4, reply=3, **options)
+            planner.plan(st)
+            out.append(planner.last_stats["value"])
+        return out
+
+    tuned_values = best_values()
+    monkeypatch.setattr(ev, "MA_OPEN", 0.3)
+    both = best_values()
+    assert both != tuned_values
+    monkeypatch.undo()
+    monkeypatch.setattr(ev, "MA_OPEN", 0.3)
+    assert best_values(weights=own) == both
+    monkeypatch.undo()
+    planner = MiddleAgesPlanner(1, weights={"MA_HORIZON": 4.5}, staffed=0.5)
+    assert (planner.weights, planner.staffed, planner.horizon) == ({"MA_HORIZON": 4.5, "MA_STAFFED": 0.5}, 0.5, 4.5)
+    for weights, message in (({"MA_COIN": 0.2}, "unknown weight MA_COIN (choose from "),
+                             ({"MA_PACE": -1}, "weight MA_PACE must be a number of at least 0, not -1"),
+                             ({"MA_PACE": "fast"}, "weight MA_PACE must be a number of at least 0, not 'fast'")):
+        with pytest.raises(PlannerError) as e:
+            MiddleAgesPlanner(1, weights=weights)
+        assert str(e.value).startswith(message)
+    with pytest.raises(ValueError, match="unknown weight MA_LATE_ROUND"):
+        ev.weights({"MA_LATE_ROUND": 3})
 
 
 def test_the_planner_refuses_weights_out_of_range():

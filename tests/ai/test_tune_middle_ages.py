@@ -85,3 +85,22 @@ def test_games_in_worker_processes_are_the_games_played_in_one(monkeypatch):
     with ProcessPoolExecutor(2) as pool:
         assert tune.match(plus, minus, 2, 5, "workers", "medium", pool) == alone
     assert len(alone[1]) == 4
+
+
+def test_a_run_tunes_around_the_values_it_starts_from(tmp_path, capsys):
+    """``--start``: the defaults of the run and its check; a weight not tuned is played by both sides."""
+    out = tmp_path / "tune.json"
+    assert tune.main(["--steps", "1", "--pairs", "1", "--check", "1", "--params", "MA_PACE",
+                      "--start", "MA_STAFFED=0.6,MA_PACE=2.5", "--out", str(out)]) == 0
+    rec = json.loads(out.read_text())
+    assert rec["weights"] == {"MA_PACE": {"default": 2.5, "step": 0.25, "bounds": [0.75, 5.0]}}
+    assert rec["fixed"] == {"MA_STAFFED": 0.6}
+    assert rec["final"]["MA_PACE"] == pytest.approx(2.5 + 0.25 * rec["steps"][0]["theta"][0], abs=1e-3)
+    capsys.readouterr()
+    assert tune.main(["--start", "MA_COIN=1"]) == 2
+    assert capsys.readouterr().err == (f"error: --start takes NAME=VALUE with NAME one of {', '.join(tune.STEPS)}, "
+                                       "not 'MA_COIN=1'\n")
+    assert tune.main(["--start", "MA_HORIZON=30"]) == 2
+    assert capsys.readouterr().err == "error: --start: MA_HORIZON must be from 0.5 to 20, not 30\n"
+    assert tune.main(["--start", "MA_PACE=fast"]) == 2
+    assert capsys.readouterr().err == "error: --start: MA_PACE must be a number, not 'fast'\n"

@@ -7,6 +7,9 @@ matches (docs/ai.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import NamedTuple
+
 from builders.middle_ages.cards import REWARD, VP
 from builders.middle_ages.rules import ACTION_PRICE, FREE_ACTIONS
 
@@ -45,6 +48,40 @@ def _ma_tables():
 
 
 _MA = None
+
+#: the weights a planner may value positions by values of its own (``values(st, weights(...))``)
+WEIGHT_NAMES = ("MA_ACTION", "MA_STAFFED", "MA_STAFFED_PROGRESS", "MA_OPEN", "MA_PROGRESS", "MA_ROW",
+                "MA_SPARE_UNIT", "MA_SHORT", "MA_HORIZON", "MA_PACE")
+
+
+class Weights(NamedTuple):
+    """Values of the weights ``WEIGHT_NAMES``, in that order, for ``values``."""
+
+    action: float
+    staffed: float
+    staffed_progress: float
+    open: float
+    progress: float
+    row: float
+    spare_unit: float
+    short: float
+    horizon: float
+    pace: float
+
+
+def weights(overrides: Mapping[str, float] | None = None) -> Weights:
+    """The evaluation's weights as the module holds them now, with ``overrides`` (a name of
+    ``WEIGHT_NAMES`` -> its value) instead. Raises ValueError for another name.
+
+    >>> weights({"MA_HORIZON": 4.5}).horizon, weights().horizon == MA_HORIZON
+    (4.5, True)
+    """
+    over = dict(overrides or {})
+    unknown = sorted(set(over) - set(WEIGHT_NAMES))
+    if unknown:
+        raise ValueError(f"unknown weight {', '.join(unknown)} (choose from {', '.join(WEIGHT_NAMES)})")
+    g = globals()
+    return Weights(*(over.get(name, g[name]) for name in WEIGHT_NAMES))
 
 
 def reset_tables() -> None:
@@ -139,7 +176,7 @@ def late_factor(st) -> float:
     return MA_LATE_DECAY ** late if late > 0 else 1.0
 
 
-def values(st, horizon: float | None = None, staffed_weight: float | None = None) -> list[float]:
+def values(st, w: Weights | None = None) -> list[float]:
     """Per seat: VP and coins; the actions left in the turn (a seat not playing counts its next
     three); for each open site a share of its value (VP, coins, a machine's production) that grows
     with its covered requirement and much more with the part of what it still needs that the seat's
@@ -162,8 +199,8 @@ def values(st, horizon: float | None = None, staffed_weight: float | None = None
     Sites and workers the seat cannot use are worth almost nothing, so opening and recruiting pay
     only when they lead toward finished buildings.
 
-    ``horizon`` and ``staffed_weight`` replace ``MA_HORIZON`` and ``MA_STAFFED`` (the expert
-    planner's own weights: ``planner_middle_ages.LEVEL_WEIGHTS``).
+    ``w`` (``weights(...)``) replaces the module's weights ``WEIGHT_NAMES`` (a planner's own
+    weights: ``planner_middle_ages.LEVEL_WEIGHTS``).
     """
     global _MA
     if _MA is None:
@@ -171,10 +208,9 @@ def values(st, horizon: float | None = None, staffed_weight: float | None = None
     req, prod, site_value, total, wage = _MA
     from builders.middle_ages.rules import RECRUIT
 
-    if horizon is None:
-        horizon = MA_HORIZON
-    if staffed_weight is None:
-        staffed_weight = MA_STAFFED
+    (action_w, staffed_w, staffed_progress, open_w, progress_w, row_w, spare_w, short_w, horizon,
+     pace) = w if w is not None else (MA_ACTION, MA_STAFFED, MA_STAFFED_PROGRESS, MA_OPEN, MA_PROGRESS, MA_ROW,
+                                      MA_SPARE_UNIT, MA_SHORT, MA_HORIZON, MA_PACE)
 
     n = st.num_players
     out = []
@@ -188,7 +224,7 @@ def values(st, horizon: float | None = None, staffed_weight: float | None = None
             r3 += q[3]
     done = finished_seats(st)
     final = end_triggered(st)
-    turns = 1 + int(max(0, END_TRIGGER_VP - max(st.vp)) / MA_PACE)
+    turns = 1 + int(max(0, END_TRIGGER_VP - max(st.vp)) / pace)
     # a game gone on this long: coins kept count nothing, so that bots which took coins round after
     # round, neither finishing a building, build to the end (``late_factor`` alone changes no
     # choice within a round where no action can end the game)
@@ -244,7 +280,7 @@ def values(st, horizon: float | None = None, staffed_weight: float | None = None
         for need, s, n0, n1, n2, n3 in needs:
             covered = 1.0 - need / total[s]
             value = site_value[s]
-            share = MA_OPEN + MA_PROGRESS * covered
+            share = open_w + progress_w * covered
             if need:
                 c0 = n0 if n0 < k0 else k0
                 c1 = n1 if n1 < k1 else k1
@@ -263,7 +299,7 @@ def values(st, horizon: float | None = None, staffed_weight: float | None = None
                 w1 -= d1
                 w2 -= d2
                 w3 -= d3
-                staffed = (c0 + c1 + c2 + c3 + MA_ROW * (d0 + d1 + d2 + d3)) / need
+                staffed = (c0 + c1 + c2 + c3 + row_w * (d0 + d1 + d2 + d3)) / need
                 pay = unit_wage * need * staffed
                 acts = MA_UNIT_ACTIONS * (2 * need - c0 - c1 - c2 - c3)
                 if pay > coins:
@@ -275,14 +311,14 @@ def values(st, horizon: float | None = None, staffed_weight: float | None = None
             else:
                 staffed = 1.0
                 acts = 0.0
-            share += staffed * (staffed_weight - MA_OPEN + (MA_STAFFED_PROGRESS - MA_PROGRESS) * covered)
+            share += staffed * (staffed_w - open_w + (staffed_progress - progress_w) * covered)
             queue += acts
             if horizon:
                 share /= 1.0 + queue / horizon
             if queue > budget:
                 share *= budget / queue
             v += value * share
-        v += MA_SPARE_UNIT * (k0 + k1 + k2 + k3) - MA_SHORT * short
-        v += MA_ACTION * (st.actions if p == st.cur else 3)
+        v += spare_w * (k0 + k1 + k2 + k3) - short_w * short
+        v += action_w * (st.actions if p == st.cur else 3)
         out.append(v)
     return out

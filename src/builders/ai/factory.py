@@ -66,7 +66,7 @@ def make_planner(seed: int | None, level: str, turn_time: float, game: str | Non
         beam, plans, reply, samples = MIDDLE_AGES_SETTINGS[level]
         return MiddleAgesPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
                                                                  "samples": samples, "depth": MIDDLE_AGES_DEPTH[level],
-                                                                 **MIDDLE_AGES_WEIGHTS[level], **options})
+                                                                 "weights": MIDDLE_AGES_WEIGHTS[level], **options})
     beam, plans, reply = LEVEL_SETTINGS[level]
     rollouts, finalists = ROLLOUT_SETTINGS[level]
     return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,

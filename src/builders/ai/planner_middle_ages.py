@@ -28,7 +28,11 @@ always plays the same.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from builders.ai.eval_middle_ages import WEIGHT_NAMES, Weights
 from builders.ai.eval_middle_ages import values as eval_values
+from builders.ai.eval_middle_ages import weights as eval_weights
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.planner import PLAN_SHARE, Planner, PlannerError, with_ending_plans
 from builders.core.state import Action, GameState
@@ -38,21 +42,22 @@ from builders.middle_ages.codes import END
 LEVEL_SETTINGS = {"hard": (30, 20, 6, 1), "expert": (40, 24, 8, 6)}
 #: per level: the depth of the look-ahead
 LEVEL_DEPTH = {"hard": 2, "expert": 2}
-#: per level: the evaluation's weights of its own (``staffed``: ``eval_middle_ages.MA_STAFFED``,
-#: ``horizon``: ``MA_HORIZON``; None: those of the medium level), found by self-play of the planner
+#: per level: the evaluation's weights of its own (names of ``eval_middle_ages.WEIGHT_NAMES`` -> values;
+#: the others, and all of hard's, those of the medium level), found by self-play of the planner
 #: (docs/ai.md, "Weights of the planner's own")
-LEVEL_WEIGHTS: dict[str, dict[str, float | None]] = {"hard": {"staffed": None, "horizon": None},
-                                                      "expert": {"staffed": 0.6, "horizon": 4.5}}
+LEVEL_WEIGHTS: dict[str, dict[str, float]] = {"hard": {}, "expert": {"MA_STAFFED": 0.6, "MA_HORIZON": 4.5}}
+#: the planner's options that set one of its weights, with their bounds
+WEIGHT_OPTIONS = {"staffed": ("MA_STAFFED", 1.0), "horizon": ("MA_HORIZON", 50.0)}
 
 
-def _value(state: GameState, seat: int, staffed: float | None = None, horizon: float | None = None) -> float:
+def _value(state: GameState, seat: int, w: Weights | None = None) -> float:
     """The win value of ``seat`` in ``state`` (its true return once the game is over), with the
-    evaluation's weights ``staffed`` and ``horizon`` (None: its own)."""
+    evaluation's weights ``w`` (None: its own)."""
     if state.is_over():
         return state.returns()[seat]
-    if staffed is None and horizon is None:
+    if w is None:
         return win_value(state, advantages(state)[seat])
-    v = eval_values(state, horizon=horizon, staffed_weight=staffed)
+    v = eval_values(state, w)
     return win_value(state, v[seat] - max(x for q, x in enumerate(v) if q != seat))
 
 
@@ -82,8 +87,10 @@ class MiddleAgesPlanner(Planner):
     - ``depth``: 1, the other seats' answers; 2, then the seat's own next turn; 3, then the other
       seats' answers to that;
     - ``samples``: the determinizations each turn is planned on (at least 1);
-    - ``staffed``, ``horizon``: the evaluation's weights ``MA_STAFFED`` and ``MA_HORIZON`` for this
-      planner's valuations (None: the evaluation's own; ``LEVEL_WEIGHTS``);
+    - ``weights``: the evaluation's weights for this planner's valuations (names of
+      ``eval_middle_ages.WEIGHT_NAMES`` -> values; the others the evaluation's own, as they are at
+      each decision; ``LEVEL_WEIGHTS``); ``staffed`` and ``horizon`` set ``MA_STAFFED`` and
+      ``MA_HORIZON`` among them (None: as ``weights`` has it);
     - ``clock``: ``wall``, ``cpu`` or ``count`` (positions evaluated: the same plans on every run).
     """
 
@@ -95,16 +102,30 @@ class MiddleAgesPlanner(Planner):
     def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
                  plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2], depth: int = 2,
                  samples: int = LEVEL_SETTINGS["hard"][3], clock: str = "wall", name: str | None = None,
-                 staffed: float | None = None, horizon: float | None = None):
+                 staffed: float | None = None, horizon: float | None = None,
+                 weights: Mapping[str, float] | None = None):
         super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise PlannerError(f"samples must be a whole number of at least 1, not {samples!r}")
         self.samples = samples
-        for key, value, top in (("staffed", staffed, 1.0), ("horizon", horizon, 50.0)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not 0 <= value <= top):
+        own = dict(weights or {})
+        unknown = sorted(set(own) - set(WEIGHT_NAMES))
+        if unknown:
+            raise PlannerError(f"unknown weight {', '.join(unknown)} (choose from {', '.join(WEIGHT_NAMES)})")
+        for name, value in own.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise PlannerError(f"weight {name} must be a number of at least 0, not {value!r}")
+        for key, value in (("staffed", staffed), ("horizon", horizon)):
+            name, top = WEIGHT_OPTIONS[key]
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top:
                 raise PlannerError(f"{key} must be a number from 0 to {top:g}, not {value!r}")
-        self.staffed, self.horizon = staffed, horizon
+            own[name] = value
+        #: the planner's own weights (``weights`` with ``staffed`` and ``horizon``)
+        self.weights = own
+        self.staffed, self.horizon = own.get("MA_STAFFED"), own.get("MA_HORIZON")
+        self._w: Weights | None = None
         self.last_rows: list[tuple] = []
         #: (the mark the next planned action expects: ``Planner._mark``, the actions left, each
         #: with the rows the plan expects before it)
@@ -164,6 +185,8 @@ class MiddleAgesPlanner(Planner):
         with the best mean value over the determinizations wins (a start a determinization did not
         look at counts there as that determinization's worst plan looked at)."""
         start, deadline, _, det = self._begin(state)
+        # the weights as the evaluation holds them at this decision, with the planner's own
+        self._w = eval_weights(self.weights) if self.weights else None
         seat = state.current_player
         k_all = self.samples
         dets = [det] + [state.resample_hidden(seat, self.rng) for _ in range(k_all - 1)]
@@ -248,7 +271,7 @@ class MiddleAgesPlanner(Planner):
                     c = st.copy()
                     c.apply(a)
                     self._evals += 1
-                    item = (_value(c, seat, self.staffed, self.horizon), rand(), c, acts + [a])
+                    item = (_value(c, seat, self._w), rand(), c, acts + [a])
                     if c.is_over() or c.current_player != seat:
                         done.append(item)
                     else:
@@ -268,14 +291,14 @@ class MiddleAgesPlanner(Planner):
         None when ``deadline`` passes first."""
         st = self._others_answer(end, seat, deadline)
         if st is None or self.depth == 1 or st.is_over():
-            return None if st is None else _value(st, seat, self.staffed, self.horizon)
+            return None if st is None else _value(st, seat, self._w)
         mine = self._turn(st, seat, self.reply, deadline, stop=True)
         if mine is None:
             return None
         if self.depth == 2:
             return mine[0][0]
         st = self._others_answer(mine[0][2], seat, deadline)
-        return None if st is None else _value(st, seat, self.staffed, self.horizon)
+        return None if st is None else _value(st, seat, self._w)
 
     def _others_answer(self, st: GameState, seat: int, deadline: float | None) -> GameState | None:
         """The position after each other seat, in turn from ``st``, plays its best turn (a beam of
