@@ -84,6 +84,20 @@ def weights(overrides: Mapping[str, float] | None = None) -> Weights:
     return Weights(*(over.get(name, g[name]) for name in WEIGHT_NAMES))
 
 
+#: (a site's progress << 8 | the site) -> ``_site_need`` of it: the few states sites go through
+_SITE_NEEDS: dict[int, tuple[int, int, int, int, int, int]] = {}
+
+
+def _site_need(s: int, g: int, r: list[int]) -> tuple[int, int, int, int, int, int]:
+    """What site ``s`` with progress ``g`` (``rules``: one byte a kind) still needs of its
+    requirement ``r``: (the units in all, ``s``, the units of each kind)."""
+    n0 = r[0] - min(g & 0xFF, r[0])
+    n1 = r[1] - min((g >> 8) & 0xFF, r[1])
+    n2 = r[2] - min((g >> 16) & 0xFF, r[2])
+    n3 = r[3] - min((g >> 24) & 0xFF, r[3])
+    return (n0 + n1 + n2 + n3, s, n0, n1, n2, n3)
+
+
 def reset_tables() -> None:
     """Forget the card tables (after changing ``MA_COIN`` or ``MA_MACHINE_UNIT``)."""
     global _MA
@@ -214,6 +228,8 @@ def values(st, w: Weights | None = None) -> list[float]:
 
     n = st.num_players
     out = []
+    progress = st.progress
+    site_needs = _SITE_NEEDS
     r0 = r1 = r2 = r3 = 0
     if not st.over:
         for code in st.wrow:
@@ -269,13 +285,11 @@ def values(st, w: Weights | None = None) -> list[float]:
             w0 = w1 = w2 = w3 = 0
         needs = []
         for s in st.sites[p]:
-            g = st.progress[s]
-            r = req[s]
-            n0 = r[0] - min(g & 0xFF, r[0])
-            n1 = r[1] - min((g >> 8) & 0xFF, r[1])
-            n2 = r[2] - min((g >> 16) & 0xFF, r[2])
-            n3 = r[3] - min((g >> 24) & 0xFF, r[3])
-            needs.append((n0 + n1 + n2 + n3, s, n0, n1, n2, n3))
+            key = (progress[s] << 8) | s
+            t = site_needs.get(key)
+            if t is None:
+                t = site_needs[key] = _site_need(s, progress[s], req[s])
+            needs.append(t)
         needs.sort()
         for need, s, n0, n1, n2, n3 in needs:
             covered = 1.0 - need / total[s]
