@@ -104,3 +104,22 @@ def test_a_run_tunes_around_the_values_it_starts_from(tmp_path, capsys):
     assert capsys.readouterr().err == "error: --start: MA_HORIZON must be from 0.5 to 20, not 30\n"
     assert tune.main(["--start", "MA_PACE=fast"]) == 2
     assert capsys.readouterr().err == "error: --start: MA_PACE must be a number, not 'fast'\n"
+
+
+def test_an_agent_with_a_weight_baked_into_the_tables_plays_by_it():
+    """``MA_MACHINE_UNIT`` lives in the card tables: a tuned agent has them made again around its
+    decisions, and the tables are the module's again after it."""
+    state = midgame("middle-ages", 2, 2, 45)  # a machine open: 5 VP a unit of its production plays otherwise
+    before = ema.values(state)
+    machine = {"MA_MACHINE_UNIT": 5.0}
+    action = tune.Tuned(3, machine).act(state)
+    assert ema.values(state) == before and ema.MA_MACHINE_UNIT == 0.2
+    try:
+        ema.MA_MACHINE_UNIT = 5.0
+        ema.reset_tables()
+        assert ema.values(state) != before
+        assert GreedyAgent(3).act(state) == action
+    finally:
+        ema.MA_MACHINE_UNIT = 0.2
+        ema.reset_tables()
+    assert GreedyAgent(3).act(state) != action
