@@ -3,7 +3,7 @@ the same games, the way the changes tried in docs/ai.md were measured.
 
     .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
         --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
-        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--cards NAME,...] \\
+        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--cards NAME,...] [--seat K] \\
         [--workers 2] [--dir benchmarks/results/paired]
 
 Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
@@ -22,6 +22,9 @@ comparison (a base kept because it did well on these games did better there than
 does), so a variant is judged against it as well as against the base. ``--null K,...`` plays those
 null arms of the base too (each once, kept in its file like any arm) and adds a line comparing the
 variant, game by game, with the mean of the base and its null arms: the same bot's luck averaged.
+
+``--seat K`` plays and compares only the games in which the first agent sits at seat K (0: it moves
+first): a change that alters only how that seat plays leaves the others as the base played them.
 
 ``--cards NAME,...`` (Kingdom Builder) plays and compares only those of the games whose three cards
 hold all of these: a change that touches only how a card is valued plays the other games move for
@@ -235,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="null arms of the base (its first agent reseeded with each K) to compare the variant with too")
     ap.add_argument("--cards", default="", metavar="NAME,...",
                     help="Kingdom Builder: only the games whose cards hold all of these")
+    ap.add_argument("--seat", type=int, default=None, metavar="K",
+                    help="only the games in which the first agent sits at seat K (0: it moves first)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     args = ap.parse_args(argv)
@@ -269,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         for c in cards:
             if c not in KB_CARDS:
                 raise ValueError(f"--cards: unknown card {c!r} (choose from {', '.join(KB_CARDS)})")
+        if args.seat is not None and not 0 <= args.seat < players:
+            raise ValueError(f"--seat must be from 0 to {players - 1} in {args.match}, not {args.seat}")
         if variant == base and not sets and not args.reseed:
             raise ValueError("the variant is the base: give --variant, --set or --reseed")
     except ValueError as e:
@@ -277,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     paths = (arm_file(args.dir, args.match, base, [], args.others),
              arm_file(args.dir, args.match, variant, sets, args.others, args.reseed))
     chosen: int | list[int] = with_cards(args.match, args.games, r, cards) if cards else args.games
+    if args.seat is not None:  # rotation g % r seats the first agent at seat g % r
+        chosen = [g for g in (range(chosen) if isinstance(chosen, int) else chosen) if g % r == args.seat]
     for (spec, s, k), path in zip(((base, [], 0), (variant, sets, args.reseed)), paths):
         n = run_arm(args.match, chosen, spec, s, path, args.workers, args.others, k)
         print(f"{path.name}: {n} games played", file=sys.stderr)
@@ -289,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         {i: rec for i, rec in load(path).items() if i in keep} for path in (*paths, *null_paths))
     c = compare(base_games, variant_games)
     against = f" against {args.others}" if args.others else ""
-    which = f" with {' and '.join(cards)}" if cards else ""
+    which = (f" with {' and '.join(cards)}" if cards else "") + (f" at seat {args.seat}" if args.seat is not None else "")
     print(f"{args.match}{against}, games 0-{args.games - 1}{which}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
           f"variant {variant}{''.join(f' {m}.{n}={v}' for m, n, v in sets)}{f' reseed {args.reseed}' if args.reseed else ''}: "
           f"{c['variant_wins']:g} wins, "

@@ -198,3 +198,29 @@ def test_bad_cards_are_refused_and_nothing_is_played(tmp_path, capsys, match, ca
                         "--dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == message
     assert not list(tmp_path.iterdir())
+
+
+def test_seat_keeps_only_the_games_with_the_first_agent_in_that_seat(tmp_path, capsys):
+    """``--seat 1``: of the first 8 games of ma-easy-random only those that seat the first agent
+    second (the odd ones) are played, in both arms, and the report says so."""
+    args = ["--match", "ma-easy-random", "--games", "8", "--others", "random", "--base", "medium",
+            "--set", "eval_middle_ages.MA_PACE=2.5", "--seat", "1", "--workers", "1", "--dir", str(tmp_path)]
+    assert paired.main(args) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("ma-easy-random against random, games 0-7 at seat 1: base medium: ")
+    assert line.endswith("of 4 games ended with other scores)")
+    for path in tmp_path.iterdir():
+        games = _arm(tmp_path, path.name)
+        assert sorted(games) == [1, 3, 5, 7]
+        assert all(g["seats"] == [1, 0] for g in games.values())
+
+
+@pytest.mark.parametrize("seat, message", [
+    ("2", "error: --seat must be from 0 to 1 in ma-easy-random, not 2"),
+    ("-1", "error: --seat must be from 0 to 1 in ma-easy-random, not -1"),
+])
+def test_a_seat_outside_the_match_is_refused_and_nothing_is_played(tmp_path, capsys, seat, message):
+    assert paired.main(["--match", "ma-easy-random", "--set", "eval_middle_ages.MA_PACE=2.5", "--seat", seat,
+                        "--dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == message
+    assert not list(tmp_path.iterdir())
