@@ -91,6 +91,35 @@ def main() -> None:
         wait_ready(p)
         p.screenshot(path=str(DOCS / "web-phone-builders.png"))
 
+        # a hint: the hard bot's move marked on the map, the rest of its plan numbered
+        made = client.post("/api/games", json={"game": "kingdom", "hints": True, "setup": {"seed": 21},
+                                               "seats": [{"type": "human"}, {"type": "bot", "level": "medium"}]}).json()
+        p = page(DESKTOP)
+        p.goto(made["seats"][0]["link"])
+        wait_ready(p)
+        p.locator("#hint-btn").click()
+        p.wait_for_selector("#hint-text")
+        p.screenshot(path=str(DOCS / "web-hint.png"))
+
+        # the analysis board of a game of medium against hard, a mistake shown with the better move
+        done = client.post("/api/games", json={"game": "kingdom", "setup": {"seed": 8},
+                                               "seats": [{"type": "bot", "level": "medium"},
+                                                         {"type": "bot", "level": "hard"}]}).json()["id"]
+        while client.get(f"/api/games/{done}").json()["status"] != "finished":
+            time.sleep(0.5)
+        p = page({"width": 1280, "height": 1300})
+        p.goto(f"/play/{done}")
+        p.wait_for_function("() => document.body.dataset.status === 'finished'")
+        p.locator("#analyse-link").click()
+        p.wait_for_selector("#analysis[data-status='done']", timeout=3_600_000)
+        decisions = client.get(f"/api/games/{done}/analysis").json()["result"]["decisions"]
+        builds = [d for d in decisions if d["label"] and "," in d["best"]]
+        worst = max(builds, key=lambda d: d["loss"])
+        p.locator(f"#analysis-moves li[data-n='{worst['index']}']").click()
+        p.wait_for_selector("#kb-map polygon.better-move")
+        p.locator("#analysis").scroll_into_view_if_needed()
+        p.screenshot(path=str(DOCS / "web-analysis.png"))
+
         # a replay, one step marked
         done = finished(client, "kingdom")
         p = page(DESKTOP)
