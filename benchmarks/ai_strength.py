@@ -151,9 +151,11 @@ def report(names: list[str], path: Path) -> list[str]:
         else:
             verdict = (f"target {target:.0%}: not met" if hi < target
                        else f"target {target:.0%}: not shown (the interval contains it)")
-            need = rate_needed(target, planned)
-            verdict += (f" (it needs {need:.2%} of {planned} games: about "
-                        f"{shift_needed(first_leads(records), target, planned):+g} points a game in the lead)")
+            # over the games held when the match was played on past its planned number
+            games = max(planned, len(records))
+            need = rate_needed(target, games)
+            verdict += (f" (it needs {need:.2%} of {games} games: about "
+                        f"{shift_needed(first_leads(records), target, games):+g} points a game in the lead)")
         low = min(min(rec["scores"]) for rec in records)
         mean_s = ", ".join(f"{s.agent} {s.mean_score:.1f}" for s in stats)
         times = ", ".join(f"{s.agent} {1000 * s.mean_move_seconds:.0f} ms" for s in stats if s.mean_move_seconds > 0.001)

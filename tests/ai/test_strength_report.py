@@ -65,3 +65,27 @@ def test_an_address_without_the_ray_backend_is_refused(tmp_path):
     assert out.returncode == 2
     assert out.stderr.strip().splitlines()[-1] == "ai_strength.py: error: --address needs --backend ray"
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_a_match_played_past_its_planned_games_is_judged_over_all_it_holds(tmp_path):
+    """A line played on to 400 games says what it needs over those 400 (90% needs 372 of 400, 93%:
+    a Wilson lower bound of 90.1%), not over the 200 planned (94.25%)."""
+    import json
+
+    assert strength.rate_needed(0.90, 400) == 0.93
+    assert strength.wilson_interval(372, 400)[0] >= 0.90 > strength.wilson_interval(371.5, 400)[0]
+    path = tmp_path / "r.jsonl"
+    rows = []
+    for i in range(400):  # hard wins 348 games by 10 and loses 52 by 10
+        seats = [0, 1] if i % 2 == 0 else [1, 0]
+        mine = 70 if i < 348 else 50
+        scores = [mine, 60] if seats[0] == 0 else [60, mine]
+        rows.append({"match": "kb-hard-medium", "record": {
+            "index": i, "setup": i // 2, "rotation": i % 2, "seats": seats, "scores": scores,
+            "returns": [1.0 if s == max(scores) else 0.0 for s in scores], "winners": [scores.index(max(scores))], "breakdown": [{}, {}],
+            "actions": 100, "decisions": [40, 40], "seconds": [1.0, 0.1], "longest": [0.1, 0.01],
+            "sims_per_s": [None, None]}})
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    line = strength.report(["kb-hard-medium"], path)[0]
+    assert "400/200 games, hard:clock=cpu 348 wins = 87.0% [83.3%, 89.9%] target 90%: not met" in line
+    assert "(it needs 93.00% of 400 games: about +10 points a game in the lead)" in line  # the 52 then drawn: half a win each
