@@ -1,4 +1,5 @@
-# Two entry points: `make play` and `make test`. Both install into .venv first.
+# Two entry points: `make play` and `make test`. Both install into .venv first: `make play` the game
+# and its web server (the server extra), `make test` everything the whole suite needs (the test extra).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -14,7 +15,10 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	@# the distribution was called builders before it was builders-games: drop an old editable install
+	@$(BIN)/python -m pip uninstall --quiet --yes builders 2>/dev/null || true
+	@rm -rf src/builders.egg-info
+	$(BIN)/python -m pip install --quiet -e '.[server]'
 	@touch $(STAMP)
 
 $(TESTS): $(STAMP)

@@ -1,7 +1,7 @@
 """Train a masked PPO agent (sb3-contrib's MaskablePPO) at Kingdom Builder against the random agent,
 on the CPU, and measure its win rate against random as it learns.
 
-    pip install 'builders[rl-train]'
+    pip install '.[rl-train]'  (in a clone of builders)
     python examples/train_kingdom_ppo.py --steps 150000 --out runs/ppo
 
 Every ``--eval-every`` training steps (and before training) the current policy plays ``--eval-games``
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         import torch
         from sb3_contrib import MaskablePPO
     except ImportError as e:
-        print(f"error: this example needs sb3-contrib and PyTorch (pip install 'builders[rl-train]'): {e}",
+        print(f"error: this example needs sb3-contrib and PyTorch (in a clone: pip install '.[rl-train]'): {e}",
               file=sys.stderr)
         return 2
     torch.set_num_threads(1)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from builders.commands._extras import need
+
 app = typer.Typer(no_args_is_help=True)
 
 
@@ -36,10 +38,7 @@ def bench_rl(
 ) -> None:
     """Environment steps/s of builders.rl (PettingZoo AEC loop) for both games, and the engine vs
     observation split. Needs the rl extra."""
-    try:
-        from builders.rl.bench import run
-    except ImportError as e:
-        typer.echo(f"error: builders bench rl needs the rl extra (pip install 'builders[rl]'): {e}", err=True)
-        raise typer.Exit(2) from None
+    need("rl")
+    from builders.rl.bench import run
 
     run(runs=runs, games=games, echo=typer.echo)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from builders.commands._errors import fail
+from builders.commands._extras import need
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 
@@ -14,6 +15,7 @@ def upgrade(
     db: str = typer.Option(None, help="Database URL or SQLite file (default: the SQLite file `builders serve` uses)."),
 ) -> None:
     """Bring the database to the schema of this version (its games are kept)."""
+    need("server")
     from sqlalchemy.exc import SQLAlchemyError
 
     from builders.server.migrate import upgrade as run_upgrade
@@ -37,6 +39,7 @@ def current(
     db: str = typer.Option(None, help="Database URL or SQLite file (default: the SQLite file `builders serve` uses)."),
 ) -> None:
     """Print the migration the database is at, and the newest one."""
+    need("server")
     from sqlalchemy.exc import SQLAlchemyError
 
     from builders.server.migrate import current as current_revision, head

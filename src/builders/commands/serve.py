@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from builders.commands._errors import fail
+from builders.commands._extras import need
 
 
 def serve(
@@ -23,6 +24,7 @@ def serve(
                                                "`builders worker` processes compute them while one runs."),
 ) -> None:
     """Start the game server and print the address to open in a browser."""
+    need("server")
     from builders.server.run import run
 
     if not 1 <= workers <= 64:

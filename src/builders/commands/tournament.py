@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 
 from builders.commands._errors import fail
+from builders.commands._extras import need
 from builders.core.record import write_text_whole
 
 
@@ -45,6 +46,8 @@ def tournament(
         fail(str(e))
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         fail(f"the plot must be a .png or .svg file, not {plot.name!r}")
+    if plot is not None:
+        need("plot")
     if workers < 0:
         fail(f"workers must be 0 (one per CPU) or more, not {workers}")
     if address and backend != "ray":

@@ -9,6 +9,7 @@ import os
 import typer
 
 from builders.commands._errors import fail
+from builders.commands._extras import need
 
 
 def worker(
@@ -22,6 +23,7 @@ def worker(
                                                  "started."),
 ) -> None:
     """Compute bot moves, hints and analyses from the game servers' job queue until stopped (Ctrl+C)."""
+    need("server")
     import asyncio
 
     from builders.server.jobs import BOT_JOB_TIMEOUT, check_redis, shown, work

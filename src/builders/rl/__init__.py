@@ -1,5 +1,5 @@
 """The research kit: Kingdom Builder and The Builders: Middle Ages as PettingZoo, Gymnasium and
-OpenSpiel environments (``pip install builders[rl]``). See docs/rl.md.
+OpenSpiel environments (``pip install '.[rl]'`` in a clone; the distribution is builders-games). See docs/rl.md.
 
 Importing this package registers the Gymnasium ids ``builders.rl.KingdomSolo-v0`` and
 ``builders.rl.MiddleAgesSolo-v0``. The engines, the server and the command line never import it.
