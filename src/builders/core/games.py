@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
+import os
 from importlib import import_module
 
-from builders.core.errors import RecordError
+from builders.core.errors import BuildersError, RecordError
 from builders.core.state import Game
 
 _GAMES = {
     "kingdom": ("builders.kingdom.game", "KingdomBuilder"),
     "middle-ages": ("builders.middle_ages.game", "MiddleAges"),
 }
+
+
+#: the engines a game can run on (``BUILDERS_CORE``): the Python engines, or the native (C++) core
+CORES = ("python", "native")
+
+
+class CoreError(BuildersError, ValueError):
+    """A ``BUILDERS_CORE`` that cannot be had: an unknown value, or the native core not built."""
+
+
+def core_setting() -> str | None:
+    """The core asked for by the environment variable ``BUILDERS_CORE`` ("python" or "native"), or
+    None when it is unset (each game then runs on its default core)."""
+    value = os.environ.get("BUILDERS_CORE", "").strip()
+    if not value:
+        return None
+    if value not in CORES:
+        raise CoreError(f"BUILDERS_CORE must be python or native, not {value!r}")
+    return value
 
 
 def game_names() -> list[str]:

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from builders.core.errors import InvalidSetup
 from builders.core.state import Game
+from builders.kingdom import native as _native
 from builders.kingdom import setup as _setup
 from builders.kingdom.state import KingdomState
 
@@ -30,7 +31,8 @@ class KingdomBuilder(Game):
         return _setup.first_game_setup(players)
 
     def new_state(self, setup: Mapping[str, Any]) -> KingdomState:
-        return _setup.new_state(setup)
+        """The initial state, on the core ``BUILDERS_CORE`` asks for (see builders.kingdom.native)."""
+        return _native.select(_setup.new_state(setup))
 
     def state_for_record(self, setup: Mapping[str, Any], record_format: int) -> KingdomState:
         """The initial state for a record of ``record_format``: format 1 replays under its own
@@ -40,4 +42,4 @@ class KingdomBuilder(Game):
             raise InvalidSetup(f"record format {record_format!r} is not one this version reads (it reads {known})")
         state = _setup.new_state(setup)
         state.legacy = record_format == 1
-        return state
+        return _native.select(state)
