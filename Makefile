@@ -9,7 +9,7 @@ TESTS  := $(VENV)/.installed-tests
 # apt-get needs root; use sudo when we are not root.
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test install chromium npm services bench clean mutants
+.PHONY: play test install native chromium npm services bench clean mutants
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -25,7 +25,14 @@ $(TESTS): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(TESTS)
 
-install: $(TESTS)
+install: $(TESTS) native
+
+# The native core (native/, C++): optional. A failed build leaves the Python engines playing.
+NATIVE := $(VENV)/.installed-native
+native: $(NATIVE)
+$(NATIVE): $(STAMP) $(wildcard native/src/*) native/CMakeLists.txt native/pyproject.toml
+	@command -v g++ >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential cmake >/dev/null' || true
+	@if CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet ./native >$(VENV)/native-build.log 2>&1; then touch $@; else echo "native core not built (see $(VENV)/native-build.log): using the Python engines"; fi
 
 play: $(STAMP)
 	$(BIN)/builders serve
@@ -43,7 +50,7 @@ npm:
 services:
 	@{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } && command -v redis-server >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null'
 
-test: $(TESTS) chromium npm services
+test: $(TESTS) chromium npm services native
 	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest
 

@@ -17,6 +17,34 @@ app = typer.Typer(
 )
 
 
+def version_line() -> str:
+    """``builders X.Y.Z`` and the core each game runs on (see ``BUILDERS_CORE`` in docs/native.md)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from builders.kingdom.native import available, core_name
+
+    try:
+        number = version("builders-games")
+    except PackageNotFoundError:
+        number = "(not installed)"
+    kingdom = "native core" if core_name() == "native" else "Python engine"
+    built = "built" if available() else "not built"
+    return (f"builders {number}: Kingdom Builder on the {kingdom} (native core {built}); "
+            f"The Builders: Middle Ages on the Python engine")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                       help="Show the version and the core each game runs on, and exit.")) -> None:
+    """Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play."""
+
+
 def _register() -> None:
     from builders.commands import bench, kingdom, middle_ages, play, serve, tournament
 

@@ -1,0 +1,34 @@
+"""``builders --version`` says which core each game runs on; a bad BUILDERS_CORE is one error line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from builders.cli import app
+
+runner = CliRunner()
+
+
+def test_version_names_the_core(monkeypatch):
+    monkeypatch.setenv("BUILDERS_CORE", "native")
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.startswith("builders ")
+    assert result.output.endswith(": Kingdom Builder on the native core (native core built); "
+                                  "The Builders: Middle Ages on the Python engine\n")
+    monkeypatch.setenv("BUILDERS_CORE", "python")
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert "Kingdom Builder on the Python engine (native core built)" in result.output
+
+
+def test_a_bad_core_is_one_error_line():
+    env = {"BUILDERS_CORE": "fast", "PATH": ""}
+    done = subprocess.run([str(Path(sys.executable).parent / "builders"), "--version"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "error: BUILDERS_CORE must be python or native, not 'fast'\n"
