@@ -1,11 +1,14 @@
 // builders_native: the Python bindings of the native cores (nanobind).
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "kb.hpp"
 
@@ -57,6 +60,81 @@ int64_t playout(kb::State& st, kb::Rng& pick, std::vector<int32_t>& buf) {
     }
     return decisions;
 }
+
+// -- batched stepping for learning (the index encoding of builders.rl.kingdom) -------------------
+
+constexpr int NUM_ACTIONS = 409, TILE0 = 400, END_INDEX = 408;
+
+struct Batch {
+    std::shared_ptr<kb::Board> board;
+    int players;
+    int cards[3];
+    uint64_t next_seed;
+    std::vector<kb::State> games;
+    std::vector<std::vector<int32_t>> legal;
+    std::vector<int> prefix;  // 2 per game, -1 when unused
+    kb::Rng pick;
+
+    static bool two_hex(int kind) { return kind >= 5; }
+
+    void reset(size_t i) {
+        games[i] = kb::State::new_game(board, players, cards, 0, next_seed++, nullptr);
+        games[i].keep_history = false;
+        prefix[2 * i] = prefix[2 * i + 1] = -1;
+        games[i].legal_actions(legal[i]);
+    }
+
+    // the mask of game i after its prefix (builders.rl.kingdom.KingdomCodec.mask)
+    void mask(size_t i, uint8_t* out) const {
+        std::memset(out, 0, NUM_ACTIONS);
+        int p0 = prefix[2 * i], p1 = prefix[2 * i + 1];
+        if (p0 < 0) {
+            for (int32_t a : legal[i]) out[a < 400 ? a : a == kb::END ? END_INDEX : TILE0 - 1 + (a >> kb::SHIFT)] = 1;
+            return;
+        }
+        int code = p0 - TILE0 + 1;
+        bool two = two_hex(code - 1);
+        for (int32_t a : legal[i]) {
+            if ((a >> kb::SHIFT) != code) continue;
+            int src = (a >> kb::SRC_SHIFT) & 511, dst = a & 511;
+            if (p1 < 0) out[two ? src : dst] = 1;
+            else if (src == p1) out[dst] = 1;
+        }
+    }
+
+    // play index idx in game i; returns the engine action it completed, or -1 for a pick
+    int32_t play(size_t i, int idx) {
+        int& p0 = prefix[2 * i];
+        int& p1 = prefix[2 * i + 1];
+        int32_t action;
+        if (p0 < 0) {
+            if (idx >= TILE0 && idx < END_INDEX) { p0 = idx; return -1; }
+            action = idx == END_INDEX ? kb::END : idx;
+        } else {
+            int kind = p0 - TILE0;
+            if (two_hex(kind) && p1 < 0) { p1 = idx; return -1; }
+            action = ((kind + 1) << kb::SHIFT) | ((p1 < 0 ? 0 : p1) << kb::SRC_SHIFT) | idx;
+            p0 = p1 = -1;
+        }
+        games[i].apply(action);
+        games[i].legal_actions(legal[i]);
+        return action;
+    }
+
+    void returns(size_t i, float* out) const {
+        int best = -1, scores[4], k = 0;
+        for (int q = 0; q < players; q++) best = std::max(best, scores[q] = games[i].total(q));
+        for (int q = 0; q < players; q++) k += scores[q] == best;
+        for (int q = 0; q < players; q++) out[q] = scores[q] == best ? 1.0f / k : 0.0f;
+    }
+};
+
+using U8Masks = nb::ndarray<uint8_t, nb::shape<-1, NUM_ACTIONS>, nb::c_contig, nb::device::cpu>;
+using I64Vec = nb::ndarray<int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using F32Mat = nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using U8Vec = nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using I32Vec = nb::ndarray<int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using U8Planes = nb::ndarray<uint8_t, nb::ndim<4>, nb::c_contig, nb::device::cpu>;
 
 }  // namespace
 
@@ -193,4 +271,116 @@ NB_MODULE(builders_native, m) {
         .def_prop_rw("removed", [](const KB& s) { return small_list(s.st.removed, s.st.removed_n); },
                      [](KB& s, const std::vector<int>& v) { fill_small(s.st.removed, s.st.removed_n, v); })
         .def_prop_ro("nbytes", [](const KB& s) { return sizeof(kb::State) + s.st.history.capacity() * sizeof(int32_t); });
+
+    nb::class_<Batch>(m, "KBBatch")
+        .def("__init__", [](Batch* self, std::shared_ptr<kb::Board> board, int players, const std::vector<int>& cards,
+                            size_t n, uint64_t seed, uint64_t pick_seed) {
+            if (players < 2 || players > 4) throw nb::value_error("2 to 4 players");
+            if (cards.size() != 3) throw nb::value_error("3 cards");
+            if (n < 1) throw nb::value_error("at least one game");
+            new (self) Batch();
+            self->board = board;
+            self->players = players;
+            for (int i = 0; i < 3; i++) self->cards[i] = cards[i];
+            self->next_seed = seed;
+            self->games.resize(n);
+            self->legal.resize(n);
+            self->prefix.assign(2 * n, -1);
+            self->pick.state = pick_seed;
+            for (size_t i = 0; i < n; i++) self->reset(i);
+        })
+        .def_prop_ro("size", [](const Batch& b) { return b.games.size(); })
+        .def("masks", [](const Batch& b, U8Masks out) {
+            if (out.shape(0) != b.games.size()) throw nb::value_error("masks: one row per game");
+            for (size_t i = 0; i < b.games.size(); i++) b.mask(i, out.data() + i * NUM_ACTIONS);
+        })
+        .def("step", [](Batch& b, I64Vec actions, U8Masks masks, F32Mat rewards, U8Vec dones, I32Vec to_move) {
+            // play one index in every game (each must be allowed by masks, the masks of the last call),
+            // then write the new masks, the returns of the games that ended (which start again with the
+            // next seed) and the seats to move
+            size_t n = b.games.size();
+            if (actions.shape(0) != n || masks.shape(0) != n || rewards.shape(0) != n || rewards.shape(1) != (size_t)b.players ||
+                dones.shape(0) != n || to_move.shape(0) != n)
+                throw nb::value_error("step: one entry per game");
+            for (size_t i = 0; i < n; i++) {
+                int64_t idx = actions.data()[i];
+                if (idx < 0 || idx >= NUM_ACTIONS || !masks.data()[i * NUM_ACTIONS + idx])
+                    throw nb::value_error(("game " + std::to_string(i) + ": index " + std::to_string(idx) +
+                                           " is not allowed by its mask").c_str());
+            }
+            for (size_t i = 0; i < n; i++) {
+                float* r = rewards.data() + i * b.players;
+                for (int q = 0; q < b.players; q++) r[q] = 0.0f;
+                dones.data()[i] = 0;
+                b.play(i, (int)actions.data()[i]);
+                if (b.games[i].over) {
+                    b.returns(i, r);
+                    dones.data()[i] = 1;
+                    b.reset(i);
+                }
+                b.mask(i, masks.data() + i * NUM_ACTIONS);
+                to_move.data()[i] = b.games[i].to_move;
+            }
+        })
+        .def("sample", [](Batch& b, U8Masks masks, I64Vec out) {
+            // a uniform random allowed index of every game (the generator of pick_seed)
+            for (size_t i = 0; i < b.games.size(); i++) {
+                const uint8_t* m = masks.data() + i * NUM_ACTIONS;
+                int count = 0;
+                for (int k = 0; k < NUM_ACTIONS; k++) count += m[k];
+                if (!count) throw nb::value_error("sample: a game has no allowed index");
+                int pickn = (int)b.pick.randbelow(count);
+                for (int k = 0; k < NUM_ACTIONS; k++)
+                    if (m[k] && pickn-- == 0) { out.data()[i] = k; break; }
+            }
+        })
+        .def("run_random", [](Batch& b, int64_t steps) {
+            // steps of uniform random allowed indices in every game, inside the core; games ended
+            nb::gil_scoped_release release;
+            std::vector<uint8_t> m(NUM_ACTIONS);
+            int64_t ended = 0;
+            for (int64_t s = 0; s < steps; s++)
+                for (size_t i = 0; i < b.games.size(); i++) {
+                    b.mask(i, m.data());
+                    int count = 0;
+                    for (int k = 0; k < NUM_ACTIONS; k++) count += m[k];
+                    int pickn = (int)b.pick.randbelow(count), idx = 0;
+                    for (int k = 0; k < NUM_ACTIONS; k++)
+                        if (m[k] && pickn-- == 0) { idx = k; break; }
+                    b.play(i, idx);
+                    if (b.games[i].over) { ended++; b.reset(i); }
+                }
+            return ended;
+        })
+        .def("state", [](const Batch& b, size_t i) {
+            // a copy of game i's state (its history is not kept) and its prefix
+            if (i >= b.games.size()) throw nb::index_error("no such game");
+            KB out;
+            out.st = b.games[i];
+            return std::make_tuple(out, b.prefix[2 * i], b.prefix[2 * i + 1]);
+        })
+        .def("observe", [](const Batch& b, U8Planes planes) {
+            // the board planes of builders.rl.kingdom for the seat to move of every game: 9 terrains,
+            // 8 location kinds, tiles left, the settlements of each seat from the one to move on, the
+            // settlement picked to move
+            size_t n = b.games.size();
+            int np = 17 + 1 + b.players + 1;
+            if (planes.shape(0) != n || planes.shape(1) != (size_t)np || planes.shape(2) != 20 || planes.shape(3) != 20)
+                throw nb::value_error("observe: planes of shape (games, 19 + players, 20, 20)");
+            const kb::Board& bd = *b.board;
+            for (size_t i = 0; i < n; i++) {
+                const kb::State& st = b.games[i];
+                uint8_t* out = planes.data() + i * np * 400;
+                std::memset(out, 0, (size_t)np * 400);
+                for (int h = 0; h < 400; h++) out[bd.terrain[h] * 400 + h] = 1;
+                for (int o = 0; o < bd.nloc; o++) {
+                    out[(9 + bd.loc_kind[o]) * 400 + bd.loc_hex[o]] = 1;
+                    out[17 * 400 + bd.loc_hex[o]] = st.left[o];
+                }
+                for (int k = 0; k < b.players; k++)
+                    st.own[(st.to_move + k) % b.players].each([&](int h) { out[(18 + k) * 400 + h] = 1; });
+                int p0 = b.prefix[2 * i], p1 = b.prefix[2 * i + 1];
+                if (p0 >= 0 && p1 >= 0) out[(18 + b.players) * 400 + p1] = 1;
+            }
+        });
 }

@@ -333,3 +333,73 @@ def select(state: KingdomState) -> GameState:
 def core_name() -> str:
     """The core Kingdom Builder games run on now: "native" or "python"."""
     return "native" if core_setting() == "native" and _native is not None else "python"
+
+
+class KingdomBatch:
+    """``size`` Kingdom Builder games stepped together, for learning: numpy arrays in and out.
+
+    The games use the index encoding of the research kit (``builders.rl.kingdom``: hexes 0-399, the
+    tiles 400-407, end 408; a tile or the settlement a move tile moves is a pick of its own). Game
+    ``i`` starts as ``new_state({"players", "sections", "cards", "start_player": 0, "seed": seed + i})``;
+    a game that ends starts again with the next unused seed. ``masks`` (size x 409, uint8) are the
+    allowed indices now; :meth:`step` plays one index in every game and returns ``(masks, rewards,
+    dones, to_move)``, where ``rewards[i]`` holds every seat's return (1 for a sole winner, 1/k for k
+    tied ones) on the step game ``i`` ended, else zeros."""
+
+    def __init__(self, size: int, players: int = 2, sections=None, cards=None, seed: int = 0, pick_seed: int = 0):
+        import numpy as np
+
+        from builders.kingdom.bench import WORKLOAD_CARDS, WORKLOAD_SECTIONS
+        from builders.kingdom.board import get_board
+
+        if _native is None:
+            raise CoreError("the native core is not built (make native)")
+        self.board = get_board(sections or WORKLOAD_SECTIONS)
+        self.cards = tuple(cards or WORKLOAD_CARDS)
+        self.players = players
+        self._b = _native.KBBatch(native_board(self.board), players, [CARDS.index(c) for c in self.cards], size,
+                                  seed, pick_seed)
+        self.masks = np.zeros((size, 409), dtype=np.uint8)
+        self.rewards = np.zeros((size, players), dtype=np.float32)
+        self.dones = np.zeros(size, dtype=np.uint8)
+        self.to_move = np.zeros(size, dtype=np.int32)
+        self._actions = np.zeros(size, dtype=np.int64)
+        self._planes = np.zeros((size, 19 + players, 20, 20), dtype=np.uint8)
+        self._b.masks(self.masks)
+
+    @property
+    def size(self) -> int:
+        return self._b.size
+
+    def step(self, actions):
+        """Play ``actions[i]`` (an index allowed by ``masks[i]``) in every game; ValueError naming the
+        first game whose index is not allowed (nothing is played then)."""
+        import numpy as np
+
+        self._b.step(np.ascontiguousarray(actions, dtype=np.int64), self.masks, self.rewards, self.dones,
+                     self.to_move)
+        return self.masks, self.rewards, self.dones, self.to_move
+
+    def sample(self):
+        """A uniform random allowed index for every game (drawn inside the core)."""
+        self._b.sample(self.masks, self._actions)
+        return self._actions
+
+    def run_random(self, steps: int) -> int:
+        """``steps`` uniform random steps of every game inside the core; returns the games ended."""
+        ended = self._b.run_random(steps)
+        self._b.masks(self.masks)
+        return ended
+
+    def observe(self):
+        """The board planes of the research kit's observation (``observation["board"]``) of every
+        game, seen by its seat to move: (size, 19 + players, 20, 20) uint8."""
+        self._b.observe(self._planes)
+        return self._planes
+
+    def state(self, i: int) -> tuple[NativeKingdomState, list[int]]:
+        """A copy of game ``i`` (without its history) and its pending picks."""
+        n, p0, p1 = self._b.state(i)
+        setup = {"players": self.players, "sections": [list(s) for s in self.board.sections],
+                 "cards": list(self.cards), "start_player": 0}
+        return NativeKingdomState._wrap(n, self.board, self.cards, setup, []), [p for p in (p0, p1) if p >= 0]
