@@ -158,3 +158,35 @@ class RatingChangeRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     at: Mapped[float] = mapped_column(Float, index=True)
+
+
+# -- limits and credentials --------------------------------------------------------------------------
+class RateLimitRow(Base):
+    """A rate limit shared by the server processes of a database (when there is no Redis): the
+    theoretical arrival time of the next request of its key (GCRA, :mod:`builders.server.limits`)."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    tat: Mapped[float] = mapped_column(Float, index=True)
+
+
+class KnownAddressRow(Base):
+    """An address an account signed in from successfully (a digest of it): sign-ins from it are not
+    slowed by the failed attempts on the account's name from other addresses."""
+
+    __tablename__ = "known_addresses"
+
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True)
+    address_sha: Mapped[str] = mapped_column(String(64), primary_key=True)
+    last: Mapped[float] = mapped_column(Float)
+
+
+class DeletedAccountRow(Base):
+    """An account its owner deleted: its name, password, sessions and tokens are gone; the row of
+    ``accounts`` stays (finished games keep the seat) and this one says it was deleted, and when."""
+
+    __tablename__ = "deleted_accounts"
+
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
