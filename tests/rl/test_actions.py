@@ -190,7 +190,7 @@ def test_a_pick_stays_out_of_the_record() -> None:
                 assert match.play(tile) is None
                 assert match.play(src) is None
                 assert match.state.history == history  # nothing recorded yet
-                obs = match.observe(match.current_player)
+                obs = match.observe(match.current_player, "dict")
                 assert obs["phase"][kb.PHASE_MOVE_TARGET] == 1
                 assert obs["board"][-1].reshape(400)[src] == 1  # the picked settlement is shown
                 assert match.play(dst) == moves[0]

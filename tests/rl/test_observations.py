@@ -22,8 +22,8 @@ def _hexes(plane: np.ndarray) -> list[list[int]]:
 def check_kingdom_view(match: Match, seat: int) -> None:
     state, codec = match.state, match.codec
     n = codec.num_players
-    obs = match.observe(seat)
-    assert codec.observation_space().contains(obs)
+    obs = match.observe(seat, "dict")
+    assert codec.observation_space("dict").contains(obs)
     view = state.observation(seat)
     board = obs["board"]
     for k in range(n):
@@ -55,8 +55,8 @@ def check_kingdom_view(match: Match, seat: int) -> None:
 def check_middle_ages_view(match: Match, seat: int) -> None:
     state, codec = match.state, match.codec
     n = codec.num_players
-    obs = match.observe(seat)
-    assert codec.observation_space().contains(obs)
+    obs = match.observe(seat, "dict")
+    assert codec.observation_space("dict").contains(obs)
     view = state.observation(seat)
     assert sorted(np.flatnonzero(obs["building_row"]) + 42) == sorted(INDEX[c] for c in view["building_row"])
     assert sorted(np.flatnonzero(obs["worker_row"])) == sorted(INDEX[c] for c in view["worker_row"])
@@ -95,7 +95,7 @@ def test_observations_match_the_engine_view_and_hide_what_is_hidden(seed: int, p
             check(match, seat)
             # whatever is hidden from the seat, drawn anew, leaves its observation unchanged
             other = Match(codec, state.resample_hidden(seat, rng))
-            assert _same(match.observe(seat), other.observe(seat))
+            assert _same(match.observe(seat, "dict"), other.observe(seat, "dict"))
 
 
 def test_a_kingdom_seat_never_sees_the_card_another_seat_keeps() -> None:
@@ -105,7 +105,7 @@ def test_a_kingdom_seat_never_sees_the_card_another_seat_keeps() -> None:
             break
     match = Match(make_codec("kingdom", 2), state)
     assert state.current_player == 1
-    seat0, seat1 = match.observe(0), match.observe(1)
+    seat0, seat1 = match.observe(0, "dict"), match.observe(1, "dict")
     assert seat0["terrain"][0].sum() == 1       # seat 0 knows its own next card
     assert seat1["terrain"][1].sum() == 0       # seat 1 does not know it
     assert seat1["terrain"][0].sum() == 1       # seat 1's played card
@@ -118,6 +118,6 @@ def test_observations_are_fresh_arrays() -> None:
     for game in ("kingdom", "middle-ages"):
         for state in random_positions(game, 2, 3, limit=1):
             match = Match(make_codec(game, 2), state)
-            a, b = match.observe(0), match.observe(0)
+            a, b = match.observe(0, "dict"), match.observe(0, "dict")
             for key in a:
                 assert not np.shares_memory(a[key], b[key]), key

@@ -8,12 +8,13 @@ Importing this package registers the Gymnasium ids ``builders.rl.KingdomSolo-v0`
 from __future__ import annotations
 
 from builders.rl.base import IllegalIndex, Match
+from builders.rl.encoding import ENCODING_VERSION
 from builders.rl.pettingzoo_env import BuildersAEC, kingdom_env, middle_ages_env
 from builders.rl.solo import KINGDOM_SOLO, MIDDLE_AGES_SOLO, SoloEnv, register
 
 register()
 
 __all__ = [
-    "BuildersAEC", "IllegalIndex", "KINGDOM_SOLO", "MIDDLE_AGES_SOLO", "Match", "SoloEnv", "kingdom_env",
+    "ENCODING_VERSION", "BuildersAEC", "IllegalIndex", "KINGDOM_SOLO", "MIDDLE_AGES_SOLO", "Match", "SoloEnv", "kingdom_env",
     "middle_ages_env", "register",
 ]

@@ -125,21 +125,47 @@ class Match:
         self._legal = None
         self._mask = None
 
-    def observe(self, seat: int) -> dict[str, np.ndarray]:
-        mask = self.mask() if not self.state.is_over() and seat == self.state.current_player else None
-        return self.codec.observe(self.state, seat, self.prefix, mask)
+    def observe(self, seat: int, observation: str = "flat") -> dict[str, np.ndarray]:
+        """The observation of ``seat`` in the format ``observation`` ("flat" or "dict"). Its mask: the
+        legal indices for the seat to act, all zeros for the others, and all ones once the game is over
+        (the step that follows is a reset, which ignores its action: a learner never gets an empty
+        mask to sample from)."""
+        codec = self.codec
+        state = self.state
+        if state.is_over():
+            mask = np.ones(codec.num_actions, dtype=np.int8)
+        elif seat == state.current_player:
+            mask = self.mask().copy()
+        else:
+            mask = np.zeros(codec.num_actions, dtype=np.int8)
+        return codec.observation(codec.encode(state, seat, self.prefix), mask, observation)
 
     def rewards(self, kind: str) -> list[float]:
-        """Final rewards: "win" = 1 for a sole winner, 1/k for each of k tied winners, -1 for the
-        others; "margin" = own score minus the best other score."""
+        """Final rewards (docs/rl.md, "Rewards"): "win" = 1 for a sole winner, 1/k for each of k tied
+        winners, -1 for the others; "zero-sum" = (n * share - 1) / (n - 1) for n seats, a winner's share
+        1/k and a loser's 0 (two players: win +1, loss -1, draw 0); "margin" = own score minus the best
+        other score."""
         if kind == "margin":
             return self.codec.score_margins(self.state)
         result = self.state.result()
-        share = 1.0 / len(result.winners)
-        return [share if p in result.winners else -1.0 for p in range(len(result.scores))]
+        return win_rewards(len(result.scores), result.winners, kind)
+
+
+def win_rewards(n: int, winners, kind: str) -> list[float]:
+    """The rewards of ``n`` seats with these winners: "win" (1/k for k winners, -1 for the others),
+    "zero-sum" ((n * share - 1) / (n - 1)) or OpenSpiel's "win" utility when called with
+    kind="share" (1/k for k winners, 0 for the others)."""
+    share = 1.0 / len(winners)
+    if kind == "zero-sum":
+        return [(n * (share if p in winners else 0.0) - 1.0) / (n - 1) for p in range(n)]
+    loss = 0.0 if kind == "share" else -1.0
+    return [share if p in winners else loss for p in range(n)]
+
+
+REWARDS = ("win", "zero-sum", "margin")
 
 
 def check_reward(reward: str) -> str:
-    if reward not in ("win", "margin"):
-        raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be 'win', 'zero-sum' or 'margin', not {reward!r}")
     return reward

@@ -32,6 +32,7 @@ from builders.core.errors import IllegalAction
 from builders.kingdom.board import BIT, bits
 from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS
 from builders.kingdom.notation import END, SHIFT, SRC_SHIFT, VERBS
+from builders.rl.encoding import Layout
 
 NUM_HEXES = 400
 TILE0 = 400
@@ -45,6 +46,7 @@ PHASES = ("action", "tile target", "settlement to move", "move target")
 
 #: static map planes: 9 terrain codes, 8 location kinds
 _STATIC = 17
+_STATIC_SIZE = _STATIC * 400
 PLANE_NAMES_STATIC = (
     "grass", "canyon", "desert", "flower", "forest", "water", "mountain", "castle", "location",
     *(f"location {k}" for k in SECTION_NAMES),
@@ -140,7 +142,7 @@ class _StaticPlanes:
         found = cls._cache.get(key)
         if found is None:
             masks = [board.code_mask[c] for c in range(9)] + [board.kind_mask[k] for k in range(8)]
-            planes = _mask_bytes(masks)
+            planes = _mask_bytes(masks).reshape(-1)
             locations = np.array(board.locations, dtype=np.int64)
             one_hot = np.zeros(len(CARDS), dtype=np.int8)
             one_hot[[CARDS.index(c) for c in cards]] = 1
@@ -152,7 +154,7 @@ class _StaticPlanes:
         return found
 
 
-class KingdomCodec:
+class KingdomCodec(Layout):
     """Spaces, masks and observations of Kingdom Builder for ``num_players`` seats."""
 
     game = "kingdom"
@@ -161,25 +163,25 @@ class KingdomCodec:
     def __init__(self, num_players: int):
         self.num_players = num_players
         self.num_planes = _STATIC + 1 + num_players + 1
+        self.board_size = self.num_planes * 400
+        self.size = self.offsets()["end"]
 
     # -- spaces -------------------------------------------------------------------------------
-    def observation_space(self):
-        from gymnasium import spaces
-
+    def layout(self) -> tuple[tuple[str, tuple[int, ...], Any], ...]:
+        """(key, shape, highest value) of each part of the observation, in the order of the flat vector."""
         n = self.num_players
         high = np.ones((self.num_planes, 20, 20), dtype=np.uint8)
         high[_STATIC] = 2
-        return spaces.Dict({
-            "board": spaces.Box(0, high, dtype=np.uint8),
-            "cards": spaces.MultiBinary(len(CARDS)),
-            "terrain": spaces.MultiBinary((n, len(TERRAINS))),
-            "tiles": spaces.Box(0, 2, shape=(n, 8, 3), dtype=np.uint8),
-            "supply": spaces.Box(0, 40, shape=(n,), dtype=np.uint8),
-            "cards_seen": spaces.Box(0, 25, shape=(2, len(TERRAINS)), dtype=np.uint8),
-            "progress": spaces.Box(0, 255, shape=(6,), dtype=np.uint8),
-            "phase": spaces.MultiBinary(len(PHASES) + 8),
-            "action_mask": spaces.MultiBinary(NUM_ACTIONS),
-        })
+        return (
+            ("board", (self.num_planes, 20, 20), high),
+            ("cards", (len(CARDS),), 1),
+            ("terrain", (n, len(TERRAINS)), 1),
+            ("tiles", (n, 8, 3), 2),
+            ("supply", (n,), 40),
+            ("cards_seen", (2, len(TERRAINS)), 25),
+            ("progress", (6,), 255),
+            ("phase", (len(PHASES) + 8,), 1),
+        )
 
     # -- masks --------------------------------------------------------------------------------
     @staticmethod
@@ -264,61 +266,66 @@ class KingdomCodec:
         return bool(state.own[state.current_player] & BIT[index])
 
     # -- observations --------------------------------------------------------------------------
-    def observe(self, state, seat: int, prefix: Sequence[int], mask: np.ndarray | None) -> dict[str, np.ndarray]:
-        """The observation of ``seat``: nothing of another seat's hidden card or of the deck order.
+    def encode(self, state, seat: int, prefix: Sequence[int]) -> np.ndarray:
+        """The flat uint8 observation of ``seat`` (the parts of :meth:`layout` in order): nothing of another
+        seat's hidden card or of the deck order.
 
-        Seats are relative: row 0 of every per-seat array is ``seat`` itself, row k the seat k
-        places after it."""
+        Seats are relative: row 0 of every per-seat part is ``seat`` itself, row k the seat k places
+        after it."""
         n = self.num_players
         board = state.board
-        order = [(seat + k) % n for k in range(n)]
-        src = prefix[1] if len(prefix) == 2 and prefix[0] - TILE0 in TWO_HEX_KINDS else -1
-        dyn = [state.own[q] for q in order]
-        dyn.append(BIT[src] if src >= 0 else 0)
+        out = np.empty(self.size, dtype=np.uint8)
         static, locations, cards = _StaticPlanes.get(board, state.cards)
-        planes = np.empty((self.num_planes, 20, 20), dtype=np.uint8)
-        planes[:_STATIC] = static
-        left = planes[_STATIC].reshape(400)
+        out[:_STATIC_SIZE] = static
+        left = out[_STATIC_SIZE:_STATIC_SIZE + 400]
         left[:] = 0
         left[locations] = state.left
-        planes[_STATIC + 1:] = _mask_bytes(dyn)
-
-        terrain = np.zeros((n, len(TERRAINS)), dtype=np.int8)
+        own = state.own
+        src = prefix[1] if len(prefix) == 2 and prefix[0] - TILE0 in TWO_HEX_KINDS else -1
+        dyn = [own[(seat + k) % n] for k in range(n)]
+        dyn.append(BIT[src] if src >= 0 else 0)
+        buf = b"".join(m.to_bytes(50, "little") for m in dyn)
+        at = _STATIC_SIZE + 400
+        out[at:self.board_size] = np.unpackbits(np.frombuffer(buf, dtype=np.uint8), bitorder="little")
+        rest = out[self.board_size:]
+        rest[:] = 0
+        rest[:len(CARDS)] = cards
+        at = len(CARDS)
         over = state.is_over()
         to_move = state.current_player
-        tiles = np.zeros((n, 8, 3), dtype=np.uint8)
+        hand, held = state.hand, state.held
         loc_kind = board.loc_kind
-        for k, q in enumerate(order):
-            t = state.hand[q]
+        tiles_at = at + n * 5
+        for k in range(n):
+            q = (seat + k) % n
+            t = hand[q]
             if t >= 0 and (q == seat or (q == to_move and not over)):
-                terrain[k, t] = 1
-            held = state.held[q]
-            if held:
+                rest[at + 5 * k + t] = 1
+            h = held[q]
+            if h:
                 used, new = state.used[q], state.new[q]
-                for h in bits(held):
-                    b = BIT[h]
-                    tiles[k, loc_kind[h], 1 if used & b else 2 if new & b else 0] += 1
-        supply = np.array([state.supply[q] for q in order], dtype=np.uint8)
-        discard, removed = state.discard, state.removed
-        seen = np.array([[discard.count(c) for c in range(5)], [removed.count(c) for c in range(5)]],
-                        dtype=np.uint8)
-        progress = np.array([state.built, state.final_round, len(state.deck), to_move == seat and not over,
-                             min(state.turn, 255), (state.start_player - seat) % n], dtype=np.uint8)
-        phase = np.zeros(len(PHASES) + 8, dtype=np.int8)
-        phase[self.phase(prefix)] = 1
-        if prefix:
-            phase[len(PHASES) + prefix[0] - TILE0] = 1
-        return {
-            "board": planes,
-            "cards": cards.copy(),
-            "terrain": terrain,
-            "tiles": tiles,
-            "supply": supply,
-            "cards_seen": seen,
-            "progress": progress,
-            "phase": phase,
-            "action_mask": mask.copy() if mask is not None else np.zeros(NUM_ACTIONS, dtype=np.int8),
-        }
+                row = tiles_at + 24 * k
+                for x in bits(h):
+                    b = BIT[x]
+                    rest[row + 3 * loc_kind[x] + (1 if used & b else 2 if new & b else 0)] += 1
+        at = tiles_at + 24 * n
+        supply = state.supply
+        rest[at:at + n] = [supply[(seat + k) % n] for k in range(n)]
+        at += n
+        for c in state.discard:
+            rest[at + c] += 1
+        for c in state.removed:
+            rest[at + 5 + c] += 1
+        at += 10
+        rest[at:at + 6] = (state.built, state.final_round, len(state.deck), to_move == seat and not over,
+                           min(state.turn, 255), (state.start_player - seat) % n)
+        at += 6
+        if not prefix:
+            rest[at + PHASE_ACTION] = 1
+        else:
+            rest[at + self.phase(prefix)] = 1
+            rest[at + len(PHASES) + prefix[0] - TILE0] = 1
+        return out
 
     # -- setups and drawing ------------------------------------------------------------------
     def new_state(self, setup: Any, seed: int):
@@ -337,8 +344,6 @@ class KingdomCodec:
         if "deck" not in s:
             s["seed"] = seed
         return game.new_state(s)
-
-    render_modes = ("ansi", "rgb_array")
 
     @staticmethod
     def _public_view(state) -> dict:

@@ -22,6 +22,7 @@ import numpy as np
 from builders.core.errors import IllegalAction
 from builders.middle_ages.cards import BUILDING_DECK, MACHINES, REQ, WORKERS, unpack
 from builders.middle_ages.rules import BUY, COINS, END, OPEN, RECRUIT, send_code
+from builders.rl.encoding import Layout
 
 NUM_SITES = len(BUILDING_DECK)            # 42
 NUM_WORKERS = len(WORKERS) + len(MACHINES)  # 50: workers, then machines (which work once completed)
@@ -81,7 +82,7 @@ def index_table() -> list[tuple[str, str]]:
             ("89-2188", "send worker slot (W01-W42, M1-M8) to site slot: 89 + 50 * site + worker")]
 
 
-class MiddleAgesCodec:
+class MiddleAgesCodec(Layout):
     """Spaces, masks and observations of The Builders: Middle Ages for ``num_players`` seats."""
 
     game = "middle-ages"
@@ -89,26 +90,26 @@ class MiddleAgesCodec:
 
     def __init__(self, num_players: int):
         self.num_players = num_players
+        self._offsets = self.offsets()
+        self.size = self._offsets["end"]
 
-    def observation_space(self):
-        from gymnasium import spaces
-
+    def layout(self) -> tuple[tuple[str, tuple[int, ...], Any], ...]:
+        """(key, shape, highest value) of each part of the observation, in the order of the flat vector."""
         n = self.num_players
-        return spaces.Dict({
-            "building_row": spaces.MultiBinary(NUM_SITES),
-            "building_deck_top": spaces.MultiBinary(NUM_SITES),
-            "worker_row": spaces.MultiBinary(len(WORKERS)),
-            "crew": spaces.MultiBinary((n, NUM_WORKERS)),
-            "sites": spaces.MultiBinary((n, NUM_SITES)),
-            "completed": spaces.MultiBinary((n, NUM_SITES)),
-            "site_progress": spaces.Box(0, 255, shape=(NUM_SITES, 4), dtype=np.uint8),
-            "site_need": spaces.Box(0, 255, shape=(NUM_SITES, 4), dtype=np.uint8),
-            "site_sent": spaces.Box(0, 255, shape=(NUM_SITES,), dtype=np.uint8),
-            "coins": spaces.Box(0, 65535, shape=(n,), dtype=np.uint16),
-            "vp": spaces.Box(0, 255, shape=(n,), dtype=np.uint8),
-            "progress": spaces.Box(0, 65535, shape=(7,), dtype=np.uint16),
-            "action_mask": spaces.MultiBinary(NUM_ACTIONS),
-        })
+        return (
+            ("building_row", (NUM_SITES,), 1),
+            ("building_deck_top", (NUM_SITES,), 1),
+            ("worker_row", (len(WORKERS),), 1),
+            ("crew", (n, NUM_WORKERS), 1),
+            ("sites", (n, NUM_SITES), 1),
+            ("completed", (n, NUM_SITES), 1),
+            ("site_progress", (NUM_SITES, 4), 255),
+            ("site_need", (NUM_SITES, 4), 255),
+            ("site_sent", (NUM_SITES,), 255),
+            ("coins", (n,), 255),
+            ("vp", (n,), 255),
+            ("progress", (7,), 255),
+        )
 
     @staticmethod
     def mask(legal: Sequence[int], prefix: Sequence[int]) -> np.ndarray:
@@ -141,67 +142,54 @@ class MiddleAgesCodec:
             return str(e)
         return "it is not legal now"
 
-    def observe(self, state, seat: int, prefix: Sequence[int], mask: np.ndarray | None) -> dict[str, np.ndarray]:
-        """What ``seat`` may know (rules.md "Information": everything but the deck orders below the
-        building deck's top card). Per-seat rows are relative: row 0 is ``seat``."""
+    def encode(self, state, seat: int, prefix: Sequence[int]) -> np.ndarray:
+        """The flat uint8 observation of ``seat`` (the parts of :meth:`layout` in order): what the seat may
+        know (rules.md "Information": everything but the deck orders below the building deck's top card).
+        Per-seat rows are relative: row 0 is ``seat``. Counts above 255 are shown as 255."""
         n = self.num_players
-        order = [(seat + k) % n for k in range(n)]
-        brow = np.zeros(NUM_SITES, dtype=np.int8)
-        brow[[c - OPEN - _FIRST_SITE for c in state.brow]] = 1
-        top = np.zeros(NUM_SITES, dtype=np.int8)
+        o = self._offsets
+        out = np.zeros(self.size, dtype=np.uint8)
+        out[[o["building_row"] - OPEN - _FIRST_SITE + c for c in state.brow]] = 1
         if state.bdeck:
-            top[state.bdeck[-1] - _FIRST_SITE] = 1
-        wrow = np.zeros(len(WORKERS), dtype=np.int8)
-        wrow[[c - RECRUIT for c in state.wrow]] = 1
-        crew = np.zeros((n, NUM_WORKERS), dtype=np.int8)
-        sites = np.zeros((n, NUM_SITES), dtype=np.int8)
-        done = np.zeros((n, NUM_SITES), dtype=np.int8)
-        progress = np.zeros((NUM_SITES, 4), dtype=np.uint8)
-        need = np.zeros((NUM_SITES, 4), dtype=np.uint8)
-        sent = np.zeros(NUM_SITES, dtype=np.uint8)
-        crew_at: tuple[list[int], list[int]] = ([], [])
-        done_at: tuple[list[int], list[int]] = ([], [])
-        site_at: tuple[list[int], list[int]] = ([], [])
+            out[o["building_deck_top"] + state.bdeck[-1] - _FIRST_SITE] = 1
+        out[[o["worker_row"] - RECRUIT + c for c in state.wrow]] = 1
+        crew_at, done_at, site_at = o["crew"], o["completed"], o["sites"]
+        crew: list[int] = []
+        done: list[int] = []
+        sites: list[int] = []
         open_sites: list[int] = []
-        for k, q in enumerate(order):
-            cards = state.crew[q]
-            crew_at[0].extend([k] * len(cards))
-            crew_at[1].extend([_SLOT_OF[w] for w in cards])
-            cards = state.done[q]
-            done_at[0].extend([k] * len(cards))
-            done_at[1].extend([s - _FIRST_SITE for s in cards])
+        slot_of = _SLOT_OF
+        for k in range(n):
+            q = (seat + k) % n
+            row = crew_at + NUM_WORKERS * k
+            crew += [row + slot_of[w] for w in state.crew[q]]
+            row = done_at + NUM_SITES * k - _FIRST_SITE
+            done += [row + c for c in state.done[q]]
             cards = state.sites[q]
-            site_at[0].extend([k] * len(cards))
-            site_at[1].extend([s - _FIRST_SITE for s in cards])
+            row = site_at + NUM_SITES * k - _FIRST_SITE
+            sites += [row + c for c in cards]
             open_sites += cards
-        crew[crew_at] = 1
-        done[done_at] = 1
+        out[crew] = 1
+        out[done] = 1
         if open_sites:
-            sites[site_at] = 1
-            at = site_at[1]
+            out[sites] = 1
+            at = np.array(open_sites, dtype=np.int64) - _FIRST_SITE
             packed, sent_now = state.progress, state.sent
-            have = np.array([packed[s] for s in open_sites], dtype="<u4").view(np.uint8).reshape(-1, 4)
-            progress[at] = have
-            need[at] = np.maximum(_REQ[at] - have, 0)
-            sent[at] = np.minimum([sent_now[s] for s in open_sites], 255)
+            have = np.array([packed[c] for c in open_sites], dtype="<u4").view(np.uint8).reshape(-1, 4)
+            out[o["site_progress"]:o["site_need"]].reshape(NUM_SITES, 4)[at] = have
+            out[o["site_need"]:o["site_sent"]].reshape(NUM_SITES, 4)[at] = np.maximum(_REQ[at] - have, 0)
+            out[o["site_sent"] + at] = np.minimum([sent_now[c] for c in open_sites], 255)
+        coins, vp = state.coins, state.vp
+        at = o["coins"]
+        out[at:at + n] = [min(coins[(seat + k) % n], 255) for k in range(n)]
+        at = o["vp"]
+        out[at:at + n] = [min(vp[(seat + k) % n], 255) for k in range(n)]
         over = state.is_over()
-        return {
-            "building_row": brow,
-            "building_deck_top": top,
-            "worker_row": wrow,
-            "crew": crew,
-            "sites": sites,
-            "completed": done,
-            "site_progress": progress,
-            "site_need": need,
-            "site_sent": sent,
-            "coins": np.array([min(state.coins[q], 65535) for q in order], dtype=np.uint16),
-            "vp": np.array([min(state.vp[q], 255) for q in order], dtype=np.uint8),
-            "progress": np.array([min(state.actions, 65535), min(state.turn, 65535), state.final_round,
-                                  state.current_player == seat and not over, len(state.bdeck), len(state.wdeck),
-                                  (state.start - seat) % n], dtype=np.uint16),
-            "action_mask": mask.copy() if mask is not None else np.zeros(NUM_ACTIONS, dtype=np.int8),
-        }
+        at = o["progress"]
+        out[at:at + 7] = (min(state.actions, 255), min(state.turn, 255), state.final_round,
+                          state.current_player == seat and not over, len(state.bdeck), len(state.wdeck),
+                          (state.start - seat) % n)
+        return out
 
     def new_state(self, setup: Any, seed: int):
         from builders.middle_ages.game import MiddleAges
@@ -213,7 +201,12 @@ class MiddleAgesCodec:
             return game.new_state(setup)
         raise ValueError(f"setup must be None, 'random' or a setup dict, not {setup!r}")
 
-    render_modes = ("ansi",)
+    @staticmethod
+    def render_rgb(state) -> np.ndarray:
+        """The terminal drawing of the public view as an (H, W, 3) uint8 picture."""
+        from builders.rl.render import text_picture
+
+        return text_picture(MiddleAgesCodec.render(state))
 
     @staticmethod
     def render(state) -> str:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -31,21 +30,54 @@ import pyspiel
 
 from builders.core.rng import Rng
 from builders.core.state import Chance
-from builders.rl.base import Match, make_codec
+from builders.rl.base import Match, make_codec, win_rewards
+from builders.rl.encoding import ENCODING_VERSION
 
 KINGDOM = "python_builders_kingdom"
 MIDDLE_AGES = "python_builders_middle_ages"
 _TERRAINS = ("grass", "canyon", "desert", "flower", "forest")
+NO_INFO_TENSOR = ("these games provide no information-state tensor (provides_information_state_tensor is False): "
+                  "use observation_tensor() or information_state_string()")
 
 
-def _game_type(short: str, long: str) -> pyspiel.GameType:
+#: the chance outcomes and action bounds of each game (docs/rl.md, "OpenSpiel")
+MAX_ROUNDS = 100
+
+
+def kingdom_max_length(players: int) -> int:
+    """The most player decisions (indices, picks included) a Kingdom Builder game can have, from the rules.
+
+    Every turn builds 3 settlements of the 40 of the supply (fewer only with fewer left: a card with no
+    free hex is replaced), so a seat has at most 14 turns. A settlement costs at most 2 indices (a
+    tile's build: the tile, then the hex); a seat holds at most 6 move tiles (2 locations of each of
+    the 3 move kinds), each used once a turn for 3 indices; and a turn ends with one index. So a seat
+    plays at most 40 * 2 + 14 * (6 * 3 + 1) = 346 indices."""
+    return players * (40 * 2 + 14 * (6 * 3 + 1))
+
+
+def middle_ages_max_length(players: int, max_rounds: int) -> int:
+    """The most player decisions of a Builders game cut after ``max_rounds`` rounds.
+
+    The rules alone set no bound (seats that only take coins never end the game), hence the cut. In
+    T turns a seat has 3T free actions and P bought ones; every decision but "end" (one a turn) and
+    "buy" (one per bought action) spends at least one action, so it makes at most 4T + 2P decisions.
+    A bought action costs 5 coins; coins come from the 10 at the start, from actions (at most 2 an
+    action: coins 3 gives 6) and from completed buildings (B in all): 5P <= 10 + 2(3T + P) + B, so
+    3P <= 10 + 6T + B. Over all seats (sum of T = the turns of the game, B shared): at most
+    8 turns + (20 n + 2 B) / 3."""
+    from builders.middle_ages.cards import REWARD
+
+    return 8 * max_rounds * players + (20 * players + 2 * sum(REWARD)) // 3
+
+
+def _game_type(short: str, long: str, params: dict, zero_sum: bool = False) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short,
         long_name=long,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=4,
         min_num_players=2,
@@ -53,18 +85,22 @@ def _game_type(short: str, long: str) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": 2, "seed": 0},
+        parameter_specification=params,
     )
 
 
 _TYPES = {
-    "kingdom": _game_type(KINGDOM, "Kingdom Builder (builders)"),
-    "middle-ages": _game_type(MIDDLE_AGES, "The Builders: Middle Ages (builders)"),
+    "kingdom": _game_type(KINGDOM, "Kingdom Builder (builders)", {"players": 2, "seed": 0, "utility": "win"}),
+    "middle-ages": _game_type(MIDDLE_AGES, "The Builders: Middle Ages (builders)",
+                              {"players": 2, "seed": 0, "utility": "win", "max_rounds": MAX_ROUNDS}),
 }
 
 
 class BuildersGame(pyspiel.Game):
-    """One of the two games; ``params``: players (2-4), seed (the setup)."""
+    """One of the two games; ``params``: players (2-4), seed (the setup), utility ("win": 1 for a sole
+    winner, 1/k for k tied winners, 0 for the others, constant sum 1; "zero-sum": the rewards of the
+    other environments' ``reward="zero-sum"``), and for The Builders max_rounds (the game is cut after
+    that many rounds, its leader in VP winning)."""
 
     game_name = "kingdom"
 
@@ -72,20 +108,40 @@ class BuildersGame(pyspiel.Game):
         params = dict(params or {})
         players = int(params.get("players", 2))
         self.setup_seed = int(params.get("seed", 0))
+        self.utility = str(params.get("utility", "win"))
+        if self.utility not in ("win", "zero-sum"):
+            raise ValueError(f"utility must be 'win' or 'zero-sum', not {self.utility!r}")
         self.codec = make_codec(self.game_name, players)
         self.players = players
-        self.observation_size = _observation_size(self.game_name, players)
+        self.observation_size = self.codec.size
         kingdom = self.game_name == "kingdom"
+        given = {"players": players, "seed": self.setup_seed, "utility": self.utility}
+        if kingdom:
+            self.max_turns = None
+            length = kingdom_max_length(players)
+        else:
+            max_rounds = int(params.get("max_rounds", MAX_ROUNDS))
+            if max_rounds < 1:
+                raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+            given["max_rounds"] = max_rounds
+            self.max_turns = max_rounds * players
+            length = middle_ages_max_length(players, max_rounds)
+        zero_sum = self.utility == "zero-sum"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.num_actions,
             max_chance_outcomes=5 if kingdom else 84,
             num_players=players,
-            min_utility=0.0,
+            min_utility=-1.0 / (players - 1) if zero_sum else 0.0,
             max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=4000 if kingdom else 10000,
+            utility_sum=0.0 if zero_sum else 1.0,
+            max_game_length=length,
         )
-        super().__init__(_TYPES[self.game_name], info, {"players": players, "seed": self.setup_seed})
+        game_type = _TYPES[self.game_name]
+        if zero_sum:
+            game_type = _game_type(game_type.short_name, game_type.long_name, game_type.parameter_specification,
+                                   zero_sum=True)
+        super().__init__(game_type, info, given)
+        self.encoding_version = ENCODING_VERSION
 
     def __deepcopy__(self, memo) -> BuildersGame:
         return self  # a game never changes
@@ -121,8 +177,17 @@ class BuildersState(pyspiel.State):
         self.public: list[int] = []
 
     # -- the decision -----------------------------------------------------------------------
+    def _cut(self) -> bool:
+        """Whether The Builders' game is cut here (max_rounds reached between two turns)."""
+        cap = self._g.max_turns
+        return cap is not None and self.match.state.turn >= cap and self.pending is None \
+            and not self.match.prefix
+
+    def _over(self) -> bool:
+        return self.match.is_over() or self._cut()
+
     def current_player(self) -> int:
-        if self.match.is_over():
+        if self._over():
             return pyspiel.PlayerId.TERMINAL
         if self.pending is not None:
             return pyspiel.PlayerId.CHANCE
@@ -167,12 +232,18 @@ class BuildersState(pyspiel.State):
         return self.match.codec.describe(action, self.match.prefix)
 
     def is_terminal(self) -> bool:
-        return self.match.is_over()
+        return self._over()
 
     def returns(self) -> list[float]:
-        if not self.match.is_over():
+        if not self._over():
             return [0.0] * self._g.players
-        return self.match.state.result().returns()
+        st = self.match.state
+        if st.is_over():
+            winners = st.result().winners
+        else:  # cut: the leaders in VP win
+            best = max(st.vp)
+            winners = [p for p, v in enumerate(st.vp) if v == best]
+        return win_rewards(self._g.players, winners, "share" if self._g.utility == "win" else "zero-sum")
 
     def __str__(self) -> str:
         """The whole position as compact JSON (every hidden card included: for debugging)."""
@@ -263,6 +334,21 @@ class BuildersState(pyspiel.State):
         player = self.current_player() if player is None else player
         return _info_string(self, player, perfect_recall=False)
 
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """The flat observation of ``player`` as a float32 array (what the game's observer gives, without
+        pyspiel's conversion of it to a list of floats: as fast as the environments' encoder)."""
+        player = self._check_player(self.current_player() if player is None else player)
+        m = self.match
+        return m.codec.encode(m.state, player, m.prefix).astype(np.float32)
+
+    def information_state_tensor(self, player: int | None = None):
+        raise pyspiel.SpielError(NO_INFO_TENSOR)
+
+    def _check_player(self, player: int) -> int:
+        if not 0 <= player < self._g.players:
+            raise pyspiel.SpielError(f"player {player} is not a seat of this game (0-{self._g.players - 1})")
+        return player
+
     def resample_from_infostate(self, player_id: int, probability_sampler=None) -> BuildersState:
         """A state ``player_id`` cannot tell from this one, its hidden cards drawn anew."""
         try:
@@ -288,12 +374,6 @@ class BuildersState(pyspiel.State):
         return other
 
 
-@lru_cache(maxsize=None)
-def _observation_size(game: str, players: int) -> int:
-    spaces = make_codec(game, players).observation_space().spaces
-    return sum(int(np.prod(space.shape)) for key, space in spaces.items() if key != "action_mask")
-
-
 def _kb_end() -> int:
     from builders.kingdom.notation import END
 
@@ -310,19 +390,21 @@ def _info_string(state: BuildersState, player: int, perfect_recall: bool) -> str
 
 
 class Observer:
-    """OpenSpiel observer: the flat numeric observation of a seat (the Dict observation without its
-    mask, keys in order) and the information-state strings."""
+    """OpenSpiel observer: the flat observation of a seat (the environments' ``"observation"`` vector, as
+    float32) and the strings. There is no information-state tensor (the game type says so): an
+    observer asked for one with perfect recall has strings only, and its tensor raises."""
 
     def __init__(self, game: BuildersGame, perfect_recall: bool):
         self.game = game
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.observation_size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor = None if perfect_recall else np.zeros(game.observation_size, np.float32)
+        self.dict = {} if perfect_recall else {"observation": self.tensor}
 
     def set_from(self, state: BuildersState, player: int) -> None:
-        obs = state.match.codec.observe(state.match.state, player, state.match.prefix, None)
-        flat = [v.ravel() for k, v in obs.items() if k != "action_mask"]
-        self.tensor[:] = np.concatenate(flat)
+        if self.perfect_recall:
+            raise pyspiel.SpielError(NO_INFO_TENSOR)
+        m = state.match
+        self.tensor[:] = m.codec.encode(m.state, player, m.prefix)
 
     def string_from(self, state: BuildersState, player: int) -> str:
         return _info_string(state, player, self.perfect_recall)

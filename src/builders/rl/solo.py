@@ -1,4 +1,4 @@
-"""Gymnasium single-agent environments: the learner plays one seat against built-in agents.
+"""Gymnasium single-agent environments: the learner plays one seat against built-in agents or policies.
 
 Registered ids (``import builders.rl`` first)::
 
@@ -6,13 +6,14 @@ Registered ids (``import builders.rl`` first)::
     gymnasium.make("builders.rl.MiddleAgesSolo-v0", opponents="greedy")
 
 ``opponents`` is an agent specification of :mod:`builders.ai.agents` (``random``, ``greedy``,
-``greedy:noise=0.6``, ``mcts:time=0.2``, ``mcts:iters=200``), or a comma-separated list with one per
-other seat. ``seat`` is the learner's seat (an int, or "random" for a new one every episode).
-``action_masks()`` (used by sb3-contrib's MaskablePPO) and ``observation["action_mask"]`` give the legal
-indices; ``action_space.sample()`` samples only among them. A masked-out index raises IllegalIndex and
-changes nothing (``illegal="raise"``, the default); with ``illegal="random"`` a uniformly random legal
-index is played instead and ``info["illegal"]`` is True (for learners without masks, and for
-Gymnasium's ``check_env``, which steps with an action drawn before its reset).
+``greedy:noise=0.6``, ``mcts:time=0.2``, ``mcts:iters=200``), a comma-separated list with one per
+other seat, or a policy: a callable given the observation of its seat (in the learner's format) that
+returns an index (self-play; a list may mix them). ``seat`` is the learner's seat (an int, or
+"random" for a new one every episode). ``action_masks()`` (used by sb3-contrib's MaskablePPO) and
+``observation["action_mask"]`` give the legal indices; ``action_space.sample()`` samples only among
+them. A masked-out index is replaced by a uniformly random legal one and ``info["illegal"]`` says why
+(``illegal="random"``, the default: a vector environment's ``action_space.sample()`` knows no mask);
+``illegal="raise"`` raises IllegalIndex instead and changes nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import numpy as np
 from gymnasium import spaces
 
 from builders.rl.base import IllegalIndex, Match, check_reward, make_codec
+from builders.rl.encoding import ENCODING_VERSION, check_format
+from builders.rl.render import RENDER_MODES, check_render_mode, render
 
 KINGDOM_SOLO = "builders.rl.KingdomSolo-v0"
 MIDDLE_AGES_SOLO = "builders.rl.MiddleAgesSolo-v0"
@@ -59,42 +62,31 @@ class MaskedDiscrete(spaces.Discrete):
 
 
 class SoloEnv(gymnasium.Env):
-    """``game`` ("kingdom" or "middle-ages") for one learner against built-in agents."""
+    """``game`` ("kingdom" or "middle-ages") for one learner against built-in agents or policies."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "encoding_version": ENCODING_VERSION}
 
-    def __init__(self, game: str = "kingdom", num_players: int = 2, opponents: str = "random",
+    def __init__(self, game: str = "kingdom", num_players: int = 2, opponents: Any = "random",
                  seat: int | str = 0, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                 illegal: str = "raise"):
-        from builders.ai.agents import parse_agents
-
+                 illegal: str = "random", observation: str = "flat"):
         self.codec = make_codec(game, num_players)
-        self.metadata = {**self.metadata, "render_modes": list(self.codec.render_modes)}
         self.game = game
         self.num_players = num_players
+        self.encoding_version = ENCODING_VERSION
         if not (seat == "random" or (isinstance(seat, int) and not isinstance(seat, bool)
                                      and 0 <= seat < num_players)):
             raise ValueError(f"seat must be a seat from 0 to {num_players - 1} or 'random', not {seat!r}")
         self.seat_option = seat
-        specs = parse_agents(opponents) if isinstance(opponents, str) else list(opponents)
-        if len(specs) == 1:
-            specs = specs * (num_players - 1)
-        if len(specs) != num_players - 1:
-            raise ValueError(f"{num_players} players need 1 or {num_players - 1} opponents, not {len(specs)}")
-        for spec in specs:
-            spec.check(game)
-        self.opponent_specs = specs
+        self.opponent_specs = _opponents(opponents, game, num_players)
         self.setup = setup
         self.codec.new_state(setup, 0)  # a bad setup is refused here, with the engine's reason
         self.reward_kind = check_reward(reward)
         if illegal not in ("raise", "random"):
-            raise ValueError(f"illegal must be 'raise' or 'random', not {illegal!r}")
+            raise ValueError(f"illegal must be 'random' or 'raise', not {illegal!r}")
         self.illegal = illegal
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                             f"not {render_mode!r}")
-        self.render_mode = render_mode
-        self.observation_space = self.codec.observation_space()
+        self.observation_format = check_format(observation)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.observation_space = self.codec.observation_space(observation)
         self.action_space = MaskedDiscrete(self.codec.num_actions, self.action_masks)
         self.match: Match | None = None
         self.seat = 0
@@ -108,28 +100,30 @@ class SoloEnv(gymnasium.Env):
         self.match = Match(self.codec, state)
         self.seat = int(rng.integers(self.num_players)) if self.seat_option == "random" else self.seat_option
         others = [q for q in range(self.num_players) if q != self.seat]
-        self.opponents = {q: spec.make(int(rng.integers(2**31)), self.game) for q, spec in zip(others, self.opponent_specs)}
+        self.opponents = {q: spec if callable(spec) else spec.make(int(rng.integers(2**31)), self.game)
+                          for q, spec in zip(others, self.opponent_specs)}
         self._play_opponents()
         return self._obs(), {"seat": self.seat}
 
     def step(self, action: Any):
         info: dict[str, Any] = {"seat": self.seat}
+        m = self.match
         if self.illegal == "random":
             try:
-                self.match.check(action)
+                m.check(action)
             except IllegalIndex as e:
-                if self.match.is_over():
+                if m.is_over():
                     raise
                 info["illegal"] = str(e)
-                legal = self.match.legal_indices()
+                legal = m.legal_indices()
                 action = legal[int(self.np_random.integers(len(legal)))]
-        self.match.play(action)  # IllegalIndex, changing nothing, for a bad index
+        m.play(action)  # IllegalIndex, changing nothing, for a bad index
         self._play_opponents()
         reward = 0.0
-        terminated = self.match.is_over()
+        terminated = m.is_over()
         if terminated:
-            reward = float(self.match.rewards(self.reward_kind)[self.seat])
-            result = self.match.state.result()
+            reward = float(m.rewards(self.reward_kind)[self.seat])
+            result = m.state.result()
             info["scores"] = list(result.scores)
             info["won"] = self.seat in result.winners
         return self._obs(), reward, terminated, False, info
@@ -137,24 +131,47 @@ class SoloEnv(gymnasium.Env):
     def _play_opponents(self) -> None:
         m = self.match
         while not m.is_over() and m.current_player != self.seat:
-            m.play_action(self.opponents[m.current_player].act(m.state))
+            player = self.opponents[m.current_player]
+            if callable(player):
+                m.play(player(m.observe(m.current_player, self.observation_format)))
+            else:
+                m.play_action(player.act(m.state))
 
     def _obs(self) -> dict[str, np.ndarray]:
-        return self.match.observe(self.seat)
+        return self.match.observe(self.seat, self.observation_format)
 
     def action_masks(self) -> np.ndarray:
-        """The legal indices now, as booleans (sb3-contrib's MaskablePPO calls this)."""
+        """The legal indices now (sb3-contrib's MaskablePPO calls this); all ones once the game is over
+        (the next step is a reset) and before the first reset."""
         if self.match is None or self.match.is_over():
-            return np.zeros(self.codec.num_actions, dtype=np.int8)
+            return np.ones(self.codec.num_actions, dtype=np.int8)
         return self.match.mask().copy()
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi')")
-            return None
-        if self.render_mode == "rgb_array":
-            return self.codec.render_rgb(self.match.state)
-        return self.codec.render(self.match.state)
+    def render(self) -> str | np.ndarray | None:
+        return render(self.codec, self.match.state, self.render_mode)
+
+
+def _opponents(opponents: Any, game: str, num_players: int) -> list:
+    """One agent specification or policy per other seat: a string of agents (docs/ai.md), or a list
+    of strings, specifications and policies (callables from an observation to an index)."""
+    from builders.ai.agents import parse_agents
+
+    if isinstance(opponents, str):
+        specs = parse_agents(opponents)
+    elif callable(opponents):
+        specs = [opponents]
+    else:
+        specs = []
+        for item in opponents:
+            specs += parse_agents(item) if isinstance(item, str) else [item]
+    if len(specs) == 1:
+        specs = specs * (num_players - 1)
+    if len(specs) != num_players - 1:
+        raise ValueError(f"{num_players} players need 1 or {num_players - 1} opponents, not {len(specs)}")
+    for spec in specs:
+        if not callable(spec):
+            spec.check(game)
+    return specs
 
 
 def register() -> None:
