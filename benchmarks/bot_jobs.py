@@ -64,7 +64,8 @@ def env() -> dict[str, str]:
     # every player of the benchmark is on 127.0.0.1: lift the limits per address
     return dict(os.environ, PYTHONPATH=str(ROOT / "src"),
                 BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60",
-                BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000")
+                BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000",
+                BUILDERS_GAMES_PER_PLAYER="1000000", BUILDERS_WAITING_GAMES_PER_PLAYER="100000")
 
 
 def pct(values: list[float], p: float) -> float | None:

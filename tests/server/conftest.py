@@ -16,7 +16,8 @@ def make_app(tmp_path, **kwargs):
 
         kwargs["limits"] = Limits(rates={kind: (100_000, 60.0) for kind in Limits().rates},
                                   socket_messages=(10_000.0, 10_000.0),  # scripted players are fast
-                                  bots_only_per_creator=10_000, bots_only_games=10_000)
+                                  bots_only_per_creator=10_000, bots_only_games=10_000,
+                                  games_waiting_per_creator=10_000, games_per_creator=100_000)
     return create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", **kwargs)
 
 

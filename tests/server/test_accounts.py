@@ -355,12 +355,11 @@ def test_private_games_are_not_listed(server, people, api):
     ada = people()
     ada.guest()
     gid = ada.post("/api/games", json={"game": "kingdom", "private": True,
-                                       "seats": [{"type": "human"}, {"type": "human", "open": True}]}).json()["id"]
+                                       "seats": [{"type": "human"}, {"type": "human", "invite": True}]}).json()["id"]
     listed = {g["id"] for g in api.get("/api/games").json()}
     assert gid not in listed
-    summary = api.get(f"/api/games/{gid}").json()  # watchable with its link
-    assert summary["private"] is True
-    assert api.get(f"/api/games/{gid}/state").json()["seat"] is None
+    assert ada.get(f"/api/games/{gid}").json()["private"] is True
+    refused(api.get(f"/api/games/{gid}/state"), 404, f"there is no game '{gid}'")  # its players' only
     assert gid in {g["id"] for g in ada.get("/api/account/games").json()}
 
 

@@ -397,6 +397,7 @@ class Analyses:
 
 # -- routes --------------------------------------------------------------------------------------
 def router(service: GameService, accounts: Any, analyses: Analyses) -> APIRouter:
+    from builders.server.privacy import visible
     from builders.server.seats import seat_for
 
     api = APIRouter(tags=["analysis"])
@@ -406,7 +407,7 @@ def router(service: GameService, accounts: Any, analyses: Analyses) -> APIRouter
     async def hint(request: Request, game_id: str = game_id_param,
                    x_seat_token: str | None = Header(None, alias="X-Seat-Token"),
                    seat: int | None = Query(None, ge=0, le=3)) -> dict[str, Any]:
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request, x_seat_token)
         if not live.options.get("hints"):
             raise ApiError(403, "this game was created without hints")
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
@@ -414,14 +415,16 @@ def router(service: GameService, accounts: Any, analyses: Analyses) -> APIRouter
         return await analyses.hint(live, who)
 
     @api.post("/api/games/{game_id}/analysis", summary="Start the analysis of a finished game (or see it)")
-    async def start(game_id: str = game_id_param) -> Any:
+    async def start(request: Request, game_id: str = game_id_param,
+                    x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> Any:
         from fastapi.responses import JSONResponse
 
-        out, started = analyses.start_analysis(service.get(game_id))
+        out, started = analyses.start_analysis(await visible(service, accounts, game_id, request, x_seat_token))
         return JSONResponse(out, status_code=202 if started else 200)
 
     @api.get("/api/games/{game_id}/analysis", summary="A game's analysis: its progress, then its result")
-    async def show(game_id: str = game_id_param) -> dict[str, Any]:
-        return analyses.get(service.get(game_id))
+    async def show(request: Request, game_id: str = game_id_param,
+                   x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> dict[str, Any]:
+        return analyses.get(await visible(service, accounts, game_id, request, x_seat_token))
 
     return api

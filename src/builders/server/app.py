@@ -36,6 +36,7 @@ from builders.server.games import ApiError, GameService
 from builders.server.guard import Guard, Limits
 from builders.server.migrate import prepare as prepare_database
 from builders.server.ops import install_ops
+from builders.server.privacy import visible
 from builders.server.schemas import (
     GAME_ID_PATTERN, ActionBody, Created, CreateGame, ErrorModel, Join, Joined, RecordModel, ReplayView,
     ResignBody, Summary, View,
@@ -157,9 +158,10 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     jobs = JobQueue(redis_url) if redis_url else None
     limits = limits or Limits()
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay,
-                          bots_only_turns_at_once=limits.bots_only_turns_at_once)
-    #: one creation of a game of bots alone at a time: the count of them and the new one agree
-    bots_only_lock = asyncio.Lock()
+                          bots_only_turns_at_once=limits.bots_only_turns_at_once,
+                          keep_idle=limits.idle_game_seconds, lobby_per_creator=limits.lobby_per_creator)
+    #: one creation of a game at a time: the counts of the caps and the new game agree
+    creating = asyncio.Lock()
     # hints and post-game analyses (see builders.server.analysis): worker processes, iterations of the
     # analyses' search (the hints' budget too)
     analyses = Analyses(service, bot_mode, analysis_workers, analysis_iterations, jobs, hint_workers)
@@ -253,17 +255,22 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             extra["rated"] = True
         if body.hints:
             extra["hints"] = True
-        if all(seat.type == "bot" for seat in body.seats):
+        address = _address(request.client.host if request.client else "?")
+        # a few games waiting for players and a few dozen going on per creator, by account and by
+        # address (guest accounts cost nothing)
+        opening = any(seat.type == "human" and (seat.open or seat.invite) for seat in body.seats)
+        bots_only = all(seat.type == "bot" for seat in body.seats)
+        if bots_only:
             # a game of bots alone keeps a bot thinking to its end and nobody plays in it: a few at once
-            # per creator (account and address: guest accounts cost nothing) and on the server
-            client = request.client.host if request.client else "?"
-            extra.update(bots_only=True, address=_address(client))
-            async with bots_only_lock:
-                await asyncio.to_thread(service.check_bots_only, creator, extra["address"],
+            # per creator (account and address) and on the server
+            extra.update(bots_only=True, address=address)
+        async with creating:
+            await asyncio.to_thread(service.check_caps, creator, address, limits.games_waiting_per_creator,
+                                    limits.games_per_creator, opening)
+            if bots_only:
+                await asyncio.to_thread(service.check_bots_only, creator, address,
                                         limits.bots_only_per_creator, limits.bots_only_games)
-                created = await service.open(body, creator, find_user, extra)
-        else:
-            created = await service.open(body, creator, find_user, extra)
+            created = await service.open(body, creator, find_user, extra, address)
         if body.hints:
             analyses.warm(created["id"], [i for i, seat in enumerate(body.seats) if seat.type == "human"])
         if body.clock:
@@ -275,28 +282,29 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         return service.list_games(status)
 
     @app.get("/api/games/{game_id}", response_model=Summary, tags=["games"], summary="One game's summary")
-    async def game_summary(game_id: str = GameId):
-        return service.summary(service.get(game_id))
+    async def game_summary(request: Request, game_id: str = GameId, x_seat_token: str | None = Token):
+        return service.summary(await visible(service, accounts, game_id, request, x_seat_token))
 
     @app.post("/api/games/{game_id}/join", response_model=Joined, tags=["seats"],
               summary="Claim an open seat")
     async def join(body: Join, request: Request, game_id: str = GameId):
+        live = await visible(service, accounts, game_id, request)
         who = accounts.identify(request, write=True)
-        check_claim(service.get(game_id), who.account, service)
+        check_claim(live, who.account, service)
         return service.join(game_id, body.seat, body.name, account_for_seat_claim(accounts, request))
 
     @app.get("/api/games/{game_id}/state", response_model=View, tags=["play"],
              summary="The view of a seat (with its token) or of a spectator (without)")
     async def state(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
                     seat: int | None = SeatChoice):
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request, x_seat_token)
         return _json(service.view_text(live, seat_for(service, accounts, live, request, x_seat_token, seat, False)))
 
     @app.post("/api/games/{game_id}/actions", response_model=View, tags=["play"],
               summary="Play an action for the seat of the token")
     async def act(body: ActionBody, request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
                   seat: int | None = SeatChoice):
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request, x_seat_token)
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
         await service.act_as(live, who, body.action, body.version)
         return _json(service.view_text(live, who))
@@ -305,7 +313,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
               summary="Take back the seat's last action of its turn")
     async def undo(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
                    seat: int | None = SeatChoice):
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request, x_seat_token)
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
         await service.undo_as(live, who)
         return _json(service.view_text(live, who))
@@ -314,7 +322,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
               summary="Leave the game: a bot takes the seat over")
     async def resign(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
                      body: ResignBody | None = Body(None), seat: int | None = SeatChoice):
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request, x_seat_token)
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
         client = request.client.host if request.client else "?"
         await service.resign_as(live, who, body.bot if body else None, _address(client))
@@ -322,13 +330,14 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
 
     @app.get("/api/games/{game_id}/record", response_model=RecordModel, tags=["records"],
              summary="The record of a finished game")
-    async def record(game_id: str = GameId):
-        return service.finished_record(game_id)
+    async def record(request: Request, game_id: str = GameId, x_seat_token: str | None = Token):
+        return service.finished_record((await visible(service, accounts, game_id, request, x_seat_token)).id)
 
     @app.get("/api/games/{game_id}/replay/{n}", response_model=ReplayView, tags=["records"],
              summary="A finished game's position after n actions")
-    async def replay(game_id: str = GameId, n: int = PathParam(ge=0, le=100_000)):
-        return service.replay_view(game_id, n)
+    async def replay(request: Request, game_id: str = GameId, n: int = PathParam(ge=0, le=100_000),
+                     x_seat_token: str | None = Token):
+        return service.replay_view((await visible(service, accounts, game_id, request, x_seat_token)).id, n)
 
     @app.websocket("/ws/games/{game_id}")
     async def socket(ws: WebSocket, game_id: str):

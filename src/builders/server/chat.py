@@ -21,6 +21,7 @@ from sqlalchemy import insert, select
 from builders.server.accounts import Accounts, RateLimit
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.models import ChatRow
+from builders.server.privacy import visible
 from builders.server.schemas import GAME_ID_PATTERN, ChatBody, ChatMessage, Created, CreateGame
 from builders.server.seats import seat_for
 
@@ -85,8 +86,9 @@ def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, An
             seats.append({"type": "human", "user": f"#id{account}"})
         elif s["type"] == "bot" and s.get("token_sha") is None:
             seats.append({"type": "bot", "level": s["level"]})
-        else:
-            seats.append({"type": "human", "open": True})
+        else:  # (a private game's seat for someone else is an invitation: it has no open seats)
+            seats.append({"type": "human", "invite": True} if live.options.get("private")
+                         else {"type": "human", "open": True})
     req = CreateGame(game=live.game, seats=seats, name=live.name, private=bool(live.options.get("private")),
                      colours=live.options.get("colours"))
 
@@ -109,7 +111,7 @@ def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
     @r.get("/api/games/{game_id}/chat", response_model=list[ChatMessage], tags=["chat"],
            summary="The chat of your channel: players (seated) or spectators")
     async def read(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request, request.headers.get("x-seat-token"))
         seat = seat_for(service, accounts, live, request, request.headers.get("x-seat-token"), None, False)
         return chat.messages(live.id, "players" if seat is not None else "spectators")
 
@@ -117,7 +119,7 @@ def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
             summary="Say something in your channel (at most 500 characters)",
             responses={429: {"description": "too many messages"}})
     async def say(body: ChatBody, request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request, request.headers.get("x-seat-token"))
         token = request.headers.get("x-seat-token")
         who = accounts.identify(request, write=True) if token is None else None
         seat = seat_for(service, accounts, live, request, token, None, False)
@@ -126,7 +128,7 @@ def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
     @r.post("/api/games/{game_id}/rematch", status_code=201, response_model=Created, tags=["seats"],
             summary="Offer the same seats a new game (a player of a finished game)")
     async def rematch(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request)
         who = accounts.identify(request, write=True)
         mine = service.seats_of(live, who.account.id if who.account else None)
         if not mine:

@@ -19,6 +19,10 @@ invited seat not taken) with no action after ``expire_open`` seconds (7 days by 
 an untimed game nobody has moved in for ``idle`` seconds (30 days) is settled like a clock: its seat
 to move goes to a medium bot. A timed game needs neither: its clock decides. Sessions past their end
 are deleted.
+
+Games not in memory (forgotten while unused, see :mod:`builders.server.games`) are found by queries:
+a clock running out within two checkpoints (the ``deadline`` column) loads its game, which arms its
+timer; idle untimed games are found by the time of their last move (the ``moved`` column).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import logging
 import time
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.models import ActionRow, ChatRow, GameRow, SeatOwnerRow, SessionRow
@@ -78,6 +82,8 @@ class Clocks:
     async def start(self) -> None:
         """Go on with the clocks of the loaded games from their checkpoints (downtime not charged)."""
         self.service.on_change.append(self.changed)
+        self.service.on_load.append(self._arm)
+        self.service.on_evict.append(self._disarm)
         self.service.clock_after = self.advance
         self.started = True
         now = time.time()
@@ -125,9 +131,25 @@ class Clocks:
             if self.service.acting:
                 self.save_all()
                 try:
+                    await self.due()
                     await self.housekeeping()
                 except Exception:
                     log.exception("housekeeping failed")
+
+    async def due(self, now: float | None = None) -> list[str]:
+        """Load the games not in memory whose clock runs out within two checkpoints (loading arms
+        their timers); their ids."""
+        now = time.time() if now is None else now
+        found = await asyncio.to_thread(self.service.store.due_ids, now + 2 * self.checkpoint)
+        loaded = []
+        for game_id in found:
+            if game_id not in self.service.live:
+                try:
+                    await self.service.fetch(game_id)
+                except ApiError:
+                    continue  # deleted meanwhile
+                loaded.append(game_id)
+        return loaded
 
     async def housekeeping(self, now: float | None = None) -> dict[str, list[str]]:
         """Deletes abandoned games that never started and settles untimed games nobody moves in."""
@@ -136,9 +158,7 @@ class Clocks:
         with engine.connect() as conn:
             stale = list(conn.execute(select(GameRow.id).where(
                 GameRow.status == "open", GameRow.actions == 0, GameRow.created < now - self.expire_open)).scalars())
-            last = func.max(ActionRow.at)
-            moved = dict(conn.execute(select(ActionRow.game_id, last).group_by(ActionRow.game_id)
-                                      .having(last < now - self.idle)).all())
+        idle = await asyncio.to_thread(self.service.store.idle_games, now - self.idle)
         with engine.begin() as conn:  # sessions past their end
             conn.execute(delete(SessionRow).where(SessionRow.expires < now))
         expired = []
@@ -151,19 +171,22 @@ class Clocks:
                     for table in (ChatRow, SeatOwnerRow, ActionRow):
                         conn.execute(delete(table).where(table.game_id == game_id))
                     conn.execute(delete(GameRow).where(GameRow.id == game_id, GameRow.actions == 0))
-            self.service.live.pop(game_id, None)
+            self.service.forget(game_id)
             expired.append(game_id)
         settled = []
-        for live in list(self.service.live.values()):
-            if live.over or live.options.get("clock"):
+        for row in idle:  # untimed games whose seat to move is a person's (decided from the row)
+            to_move = row["to_move"]
+            if (row["options"] or {}).get("clock") or to_move is None or row["id"] in expired:
                 continue
-            since = moved.get(live.id)
-            if since is None and not live.steps and live.created < now - self.idle:
-                since = live.created
-            if since is None:
+            seat = row["seats"][to_move]
+            if seat["type"] != "human" or not seat["claimed"]:
+                continue
+            try:
+                live = await self.service.fetch(row["id"])
+            except ApiError:
                 continue
             seat = live.state.current_player
-            if live.seats[seat]["type"] == "human" and live.seats[seat]["claimed"]:
+            if not live.over and live.seats[seat]["type"] == "human" and live.seats[seat]["claimed"]:
                 await self.service.resign_as(live, seat, "medium")
                 settled.append(live.id)
         if expired or settled:
@@ -230,6 +253,12 @@ class Clocks:
                 self.service.store.update(live.id, {"options": dict(live.options)}, version=live.version, bump=False)
             except Stale:
                 log.info("the clock of game %s was not saved: the game changed meanwhile", live.id)
+
+    def _disarm(self, live: Live) -> None:
+        """``live`` is forgotten: its timer stops (the deadline query loads it again when it is due)."""
+        timer = self.timers.pop(live.id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
 
     def _arm(self, live: Live) -> None:
         """(Re)start the timer of the running seat of ``live``."""

@@ -199,14 +199,11 @@ class Cluster:
                         live.bot_task.cancel()
 
     async def _take_over(self) -> None:
-        """Load every unfinished game and let its bots go on (as a fresh server does)."""
-        for game_id in await asyncio.to_thread(self.store.unfinished_ids):
-            try:
-                live = await self.service.fetch(game_id)
-            except Exception:
-                log.exception("game %s cannot be loaded", game_id)
-                continue
+        """Load the games that need the acting process (a bot to move, a clock running) and let their
+        bots go on (as a fresh server does); the bots of those in memory go on too."""
+        for live in list(self.service.live.values()):
             self.service._schedule_bot(live)
+        await self.service.attend(clocks=False)
 
     # -- polling ---------------------------------------------------------------------------------
     async def _poll(self) -> None:
@@ -220,18 +217,17 @@ class Cluster:
                 log.exception("polling the games' versions failed")
 
     async def catch_up(self) -> None:
-        """Bring every copy in memory up to the database; the acting process loads new games."""
+        """Bring every copy in memory up to the database; the acting process loads the games that
+        need it (a bot to move, a clock running: new games of other processes)."""
+        if self.service.acting:
+            await self.service.attend(clocks=False)
         ids = [g.id for g in self.service.live.values() if not g.over]
         versions = await asyncio.to_thread(self.store.versions, ids)
         for game_id, version in versions.items():
             live = self.service.live.get(game_id)
             if live is None:
-                if self.service.acting:
-                    try:
-                        self.service._schedule_bot(await self.service.fetch(game_id))
-                    except Exception:
-                        log.exception("game %s cannot be loaded", game_id)
-            elif version > live.version and not live.lock.locked():
+                continue  # forgotten meanwhile
+            if version > live.version and not live.lock.locked():
                 found = await asyncio.to_thread(self.store.snapshot, game_id)
                 if live.lock.locked():
                     continue  # a change of this process is being made: it brings the copy up to date

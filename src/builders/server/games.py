@@ -1,5 +1,11 @@
-"""The game service: creates, loads and plays games, keeps their live states in memory, builds each
-seat's view and runs the bots.
+"""The game service: creates, loads and plays games, keeps the live states of the games in use in
+memory, builds each seat's view and runs the bots.
+
+Only the games in use stay in memory: those with a socket open, a request or a change in the last
+``keep_idle`` seconds, or a bot thinking. A sweep forgets the others, and :meth:`GameService.fetch`
+(or :meth:`GameService.get`) loads a game again when it is asked for. At start the process that acts
+for the machine loads only the games that need it (a bot to move, a clock running), found by a
+query (``Store.attention_ids``), not by loading every game going on.
 
 Every change follows one order: check, apply to a copy of the state, commit to the database, and
 only then swap the copy in and tell the connected clients. A change that fails at any step leaves
@@ -41,6 +47,11 @@ MAX_TOKEN_LENGTH = 100
 LIST_LIMIT = 200
 #: finished games kept in memory without a client (the oldest others are loaded again when asked for)
 KEEP_FINISHED = 200
+#: seconds a game nobody uses stays in memory, and how often the sweep looks (defaults)
+KEEP_IDLE = 600.0
+SWEEP_EVERY = 60.0
+#: open games of one creator shown in the lobby (the others are reached by their links)
+LOBBY_PER_CREATOR = 3
 
 
 class ApiError(Exception):
@@ -82,6 +93,8 @@ class Live:
     cache: dict[Any, Any] = field(default_factory=dict)
     #: creator (account id), private, seeded (see builders.server.seats)
     options: dict[str, Any] = field(default_factory=dict)
+    #: when it was last used (time.monotonic()): a request, a change, a socket
+    used: float = field(default_factory=time.monotonic)
     #: the game's presentation, and the parts of its views that never change (a map, ...)
     presenter: GameView = field(init=False)
     fixed: dict[str, Any] = field(init=False)
@@ -154,8 +167,19 @@ def initial_state(game: str, setup: dict[str, Any], options: dict[str, Any] | No
 
 class GameService:
     def __init__(self, store: Store, bots: BotRunner, bot_delay: float = 0.3, base_url: str = "",
-                 bots_only_turns_at_once: int = 1):
+                 bots_only_turns_at_once: int = 1, keep_idle: float = KEEP_IDLE, sweep_every: float = SWEEP_EVERY,
+                 lobby_per_creator: int = LOBBY_PER_CREATOR):
         self.store = store
+        #: seconds an unused game stays in memory; how often the sweep forgets such games
+        self.keep_idle = keep_idle
+        self.sweep_every = sweep_every
+        self.lobby_per_creator = lobby_per_creator
+        self.sweeper: asyncio.Task | None = None
+        #: games forgotten by the sweep so far (for /metrics)
+        self.evicted = 0
+        #: called with a game taken into memory (loaded, created) and with a game forgotten
+        self.on_load: list[Callable[[Live], None]] = []
+        self.on_evict: list[Callable[[Live], None]] = []
         self.bots = bots
         self.bot_delay = bot_delay
         #: the bot turns of games without a person in them wait here (people's bots do not): however
@@ -184,17 +208,33 @@ class GameService:
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every unfinished game and let its bots go on."""
-        for game_id in self.store.unfinished_ids():
+        """Load the games that need this process (a bot to move, a clock running) if it acts for the
+        machine, let their bots go on, and start the sweep of unused games."""
+        if self.acting:
+            await self.attend()
+        self.sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+
+    async def attend(self, clocks: bool = True) -> int:
+        """Load the unfinished games with a bot to move, or (``clocks``) a clock running, that are not
+        in memory (their bots then play, their clocks are enforced); how many were loaded. (Once
+        started, the clocks load their games when they are due: builders.server.clocks.)"""
+        loaded = 0
+        for game_id in await asyncio.to_thread(self.store.attention_ids, clocks):
+            if game_id in self.live:
+                continue
             try:
-                live = self._load(game_id)
+                await self.fetch(game_id)
+                loaded += 1
             except Exception:
                 log.exception("game %s cannot be loaded", game_id)
-                continue
-            self._schedule_bot(live)
+        return loaded
 
     async def stop(self) -> None:
         self.closing = True
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.sweeper
         tasks = [live.bot_task for live in self.live.values() if live.bot_task and not live.bot_task.done()]
         for task in tasks:
             task.cancel()
@@ -207,8 +247,11 @@ class GameService:
 
     # -- loading -------------------------------------------------------------------------------
     def get(self, game_id: str) -> Live:
+        """The game ``game_id``, loaded from the database if it is not in memory (404 if there is no
+        such game). Prefer :meth:`fetch` in a coroutine: this one reads the database on the event loop."""
         live = self.live.get(game_id)
         if live is not None:
+            live.used = time.monotonic()
             self.freshen(live)
             return live
         if not isinstance(game_id, str) or not game_id:
@@ -219,6 +262,7 @@ class GameService:
         """:meth:`get` reading the database in a thread (other games go on meanwhile)."""
         live = self.live.get(game_id)
         if live is not None:
+            live.used = time.monotonic()
             if not live.lock.locked():
                 stored = await asyncio.to_thread(self.store.version, live.id)
                 if stored is not None and stored > live.version and not live.lock.locked():
@@ -235,15 +279,55 @@ class GameService:
                 self.refresh(live, found)
             return live
         live = self._build(game_id, found)  # 404 if not found
-        self._trim()
-        self.live[game_id] = live
+        self._adopt(live)
         return live
 
     def _load(self, game_id: str) -> Live:
         live = self._build(game_id)
-        self._trim()
-        self.live[game_id] = live
+        self._adopt(live)
         return live
+
+    def _adopt(self, live: Live) -> None:
+        """Take ``live`` (loaded or new) into memory: its clock is armed, its bot plays if it is to move."""
+        self._trim()
+        live.used = time.monotonic()
+        self.live[live.id] = live
+        for listener in self.on_load:
+            listener(live)
+        self._schedule_bot(live)
+
+    # -- forgetting unused games -----------------------------------------------------------------
+    def unused(self, live: Live, now: float) -> bool:
+        """Whether ``live`` may be forgotten: no socket, nothing being changed, no bot thinking, and
+        not used for ``keep_idle`` seconds."""
+        return (not live.clients and not live.lock.locked() and now - live.used >= self.keep_idle
+                and (live.bot_task is None or live.bot_task.done()))
+
+    def forget(self, game_id: str) -> None:
+        """Drop the game from memory (it is loaded again when asked for)."""
+        live = self.live.pop(game_id, None)
+        if live is not None:
+            self.evicted += 1
+            for listener in self.on_evict:
+                listener(live)
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Forget the games not in use (see :meth:`unused`); their ids."""
+        now = time.monotonic() if now is None else now
+        gone = [live.id for live in list(self.live.values()) if self.unused(live, now)]
+        for game_id in gone:
+            self.forget(game_id)
+        return gone
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_every)
+            try:
+                gone = self.sweep()
+                if gone:
+                    log.info("%d unused games forgotten (%d in memory)", len(gone), len(self.live))
+            except Exception:
+                log.exception("the sweep of unused games failed")
 
     # -- several processes -----------------------------------------------------------------------
     def freshen(self, live: Live) -> None:
@@ -295,7 +379,8 @@ class GameService:
     def _save_seats(self, live: Live, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> None:
         """Store new seats of ``live`` (and its clock, moved on, and new ``options``) if the stored
         game is still at its version (else 409)."""
-        values: dict[str, Any] = {"seats": seats, "status": _status(live.state, seats)}
+        values: dict[str, Any] = {"seats": seats, "status": _status(live.state, seats),
+                                  "bot_turn": _bot_turn(live.state, seats)}
         moved = self._options_after(live, live.state, seats)
         if options is not None:
             values["options"] = {**options, "clock": moved["clock"]} if moved is not None else options
@@ -325,7 +410,7 @@ class GameService:
         if found is False:
             found = self.store.snapshot(game_id)
         if found is None:
-            raise ApiError(404, f"there is no game {game_id!r}")
+            raise self.no_such_game(game_id)
         row, steps = found
         state = initial_state(row["game"], row["setup"], row.get("options"))
         entries: list[dict[str, Any]] = []
@@ -360,23 +445,24 @@ class GameService:
         if len(idle) > KEEP_FINISHED:
             idle.sort(key=lambda g: g.created)
             for g in idle[:len(idle) - KEEP_FINISHED]:
-                del self.live[g.id]
+                self.forget(g.id)
 
     # -- creating and joining ------------------------------------------------------------------
     def create(self, req: CreateGame, creator: int | None = None, find_user: Any = None,
-               extra: dict[str, Any] | None = None) -> dict[str, Any]:
+               extra: dict[str, Any] | None = None, address: str | None = None) -> dict[str, Any]:
         """A new game (see :meth:`open`, which does the same without holding up the event loop
         while the game is stored)."""
-        live, row, out = self._new_game(req, creator, find_user, extra)
+        live, row, out = self._new_game(req, creator, find_user, extra, address)
         with _saving():
             self.store.create(row)
         self._register(live)
         return out
 
     async def open(self, req: CreateGame, creator: int | None = None, find_user: Any = None,
-                   extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new game, stored in a thread (other games go on meanwhile)."""
-        live, row, out = self._new_game(req, creator, find_user, extra)
+                   extra: dict[str, Any] | None = None, address: str | None = None) -> dict[str, Any]:
+        """A new game, stored in a thread (other games go on meanwhile). ``address``: a digest of
+        the creator's address (the caps on one person's games count by it)."""
+        live, row, out = self._new_game(req, creator, find_user, extra, address)
         try:
             await asyncio.to_thread(self.store.create, row)
         except SQLAlchemyError:
@@ -386,11 +472,10 @@ class GameService:
         return out
 
     def _register(self, live: Live) -> None:
-        self.live[live.id] = live
-        self._schedule_bot(live)
+        self._adopt(live)
 
-    def _new_game(self, req: CreateGame, creator: int | None, find_user: Any,
-                  extra: dict[str, Any] | None) -> tuple[Live, dict[str, Any], dict[str, Any]]:
+    def _new_game(self, req: CreateGame, creator: int | None, find_user: Any, extra: dict[str, Any] | None,
+                  address: str | None = None) -> tuple[Live, dict[str, Any], dict[str, Any]]:
         """A new game: its copy in memory, its row and the answer to its creator (nothing stored). ``creator`` is the account creating it (None: a program without an account,
         which gets the tokens of its own seats); ``find_user(name)`` is the account id of a username.
         A human seat is the creator's own, an open seat (claimed from the lobby), an invitation (a
@@ -404,6 +489,9 @@ class GameService:
                 if spec.user is not None and (creator is None or find_user is None):
                     raise ApiError(401, "inviting by username needs an account: sign in first")
                 others += kinds
+                if req.private and spec.open:
+                    raise ApiError(400, f"seat {i} is open, but a private game is seen by its players only: "
+                                        "invite the other players with an invitation link or by username")
         if req.colours is not None:
             check_colours(req.colours, len(req.seats))
         seeded = req.setup is not None and req.setup.seed is not None
@@ -461,8 +549,26 @@ class GameService:
                     version=0, state=state, steps=[], log=[], options=options)
         row = {"id": game_id, "game": req.game, "name": req.name, "created": now, "setup": setup, "seats": seats,
                "private": req.private, "options": options, "bots_only": bool(options.get("bots_only")),
+               "creator": creator, "address": address or options.get("address"),
                **self._row_summary(live, state, 0, 0)}
         return live, row, {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
+
+    def check_caps(self, creator: int | None, address: str | None, waiting: int, going_on: int,
+                   opening: bool) -> None:
+        """ApiError 429 when a new game by ``creator`` (an account id, or None) from ``address`` (a
+        digest of the client's address) would be more than ``going_on`` games not over of theirs, or,
+        if it waits for players (``opening``: an open or invited seat), more than ``waiting`` such
+        games, counted by account and by address each."""
+        counts = self.store.games_by(creator, address)
+        theirs = max(counts["account_unfinished"], counts["address_unfinished"])
+        if theirs >= going_on:
+            raise ApiError(429, f"you have {_games(theirs)} going on, as many as one person may have at once: "
+                                f"create another when {_ended(theirs)}")
+        waits = max(counts["account_open"], counts["address_open"])
+        if opening and waits >= waiting:
+            raise ApiError(429, f"you have {_games(waits)} waiting for players, as many as one person may have "
+                                f"at once: create another when {'it has' if waits == 1 else 'one of them has'} "
+                                f"started (its seats all taken)")
 
     def check_bots_only(self, creator: int | None, address: str, per_creator: int, most: int) -> None:
         """ApiError 429 when a game of bots alone by ``creator`` (an account id, or None) from
@@ -500,16 +606,24 @@ class GameService:
         live = self.get(game_id)
         if not isinstance(code, str) or not code or len(code) > MAX_TOKEN_LENGTH:
             raise ApiError(404, "this invitation link is not valid")
-        digest = token_hash(code).encode()
-        found = None
-        for s in live.seats:
-            if hmac.compare_digest((s.get("invite_sha") or "").encode(), digest) and found is None:
-                found = s["seat"]
+        found = self.invited_seat(live, code)
         if found is None:
             raise ApiError(410, "this invitation link has been used already or is not valid")
         if live.over:
             raise ApiError(409, "the game is over")
         return self._take(live, found, None, account)
+
+    @staticmethod
+    def invited_seat(live: Live, code: Any) -> int | None:
+        """The seat whose invitation (not yet used) is ``code`` (None: none)."""
+        if not isinstance(code, str) or not code or len(code) > MAX_TOKEN_LENGTH:
+            return None
+        digest = token_hash(code).encode()
+        found = None
+        for s in live.seats:  # look at every seat: the time taken does not depend on the match
+            if hmac.compare_digest((s.get("invite_sha") or "").encode(), digest) and found is None:
+                found = s["seat"]
+        return found
 
     def _take(self, live: Live, seat: int, name: str | None, account: int | None) -> dict[str, Any]:
         s = live.seats[seat]
@@ -532,6 +646,28 @@ class GameService:
         if account is None:
             return []
         return [s["seat"] for s in live.seats if s.get("account") == account]
+
+    # -- private games -------------------------------------------------------------------------
+    def may_see(self, live: Live, account: int | None, token: Any = None) -> bool:
+        """Whether a request of ``account`` (an account id, or None) with the seat token ``token``
+        may see ``live``: any game that is not private; a private game only its players (the
+        account has a seat in it, or created it; the token is one of its seats')."""
+        if not live.options.get("private"):
+            return True
+        if account is not None and (self.seats_of(live, account) or live.options.get("creator") == account):
+            return True
+        if token is None:
+            return False
+        try:
+            return self.seat_of(live, token) is not None
+        except ApiError:
+            return False
+
+    @staticmethod
+    def no_such_game(game_id: str) -> ApiError:
+        """The refusal of a game that does not exist, or is private and not the asker's (the same
+        answer: a private game's existence is not told)."""
+        return ApiError(404, f"there is no game {game_id!r}")
 
     # -- seats ---------------------------------------------------------------------------------
     def seat_of(self, live: Live, token: Any) -> int | None:
@@ -596,7 +732,8 @@ class GameService:
     def list_games(self, status: str | None, rows: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         """Summaries of the listed (not private) games, or of ``rows``."""
         out = []
-        for row in self.store.list_games(status, LIST_LIMIT) if rows is None else rows:
+        listed = self.store.list_games(status, LIST_LIMIT, self.lobby_per_creator) if rows is None else None
+        for row in listed if listed is not None else rows or []:
             if rows is None and row.get("private"):
                 continue
             live = self.live.get(row["id"])
@@ -878,6 +1015,7 @@ class GameService:
     def add_client(self, live: Live, client: Client) -> None:
         """A new client: it gets its view; the others only if the seats present changed."""
         before = self.presence(live)
+        live.used = time.monotonic()
         live.clients.add(client)
         self._presence(live, before, client)
 
@@ -892,6 +1030,7 @@ class GameService:
 
     def remove_client(self, live: Live, client: Client) -> None:
         if client in live.clients:
+            live.used = time.monotonic()
             before = self.presence(live)
             live.clients.discard(client)
             self._presence(live, before, None)
@@ -931,6 +1070,7 @@ class GameService:
                 client.send(text)
 
     def _broadcast(self, live: Live) -> None:
+        live.used = time.monotonic()
         for client in list(live.clients):
             client.send(self.state_message(live, client.seat))
         for listener in self.on_change:
@@ -999,7 +1139,7 @@ class GameService:
         over = state.is_over()
         return {"status": _status(state, live.seats), "version": version, "actions": actions,
                 "turn": state.turn, "to_move": None if over else state.current_player,
-                "result": state.result().to_json() if over else None}
+                "result": state.result().to_json() if over else None, "bot_turn": _bot_turn(state, live.seats)}
 
 
 def _same_step(a: StoredStep, b: StoredStep) -> bool:
@@ -1022,6 +1162,11 @@ def _games(n: int) -> str:
 
 def _ended(n: int) -> str:
     return "it has ended" if n == 1 else "one of them has ended"
+
+
+def _bot_turn(state: GameState, seats: list[dict[str, Any]]) -> bool:
+    """Whether a bot is to move (the acting process finds such games by it)."""
+    return not state.is_over() and seats[state.current_player]["type"] == "bot"
 
 
 def _status(state: GameState, seats: Iterable[dict[str, Any]]) -> str:

@@ -71,6 +71,14 @@ class Limits:
     #: bot turns of games without a person in them computed at once (the people's bots keep the
     #: other workers, whatever the games of bots alone)
     bots_only_turns_at_once: int = 1
+    #: games one person may have waiting for players (an open or invited seat not taken) and going on
+    #: (not over), counted by account and by address each (builders.server.games.GameService.check_caps)
+    games_waiting_per_creator: int = 5
+    games_per_creator: int = 30
+    #: open games of one creator the lobby lists (the others are reached by their links)
+    lobby_per_creator: int = 3
+    #: seconds a game nobody uses (no socket, no request, no change, no bot thinking) stays in memory
+    idle_game_seconds: float = 600.0
 
 
 def kind_of(method: str, path: str) -> str | None:

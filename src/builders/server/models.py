@@ -36,6 +36,17 @@ class GameRow(Base):
     #: a game with no person playing in it (a bot in every seat from the start, or since the last
     #: person left): the caps of games of bots alone count these
     bots_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
+    #: a bot is to move: the process that acts for the machine finds these games by this column (it
+    #: does not load every game going on to see whose turn it is)
+    bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
+    #: when the running seat's clock runs out (epoch seconds; None: no clock runs)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    #: when the last action was played (None: none yet); idle games are settled by it
+    moved: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the account that created the game and a digest of the address it came from: the caps on
+    #: one person's games count by them, and the lobby shows a few open games of each creator
+    creator: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    address: Mapped[str | None] = mapped_column(String(24), nullable=True, index=True)
 
 
 class ActionRow(Base):

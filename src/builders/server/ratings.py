@@ -14,13 +14,14 @@ import time
 from collections import Counter
 from typing import Any
 
-from fastapi import APIRouter, Path as PathParam
+from fastapi import APIRouter, Path as PathParam, Request
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from builders.server.accounts import Accounts
 from builders.server.games import ApiError, GameService, Live
 from builders.server.models import AccountRow, GameRow, RatingChangeRow, RatingRow
+from builders.server.privacy import account_of
 from builders.server.schemas import CreateGame, Leader, Profile
 
 GAMES = ("kingdom", "middle-ages")
@@ -32,6 +33,9 @@ def check_rated(body: CreateGame, creator: Any) -> None:
         return
     if creator is None or creator.guest:
         raise ApiError(401, "a rated game is for signed-up players: sign up or sign in first")
+    if body.private:
+        raise ApiError(400, "a rated game is public (its result moves ratings everyone sees): "
+                            "leave private out or make the game unrated")
     if any(s.type != "human" for s in body.seats):
         raise ApiError(400, "a rated game has people only, no bots")
     if body.clock is None:
@@ -154,7 +158,9 @@ class Ratings:
             item["rank"] = i + 1
         return out[:limit]
 
-    def profile(self, username: str) -> dict[str, Any]:
+    def profile(self, username: str, viewer: int | None = None) -> dict[str, Any]:
+        """The profile of ``username`` as the account ``viewer`` sees it: its private games (games,
+        counts, scores, cards, the games of its rating history) only for the player themselves."""
         account = self.accounts.by_username(username)
         if account is None:
             raise ApiError(404, f"there is no player named {username!r}")
@@ -163,12 +169,16 @@ class Ratings:
             ratings = conn.execute(select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
                                    .where(RatingRow.account_id == account.id)).all()
             changes = conn.execute(select(RatingChangeRow.game_id, RatingChangeRow.game, RatingChangeRow.mu,
-                                          RatingChangeRow.sigma, RatingChangeRow.rank, RatingChangeRow.at)
+                                          RatingChangeRow.sigma, RatingChangeRow.rank, RatingChangeRow.at,
+                                          GameRow.private)
+                                   .join(GameRow, GameRow.id == RatingChangeRow.game_id)
                                    .where(RatingChangeRow.account_id == account.id)
                                    .order_by(RatingChangeRow.at)).all()
             rated_count = conn.execute(select(func.count()).select_from(RatingChangeRow)
                                        .where(RatingChangeRow.account_id == account.id)).scalar_one()
-        finished = [row for row in store.games_of(account.id) if row["status"] == "finished" and row["result"]]
+        own = viewer == account.id
+        finished = [row for row in store.games_of(account.id) if row["status"] == "finished" and row["result"]
+                    and (own or not row["private"])]
         wins = 0
         scores: list[int] = []
         favourites: Counter[str] = Counter()
@@ -193,8 +203,8 @@ class Ratings:
             "username": account.username,
             "ratings": {r.game: {"rating": round(r.mu - 3 * r.sigma, 2), "mu": r.mu, "sigma": r.sigma,
                                  "games": r.games} for r in ratings},
-            "history": [{"game_id": c.game_id, "game": c.game, "rating": round(c.mu - 3 * c.sigma, 2),
-                         "rank": c.rank, "at": c.at} for c in changes],
+            "history": [{"game_id": c.game_id if own or not c.private else None, "game": c.game,
+                         "rating": round(c.mu - 3 * c.sigma, 2), "rank": c.rank, "at": c.at} for c in changes],
             "games_played": played, "rated_games": rated_count, "wins": wins,
             "win_rate": round(wins / played, 3) if played else None,
             "mean_score": round(sum(scores) / len(scores), 2) if scores else None,
@@ -212,7 +222,7 @@ def router(ratings: Ratings) -> APIRouter:
 
     @r.get("/api/players/{username}", response_model=Profile,
            summary="A player's profile: ratings and their history, games, wins, mean score, favourite cards")
-    def profile(username: str = PathParam(pattern=r"^[A-Za-z0-9_-]{3,20}$")):
-        return ratings.profile(username)
+    def profile(request: Request, username: str = PathParam(pattern=r"^[A-Za-z0-9_-]{3,20}$")):
+        return ratings.profile(username, account_of(ratings.accounts, request))
 
     return r

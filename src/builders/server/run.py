@@ -47,6 +47,9 @@ def limits_from_env() -> Any:
     limits.bots_only_per_creator = settings.number("BUILDERS_BOT_GAMES_PER_PLAYER")
     limits.bots_only_games = settings.number("BUILDERS_BOT_GAMES")
     limits.bots_only_turns_at_once = settings.number("BUILDERS_BOT_GAMES_AT_ONCE")
+    limits.games_waiting_per_creator = settings.number("BUILDERS_WAITING_GAMES_PER_PLAYER")
+    limits.games_per_creator = settings.number("BUILDERS_GAMES_PER_PLAYER")
+    limits.idle_game_seconds = settings.number("BUILDERS_KEEP_IDLE_SECONDS")
     return limits
 
 

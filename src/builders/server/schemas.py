@@ -297,7 +297,8 @@ class GameRating(BaseModel):
 
 
 class RatingPoint(BaseModel):
-    game_id: str
+    #: None for a private game seen by someone else than the player (the point stays, unlinked)
+    game_id: str | None
     game: GameName
     rating: float
     rank: int

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Path as PathParam, Request
 
 from builders.server.accounts import Accounts, Who
 from builders.server.games import ApiError, GameService, Live, _saving
+from builders.server.privacy import check_visible, visible
 from builders.server.ratings import check_claim
 from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats
 
@@ -78,14 +79,17 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
             summary="Take the seat of a one-time invitation link",
             responses={410: {"description": "the invitation was used already"}})
     async def claim(body: Claim, request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
+        live = await service.fetch(game_id)
+        if service.invited_seat(live, body.code) is None:  # (an invitation is the way into a private game)
+            check_visible(service, accounts, live, request)
         who = accounts.identify(request, write=True)
-        check_claim(service.get(game_id), who.account, service)
+        check_claim(live, who.account, service)
         return service.claim(game_id, body.code, account_for_seat_claim(accounts, request))
 
     @r.get("/api/games/{game_id}/mine", response_model=MySeats, tags=["seats"],
            summary="Your seats in this game (signed in or a guest)")
     async def my_seats(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
-        live = service.get(game_id)
+        live = await visible(service, accounts, game_id, request, request.headers.get("x-seat-token"))
         who = accounts.identify(request)
         return {"seats": service.seats_of(live, who.account.id if who.account else None)}
 

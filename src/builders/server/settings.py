@@ -22,6 +22,11 @@ NUMBERS: dict[str, tuple[float, float, float, bool, str]] = {
     "BUILDERS_BOT_GAMES_PER_PLAYER": (2, 0, 10_000, True, ""),
     "BUILDERS_BOT_GAMES": (20, 0, 100_000, True, ""),
     "BUILDERS_BOT_GAMES_AT_ONCE": (1, 1, 64, True, ""),
+    #: one person's games waiting for players and going on (per account and per address); seconds an
+    #: unused game stays in memory
+    "BUILDERS_WAITING_GAMES_PER_PLAYER": (5, 0, 100_000, True, ""),
+    "BUILDERS_GAMES_PER_PLAYER": (30, 0, 1_000_000, True, ""),
+    "BUILDERS_KEEP_IDLE_SECONDS": (600, 0, 86400 * 7, False, "seconds"),
 }
 
 

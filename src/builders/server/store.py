@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import (
+    String, bindparam, case, cast, create_engine, delete, event, func, insert, or_, select, update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError, OperationalError
 
@@ -38,7 +40,16 @@ def default_db_url() -> str:
 
 
 #: the columns of a game's summary, updated with every action
-SUMMARY_COLUMNS = ("status", "version", "actions", "turn", "to_move", "result")
+SUMMARY_COLUMNS = ("status", "version", "actions", "turn", "to_move", "result", "bot_turn")
+
+
+def deadline(options: dict[str, Any] | None) -> float | None:
+    """When the running clock of a game with ``options`` runs out (None: no clock runs). Stored with
+    the options, so the clocks of games not in memory are found by a query when they are due."""
+    clock = (options or {}).get("clock")
+    if not clock or clock.get("running") is None:
+        return None
+    return float(clock["since"]) + float(clock["left"][clock["running"]])
 
 
 @dataclass
@@ -99,13 +110,15 @@ class Store:
                              .values({name: bindparam(name) for name in SUMMARY_COLUMNS}))
         self._update_game_options = (update(GameRow)
                                      .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
-                                     .values({name: bindparam(name) for name in (*SUMMARY_COLUMNS, "options")}))
+                                     .values({name: bindparam(name)
+                                              for name in (*SUMMARY_COLUMNS, "options", "deadline")}))
 
     def close(self) -> None:
         self.engine.dispose()
 
     # -- writes --------------------------------------------------------------------------------
     def create(self, row: dict[str, Any]) -> None:
+        row = {**row, "deadline": deadline(row.get("options"))}
         with self.engine.begin() as conn:
             conn.execute(insert(GameRow), [row])
             _write_owners(conn, row["id"], row["seats"], new=True)
@@ -125,9 +138,10 @@ class Store:
                   "actions": summary["actions"], "turn": summary["turn"], "to_move": summary["to_move"],
                   "result": _json(summary["result"]), "n": n, "seat": step.seat, "action": step.action,
                   "chance": _json(list(step.chance)), "by_bot": step.by_bot, "at": time.time(),
-                  "client_key": step.key}
+                  "client_key": step.key, "bot_turn": bool(summary.get("bot_turn"))}
         if "options" in summary:
             params["options"] = _json(summary["options"])
+            params["deadline"] = deadline(summary["options"])
         return params
 
     def _append_sqlite(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
@@ -200,6 +214,9 @@ class Store:
     def pop(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
         """Take back action number ``n`` (the last one), which must be ``step`` (same seat and text),
         and update the summary, in one transaction, if the game is at ``version`` (else :class:`Stale`)."""
+        summary = {"bot_turn": False, **summary}
+        if "options" in summary:
+            summary["deadline"] = deadline(summary["options"])
         with self.engine.begin() as conn:
             moved = conn.execute(self._update_game_options if "options" in summary else self._update_game,
                                  {"game_id_": game_id, "from_": version, **summary})
@@ -223,6 +240,8 @@ class Store:
         """Update the game's row; with ``version``, only if it is at that version, and move it to
         the next one (else :class:`Stale`; ``bump`` false: it stays at that version, for a write
         that changes nothing a client sees, such as a clock's checkpoint)."""
+        if "options" in values:
+            values = {**values, "deadline": deadline(values["options"])}
         with self.engine.begin() as conn:
             query = update(GameRow).where(GameRow.id == game_id)
             if version is not None:
@@ -242,15 +261,13 @@ class Store:
         with self.reader.connect() as conn:
             return conn.execute(select(GameRow.version).where(GameRow.id == game_id)).scalar_one_or_none()
 
-    def versions(self, ids: list[str] | None = None) -> dict[str, int]:
-        """The stored versions of the unfinished games and of the games ``ids``."""
+    def versions(self, ids: list[str]) -> dict[str, int]:
+        """The stored versions of the games ``ids`` (those that exist)."""
+        out: dict[str, int] = {}
         with self.reader.connect() as conn:
-            out = dict(conn.execute(select(GameRow.id, GameRow.version).where(GameRow.status != "finished")).all())
-            if ids:
-                rest = [i for i in ids if i not in out]
-                for start in range(0, len(rest), 500):
-                    out.update(conn.execute(select(GameRow.id, GameRow.version)
-                                            .where(GameRow.id.in_(rest[start:start + 500]))).all())
+            for start in range(0, len(ids), 500):
+                out.update(conn.execute(select(GameRow.id, GameRow.version)
+                                        .where(GameRow.id.in_(ids[start:start + 500]))).all())
         return out
 
     def ping(self) -> None:
@@ -286,12 +303,68 @@ class Store:
                 select(GameRow.id).where(GameRow.status != "finished").order_by(GameRow.created)
             ).scalars())
 
-    def list_games(self, status: str | None, limit: int) -> list[dict[str, Any]]:
-        query = select(GameRow.__table__).order_by(GameRow.created.desc(), GameRow.id).limit(limit)
-        if status is not None:
-            query = query.where(GameRow.status == status)
-        with self.engine.connect() as conn:
-            return [dict(r) for r in conn.execute(query).mappings()]
+    def attention_ids(self, clocks: bool = True) -> list[str]:
+        """The unfinished games that need the process acting for the machine: a bot to move, or
+        (``clocks``) a clock running; oldest first. Indexed lookups, whatever the number of games stored."""
+        wanted = or_(GameRow.bot_turn.is_(True), GameRow.deadline.is_not(None)) if clocks else GameRow.bot_turn.is_(True)
+        with self.reader.connect() as conn:
+            return list(conn.execute(select(GameRow.id).where(GameRow.status != "finished", wanted)
+                                     .order_by(GameRow.created)).scalars())
+
+    def due_ids(self, before: float) -> list[str]:
+        """The unfinished games whose running clock runs out before ``before`` (epoch seconds)."""
+        with self.reader.connect() as conn:
+            return list(conn.execute(select(GameRow.id).where(GameRow.deadline <= before,
+                                                              GameRow.status != "finished")).scalars())
+
+    def idle_games(self, before: float) -> list[dict[str, Any]]:
+        """The unfinished games with a person to move that nobody has moved in since ``before`` (nor
+        created since, without a move): their ``id``, ``seats``, ``to_move`` and ``options``."""
+        with self.reader.connect() as conn:
+            return [dict(r) for r in conn.execute(
+                select(GameRow.id, GameRow.seats, GameRow.to_move, GameRow.options).where(
+                    GameRow.status != "finished", GameRow.bot_turn.is_(False),
+                    func.coalesce(GameRow.moved, GameRow.created) < before)).mappings()]
+
+    def games_by(self, creator: int | None, address: str | None) -> dict[str, int]:
+        """How many games waiting for players (``open``) and not over (``unfinished``) the account
+        ``creator`` created, and how many were created from ``address`` (a digest)."""
+        out = {"account_open": 0, "account_unfinished": 0, "address_open": 0, "address_unfinished": 0}
+        waiting = func.sum(case((GameRow.status == "open", 1), else_=0))
+        with self.reader.connect() as conn:
+            for who, column, value in (("account", GameRow.creator, creator), ("address", GameRow.address, address)):
+                if value is None:
+                    continue
+                found = conn.execute(select(func.count(), waiting).where(
+                    column == value, GameRow.status != "finished")).one()
+                out[f"{who}_unfinished"], out[f"{who}_open"] = int(found[0] or 0), int(found[1] or 0)
+        return out
+
+    def list_games(self, status: str | None, limit: int, per_creator: int | None = None) -> list[dict[str, Any]]:
+        """The listed (not private) games, newest first; with ``per_creator``, at most that many open
+        games of each creator (their account, else their address), so that nobody fills the lobby."""
+        table = GameRow.__table__
+        listed = select(table).where(GameRow.private.is_(False))
+        newest = (GameRow.created.desc(), GameRow.id)
+        with self.reader.connect() as conn:
+            if per_creator is None or status not in (None, "open"):
+                query = listed.order_by(*newest).limit(limit)
+                if status is not None:
+                    query = query.where(GameRow.status == status)
+                return [dict(r) for r in conn.execute(query).mappings()]
+            owner = func.coalesce(cast(GameRow.creator, String), GameRow.address, GameRow.id)
+            rank = func.row_number().over(partition_by=owner, order_by=newest).label("rank_")
+            ranked = listed.add_columns(rank).where(GameRow.status == "open").subquery()
+            rows = [dict(r) for r in conn.execute(
+                select(ranked).where(ranked.c.rank_ <= per_creator)
+                .order_by(ranked.c.created.desc(), ranked.c.id).limit(limit)).mappings()]
+            for r in rows:
+                del r["rank_"]
+            if status is None:
+                rows += [dict(r) for r in conn.execute(
+                    listed.where(GameRow.status != "open").order_by(*newest).limit(limit)).mappings()]
+                rows.sort(key=lambda r: (-r["created"], r["id"]))
+        return rows[:limit]
 
     def games_of(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
         """The games in which ``account_id`` has a seat, newest first."""
@@ -351,17 +424,19 @@ def _write_owners(conn, game_id: str, seats: list[dict[str, Any]], new: bool = F
 
 _APPEND = (
     "WITH moved AS (UPDATE games SET status = %(status)s, version = %(version)s, actions = %(actions)s, "
-    "turn = %(turn)s, to_move = %(to_move)s, result = %(result)s::json{options} "
+    "turn = %(turn)s, to_move = %(to_move)s, result = %(result)s::json, bot_turn = %(bot_turn)s, "
+    "moved = %(at)s{options} "
     "WHERE id = %(game_id)s AND version = %(from_)s RETURNING id) "
     "INSERT INTO actions (game_id, n, seat, action, chance, by_bot, at, client_key) "
     "SELECT id, %(n)s, %(seat)s, %(action)s, %(chance)s::json, %(by_bot)s, %(at)s, %(client_key)s FROM moved"
 )
-_APPEND_OPTIONS = _APPEND.format(options=", options = %(options)s::json")
+_APPEND_OPTIONS = _APPEND.format(options=", options = %(options)s::json, deadline = %(deadline)s")
 _APPEND = _APPEND.format(options="")
 
 _SQLITE_UPDATE = ("UPDATE games SET status = :status, version = :version, actions = :actions, turn = :turn, "
-                  "to_move = :to_move, result = :result{options} WHERE id = :game_id AND version = :from_")
-_SQLITE_UPDATE_OPTIONS = _SQLITE_UPDATE.format(options=", options = :options")
+                  "to_move = :to_move, result = :result, bot_turn = :bot_turn, moved = :at{options} "
+                  "WHERE id = :game_id AND version = :from_")
+_SQLITE_UPDATE_OPTIONS = _SQLITE_UPDATE.format(options=", options = :options, deadline = :deadline")
 _SQLITE_UPDATE = _SQLITE_UPDATE.format(options="")
 _SQLITE_INSERT = ("INSERT INTO actions (game_id, n, seat, action, chance, by_bot, at, client_key) "
                   "VALUES (:game_id, :n, :seat, :action, :chance, :by_bot, :at, :client_key)")

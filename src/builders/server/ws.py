@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from builders.server.games import ApiError, GameService, Live
+from builders.server.privacy import account_of
 
 log = logging.getLogger("builders.server")
 
@@ -189,6 +190,12 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 except ApiError as e:
                     conn.send(_error(e.detail, e.status))
                     continue
+                if seat is None and not service.may_see(live, account_of(accounts, ws if _same_origin(ws) else None)):
+                    # a private game is watched by its players only: to others it does not exist
+                    await conn.finish()
+                    await ws.send_text(_error(service.no_such_game(live.id).detail, 404))
+                    await ws.close(code=4404)
+                    return
                 before = service.presence(live)
                 conn.seat = seat
                 if joined:
