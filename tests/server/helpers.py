@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 #: and is then stopped by another test: "connection refused" in the middle of a game)
 _PORT_BLOCK = 1500
 _PORT_BASE = 20000 + _PORT_BLOCK * (int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").lstrip("gw") or 0) % 8)
-_next_port = [0]
+#: where in the block this process starts: two test runs side by side (not workers of one run) then
+#: rarely meet on a port
+_next_port = [os.getpid() * 37 % _PORT_BLOCK]
 
 
 def free_port() -> int:

@@ -60,8 +60,12 @@ class Postgres:
             os.chmod(self.folder, 0o777)  # a folder of its own right under /tmp (see the fixture)
         subprocess.run([_pg_bin("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                         "--no-sync"], check=True, capture_output=True, **self.user_kwargs)
+        return self.resume()
+
+    def resume(self) -> Postgres:
+        """Start the server (again, after :meth:`halt`) on the same data and port."""
         self.proc = subprocess.Popen(
-            [_pg_bin("postgres"), "-D", str(data), "-p", str(self.port), "-h", "127.0.0.1",
+            [_pg_bin("postgres"), "-D", str(self.folder / "data"), "-p", str(self.port), "-h", "127.0.0.1",
              "-k", str(self.folder), "-c", f"fsync={'on' if self.fsync else 'off'}", "-c", "max_connections=200",
              "-c", "shared_buffers=32MB"],
             stdout=subprocess.DEVNULL, stderr=open(self.folder / "postgres.log", "ab"), **self.user_kwargs)
@@ -75,6 +79,14 @@ class Postgres:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
+
+    def halt(self) -> None:
+        """Stop the server at once (a fast shutdown: every connection is cut), keeping its data."""
+        import signal
+
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=30)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
@@ -117,6 +129,17 @@ class Redis:
         if exe is None:
             raise RuntimeError("redis-server is missing: run `make test` (it installs Debian's redis-server)")
         self.folder.mkdir(parents=True, exist_ok=True)
+        return self.resume(exe)
+
+    def kill(self) -> None:
+        """SIGKILL the server (its data is lost: nothing is persisted)."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+
+    def resume(self, exe: str | None = None) -> Redis:
+        """Start the server (again, after :meth:`kill`) on the same port."""
+        exe = exe or shutil.which("redis-server") or "redis-server"
         self.proc = subprocess.Popen(
             [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.folder), "--protected-mode", "yes"],

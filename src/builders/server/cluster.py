@@ -23,6 +23,7 @@ import asyncio
 import json
 import logging
 import os
+import random
 import secrets
 import socket
 import time
@@ -45,6 +46,30 @@ BATCH = 200
 #: how often a process tells the others again which seats are connected (and how many spectators
 #: watch) through it (seconds)
 PRESENCE_SECONDS = 20.0
+#: waits between attempts to reach Redis again: the first, and the longest (doubling between them,
+#: each with up to half of it again at random so that processes do not all knock at once): a
+#: process is back on Redis within 1.5 s of its return, and knocks about once a second meanwhile
+RETRY_FIRST = 0.1
+RETRY_MOST = 1.0
+#: the polling of the games' versions while Redis is away (seconds)
+POLL_WITHOUT_REDIS = 1.0
+
+
+class Backoff:
+    """Waits that double from ``first`` to ``most``, with jitter; :meth:`reset` after a success."""
+
+    def __init__(self, first: float = RETRY_FIRST, most: float = RETRY_MOST):
+        self.first = first
+        self.most = most
+        self.next = first
+
+    def reset(self) -> None:
+        self.next = self.first
+
+    async def wait(self) -> None:
+        delay = self.next * (1 + random.random() / 2)
+        self.next = min(self.most, self.next * 2)
+        await asyncio.sleep(delay)
 
 
 class Lease:
@@ -138,6 +163,10 @@ class Cluster:
         #: the game being brought up to date from another process's change (not published again)
         self.muted: str | None = None
         self.announced = time.time()
+        #: whether the subscription to Redis is up (with Redis); /healthz tells it
+        self.redis_up = False
+        #: times Redis was lost and found again
+        self.redis_outages = 0
 
     # -- life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -146,13 +175,15 @@ class Cluster:
         if self.redis_url:
             import redis.asyncio as aioredis
 
-            self.redis = aioredis.Redis.from_url(self.redis_url)
+            # timeouts: a Redis that hangs (not only one that is gone) never holds a task for long
+            self.redis = aioredis.Redis.from_url(self.redis_url, socket_connect_timeout=2, socket_timeout=5)
             await self.redis.ping()  # fail at start, not later, when Redis is not there
             self.outbox = asyncio.Queue()
             self.service.on_change.append(self._changed)
             self.service.on_event = self._event
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             await pubsub.subscribe(CHANNEL)
+            self.redis_up = True
             self.tasks.append(asyncio.create_task(self._listen(pubsub)))
             self.tasks.append(asyncio.create_task(self._publish()))
         if self.lease is not None:
@@ -172,7 +203,10 @@ class Cluster:
             await self._try(self.lease.release, None)
         self.lease_thread.shutdown(wait=False)
         if self.redis is not None:
-            await self.redis.aclose()
+            try:
+                await asyncio.wait_for(self.redis.aclose(), 2)
+            except Exception:
+                pass
 
     async def _try(self, fn: Any, default: Any) -> Any:
         try:
@@ -208,7 +242,8 @@ class Cluster:
     # -- polling ---------------------------------------------------------------------------------
     async def _poll(self) -> None:
         while True:
-            await asyncio.sleep(self.poll_seconds)
+            away = self.redis_url is not None and not self.redis_up
+            await asyncio.sleep(min(self.poll_seconds, POLL_WITHOUT_REDIS) if away else self.poll_seconds)
             try:
                 await self.catch_up()
             except asyncio.CancelledError:
@@ -296,8 +331,12 @@ class Cluster:
 
     async def _publish(self) -> None:
         """Publish the outbox: the messages waiting go out together, as one Redis message (a JSON
-        list) when there are several, so a busy process pays one publish for many changes."""
+        list) when there are several, so a busy process pays one publish for many changes.
+
+        While Redis is away the messages are dropped (the other processes poll the database then,
+        and read it again when Redis is back), and Redis is tried again with backoff."""
         assert self.outbox is not None
+        backoff = Backoff()
         while True:
             batch = [await self.outbox.get()]
             while not self.outbox.empty() and len(batch) < BATCH:
@@ -305,26 +344,65 @@ class Cluster:
             try:
                 await self.redis.publish(CHANNEL, batch[0] if len(batch) == 1 else "[" + ",".join(batch) + "]")
                 self.published += len(batch)
-            except Exception:
-                log.warning("publishing a change on Redis failed (the other processes poll)")
-                await asyncio.sleep(0.5)
-
-    async def _listen(self, pubsub: Any) -> None:
-        while True:
-            try:
-                async for message in pubsub.listen():
-                    if message.get("type") == "message":
-                        self._received(message["data"])
+                backoff.reset()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.warning("the Redis subscription failed; subscribing again")
-                await asyncio.sleep(0.5)
+                log.warning("publishing a change on Redis failed (the other processes poll the database)")
+                while not self.outbox.empty():  # stale by the time Redis is back: dropped
+                    self.outbox.get_nowait()
+                await backoff.wait()
+
+    async def _listen(self, pubsub: Any) -> None:
+        """Receive the other processes' changes. When the subscription fails, subscribe again with
+        backoff (never in a busy loop); once subscribed again, read every game in memory from the
+        database, so that what was missed meanwhile reaches the clients here."""
+        backoff = Backoff()
+        while True:
+            try:
+                while True:
+                    if not pubsub.subscribed:
+                        raise ConnectionError("not subscribed")
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is not None and message.get("type") == "message":
+                        self._received(message["data"])
+            except asyncio.CancelledError:
+                await self._close_pubsub(pubsub)
+                raise
+            except Exception as e:
+                if self.redis_up:
+                    self.redis_up = False
+                    self.redis_outages += 1
+                    log.warning("the Redis subscription was lost (%s): polling the database until it is back",
+                                type(e).__name__)
+            await self._close_pubsub(pubsub)
+            while True:  # subscribe again, waiting longer each time
+                await backoff.wait()
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 try:
-                    pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                     await pubsub.subscribe(CHANNEL)
+                    break
+                except asyncio.CancelledError:
+                    await self._close_pubsub(pubsub)
+                    raise
                 except Exception:
-                    pass
+                    await self._close_pubsub(pubsub)
+            backoff.reset()
+            self.redis_up = True
+            log.warning("Redis is back: catching up with the database")
+            try:
+                await self.catch_up()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("catching up after Redis came back failed (the polling goes on)")
+
+    @staticmethod
+    async def _close_pubsub(pubsub: Any) -> None:
+        try:
+            await asyncio.wait_for(pubsub.aclose(), 1)
+        except Exception:  # (a timeout too) the connection is dropped with the object
+            pass
 
     def _received(self, data: bytes | str) -> None:
         try:

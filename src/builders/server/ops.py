@@ -17,6 +17,8 @@ from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+#: the seconds a client is asked to wait (Retry-After) while a dependency is away
+RETRY_AFTER = 2
 #: round-trip buckets (seconds), from a fast action to a slow one
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -89,13 +91,25 @@ def install_ops(app: FastAPI, service: Any, store: Any, cluster: Any) -> Metrics
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz():
+        """200 while the process can serve (``degraded`` while Redis is away: it keeps serving its
+        own clients), 503 while the database does not answer; each dependency's state is named."""
         started = time.perf_counter()
+        body: dict[str, Any] = {"status": "ok"}
         try:
             await asyncio.wait_for(asyncio.to_thread(store.ping), 5)
+            body["database"] = "ok"
+            body["database_ms"] = round((time.perf_counter() - started) * 1000, 2)
         except Exception:
-            return JSONResponse({"status": "failing", "detail": "the database does not answer"}, status_code=503)
-        return {"status": "ok", "database_ms": round((time.perf_counter() - started) * 1000, 2),
-                "acting": bool(service.acting), "games": len(service.live)}
+            body.update(status="failing", database="down", detail="the database does not answer")
+        if cluster is not None and cluster.redis_url:
+            body["redis"] = "ok" if cluster.redis_up else "down"
+            if not cluster.redis_up and body["status"] == "ok":
+                body.update(status="degraded", detail="Redis is away: this process serves its own clients "
+                                                      "and polls the database for the others' changes")
+        body.update(acting=bool(service.acting), games=len(service.live))
+        if body["status"] == "failing":
+            return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+        return body
 
     @app.get("/metrics", include_in_schema=False)
     async def prometheus():
