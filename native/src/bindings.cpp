@@ -179,11 +179,15 @@ NB_MODULE(builders_native, m) {
         .def("copy", [](const KB& s) { KB out; out.st = s.st; return out; })
         .def("legal_actions", [](KB& s) { s.st.legal_actions(s.buf); return to_list(s.buf); })
         .def("is_legal", [](const KB& s, int64_t a) { return s.st.is_legal(a); })
-        .def("try_apply", [](KB& s, int64_t a) {
-            if (!s.st.is_legal(a)) return false;
+        .def("try_apply", [](KB& s, nb::handle h) {
+            // play h if it is a legal action (an int); False, changing nothing, for anything else
+            if (!PyLong_CheckExact(h.ptr())) return false;
+            int overflow = 0;
+            long long a = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+            if (overflow || !s.st.is_legal(a)) return false;
             s.st.apply((int32_t)a);
             return true;
-        })
+        }, "action"_a.none())
         .def("apply_forced", [](KB& s, int64_t a, const std::vector<int>& forced) {
             // (1, consumed) after the action; (0, 0) if it is not legal; (-1, i) forced entry i is no
             // terrain; (-2, i) no card of forced entry i is left in the deck (nothing changed then)

@@ -32,3 +32,14 @@ def test_a_bad_core_is_one_error_line():
                           env=env, timeout=60)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "error: BUILDERS_CORE must be python or native, not 'fast'\n"
+
+
+def test_bench_native_prints_every_figure():
+    result = runner.invoke(app, ["bench", "native", "--runs", "1", "--games", "4"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Kingdom Builder, native core vs Python engine")
+    assert sum("inside the core" in line for line in lines) == 2
+    assert sum("from Python on the core" in line for line in lines) == 2
+    assert any(line.startswith("  2 players, batched masked random steps") for line in lines)
+    assert lines[-1].startswith("  a state copy: ")

@@ -31,6 +31,22 @@ def bench_middle_ages(
     run(runs=runs, games=games, echo=typer.echo)
 
 
+@app.command("native")
+def bench_native(
+    runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
+    games: int = typer.Option(100, min=1, help="Two-player games per run on the Python engine's side."),
+) -> None:
+    """Kingdom Builder's native core beside the Python engine, per CPU second (docs/native.md)."""
+    from builders.kingdom.native import available
+
+    if not available():
+        typer.echo("error: the native core is not built (make native)", err=True)
+        raise typer.Exit(2)
+    from builders.kingdom.native_bench import run
+
+    run(runs=runs, games=games, echo=typer.echo)
+
+
 @app.command("rl")
 def bench_rl(
     runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),

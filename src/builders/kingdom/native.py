@@ -4,8 +4,9 @@ lives in the C++ module ``builders_native`` (built from ``native/``).
 It plays exactly like :class:`~builders.kingdom.state.KingdomState`: the same actions in the same
 order, the same draws from the same seed, the same scores, records and error messages. What the
 native core does not do itself (error messages, JSON positions and observations, the bots' reading of
-the position: ``own``, ``held``, ``hand``, ...) it asks of a Python ``KingdomState`` made from it on
-demand (and kept until the next action), so every caller works on either core.
+the position: ``own``, ``held``, ``deck``, ...) it asks of a Python ``KingdomState`` made from it on
+demand (and kept until the next action), so every caller works on either core. Those fields are
+read-only here: a caller that changes a state by hand (``preview_turn`` does) gets a new one.
 
 :func:`available` says whether the module was built; :func:`from_python` and :meth:`to_python`
 convert a position either way.
@@ -162,13 +163,6 @@ class NativeKingdomState(GameState):
             py = self._py = self.to_python()
         return py
 
-    def __getattr__(self, name: str) -> Any:
-        # what the native state does not answer itself (own, held, hand, score_breakdown, ...) is read
-        # from the Python state of the same position
-        if name.startswith("__") or name in NativeKingdomState.__slots__:
-            raise AttributeError(name)
-        return getattr(self._python(), name)
-
     def copy(self) -> NativeKingdomState:
         st = object.__new__(NativeKingdomState)
         st._n = self._n.copy()
@@ -222,24 +216,25 @@ class NativeKingdomState(GameState):
         return type(action) is int and 0 <= action < _LIMIT and self._n.is_legal(action)
 
     def apply(self, action: Any) -> None:
-        n = self._n
-        if type(action) is int and 0 <= action < _LIMIT:
-            if not self.forced:
-                if n.try_apply(action):
-                    self._py = self._hist = None
-                    return
-            else:
-                codes = [_CODE.get(f, -1) if isinstance(f, str) else -1 for f in self.forced]
-                status, value = n.apply_forced(action, codes)
-                if status == 1:
-                    del self.forced[:value]
-                    self._py = self._hist = None
-                    return
-                if status == -1:
-                    raise IllegalAction(f"{self.forced[value]!r} is not a terrain card (expected one of "
-                                        f"{', '.join(TERRAINS)})")
-                if status == -2:
-                    raise IllegalAction(f"no {self.forced[value]} card is left in the deck to draw")
+        if not self.forced and self._n.try_apply(action):
+            self._py = self._hist = None
+            return
+        self._apply_forced_or_refuse(action)
+
+    def _apply_forced_or_refuse(self, action: Any) -> None:
+        """Play ``action`` with the pending forced draws, or raise the Python engine's error."""
+        if self.forced and type(action) is int and 0 <= action < _LIMIT:
+            codes = [_CODE.get(f, -1) if isinstance(f, str) else -1 for f in self.forced]
+            status, value = self._n.apply_forced(action, codes)
+            if status == 1:
+                del self.forced[:value]
+                self._py = self._hist = None
+                return
+            if status == -1:
+                raise IllegalAction(f"{self.forced[value]!r} is not a terrain card (expected one of "
+                                    f"{', '.join(TERRAINS)})")
+            if status == -2:
+                raise IllegalAction(f"no {self.forced[value]} card is left in the deck to draw")
         py = self._python()
         if py.over:
             check_not_over(py)
@@ -317,6 +312,32 @@ class NativeKingdomState(GameState):
         n = self._n
         return (f"NativeKingdomState(turn={n.turn}, to_move={n.to_move}, built={n.built}, "
                 f"supply={n.supply}, over={n.over})")
+
+
+def _read_python(name: str) -> property:
+    def read(self: NativeKingdomState) -> Any:
+        return getattr(self._python(), name)
+
+    read.__doc__ = f"``KingdomState.{name}`` of this position (read it, do not change it)."
+    return property(read)
+
+
+def _read_native(name: str) -> property:
+    def read(self: NativeKingdomState) -> Any:
+        return getattr(self._n, name)
+
+    read.__doc__ = f"``KingdomState.{name}`` of this position."
+    return property(read)
+
+
+# what callers read of a KingdomState: the small fields from the native state, the masks and piles
+# from the Python state of the same position, and the helper methods of KingdomState on it (a class
+# attribute each: a __getattr__ would slow every attribute of the class down)
+for _name in ("start_player", "built", "turn", "final_round", "supply", "hand"):
+    setattr(NativeKingdomState, _name, _read_native(_name))
+for _name in ("own", "occ", "near", "deck", "discard", "removed", "held", "used", "new", "taken", "left",
+              "scoring_hexes", "settlements", "mandatory_done"):
+    setattr(NativeKingdomState, _name, _read_python(_name))
 
 
 def select(state: KingdomState) -> GameState:
