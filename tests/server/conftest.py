@@ -7,7 +7,9 @@ from builders.server.bots import random_agent
 from tests.server.helpers import ThreadServer
 
 
-def make_app(tmp_path, **kwargs):
+def make_app(tmp_path, db_url: str | None = None, **kwargs):
+    """The server of the tests: cheap bots that move at once, limits for scripted clients; on a SQLite
+    file in ``tmp_path`` unless ``db_url`` names another database."""
     kwargs.setdefault("bot_mode", "inline")
     kwargs.setdefault("bot_delay", 0)
     kwargs.setdefault("bot_factory", random_agent)
@@ -18,7 +20,7 @@ def make_app(tmp_path, **kwargs):
                                   socket_messages=(10_000.0, 10_000.0),  # scripted players are fast
                                   bots_only_per_creator=10_000, bots_only_games=10_000,
                                   games_waiting_per_creator=10_000, games_per_creator=100_000)
-    return create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", **kwargs)
+    return create_app(db_url or f"sqlite:///{tmp_path / 'games.sqlite3'}", **kwargs)
 
 
 @pytest.fixture(scope="module")

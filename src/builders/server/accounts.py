@@ -27,6 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from builders.server import names
 from builders.server.games import ApiError
 from builders.server.models import AccountRow, ApiTokenRow, SessionRow
 from builders.server.schemas import (
@@ -39,7 +40,9 @@ CSRF_HEADER = "X-CSRF-Token"
 #: a session lasts this long after it is made (seconds)
 SESSION_SECONDS = 30 * 24 * 3600
 GUEST_SECONDS = 365 * 24 * 3600
-USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+#: a username (matched whole, after NFKC)
+USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+USERNAME_RULE = "a username is 3 to 20 letters, digits, '_' or '-'"
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 TOKEN_PREFIX = "bld_"
@@ -130,7 +133,8 @@ class Accounts:
         return Account(row.id, row.username) if row else None
 
     def by_username(self, username: str) -> Account | None:
-        if not isinstance(username, str) or not USERNAME.match(username):
+        username = _normal(username)
+        if username is None or not USERNAME.fullmatch(username):
             return None
         with self.engine.connect() as conn:
             row = conn.execute(select(AccountRow.id, AccountRow.username)
@@ -153,32 +157,66 @@ class Accounts:
         return Account(new_id, None)
 
     @staticmethod
-    def check_new(username: Any, password: Any) -> None:
-        if not isinstance(username, str) or not USERNAME.match(username):
-            raise ApiError(400, "a username is 3 to 20 letters, digits, '_' or '-'")
+    def check_new(username: Any, password: Any) -> str:
+        """The username (NFKC), or 400 when it or the password cannot be an account's."""
+        if not isinstance(username, str):
+            raise ApiError(400, USERNAME_RULE)
+        try:
+            username = names.check_name(username, "username", 100)
+        except names.BadText as e:
+            raise ApiError(400, str(e)) from None
+        if not USERNAME.fullmatch(username):
+            raise ApiError(400, USERNAME_RULE)
         check_password(password)
+        return username
+
+    def look_alike(self, name: str) -> Account | None:
+        """The named account whose username looks like ``name`` (the same skeleton), if any."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(AccountRow.id, AccountRow.username)
+                               .where(AccountRow.username_skeleton == names.skeleton(name))).first()
+        return Account(row.id, row.username) if row else None
+
+    def check_seat_name(self, name: str, account: int | None) -> None:
+        """409 when ``name``, a seat's name, looks like a registered player's username, unless it is
+        the seat's own ``account``."""
+        found = self.look_alike(name)
+        if found is not None and found.id != account:
+            raise ApiError(409, f"the name {name!r} looks like {_whose(found)}: choose another")
+
+    def _refuse_taken(self, username: str, guest: Account | None) -> None:
+        found = self.look_alike(username)
+        if found is None or (guest is not None and found.id == guest.id):
+            return
+        if (found.username or "").lower() == username.lower():
+            raise ApiError(409, f"the username {username!r} is taken")
+        raise ApiError(409, f"the username {username!r} looks like {_whose(found)}")
 
     def sign_up(self, username: str, password: str, guest: Account | None) -> Account:
-        """A named account; a guest's account becomes it (keeping its games)."""
-        self.check_new(username, password)
+        """A named account; a guest's account becomes it (keeping its games). A username that looks
+        like another's (the same skeleton, see builders.server.names) is taken."""
+        username = self.check_new(username, password)
+        self._refuse_taken(username, guest)
         digest = self.hash(password)
+        names_of = {"username": username, "username_key": username.lower(),
+                    "username_skeleton": names.skeleton(username)}
         try:
             with self.engine.begin() as conn:
                 if guest is not None and guest.guest:
                     conn.execute(update(AccountRow).where(AccountRow.id == guest.id).values(
-                        username=username, username_key=username.lower(), password_hash=digest))
+                        **names_of, password_hash=digest))
                     account_id = guest.id
                 else:
                     account_id = conn.execute(insert(AccountRow).values(
-                        username=username, username_key=username.lower(), password_hash=digest,
-                        created=time.time())).inserted_primary_key[0]
-        except IntegrityError:
+                        **names_of, password_hash=digest, created=time.time())).inserted_primary_key[0]
+        except IntegrityError:  # signed up meanwhile by another request
+            self._refuse_taken(username, guest)
             raise ApiError(409, f"the username {username!r} is taken") from None
         self._names[account_id] = username
         return Account(account_id, username)
 
     def sign_in(self, username: Any, password: Any, address: str) -> Account:
-        name_key = username.lower() if isinstance(username, str) else ""
+        name_key = (_normal(username) or "").lower()
         for limiter, key in ((self.by_address, address), (self.by_name, name_key[:40])):
             wait = limiter.check(key)
             if wait:
@@ -296,6 +334,27 @@ def check_password(password: Any) -> None:
         raise ApiError(400, f"a password needs at least {MIN_PASSWORD} characters")
     if len(password) > MAX_PASSWORD:
         raise ApiError(400, f"a password has at most {MAX_PASSWORD} characters")
+    try:
+        names.check_text(password, "password")
+    except names.BadText as e:
+        raise ApiError(400, str(e)) from None
+
+
+def _whose(account: Account) -> str:
+    """Whose name a look-alike looks like."""
+    if account.username is None:
+        return "the name of a deleted account"
+    return f"the registered player {account.username!r}"
+
+
+def _normal(username: Any) -> str | None:
+    """A username as typed, in NFKC (None: it cannot be one)."""
+    if not isinstance(username, str) or len(username) > 100:
+        return None
+    try:
+        return names.check_name(username, "username", 100)
+    except names.BadText:
+        return None
 
 
 def secure_request(request: Request) -> bool:

@@ -39,7 +39,7 @@ from builders.server.ops import install_ops
 from builders.server.privacy import visible
 from builders.server.schemas import (
     GAME_ID_PATTERN, ActionBody, Created, CreateGame, ErrorModel, Join, Joined, RecordModel, ReplayView,
-    ResignBody, Summary, View,
+    TEXT_ERROR, ResignBody, Summary, View,
 )
 from builders.server.store import Store, default_db_url
 from builders.server.seats import account_for_seat_claim, seat_for
@@ -175,6 +175,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                     idle=idle_days * 86400)
     ratings = Ratings(service, accounts)
     service.names = accounts.names
+    service.check_seat_name = accounts.check_seat_name
     static = Path(static_dir) if static_dir is not None else default_static_dir()
 
     @asynccontextmanager
@@ -222,6 +223,9 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         first = errors[0] if errors else {}
         if first.get("type") == "json_invalid":
             return JSONResponse({"detail": "the request body is not valid JSON"}, status_code=400)
+        refused = [e for e in errors if e.get("type") == TEXT_ERROR]  # a control character, a bad name
+        if refused:
+            return JSONResponse({"detail": str(refused[0]["msg"])}, status_code=400)
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
         message = str(first.get("msg", "is not valid"))
         return JSONResponse({"detail": f"{where}: {message}"[:300]}, status_code=422)

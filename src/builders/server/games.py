@@ -201,6 +201,9 @@ class GameService:
         self.remote_spectators: dict[str, int] = {}
         #: account ids -> display names (set by the application when accounts are on)
         self.names: Any = lambda ids: {}
+        #: ``check_seat_name(name, account)``: ApiError when a seat's name looks like a registered
+        #: player's who is not ``account`` (set by the application when accounts are on)
+        self.check_seat_name: Any = lambda name, account: None
         #: ``clock_after(live, state, seats)``: the game's clock after a change to ``state`` and
         #: ``seats`` (None: it does not move); set by builders.server.clocks. The clock is stored in
         #: the same transaction as the change, under its version check
@@ -254,7 +257,7 @@ class GameService:
             live.used = time.monotonic()
             self.freshen(live)
             return live
-        if not isinstance(game_id, str) or not game_id:
+        if not isinstance(game_id, str) or not game_id or not game_id.isprintable():  # no NUL to the database
             raise ApiError(404, "there is no such game")
         return self._load(game_id)
 
@@ -270,7 +273,7 @@ class GameService:
                     if not live.lock.locked():
                         self.refresh(live, found)
             return live
-        if not isinstance(game_id, str) or not game_id:
+        if not isinstance(game_id, str) or not game_id or not game_id.isprintable():  # no NUL to the database
             raise ApiError(404, "there is no such game")
         found = await asyncio.to_thread(self.store.snapshot, game_id)
         live = self.live.get(game_id)  # loaded meanwhile
@@ -505,6 +508,10 @@ class GameService:
                 if found is None:
                     raise ApiError(404, f"there is no player named {spec.user!r}")
                 users[i] = found
+        for i, spec in enumerate(req.seats):
+            if spec.type == "human" and spec.name is not None:
+                own = None if spec.open or spec.invite else users.get(i, creator)
+                self.check_seat_name(spec.name, own)
         setup = build_setup(req.game, len(req.seats), req.setup or SetupSpec())
         try:
             state = get_game(req.game).new_state(setup)
@@ -599,6 +606,8 @@ class GameService:
             raise ApiError(409, f"seat {seat} is not open: it is joined by its own link")
         if s["claimed"]:
             raise ApiError(409, f"seat {seat} is already taken")
+        if name is not None:
+            self.check_seat_name(name, account)
         return self._take(live, seat, name, account)
 
     def claim(self, game_id: str, code: Any, account: int | None = None) -> dict[str, Any]:
@@ -831,6 +840,8 @@ class GameService:
             key = REQUEST_KEY.get()
         if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 100):
             raise ApiError(400, "the idempotency key must be a string of 1 to 100 characters")
+        if key is not None and not key.isprintable():
+            raise ApiError(400, "the idempotency key: control and invisible characters are not allowed")
         async with live.lock:
             if key is not None and self._keyed(live, seat, key):
                 return

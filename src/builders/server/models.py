@@ -89,6 +89,10 @@ class AccountRow(Base):
     username: Mapped[str | None] = mapped_column(String(20), nullable=True)
     #: the name in lower case: unique, so names differ regardless of case
     username_key: Mapped[str | None] = mapped_column(String(20), nullable=True, unique=True)
+    #: what the name looks like (its casefolded confusable skeleton, builders.server.names): unique, so
+    #: no name can look like another's; None for a guest, and for a name that looked like an older
+    #: account's when the column was added (migration 0008)
+    username_skeleton: Mapped[str | None] = mapped_column(String(80), nullable=True, unique=True, index=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created: Mapped[float] = mapped_column(Float)
 

@@ -5,15 +5,44 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from builders.core.games import game_names
+from builders.server import names
 
 #: the registered games (builders.core.games): a new game needs no change here
 GameName = Literal[tuple(game_names())]  # type: ignore[valid-type]
 Level = Literal["easy", "medium", "hard", "expert"]
 Status = Literal["open", "running", "finished"]
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+#: the type of the validation errors the application answers with 400, not 422: a text field holding a
+#: control character, or a name that cannot be one (their message is the one-line reason)
+TEXT_ERROR = "refused_text"
+
+
+def _refusing(check: Any, *args: Any) -> AfterValidator:
+    def validate(value: str) -> str:
+        try:
+            return check(value, *args)
+        except names.BadText as e:
+            raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(e)}) from None
+    return AfterValidator(validate)
+
+
+def Text(field: str, max_length: int = 200, min_length: int = 0, newlines: bool = False) -> Any:  # noqa: N802
+    """The type of a text field: no control characters (with ``newlines``, but line breaks) and no
+    lone surrogates (builders.server.names)."""
+    return Annotated[str, Field(min_length=min_length, max_length=max_length),
+                     _refusing(names.check_text, field, newlines)]
+
+
+def PersonName(field: str, max_length: int = 40, min_length: int = 1) -> Any:  # noqa: N802
+    """The type of a name people see: normalised to NFKC, no control or invisible characters, no
+    spaces around it (builders.server.names)."""
+    return Annotated[str, Field(min_length=min_length, max_length=max_length),
+                     _refusing(names.check_name, field, max_length)]
+
+
 Seed = Annotated[int, Field(ge=0, le=2**62)]
 #: a game id as it appears in paths
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,40}$"
@@ -25,10 +54,11 @@ class _Strict(BaseModel):
 
 class HumanSeat(_Strict):
     type: Literal["human"]
-    name: Name | None = None
+    name: PersonName("seat name") | None = Field(  # type: ignore[valid-type]
+        None, description="the name shown for the seat; it may not look like another player's username")
     open: bool = Field(False, description="anyone may claim the seat from the lobby")
     invite: bool = Field(False, description="a friend takes the seat with a one-time invitation link")
-    user: Annotated[str, Field(min_length=3, max_length=20)] | None = Field(
+    user: PersonName("user", 20, 3) | None = Field(  # type: ignore[valid-type]
         None, description="the seat belongs to this account (invite by username)")
 
 
@@ -47,8 +77,9 @@ class SetupSpec(_Strict):
     mode: Literal["first", "random", "custom"] = "random"
     seed: Seed | None = Field(None, description="a seed makes the deal reproducible (and known to whoever "
                                                 "knows the seed); without one the server draws a secret one")
-    sections: list[tuple[str, bool]] | None = Field(None, min_length=4, max_length=4)
-    cards: list[str] | None = Field(None, min_length=3, max_length=3)
+    sections: list[tuple[Text("section", 40), bool]] | None = Field(  # type: ignore[valid-type]
+        None, min_length=4, max_length=4)
+    cards: list[Text("card", 40)] | None = Field(None, min_length=3, max_length=3)  # type: ignore[valid-type]
 
 
 class ClockSpec(_Strict):
@@ -66,14 +97,15 @@ class CreateGame(_Strict):
     game: GameName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     setup: SetupSpec | None = None
-    name: Name | None = None
+    name: Text("game name", 40, 1) | None = None  # type: ignore[valid-type]
     private: bool = Field(False, description="not listed in the lobby: watched only with its link")
     clock: ClockSpec | None = Field(None, description="none: untimed")
     rated: bool = Field(False, description="people only, each a signed-up account with one seat, a clock, "
                                            "no seed: the result changes the players' ratings")
     hints: bool = Field(False, description="the player to move may ask for the hard bot's move (never in a rated "
                                            "game)")
-    colours: list[str] | None = Field(None, max_length=4, description="the colour of each seat, in seat order, each "
+    colours: list[Text("colour", 40)] | None = Field(None, max_length=4,  # type: ignore[valid-type]
+                                                      description="the colour of each seat, in seat order, each "
                                       "a different one of red, blue, white, black, yellow, purple, pink, teal (none: "
                                       "red, blue, white, black)")
 
@@ -151,12 +183,13 @@ class MySeats(BaseModel):
 
 
 class Claim(_Strict):
-    code: str = Field(min_length=1, max_length=100, description="the code of the invitation link")
+    code: Text("code", 100, 1) = Field(description="the code of the invitation link")  # type: ignore[valid-type]
 
 
 class Join(_Strict):
     seat: int = Field(ge=0, le=3)
-    name: Name | None = None
+    name: PersonName("seat name") | None = Field(  # type: ignore[valid-type]
+        None, description="the name shown for the seat; it may not look like another player's username")
 
 
 class Joined(BaseModel):
@@ -166,7 +199,7 @@ class Joined(BaseModel):
 
 
 class ActionBody(_Strict):
-    action: str = Field(min_length=1, max_length=200, description="an action in the game's notation")
+    action: Text("action", 200, 1) = Field(description="an action in the game's notation")  # type: ignore[valid-type]
     version: int | None = Field(None, ge=0, description="the version of the view the action was chosen "
                                                         "from; a different current version gives 409")
 
@@ -242,17 +275,18 @@ class SessionInfo(BaseModel):
 
 
 class SignIn(_Strict):
-    username: str = Field(max_length=100, description="3 to 20 letters, digits, '_' or '-'")
-    password: str = Field(max_length=1000, description="at least 8 characters")
+    username: Text("username", 100) = Field(  # type: ignore[valid-type]
+        description="3 to 20 letters, digits, '_' or '-' (normalised to NFKC)")
+    password: Text("password", 1000) = Field(description="at least 8 characters")  # type: ignore[valid-type]
 
 
 class PasswordChange(_Strict):
-    old: str = Field(max_length=1000)
-    new: str = Field(max_length=1000)
+    old: Text("password", 1000)  # type: ignore[valid-type]
+    new: Text("new password", 1000)  # type: ignore[valid-type]
 
 
 class NewApiToken(_Strict):
-    name: Name = Field(description="what the token is for")
+    name: Text("token name", 40, 1) = Field(description="what the token is for")  # type: ignore[valid-type]
 
 
 class ApiTokenInfo(BaseModel):
@@ -267,7 +301,9 @@ class CreatedApiToken(ApiTokenInfo):
 
 # -- chat ----------------------------------------------------------------------------------------------
 class ChatBody(_Strict):
-    text: str = Field(min_length=1, max_length=2000, description="at most 500 characters (longer is refused)")
+    text: Text("chat message", 2000, 1, newlines=True) = Field(  # type: ignore[valid-type]
+        description="at most 500 characters (longer is refused); line breaks are kept, other control "
+                    "characters refused")
 
 
 class ChatMessage(BaseModel):
