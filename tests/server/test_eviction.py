@@ -129,6 +129,25 @@ def test_a_clock_runs_out_in_a_game_not_in_memory(tmp_path):
         assert clock["running"] == 1 and abs(row["deadline"] - (clock["since"] + clock["left"][1])) < 1e-6
 
 
+def test_a_clock_forgotten_while_it_ran_is_charged_the_time_the_server_was_up(tmp_path):
+    first = make_app(tmp_path, clock_checkpoint=0.2)
+    with ThreadServer(first) as server, httpx.Client(base_url=server.url, timeout=10) as api:
+        r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}],
+                                         "clock": {"kind": "turn", "per_turn": 3600, "bot": "easy"}})
+        gid = r.json()["id"]
+        forget_all(first)
+        forgotten = time.time()
+        time.sleep(2.0)  # up, with the game not in memory: this time is the player's
+    stopped = time.time()
+    time.sleep(1.0)  # down: not charged
+    again = make_app(tmp_path, clock_checkpoint=0.2)
+    with ThreadServer(again):
+        assert gid in again.state.service.live  # a clock running: loaded at start
+        clock = again.state.service.store.game(gid)["options"]["clock"]
+        charged = 3600 - clock["left"][0]
+        assert stopped - forgotten - 0.5 <= charged <= stopped - forgotten + 0.5, charged
+
+
 def test_idle_untimed_games_not_in_memory_are_settled(tmp_path):
     app = make_app(tmp_path)
     service = app.state.service

@@ -22,7 +22,10 @@ are deleted.
 
 Games not in memory (forgotten while unused, see :mod:`builders.server.games`) are found by queries:
 a clock running out within two checkpoints (the ``deadline`` column) loads its game, which arms its
-timer; idle untimed games are found by the time of their last move (the ``moved`` column).
+timer; idle untimed games are found by the time of their last move (the ``moved`` column). The
+clock of a game forgotten while it ran was last saved when it was forgotten: each checkpoint also
+writes when it was made (the row "clocks" of ``leases``), and at start every running clock is charged
+up to the last checkpoint, then goes on from now (only the time the server was down is not charged).
 """
 
 from __future__ import annotations
@@ -32,14 +35,18 @@ import logging
 import time
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from builders.server.games import ApiError, GameService, Live, _saving
-from builders.server.models import ActionRow, ChatRow, GameRow, SeatOwnerRow, SessionRow
+from builders.server.models import ActionRow, ChatRow, GameRow, LeaseRow, SeatOwnerRow, SessionRow
 from builders.server.schemas import ClockSpec
 from builders.server.store import Stale
 
 log = logging.getLogger("builders.server")
+
+#: the row of ``leases`` that holds the time of the last checkpoint (in ``expires``)
+ALIVE = "clocks"
 
 
 def initial(spec: ClockSpec | None, players: int) -> dict[str, Any] | None:
@@ -87,10 +94,15 @@ class Clocks:
         self.service.clock_after = self.advance
         self.started = True
         now = time.time()
+        alive = await asyncio.to_thread(self._last_checkpoint)
         for live in list(self.service.live.values()):
             clock = live.options.get("clock")
             if clock and not live.over:
-                if clock.get("running") is not None:
+                seat = clock.get("running")
+                if seat is not None:
+                    # charged up to the last checkpoint (a game forgotten while it ran was saved
+                    # last when it was forgotten); not the time the server was down
+                    clock["left"][seat] -= max(0.0, min(now, alive or 0.0) - clock["since"])
                     clock["since"] = now
                     self._save(live)
                 self.changed(live)
@@ -110,6 +122,11 @@ class Clocks:
                 pass
         self.timers.clear()
         self.save_all()
+        if self.service.acting:
+            try:
+                self._checkpointed(time.time())
+            except SQLAlchemyError:
+                log.warning("the time of the last checkpoint could not be saved")
 
     def save_all(self) -> None:
         """Checkpoint every running clock: its seat's time left, as of now."""
@@ -131,6 +148,7 @@ class Clocks:
             if self.service.acting:
                 self.save_all()
                 try:
+                    await asyncio.to_thread(self._checkpointed, time.time())
                     await self.due()
                     await self.housekeeping()
                 except Exception:
@@ -253,6 +271,20 @@ class Clocks:
                 self.service.store.update(live.id, {"options": dict(live.options)}, version=live.version, bump=False)
             except Stale:
                 log.info("the clock of game %s was not saved: the game changed meanwhile", live.id)
+
+    def _last_checkpoint(self) -> float | None:
+        """When the last checkpoint was made (None: never)."""
+        with self.service.store.engine.connect() as conn:
+            return conn.execute(select(LeaseRow.expires).where(LeaseRow.name == ALIVE)).scalar_one_or_none()
+
+    def _checkpointed(self, now: float) -> None:
+        """Store ``now`` as the time of the last checkpoint."""
+        try:
+            with self.service.store.engine.begin() as conn:
+                if conn.execute(update(LeaseRow).where(LeaseRow.name == ALIVE).values(expires=now)).rowcount == 0:
+                    conn.execute(insert(LeaseRow).values(name=ALIVE, holder="checkpoint", expires=now))
+        except IntegrityError:  # written by another process at the same moment
+            pass
 
     def _disarm(self, live: Live) -> None:
         """``live`` is forgotten: its timer stops (the deadline query loads it again when it is due)."""
