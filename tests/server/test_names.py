@@ -230,6 +230,20 @@ def test_every_text_field_refuses_control_characters_with_400_and_stores_nothing
     assert said.status_code == 201 and said.json()["text"] == "good\nluck"
 
 
+def test_the_chat_itself_refuses_control_characters(server, people):
+    """Chat.post checks the text whoever calls it (the HTTP body is checked before it)."""
+    from builders.server.games import ApiError
+
+    me = people()
+    gid = me.post("/api/games", json=OPEN).json()["id"]
+    live = server.app.state.service.get(gid)
+    with pytest.raises(ApiError) as refused_here:
+        server.app.state.chat.post(live, 0, None, "hi\x00there")
+    assert (refused_here.value.status, refused_here.value.detail) == (400, "chat message: control characters are "
+                                                                            "not allowed")
+    assert server.app.state.chat.messages(gid, "players") == []
+
+
 def test_nul_in_paths_queries_and_the_socket_is_never_a_server_error(server):
     with httpx.Client(base_url=server.url, timeout=10) as api:
         for path in ("/api/players/a%00b", "/api/players/admin%0A", "/api/games/a%00b", "/api/games/a%00b/chat",
@@ -302,7 +316,7 @@ def test_the_skeleton_is_uts39s_casefolded():
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_the_upgrade_gives_every_account_its_skeleton(kind, tmp_path, request):
     """Migration 0008 adds the column and fills it; of names that already looked alike, the first
-    keeps the skeleton."""
+    keeps the skeleton (``admin\n``, made before names were matched whole, gets none)."""
     from alembic import command
 
     url = f"sqlite:///{tmp_path / 'at7.sqlite3'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
@@ -310,7 +324,8 @@ def test_the_upgrade_gives_every_account_its_skeleton(kind, tmp_path, request):
     try:
         with engine.begin() as conn:
             command.upgrade(migrate.config(conn), "0007")
-            for i, name in enumerate(["Ada", "bo0", "BoO", None, "m1ke"], start=1):
+            for i, name in enumerate(["Ada", "bo0", "BoO", None, "m1ke", "admin", "admin\n", "ad\u200bmin"],
+                                     start=1):
                 conn.execute(text("INSERT INTO accounts (id, username, username_key, created) VALUES (:id, :n, :k, 0)"),
                              {"id": i, "n": name, "k": name.lower() if name else None})
     finally:
@@ -322,4 +337,4 @@ def test_the_upgrade_gives_every_account_its_skeleton(kind, tmp_path, request):
             keys = dict(conn.execute(text("SELECT id, username_skeleton FROM accounts ORDER BY id")).all())
     finally:
         engine.dispose()
-    assert keys == {1: "ada", 2: "boo", 3: None, 4: None, 5: "rnlke"}
+    assert keys == {1: "ada", 2: "boo", 3: None, 4: None, 5: "rnlke", 6: "adrnin", 7: None, 8: None}

@@ -2,8 +2,9 @@
 
 Two channels per game: ``players`` (the people seated at the table) and ``spectators`` (everyone
 else watching); each person reads and writes their own. Messages are stored with the game (table
-``chat``), at most 500 characters, rate limited per person, and go out to the game's sockets as
-``{"type": "chat", ...}``. The web client shows them as text, never as markup.
+``chat``), at most 500 characters (line breaks are kept, other control characters refused), rate
+limited per person, and go out to the game's sockets as ``{"type": "chat", ...}``. The web client
+shows them as text, never as markup.
 
 A rematch offers the same seats a new game: the same accounts in the same seats, bots of the same
 levels, open seats open again; the finished game's summary then names it (``rematch``).
@@ -18,6 +19,7 @@ from typing import Any
 from fastapi import APIRouter, Path as PathParam, Request
 from sqlalchemy import insert, select
 
+from builders.server import names
 from builders.server.accounts import Accounts, RateLimit
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.models import ChatRow
@@ -50,6 +52,10 @@ class Chat:
         text = text.strip()
         if len(text) > MAX_CHAT:
             raise ApiError(400, f"a chat message has at most {MAX_CHAT} characters, not {len(text)}")
+        try:  # the HTTP body was checked already; any other caller is checked here
+            names.check_text(text, "chat message", newlines=True)
+        except names.BadText as e:
+            raise ApiError(400, str(e)) from None
         if seat is None and account is None:
             raise ApiError(401, "sign in or play as a guest to chat")
         channel = "players" if seat is not None else "spectators"

