@@ -86,7 +86,9 @@ class Store:
         if self.sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
         else:
-            kwargs.update(pool_size=10, max_overflow=20)
+            # a database that is away is noticed within seconds (connecting, or waiting for the pool),
+            # and the request answered 503, instead of hanging
+            kwargs.update(pool_size=10, max_overflow=20, pool_timeout=5, connect_args={"connect_timeout": 3})
         self.engine: Engine = create_engine(url, **kwargs)
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -478,3 +480,14 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=5000")
     cur.close()
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot be reached just now (gone, restarting, its pool
+    exhausted, locked): the request may succeed if tried again, so it is answered 503."""
+    from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    if isinstance(exc, (DisconnectionError, PoolTimeout, OperationalError, InterfaceError)):
+        return True
+    return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)

@@ -283,7 +283,6 @@ export class GameSocket {
       const hello = { type: "hello", token: this.token };
       if (!this.token && this.seat !== null && this.seat !== undefined) hello.seat = this.seat;
       ws.send(JSON.stringify(hello));
-      this.delay = 500;
       this.lost = false;
       this.onStatus("live");
       clearInterval(this.pingTimer);
@@ -297,13 +296,17 @@ export class GameSocket {
       } catch (err) {
         return;
       }
-      if (msg.type === "state") this.onState(msg);
-      else if (msg.type === "error") this.onError(msg.message || "The server reported an error.");
+      if (msg.type === "state") {
+        this.delay = 500; // served: the next loss starts from a short wait again
+        this.onState(msg);
+      } else if (msg.type === "error") this.onError(msg.message || "The server reported an error.");
       else this.onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       // a socket already let go of closes late: the timer then belongs to its successor
       if (this.ws === ws) {
+        // 1013: the server cannot reach its database just now; ask again in a couple of seconds
+        if (event.code === 1013) this.delay = Math.max(this.delay, 2000);
         clearInterval(this.pingTimer);
         this.ws = null;
         this.lost = !this.closed;
