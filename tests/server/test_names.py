@@ -173,6 +173,20 @@ def test_the_player_may_name_a_seat_of_their_own_like_themselves_only(server, pe
                 "the name 'admin' looks like the registered player 'admin': choose another")
 
 
+def test_a_seat_name_may_not_pass_for_a_guest_but_the_guests_own(server, people, api):
+    guest = people()
+    me = guest.get("/api/session").json()["account"]
+    other = f"guest {me['id'] + 1000}"
+    refused(guest.post("/api/games", json=with_name(other)), 409,
+            f"the name {other!r} looks like a guest's name: choose another")
+    refused(api.post("/api/games", json=with_name("Guest 1O")), 409,  # a program, without an account
+            "the name 'Guest 1O' looks like a guest's name: choose another")
+    made = guest.post("/api/games", json=with_name(me["name"].upper()))
+    assert made.status_code == 201, made.text
+    assert made.json()["seats"][0]["name"] == me["name"].upper() == f"GUEST {me['id']}"
+    assert api.post("/api/games", json=with_name("Guesthouse")).status_code == 201
+
+
 def test_joining_under_a_registered_players_name_is_refused_and_changes_nothing(server, people):
     host = people()
     gid = host.post("/api/games", json=OPEN).json()["id"]

@@ -43,6 +43,8 @@ GUEST_SECONDS = 365 * 24 * 3600
 #: a username (matched whole, after NFKC)
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 USERNAME_RULE = "a username is 3 to 20 letters, digits, '_' or '-'"
+#: the skeleton of a guest's name (Account.display: "guest 12"; a 0 looks like an o, a 1 like an l)
+GUEST_LOOK = re.compile(r"guest *[0-9ol]+")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 TOKEN_PREFIX = "bld_"
@@ -178,11 +180,15 @@ class Accounts:
         return Account(row.id, row.username) if row else None
 
     def check_seat_name(self, name: str, account: int | None) -> None:
-        """409 when ``name``, a seat's name, looks like a registered player's username, unless it is
-        the seat's own ``account``."""
+        """409 when ``name``, a seat's name, looks like a registered player's username or like a
+        guest's name ("guest 12"), unless it is the seat's own ``account``'s."""
         found = self.look_alike(name)
         if found is not None and found.id != account:
             raise ApiError(409, f"the name {name!r} looks like {_whose(found)}: choose another")
+        if GUEST_LOOK.fullmatch(names.skeleton(name)):
+            own = self.get(account) if account is not None else None
+            if own is None or not own.guest or names.skeleton(own.display) != names.skeleton(name):
+                raise ApiError(409, f"the name {name!r} looks like a guest's name: choose another")
 
     def _refuse_taken(self, username: str, guest: Account | None) -> None:
         found = self.look_alike(username)
