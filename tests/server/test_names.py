@@ -310,6 +310,26 @@ def test_a_name_is_refused_with_a_reason_or_normalised_with_a_stable_skeleton(ra
     assert names.skeleton(key) == key and names.skeleton(raw) == key
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=50))
+def test_a_seat_name_in_a_request_is_a_400_reason_a_length_error_or_the_normal_form(raw):
+    """What the application answers 400 (TEXT_ERROR), 422 (too long or empty) or takes."""
+    from pydantic import ValidationError
+
+    from builders.server.schemas import TEXT_ERROR, Join
+
+    try:
+        name = Join(seat=0, name=raw).name
+    except ValidationError as e:
+        (error,) = e.errors()
+        assert error["type"] in (TEXT_ERROR, "string_too_short", "string_too_long"), error
+        if error["type"] == TEXT_ERROR:
+            assert error["msg"].startswith("seat name: ")
+        return
+    assert name == names.check_name(raw, "seat name") and 1 <= len(name) <= 40
+    assert names.skeleton(names.skeleton(name)) == names.skeleton(name)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"),
                min_size=3, max_size=20))
