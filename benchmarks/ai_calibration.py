@@ -1,7 +1,7 @@
 """Calibration of the win chance that hints and the post-game analysis report.
 
     .venv/bin/python benchmarks/ai_calibration.py --game kingdom [--estimator analysis|plan]
-        [--games 40] [--iterations 300] [--every 8] [--workers 2] [--seed 0] [--fit] [--out FILE]
+        [--games 40] [--iterations 300] [--every 8] [--workers 2] [--seed 0] [--fit] [--out-dir DIR | --out FILE]
 
 Plays ``--games`` medium-vs-medium games (2 players, setups from ``--seed``). At every ``--every``-th
 decision with more than one legal action, the mover's win chance is asked of an estimator:
@@ -15,7 +15,9 @@ win chance (mean prediction against the mean result, count) and the Brier score,
 score of always predicting the base rate of the sample. ``--fit`` also fits that map (the logistic
 of ``a * logit(raw) + b`` that makes the results most likely), prints its ``(a, b)`` for
 ``calibration.MAPS``, the table and Brier score of the mapped chances, and the Brier score of a map
-fitted on the even-numbered games and judged on the odd ones and the reverse (held out).
+fitted on the even-numbered games and judged on the odd ones and the reverse (held out). The
+predictions and tables go to ``--out`` (default ``ai_calibration_GAME.json`` in ``--out-dir``,
+``$BUILDERS_RESULTS`` or the user's data dir), with a manifest of the run beside it.
 """
 
 from __future__ import annotations
@@ -24,13 +26,18 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from collections.abc import Sequence
 
-from builders.ai import make_bot
-from builders.ai.analysis import raw_win_chance
-from builders.ai.calibration import fit, honest_with
-from builders.ai.tournament import derive_seed
-from builders.core.games import get_game
+sys.path.insert(0, str(Path(__file__).parent))
+
+from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
+
+from builders.ai import make_bot  # noqa: E402
+from builders.ai.analysis import raw_win_chance  # noqa: E402
+from builders.ai.calibration import fit, honest_with  # noqa: E402
+from builders.ai.tournament import derive_seed  # noqa: E402
+from builders.core.games import get_game  # noqa: E402
 
 GAMES = ("kingdom", "middle-ages")
 Pair = tuple[float, float]  # (predicted win chance, result)
@@ -115,7 +122,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--fit", action="store_true")
-    ap.add_argument("--out")
+    add_out_dir(ap)
+    ap.add_argument("--out", type=Path, default=None,
+                    help="the result (default: ai_calibration_GAME.json in the out dir)")
     args = ap.parse_args(argv)
     for name in ("games", "iterations", "every", "workers"):
         if getattr(args, name) < 1:
@@ -123,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             sys.exit(2)
     tasks = [{"game": args.game, "index": i, "seed": args.seed, "iterations": args.iterations,
               "every": args.every, "estimator": args.estimator} for i in range(args.games)]
+    args.out = args.out or results_dir(args.out_dir) / f"ai_calibration_{args.game}.json"
+    write_manifest(args.out, agents="medium,medium", seeds={"seed": args.seed}, games=args.games,
+                   settings={"estimator": args.estimator, "iterations": args.iterations, "every": args.every,
+                             "workers": args.workers, "fit": args.fit})
     wall = time.perf_counter()
     if args.workers == 1:
         games = [play_one(t) for t in tasks]
@@ -157,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> None:
               f"judged on the other half) {mapped['held_out_brier']:.4f}")
     if args.out:
         with open(args.out, "w") as f:
-            json.dump({"command": vars(args), "predictions": len(pairs), "brier": score, "base_brier": base,
+            json.dump({"command": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}, "predictions": len(pairs), "brier": score, "base_brier": base,
                        "mapped": mapped,
                        "table": rows, "games": [{k: g[k] for k in ("index", "scores", "returns", "predictions")}
                                                 for g in games]}, f, separators=(",", ":"))

@@ -2,7 +2,7 @@
 how a game ends.
 
     .venv/bin/python benchmarks/ai_fit_kingdom.py [--games 1600] [--first 0] [--workers 2] [--ridge 10]
-        [--out benchmarks/results/ai_fit_kingdom.json]
+        [--out-dir DIR | --out FILE]
 
 Plays ``--games`` games of 2 players (setups ``1000 + g``; each seat medium, medium or easy, drawn
 from ``g``), recording at the start of every turn each seat's features: the gold each card and the
@@ -29,12 +29,16 @@ import random
 import sys
 from pathlib import Path
 
-from builders.ai import evaluate as E
-from builders.ai import make_bot
-from builders.ai.tournament import local_games
-from builders.core.games import get_game
-from builders.kingdom import scoring
-from builders.kingdom.notation import END
+sys.path.insert(0, str(Path(__file__).parent))
+
+from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
+
+from builders.ai import evaluate as E  # noqa: E402
+from builders.ai import make_bot  # noqa: E402
+from builders.ai.tournament import local_games  # noqa: E402
+from builders.core.games import get_game  # noqa: E402
+from builders.kingdom import scoring  # noqa: E402
+from builders.kingdom.notation import END  # noqa: E402
 
 KNOTS = (0.0, 3.0, 6.0, 10.0)
 GOODS = ("fishermen", "miners", "workers", "merchants")
@@ -161,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=0, help="the first game's number (default 0)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--ridge", type=float, default=10.0)
-    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "ai_fit_kingdom.json")
+    add_out_dir(ap)
+    ap.add_argument("--out", type=Path, default=None, help="the result (default: ai_fit_kingdom.json in the out dir)")
     args = ap.parse_args(argv)
     problems = [msg for bad, msg in (
         (args.games < 5, f"--games must be at least 5 (every fifth game is a test game), not {args.games}"),
@@ -172,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print(f"error: {problems[0]}", file=sys.stderr)
         return 2
+    args.out = args.out or results_dir(args.out_dir) / "ai_fit_kingdom.json"
+    write_manifest(args.out, agents="medium, medium or easy a seat (drawn from the game's number)",
+                   seeds={"setups": f"1000 + g for g from {args.first}"}, games=args.games,
+                   settings={"ridge": args.ridge, "knots": list(KNOTS), "workers": args.workers})
     tasks = [{"index": g} for g in range(args.first, args.first + args.games)]
     games = sorted((rec for _, rec in local_games(tasks, args.workers, play)), key=lambda r: r["index"])
     result = fit(games, args.ridge)

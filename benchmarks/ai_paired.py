@@ -4,7 +4,7 @@ the same games, the way the changes tried in docs/ai.md were measured.
     .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
         --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
         [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--cards NAME,...] [--seat K] \\
-        [--workers 2] [--dir benchmarks/results/paired]
+        [--workers 2] [--out-dir DIR | --dir DIR]
 
 Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
 setups, seats and agent seeds), the first agent being ``--base`` in one arm and ``--variant`` in the
@@ -30,8 +30,9 @@ first): a change that alters only how that seat plays leaves the others as the b
 hold all of these: a change that touches only how a card is valued plays the other games move for
 move as the base does, so they add nothing to the difference but their time.
 
-Each arm's games are appended to a file of their own in ``--dir`` (named by the match, the agent and
-the changes), so an arm already played (the base, usually) is not played again, and a run stopped
+Each arm's games are appended to a file of their own in ``--dir`` (default: ``paired`` in
+``--out-dir``, ``$BUILDERS_RESULTS`` or the user's data dir, see ``benchmarks/manifest.py``; named by
+the match, the agent and the changes, with a manifest of the runs beside it), so an arm already played (the base, usually) is not played again, and a run stopped
 part-way continues. The report compares the games both arms hold: each arm's wins (a draw a half) and
 mean lead (the first agent's score less the best other seat's), the mean difference of the leads game
 by game with its standard error, and the number of games that ended with other scores.
@@ -51,6 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from ai_strength import MATCHES, SEED, first_leads  # noqa: E402
+from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
 
 from builders.ai import evaluate  # noqa: E402
 from builders.ai.agents import AgentSpec, parse_agent, parse_agents  # noqa: E402
@@ -58,7 +60,6 @@ from builders.ai.tournament import derive_seed, local_games, rotations, seating 
 from builders.core.games import get_game  # noqa: E402
 from builders.kingdom.data import CARDS as KB_CARDS  # noqa: E402
 
-DEFAULT_DIR = Path(__file__).parent / "results" / "paired"
 #: numbers baked into tables when the module is imported: changing them later changes nothing
 BAKED = {"eval_middle_ages.MA_COIN", "eval_middle_ages.MA_MACHINE_UNIT"}
 
@@ -182,6 +183,9 @@ def run_arm(match: str, games: int | list[int], spec: str, sets: list, path: Pat
     if not todo:
         return 0
     path.parent.mkdir(parents=True, exist_ok=True)
+    write_manifest(path, agents={"first": spec, "others": others}, games=len(todo),
+                   seeds={"match": SEED, "reseed": reseed},
+                   settings={"match": match, "sets": [f"{m}.{n}={v}" for m, n, v in sets], "workers": workers})
     with path.open("a") as out:
         def save(rec: dict) -> None:
             out.write(json.dumps(rec) + "\n")
@@ -241,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seat", type=int, default=None, metavar="K",
                     help="only the games in which the first agent sits at seat K (0: it moves first)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
+    add_out_dir(ap)
+    ap.add_argument("--dir", type=Path, default=None, help="folder of the arms (default: paired in the out dir)")
     args = ap.parse_args(argv)
     game, agents, players, _, _ = MATCHES[args.match]
     try:
@@ -281,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.dir is None:
+        args.dir = results_dir(args.out_dir) / "paired"
     paths = (arm_file(args.dir, args.match, base, [], args.others),
              arm_file(args.dir, args.match, variant, sets, args.others, args.reseed))
     chosen: int | list[int] = with_cards(args.match, args.games, r, cards) if cards else args.games

@@ -1,7 +1,7 @@
 """The strength matches of docs/ai.md (issue 13's targets), resumable: long, run them in the background.
 
     .venv/bin/python benchmarks/ai_strength.py [--which NAME ...] [--games N] [--workers 2]
-        [--backend local|ray [--address HOST:PORT]] [--results benchmarks/results/ai_strength.jsonl] [--report]
+        [--backend local|ray [--address HOST:PORT]] [--out-dir DIR | --results FILE ...] [--report [--markdown]]
 
 Every finished game is appended as one JSON line (match name, game index, outcome) to the results
 file, so a match stopped part-way (Ctrl-C, a reboot, a time limit) continues where it stopped when the
@@ -20,6 +20,14 @@ estimate that assumes a stronger agent would win the same games by more, not a m
 head, or a new local one without it; install the ``ray`` extra), appending each game as it finishes,
 as the local workers do: the CPU-hours of the hard and expert lines can be spread over many machines.
 ``--list`` prints the matches.
+
+``--report --markdown`` prints the table in Markdown (docs/ai.md holds it). ``--results`` may name
+several files: the games of all are read (a match played on past its planned games in a file of
+its own is judged over all of them) and new games are appended to the first.
+
+The results file is ``ai_strength.jsonl`` in ``--out-dir`` (default ``$BUILDERS_RESULTS``, else the
+user's data dir: ``benchmarks/manifest.py``), or ``--results FILE``; each run that plays adds an
+entry to its manifest, ``ai_strength.manifest.json`` beside it.
 """
 
 from __future__ import annotations
@@ -30,8 +38,13 @@ import sys
 import time
 from pathlib import Path
 
-from builders.ai.agents import parse_agents
-from builders.ai.tournament import BACKENDS, _labels, local_games, ray_games, rotations, summarize, wilson_interval
+sys.path.insert(0, str(Path(__file__).parent))
+
+from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
+
+from builders.ai.agents import parse_agents  # noqa: E402
+from builders.ai.tournament import (  # noqa: E402
+    BACKENDS, _labels, local_games, ray_games, rotations, summarize, wilson_interval)
 
 SEED = 2024
 #: name -> (game, agents, players, games, target win rate of the first agent or None)
@@ -48,17 +61,18 @@ MATCHES: dict[str, tuple[str, str, int, int, float | None]] = {
     "ma-expert-hard": ("middle-ages", "expert:clock=cpu,hard:clock=cpu", 2, 200, 0.65),
     "ma-medium-medium": ("middle-ages", "medium,medium", 2, 200, None),
 }
-DEFAULT_RESULTS = Path(__file__).parent / "results" / "ai_strength.jsonl"
+RESULTS_NAME = "ai_strength.jsonl"
 
 
-def load(path: Path) -> dict[str, dict[int, dict]]:
-    """The games in the results file, per match and game index (the last line of a game wins)."""
+def load(paths: Path | list[Path]) -> dict[str, dict[int, dict]]:
+    """The games in the results files, per match and game index (the last line of a game wins)."""
     out: dict[str, dict[int, dict]] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                out.setdefault(row["match"], {})[row["record"]["index"]] = row["record"]
+    for path in [paths] if isinstance(paths, Path) else paths:
+        if path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    out.setdefault(row["match"], {})[row["record"]["index"]] = row["record"]
     return out
 
 
@@ -71,12 +85,13 @@ def tasks_of(name: str, games: int) -> list[dict]:
     return [dict(base, index=i) for i in range(games)]
 
 
-def play(names: list[str], games: int | None, workers: int, path: Path, backend: str = "local",
+def play(names: list[str], games: int | None, workers: int, path: Path | list[Path], backend: str = "local",
          address: str | None = None) -> int:
-    """Play the games of ``names`` missing from ``path``, appending each as it finishes, in
-    ``workers`` local processes or on a Ray cluster (``backend="ray"``, at ``address``); returns
-    the number of games played."""
+    """Play the games of ``names`` missing from ``path`` (a file, or files of which the first is
+    written), appending each as it finishes, in ``workers`` local processes or on a Ray cluster
+    (``backend="ray"``, at ``address``); returns the number of games played."""
     done = load(path)
+    path = path if isinstance(path, Path) else path[0]
     todo = []
     for name in names:
         n = games or MATCHES[name][3]
@@ -85,6 +100,9 @@ def play(names: list[str], games: int | None, workers: int, path: Path, backend:
     print(f"{len(todo)} games to play", file=sys.stderr)
     if not todo:
         return 0
+    write_manifest(path, agents={name: MATCHES[name][1] for name in names}, seeds={"match": SEED},
+                   games=len(todo), settings={"players": {name: MATCHES[name][2] for name in names},
+                                              "backend": backend, "workers": workers, "first_games": games})
     with path.open("a") as out:
         def save(name: str, record: dict) -> None:
             out.write(json.dumps({"match": name, "record": record}) + "\n")
@@ -129,40 +147,71 @@ def shift_needed(leads: list[float], target: float, games: int, step: float = 0.
         shift += step
 
 
-def report(names: list[str], path: Path) -> list[str]:
+def line_of(name: str, records: list[dict]) -> dict | None:
+    """The figures of a match over the games held: the first agent's wins and their 95% interval, the
+    verdict on its target, the mean scores, the lowest score and each agent's time per decision."""
+    game, agents, players, planned, target = MATCHES[name]
+    if not records:
+        return None
+    specs = parse_agents(agents)
+    stats = summarize(game, _labels(specs), players, SEED, rotations(len(specs), players), records)
+    first = stats[0]
+    lo, hi = wilson_interval(first.wins, len(records))
+    if target is None:
+        verdict, short = "", "-"
+    elif lo >= target:
+        verdict = short = f"target {target:.0%}: met"
+        short = "met"
+    else:
+        short = "not met" if hi < target else "not shown (the interval contains the target)"
+        verdict = f"target {target:.0%}: " + ("not met" if hi < target else "not shown (the interval contains it)")
+        # over the games held when the match was played on past its planned number
+        games = max(planned, len(records))
+        need = rate_needed(target, games)
+        shift = shift_needed(first_leads(records), target, games)
+        verdict += f" (it needs {need:.2%} of {games} games: about {shift:+g} points a game in the lead)"
+        short += f": needs {need:.2%} of {games}, about {shift:+g} points a game"
+    return {"name": name, "game": game, "players": players, "games": len(records), "planned": planned,
+            "target": target, "first": first.agent, "wins": first.wins, "rate": first.win_rate, "lo": lo, "hi": hi,
+            "verdict": verdict, "short": short, "low": min(min(rec["scores"]) for rec in records),
+            "means": [(s.agent, s.mean_score) for s in stats],
+            "times": [(s.agent, 1000 * s.mean_move_seconds) for s in stats if s.mean_move_seconds > 0.001]}
+
+
+def report(names: list[str], paths: Path | list[Path]) -> list[str]:
     """One line per match: games held, the first agent's wins and interval, the target verdict."""
-    done = load(path)
+    done = load(paths)
     lines = []
     for name in names:
-        game, agents, players, planned, target = MATCHES[name]
-        records = sorted(done.get(name, {}).values(), key=lambda r: r["index"])
-        if not records:
+        x = line_of(name, sorted(done.get(name, {}).values(), key=lambda r: r["index"]))
+        if x is None:
             lines.append(f"{name}: no games yet")
             continue
-        specs = parse_agents(agents)
-        r = rotations(len(specs), players)
-        stats = summarize(game, _labels(specs), players, SEED, r, records)
-        first = stats[0]
-        lo, hi = wilson_interval(first.wins, len(records))
-        if target is None:
-            verdict = ""
-        elif lo >= target:
-            verdict = f"target {target:.0%}: met"
-        else:
-            verdict = (f"target {target:.0%}: not met" if hi < target
-                       else f"target {target:.0%}: not shown (the interval contains it)")
-            # over the games held when the match was played on past its planned number
-            games = max(planned, len(records))
-            need = rate_needed(target, games)
-            verdict += (f" (it needs {need:.2%} of {games} games: about "
-                        f"{shift_needed(first_leads(records), target, games):+g} points a game in the lead)")
-        low = min(min(rec["scores"]) for rec in records)
-        mean_s = ", ".join(f"{s.agent} {s.mean_score:.1f}" for s in stats)
-        times = ", ".join(f"{s.agent} {1000 * s.mean_move_seconds:.0f} ms" for s in stats if s.mean_move_seconds > 0.001)
-        lines.append(f"{name} ({game}, {players} players, seed {SEED}): {len(records)}/{planned} games, "
-                     f"{first.agent} {first.wins:g} wins = {first.win_rate:.1%} [{lo:.1%}, {hi:.1%}] {verdict}; "
-                     f"mean scores {mean_s}; lowest score {low}; per decision {times or '-'}")
+        mean_s = ", ".join(f"{a} {m:.1f}" for a, m in x["means"])
+        times = ", ".join(f"{a} {ms:.0f} ms" for a, ms in x["times"])
+        lines.append(f"{name} ({x['game']}, {x['players']} players, seed {SEED}): {x['games']}/{x['planned']} games, "
+                     f"{x['first']} {x['wins']:g} wins = {x['rate']:.1%} [{x['lo']:.1%}, {x['hi']:.1%}] {x['verdict']}; "
+                     f"mean scores {mean_s}; lowest score {x['low']}; per decision {times or '-'}")
     return lines
+
+
+def markdown(names: list[str], paths: Path | list[Path]) -> list[str]:
+    """The table of ``report`` in Markdown: one row per match with games."""
+    done = load(paths)
+    rows = ["| match | game, seats | games held / planned | first agent's wins | 95% interval | target | verdict "
+            "| mean scores | lowest score | CPU ms a decision |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for name in names:
+        x = line_of(name, sorted(done.get(name, {}).values(), key=lambda r: r["index"]))
+        if x is None:
+            continue
+        rows.append(" | ".join([
+            f"| `{name}`", f"{x['game']}, {x['players']}", f"{x['games']} / {x['planned']}",
+            f"{x['first']} {x['wins']:.4g} = {x['rate']:.1%}", f"{x['lo']:.1%}-{x['hi']:.1%}",
+            "-" if x["target"] is None else f">= {x['target']:.0%}", x["short"],
+            ", ".join(f"{a} {m:.1f}" for a, m in x["means"]), str(x["low"]),
+            ", ".join(f"{a} {ms:.0f}" for a, ms in x["times"]) or "-"]) + " |")
+    return rows
 
 
 def main() -> None:
@@ -173,8 +222,12 @@ def main() -> None:
     parser.add_argument("--backend", choices=BACKENDS, default="local",
                         help="local processes, or a Ray cluster (the ray extra)")
     parser.add_argument("--address", default=None, help="the Ray cluster's head, HOST:PORT (backend ray)")
-    parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS)
+    add_out_dir(parser)
+    parser.add_argument("--results", type=Path, nargs="+", default=None, metavar="FILE",
+                        help=f"the results files (default: {RESULTS_NAME} in the out dir); games are read "
+                             "from all, new ones appended to the first")
     parser.add_argument("--report", action="store_true", help="print the table of the results file only")
+    parser.add_argument("--markdown", action="store_true", help="with --report: the table in Markdown")
     parser.add_argument("--list", action="store_true", help="list the matches")
     args = parser.parse_args()
     if args.list:
@@ -186,11 +239,15 @@ def main() -> None:
         parser.error("--workers must be at least 1")
     if args.address and args.backend != "ray":
         parser.error("--address needs --backend ray")
+    if args.results is None:
+        args.results = [results_dir(args.out_dir) / RESULTS_NAME]
+    if args.markdown and not args.report:
+        parser.error("--markdown goes with --report")
     if not args.report:
         t0 = time.perf_counter()
         play(args.which, args.games, args.workers, args.results, args.backend, args.address)
         print(f"played in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-    for line in report(args.which, args.results):
+    for line in (markdown if args.markdown else report)(args.which, args.results):
         print(line)
 
 

@@ -3,7 +3,7 @@ stochastic approximation) over match results.
 
     .venv/bin/python benchmarks/ai_tune.py [--minutes 40] [--steps 200] [--pairs 2] [--turn 0.2]
         [--iters N] [--a 1] [--c 1] [--params c,scale,widen,...] [--seed 1]
-        [--out benchmarks/results/ai_tune_kingdom.json]
+        [--out-dir DIR | --out FILE]
 
 Each step draws a random sign (+1 or -1) for every tuned parameter and plays the two agents
 ``theta + c_k * sign`` and ``theta - c_k * sign`` against each other: ``--pairs`` setups, each played
@@ -43,6 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from ai_paired import Changed  # noqa: E402
+from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
 
 from builders.ai import evaluate  # noqa: E402
 from builders.ai.mcts import MCTSAgent  # noqa: E402
@@ -61,7 +62,7 @@ MODULE = {name: (getattr(evaluate, name), round(max(0.25, abs(getattr(evaluate, 
 DEFAULT_PARAMS = ["c", "scale", "widen", "KB_MOVE_CASTLE", "KB_MOVE_GOOD", "KB_MOVE_MERCHANTS",
                   "KB_MOVE_KNIGHTS", "KB_MOVE_HERMITS", "KB_MOVE_CITIZENS", "KB_MOVE_LORDS",
                   "KB_MOVE_FARMERS", "KB_MOVE_TILE_BUILD"]
-DEFAULT_OUT = Path(__file__).parent / "results" / "ai_tune_kingdom.json"
+OUT_NAME = "ai_tune_kingdom.json"
 
 
 def spec(name: str) -> tuple[float, float, float, float]:
@@ -127,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--a", type=float, default=1.0, help="SPSA step gain a")
     ap.add_argument("--c", type=float, default=1.0, help="SPSA perturbation c (in parameter steps)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    add_out_dir(ap)
+    ap.add_argument("--out", type=Path, default=None, help=f"the result (default: {OUT_NAME} in the out dir)")
     args = ap.parse_args(argv)
     if args.steps < 1 or args.pairs < 1 or not args.turn > 0 or not args.minutes > 0 or (args.iters is not None and args.iters < 1):
         print("error: --steps, --pairs, --turn, --iters and --minutes must be positive", file=sys.stderr)
@@ -150,7 +152,11 @@ def main(argv: list[str] | None = None) -> int:
         "params": {n: dict(zip(("default", "step", "low", "high"), spec(n))) for n in names},
         "steps": [],
     }
+    args.out = args.out or results_dir(args.out_dir) / OUT_NAME
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_manifest(args.out, agents={"plus": "mcts (tuned values)", "minus": "mcts (tuned values)"},
+                   seeds={"seed": args.seed}, games=2 * args.pairs * args.steps,
+                   settings={k: v for k, v in record.items() if k not in ("command", "steps")})
     start = time.monotonic()
     wins_total = games_total = 0.0
     for k in range(args.steps):

@@ -4,7 +4,7 @@ by default, or any agent (``--agent``, such as the planner ``hard:clock=count``)
 
     .venv/bin/python benchmarks/ai_tune_middle_ages.py [--steps 100] [--pairs 20] [--a 1] [--c 1]
         [--agent medium] [--score wins|lead] [--params MA_ACTION,...] [--workers 1] [--minutes M]
-        [--seed 1] [--check 200] [--start MA_STAFFED=0.6,...] [--out benchmarks/results/ai_tune_middle_ages.json]
+        [--seed 1] [--check 200] [--start MA_STAFFED=0.6,...] [--out-dir DIR | --out FILE]
 
 Each step draws a random sign for every weight and plays ``theta + c_k * sign`` against
 ``theta - c_k * sign``: ``--pairs`` setups, each twice with the seats swapped. The step's score is the
@@ -33,10 +33,14 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from builders.ai import eval_middle_ages as ema
-from builders.ai.agents import parse_agent
-from builders.ai.tournament import derive_seed, wilson_interval
-from builders.core.games import get_game
+sys.path.insert(0, str(Path(__file__).parent))
+
+from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
+
+from builders.ai import eval_middle_ages as ema  # noqa: E402
+from builders.ai.agents import parse_agent  # noqa: E402
+from builders.ai.tournament import derive_seed, wilson_interval  # noqa: E402
+from builders.core.games import get_game  # noqa: E402
 
 #: weight -> (step, low, high); MA_COIN and MA_MACHINE_UNIT are left out (they are baked into tables)
 STEPS = {
@@ -54,7 +58,7 @@ STEPS = {
 #: weights baked into the evaluation's card tables: an agent with its own values of them has the
 #: tables made again around its decisions (a few hundred microseconds); not tuned, but ``match`` checks them
 BAKED = {"MA_COIN", "MA_MACHINE_UNIT"}
-DEFAULT_OUT = Path(__file__).parent / "results" / "ai_tune_middle_ages.json"
+OUT_NAME = "ai_tune_middle_ages.json"
 
 
 class Tuned:
@@ -144,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=None, help="stop after the step that passes this")
     parser.add_argument("--start", default="", metavar="NAME=V,...",
                         help="the values tuned around (default: the evaluation's own)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    add_out_dir(parser)
+    parser.add_argument("--out", type=Path, default=None, help=f"the result (default: {OUT_NAME} in the out dir)")
     args = parser.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)
     if args.steps < 1 or args.pairs < 1 or args.check < 0 or args.workers < 1 or args.lead_scale <= 0:
@@ -193,6 +198,10 @@ def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor 
               "A": big_a, "fixed": fixed,
               "weights": {k: {"default": default[k], "step": STEPS[k][0], "bounds": STEPS[k][1:]} for k in names},
               "steps": []}
+    args.out = args.out or results_dir(args.out_dir) / OUT_NAME
+    write_manifest(args.out, agents={"plus": args.agent, "minus": args.agent}, seeds={"seed": args.seed},
+                   games=2 * args.pairs * args.steps + 2 * args.check,
+                   settings={k: v for k, v in record.items() if k not in ("command", "steps")})
     t0 = time.perf_counter()
     for k in range(args.steps):
         ak = args.a / (k + 1 + big_a) ** 0.602

@@ -14,6 +14,9 @@ receiving one's own new view) in the people's games and in the bot games.
 
     python benchmarks/bot_jobs.py --mode embedded --games 40 --seconds 150
     python benchmarks/bot_jobs.py --mode redis --workers 2 --games 40 --seconds 150
+
+The JSON result line is appended to ``--out`` (default ``bot_jobs.jsonl`` in ``--out-dir``,
+``$BUILDERS_RESULTS`` or the user's data dir), with a manifest of the run beside it.
 """
 
 from __future__ import annotations
@@ -32,8 +35,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
-import websockets
+sys.path.insert(0, str(Path(__file__).parent))
+
+from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
+
+import httpx  # noqa: E402
+import websockets  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 _VERSION = re.compile(r'"version":(\d+)')
@@ -216,12 +223,18 @@ def main() -> None:
                         help="embedded: the server's bot processes (default: one per core)")
     parser.add_argument("--workers", type=int, default=2, help="redis: builders worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=None, help="append the JSON result line to this file")
+    add_out_dir(parser)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="append the JSON result line to this file (default: bot_jobs.jsonl in the out dir)")
     args = parser.parse_args()
     if not 1 <= args.games <= 500 or not 0 <= args.people_games <= 500 or not 0 < args.seconds <= 1800:
         parser.error("--games must be from 1 to 500, --people-games from 0 to 500, --seconds from 0 to 1800")
     if not 1 <= args.workers <= 16:
         parser.error("--workers must be from 1 to 16")
+    args.out = args.out or results_dir(args.out_dir) / "bot_jobs.jsonl"
+    write_manifest(args.out, agents={"bots": args.level, "people": "scripted, random legal actions"},
+                   seeds={"seed": args.seed}, games=args.games + args.people_games,
+                   settings={k: v for k, v in vars(args).items() if k not in ("out", "out_dir")})
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -296,6 +309,7 @@ def main() -> None:
     line = json.dumps(report)
     print(line)
     if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
         with open(args.out, "a") as f:
             f.write(line + "\n")
     print(f"{args.mode}: {report['bot_turns']} {args.level} bot turns in {report['seconds']} s; bot turn wait p50 "

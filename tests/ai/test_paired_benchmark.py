@@ -209,7 +209,10 @@ def test_seat_keeps_only_the_games_with_the_first_agent_in_that_seat(tmp_path, c
     line = capsys.readouterr().out.strip()
     assert line.startswith("ma-easy-random against random, games 0-7 at seat 1: base medium: ")
     assert line.endswith("of 4 games ended with other scores)")
-    for path in tmp_path.iterdir():
+    arms = sorted(tmp_path.glob("*.jsonl"))
+    assert len(arms) == 2
+    assert sorted(tmp_path.glob("*.manifest.json")) == [arm.with_name(arm.stem + ".manifest.json") for arm in arms]
+    for path in arms:
         games = _arm(tmp_path, path.name)
         assert sorted(games) == [1, 3, 5, 7]
         assert all(g["seats"] == [1, 0] for g in games.values())
