@@ -93,7 +93,14 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
         assert b["mu"] > 25 > a["mu"]
     else:
         assert a["mu"] == pytest.approx(b["mu"])
-    assert a["sigma"] < 25 / 3 and a["rating"] == pytest.approx(a["mu"] - 3 * a["sigma"], abs=0.01)
+    # the familiar scale: 60 times mu, 1500 for a new player; provisional after one game
+    assert a["sigma"] < 25 / 3 and a["rating"] == round(60 * a["mu"]) and a["provisional"] is True
+    if result["winners"] == [0]:
+        assert a["rating"] > 1500 > b["rating"]
+    # the game-over screen's numbers: each player's rating after the game and the change it made
+    changes = {c["seat"]: c for c in ada.get(f"/api/games/{gid}").json()["rating_changes"]}
+    assert changes[0] == {"seat": 0, "rating": a["rating"], "change": a["rating"] - 1500, "provisional": True}
+    assert changes[1] == {"seat": 1, "rating": b["rating"], "change": b["rating"] - 1500, "provisional": True}
 
     # only once: rating the same game again changes nothing
     ratings = server.app.state.ratings
@@ -108,7 +115,9 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
     assert profile["mean_score"] == totals[0]
     assert sorted(profile["favourite_cards"]) == sorted(live.setup["cards"])
     assert [h["game_id"] for h in profile["history"]] == [gid]
-    assert profile["history"][0]["rating"] == pytest.approx(a["rating"], abs=0.01)
+    assert profile["history"][0]["rating"] == a["rating"]
+    assert profile["history"][0]["change"] == a["rating"] - 1500 and profile["history"][0]["provisional"]
+    assert profile["ratings"]["kingdom"]["rating"] == a["rating"]
     assert profile["games"][0]["replay"] == f"/replay/{gid}"
     assert profile["ratings"]["kingdom"]["games"] == 1
     refused(bo.get("/api/players/nobody_at_all"), 404, "no player named")
@@ -122,3 +131,20 @@ def test_favourite_cards_of_the_builders_are_the_buildings_a_player_opened():
              StoredStep(0, "recruit W01", [], False), StoredStep(0, "open B04", [], False), StoredStep(0, "end", [], False)]
     assert _opened(steps, [0]) == ["B04 The Treehouse", "B04 The Treehouse"]
     assert _opened(steps, [1]) == ["B31 The Chapel"]
+
+
+def test_the_rating_scale_and_the_changes_it_shows():
+    """Issue: profiles showed -1.8 and 3.4. A rating is shown as 60 times openskill's mu (1500 for a new
+    player), provisional while sigma is above 5; a profile's history has one point per rated game with
+    the change that game made, each game's first point measured from 1500."""
+    from types import SimpleNamespace
+
+    from builders.server.ratings import _history, provisional, shown
+
+    assert shown(25.0) == 1500 and shown(25.24) == 1514 and shown(24.85) == 1491
+    assert provisional(25 / 3) and provisional(5.01) and not provisional(5.0)
+    points = [SimpleNamespace(game_id="g1", game="kingdom", mu=26.0, sigma=7.0, rank=1, at=1.0, private=False),
+              SimpleNamespace(game_id="g2", game="middle-ages", mu=24.0, sigma=7.0, rank=2, at=2.0, private=False),
+              SimpleNamespace(game_id="g3", game="kingdom", mu=25.5, sigma=4.9, rank=2, at=3.0, private=True)]
+    assert [(p["game_id"], p["rating"], p["change"], p["provisional"]) for p in _history(points, False, 25.0)] == [
+        ("g1", 1560, 60, True), ("g2", 1440, -60, True), (None, 1530, -30, False)]

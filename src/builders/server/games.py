@@ -731,6 +731,7 @@ class GameService:
                 "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
                 "rated": bool(live.options.get("rated")), "hints": bool(live.options.get("hints")),
                 "colours": live.options.get("colours"), "spectators": self.spectators(live),
+                "rating_changes": live.options.get("rating_changes"),
             }
         return cached
 

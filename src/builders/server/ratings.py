@@ -25,6 +25,24 @@ from builders.server.privacy import account_of
 from builders.server.schemas import CreateGame, Leader, Profile
 
 GAMES = ("kingdom", "middle-ages")
+#: ratings are shown on the familiar scale: openskill's mu times SCALE, so a new player (mu 25) has 1500
+SCALE = 60.0
+#: a rating is provisional (shown with a "?") while its uncertainty sigma is above this (a new player's
+#: is 25/3, about 8.3; it falls below 5 after some 8 to 12 rated games)
+PROVISIONAL_SIGMA = 5.0
+#: what the number means, for the leaderboard
+MEANING = ("A rating is a measure of strength from rated games: a new player starts at 1500, and the "
+           "winner of a game between two players 200 points apart is the stronger one about three times in "
+           "four. A ? marks a provisional rating: too few games yet to be sure of it.")
+
+
+def shown(mu: float) -> int:
+    """A rating on the familiar scale (1500 for a new player)."""
+    return round(SCALE * mu)
+
+
+def provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
 
 
 def check_rated(body: CreateGame, creator: Any) -> None:
@@ -114,7 +132,8 @@ class Ratings:
         if len(seats) != len(live.seats):
             return False
         now = time.time()
-        options = {**live.options, "rated_done": True}
+        changes: list[dict[str, Any]] = []
+        options = {**live.options, "rated_done": True, "rating_changes": changes}
         try:
             with self.engine.begin() as conn:
                 current = {}
@@ -127,6 +146,9 @@ class Ratings:
                 new = self.model.rate(teams, ranks=[ranks[s["seat"]] for s in seats])
                 for s, team in zip(seats, new):
                     mu, sigma = team[0].mu, team[0].sigma
+                    before = current[s["seat"]]
+                    changes.append({"seat": s["seat"], "rating": shown(mu), "provisional": provisional(sigma),
+                                    "change": shown(mu) - shown(before.mu if before else self.model.mu)})
                     conn.execute(insert(RatingChangeRow).values(
                         game_id=live.id, account_id=s["account"], game=live.game, seat=s["seat"],
                         rank=ranks[s["seat"]], score=totals[s["seat"]], mu=mu, sigma=sigma, at=now))
@@ -147,13 +169,15 @@ class Ratings:
 
     # -- reading ---------------------------------------------------------------------------------
     def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The best rated players of ``game``: established ratings first, highest first, then the
+        provisional ones."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(AccountRow.username, RatingRow.mu, RatingRow.sigma, RatingRow.games)
                                 .join(AccountRow, AccountRow.id == RatingRow.account_id)
                                 .where(RatingRow.game == game)).all()
-        out = [{"username": r.username, "rating": round(r.mu - 3 * r.sigma, 2), "mu": r.mu, "sigma": r.sigma,
-                "games": r.games} for r in rows if r.username]
-        out.sort(key=lambda x: (-x["rating"], x["username"].lower()))
+        out = [{"username": r.username, "rating": shown(r.mu), "provisional": provisional(r.sigma), "mu": r.mu,
+                "sigma": r.sigma, "games": r.games} for r in rows if r.username]
+        out.sort(key=lambda x: (x["provisional"], -x["rating"], x["username"].lower()))
         for i, item in enumerate(out[:limit]):
             item["rank"] = i + 1
         return out[:limit]
@@ -201,10 +225,9 @@ class Ratings:
         played = len(finished)
         return {
             "username": account.username,
-            "ratings": {r.game: {"rating": round(r.mu - 3 * r.sigma, 2), "mu": r.mu, "sigma": r.sigma,
-                                 "games": r.games} for r in ratings},
-            "history": [{"game_id": c.game_id if own or not c.private else None, "game": c.game,
-                         "rating": round(c.mu - 3 * c.sigma, 2), "rank": c.rank, "at": c.at} for c in changes],
+            "ratings": {r.game: {"rating": shown(r.mu), "provisional": provisional(r.sigma), "mu": r.mu,
+                                 "sigma": r.sigma, "games": r.games} for r in ratings},
+            "history": _history(changes, own, self.model.mu),
             "games_played": played, "rated_games": rated_count, "wins": wins,
             "win_rate": round(wins / played, 3) if played else None,
             "mean_score": round(sum(scores) / len(scores), 2) if scores else None,
@@ -213,10 +236,25 @@ class Ratings:
         }
 
 
+def _history(changes: list[Any], own: bool, start: float) -> list[dict[str, Any]]:
+    """One point per rated game, in order: the rating after it and the change it made (a game's
+    first point changes from 1500); a private game's point is not linked for others."""
+    last: dict[str, float] = {}
+    out = []
+    for c in changes:
+        before = last.get(c.game, start)
+        last[c.game] = c.mu
+        out.append({"game_id": c.game_id if own or not c.private else None, "game": c.game,
+                    "rating": shown(c.mu), "change": shown(c.mu) - shown(before),
+                    "provisional": provisional(c.sigma), "rank": c.rank, "at": c.at})
+    return out
+
+
 def router(ratings: Ratings) -> APIRouter:
     r = APIRouter(tags=["ratings"])
 
-    @r.get("/api/leaderboard/{game}", response_model=list[Leader], summary="The best rated players of a game")
+    @r.get("/api/leaderboard/{game}", response_model=list[Leader], summary="The best rated players of a game",
+           description=MEANING)
     def leaderboard(game: str = PathParam(pattern=r"^(kingdom|middle-ages)$")):
         return ratings.leaderboard(game)
 

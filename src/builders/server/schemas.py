@@ -153,6 +153,13 @@ class ResultModel(BaseModel):
     winners: list[int] = []
 
 
+class RatingChange(BaseModel):
+    seat: int
+    rating: int = Field(description="the player's rating after the game")
+    change: int = Field(description="what the game changed it by (+14, -9)")
+    provisional: bool
+
+
 class Summary(BaseModel):
     id: str
     game: GameName
@@ -171,6 +178,8 @@ class Summary(BaseModel):
     hints: bool = Field(False, description="the player to move may ask for a hint")
     colours: list[str] | None = Field(None, description="the colour of each seat, in seat order (none: the defaults)")
     spectators: int = Field(0, description="sockets watching the game without a seat, on every server process")
+    rating_changes: list[RatingChange] | None = Field(
+        None, description="a finished rated game: each player's rating after it and the change it made")
 
 
 class MyGame(Summary):
@@ -319,14 +328,16 @@ class ChatMessage(BaseModel):
 class Leader(BaseModel):
     rank: int
     username: str
-    rating: float = Field(description="mu - 3 sigma (a conservative estimate)")
+    rating: int = Field(description="on the familiar scale: 1500 for a new player (60 times mu)")
+    provisional: bool = Field(description="too few rated games yet to be sure of the rating")
     mu: float
     sigma: float
     games: int
 
 
 class GameRating(BaseModel):
-    rating: float
+    rating: int
+    provisional: bool
     mu: float
     sigma: float
     games: int
@@ -336,7 +347,9 @@ class RatingPoint(BaseModel):
     #: None for a private game seen by someone else than the player (the point stays, unlinked)
     game_id: str | None
     game: GameName
-    rating: float
+    rating: int
+    change: int = Field(description="what this game changed the rating by")
+    provisional: bool
     rank: int
     at: float
 
