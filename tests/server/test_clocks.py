@@ -25,6 +25,15 @@ def view(api, gid, token=None):
     return api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": token} if token else {}).json()
 
 
+def first_move(api, gid, token):
+    """The first action of the game (not the end of the turn): the clocks start with it."""
+    v = view(api, gid, token)
+    action = next(a for a in v["legal"] if a != "end")
+    r = api.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": token})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
 def play_turn(api, gid, token):
     """Seat of ``token`` plays its whole turn (first legal actions, then end)."""
     v = view(api, gid, token)
@@ -54,7 +63,11 @@ def test_bad_clocks_are_refused(server, api, clock, words):
 def test_a_live_clock_charges_the_mover_and_adds_the_increment(server, api):
     gid, tokens = create(api, {"kind": "live", "total": 60, "increment": 5})
     start = view(api, gid)["clock"]
-    assert start["kind"] == "live" and start["running"] == 0 and start["left"] == [60.0, 60.0]
+    # nobody's time runs before the first move of the game (as on lichess)
+    assert start["kind"] == "live" and start["running"] is None and start["left"] == [60.0, 60.0]
+    time.sleep(0.5)
+    first = first_move(api, gid, tokens[0])["clock"]
+    assert first["running"] == 0 and first["left"] == [60.0, 60.0]
     time.sleep(1.0)
     after = play_turn(api, gid, tokens[0])["clock"]
     assert after["running"] == 1
@@ -78,6 +91,7 @@ def test_a_turn_based_clock_starts_each_turn_afresh(server, api):
 def test_a_clock_that_runs_out_hands_the_seat_to_the_chosen_bot(server, api):
     gid, tokens = create(api, {"kind": "live", "total": 1, "bot": "easy"},
                          seats=[{"type": "human"}, {"type": "bot", "level": "hard"}])
+    first_move(api, gid, tokens[0])
     deadline = time.monotonic() + 20
     while True:
         summary = api.get(f"/api/games/{gid}").json()
@@ -175,7 +189,8 @@ def test_a_clock_is_stored_with_the_move_and_a_stale_copy_cannot_overwrite_it(tm
         assert a.app.state.service.acting  # A checkpoints the clocks (in one test process B may too)
         with httpx.Client(base_url=a.url, timeout=20) as on_a, httpx.Client(base_url=b.url, timeout=20) as on_b:
             gid, tokens = create(on_a, {"kind": "live", "total": 600, "increment": 10})
-            assert view(on_a, gid)["clock"]["running"] == 0
+            assert view(on_a, gid)["clock"]["running"] is None
+            assert first_move(on_a, gid, tokens[0])["clock"]["running"] == 0
             time.sleep(0.5)
             moved = play_turn(on_b, gid, tokens[0])
             assert moved["to_move"] == 1 and moved["clock"]["running"] == 1
@@ -204,3 +219,22 @@ def test_a_clock_is_stored_with_the_move_and_a_stale_copy_cannot_overwrite_it(tm
                 clock = view(api, gid)["clock"]
                 assert clock["running"] == 1 and clock["left"][0] == stored["left"][0], clock
                 assert abs(remaining(clock)[1] - remaining(stored)[1]) < 1.0, (clock, stored)
+
+
+def test_clocks_start_when_every_seat_is_taken_and_the_first_move_is_made(server, api):
+    """Issue: a live clock started before the friend had even joined (4:56 left on arrival). The clocks
+    wait for every seat to be taken and for the first move of the game, as on lichess."""
+    gid, tokens = create(api, {"kind": "live", "total": 300, "increment": 0},
+                         seats=[{"type": "human"}, {"type": "human", "open": True}])
+    time.sleep(0.5)
+    first_move(api, gid, tokens[0])  # the first move while the friend is on the way: no clock yet
+    time.sleep(0.5)
+    clock = view(api, gid)["clock"]
+    assert clock["running"] is None and clock["left"] == [300.0, 300.0]
+    joined = api.post(f"/api/games/{gid}/join", json={"seat": 1, "name": "Friend"})
+    assert joined.status_code == 200, joined.text
+    clock = view(api, gid)["clock"]
+    # every seat taken, a move made: the clock of the seat to move (seat 0, still in its turn) runs
+    assert clock["running"] == 0 and clock["left"] == [300.0, 300.0]
+    time.sleep(0.5)
+    assert 299.0 < remaining(clock)[0] < 299.7

@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 
 from tests.server.conftest import make_app
+from tests.server.test_clocks import first_move
 from tests.server.helpers import ROOT, SocketClient, ThreadServer
 
 
@@ -114,6 +115,7 @@ def test_a_clock_runs_out_in_a_game_not_in_memory(tmp_path):
         r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}],
                                          "clock": {"kind": "live", "total": 3, "increment": 0, "bot": "easy"}})
         gid = r.json()["id"]
+        first_move(api, gid, r.json()["seats"][0]["token"])  # the clocks start with the first move
         row = service.store.game(gid)
         assert row["deadline"] is not None and abs(row["deadline"] - (row["options"]["clock"]["since"] + 3)) < 1e-6
         forget_all(app)
@@ -135,6 +137,7 @@ def test_a_clock_forgotten_while_it_ran_is_charged_the_time_the_server_was_up(tm
         r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}],
                                          "clock": {"kind": "turn", "per_turn": 3600, "bot": "easy"}})
         gid = r.json()["id"]
+        first_move(api, gid, r.json()["seats"][0]["token"])  # the clocks start with the first move
         forget_all(first)
         forgotten = time.time()
         time.sleep(2.0)  # up, with the game not in memory: this time is the player's

@@ -7,8 +7,8 @@ A game's clock is part of its stored options (``options["clock"]``)::
      "left": [s per seat], "running": seat | null, "since": epoch seconds, "flagged": [seats]}
 
 ``left[running]`` is the time the running seat had at ``since``; it has ``left - (now - since)`` now.
-The clock runs for the seat to move while a person plays it (never for a bot or a seat nobody has
-taken yet). When the seat to move changes, the one that moved is charged (and given the increment,
+The clocks start once every seat is taken and the first move of the game is made (as on lichess);
+then the clock runs for the seat to move while a person plays it (never for a bot). When the seat to move changes, the one that moved is charged (and given the increment,
 live); a turn-based clock starts each turn at ``per_turn``. When a clock runs out the server hands
 the seat to a bot of the level chosen at creation. The acting process checkpoints running clocks
 every few seconds and when it stops; after a restart a clock goes on from its last checkpoint, so
@@ -38,6 +38,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from builders.core.state import Chance
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.models import ActionRow, ChatRow, GameRow, LeaseRow, SeatOwnerRow, SessionRow
 from builders.server.schemas import ClockSpec
@@ -72,6 +73,14 @@ def remaining(clock: dict[str, Any], now: float | None = None) -> list[float]:
     if clock.get("running") is not None:
         left[clock["running"]] = left[clock["running"]] - (now - clock["since"])
     return [max(0.0, x) for x in left]
+
+
+def started(state: Any, seats: list[dict[str, Any]]) -> bool:
+    """Whether the clocks run: every seat is taken and the first move of the game has been made, as
+    on lichess (nobody's time runs while a friend is still on the way, nor before the first move)."""
+    if any(s["type"] == "human" and not s.get("claimed") for s in seats):
+        return False
+    return any(not isinstance(entry, Chance) for entry in state.history)
 
 
 class Clocks:
@@ -223,7 +232,7 @@ class Clocks:
             return None
         running = clock.get("running")
         following = None
-        if not state.is_over():
+        if not state.is_over() and started(state, seats):
             seat = state.current_player
             info = seats[seat]
             if info["type"] == "human" and info["claimed"]:
