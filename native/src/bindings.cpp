@@ -39,15 +39,38 @@ void fill_small(int8_t* a, int& n, const std::vector<int>& v) {
     }
 }
 
+// a native state as Python sees it: the core's state, and what the Python side keeps with it (meta:
+// board, cards and setup; the pending forced draws; a cache of Python objects made from the
+// position, valid while version, bumped by every change, is the same)
 struct KB {
     kb::State st;
     std::vector<int32_t> buf;
+    nb::object meta, forced, cache, hist;
+    uint64_t version = 0, cache_version = ~0ULL, hist_version = ~0ULL;
+    KB() : meta(nb::none()), forced(nb::steal(PyList_New(0))), cache(nb::none()), hist(nb::none()) {}
 };
+
+// the ints 0-399 and END made once: most lists of actions are made of them
+PyObject* small_ints[401];
 
 nb::list to_list(const std::vector<int32_t>& v) {
     PyObject* list = PyList_New((Py_ssize_t)v.size());
-    for (size_t i = 0; i < v.size(); i++) PyList_SET_ITEM(list, (Py_ssize_t)i, PyLong_FromLong(v[i]));
+    for (size_t i = 0; i < v.size(); i++) {
+        int32_t a = v[i];
+        PyObject* o;
+        if (a >= 0 && a < 400) { o = small_ints[a]; Py_INCREF(o); }
+        else if (a == kb::END) { o = small_ints[400]; Py_INCREF(o); }
+        else o = PyLong_FromLong(a);
+        PyList_SET_ITEM(list, (Py_ssize_t)i, o);
+    }
     return nb::steal<nb::list>(list);
+}
+
+bool legal_int(const kb::State& st, nb::handle h, long long& a) {
+    if (!PyLong_CheckExact(h.ptr())) return false;
+    int overflow = 0;
+    a = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    return !overflow && st.is_legal(a);
 }
 
 // random playouts: each decision picks legal[rng.randbelow(len(legal))]
@@ -151,7 +174,22 @@ NB_MODULE(builders_native, m) {
         })
         .def_prop_ro("nloc", [](const kb::Board& b) { return b.nloc; });
 
+    for (int i = 0; i < 400; i++) small_ints[i] = PyLong_FromLong(i);
+    small_ints[400] = PyLong_FromLong(kb::END);
+
     nb::class_<KB>(m, "KBState")
+        .def("__init__", [](KB* self, std::shared_ptr<kb::Board> board, int players, const std::vector<int>& cards,
+                            int start) {
+            // an empty map before any draw (KingdomState.blank)
+            if (players < 2 || players > 4) throw nb::value_error("2 to 4 players");
+            if (cards.size() != 3) throw nb::value_error("3 cards");
+            if (start < 0 || start >= players) throw nb::value_error("start player out of range");
+            new (self) KB();
+            self->st.board = board;
+            self->st.num_players = players;
+            self->st.start_player = self->st.to_move = start;
+            for (int i = 0; i < 3; i++) self->st.cards[i] = cards[i];
+        })
         .def_static(
             "new_game",
             [](std::shared_ptr<kb::Board> board, int players, const std::vector<int>& cards, int start,
@@ -165,28 +203,50 @@ NB_MODULE(builders_native, m) {
                 return out;
             },
             "board"_a, "players"_a, "cards"_a, "start"_a, "seed"_a, "deck"_a = nb::none())
-        .def_static(
-            "blank",
-            [](std::shared_ptr<kb::Board> board, int players, const std::vector<int>& cards, int start) {
-                if (players < 2 || players > 4) throw nb::value_error("2 to 4 players");
-                KB out;
-                out.st.board = board;
-                out.st.num_players = players;
-                out.st.start_player = out.st.to_move = start;
-                for (int i = 0; i < 3; i++) out.st.cards[i] = cards.at(i);
-                return out;
-            })
-        .def("copy", [](const KB& s) { KB out; out.st = s.st; return out; })
+        .def("start_game", [](KB& s, uint64_t seed, std::optional<std::vector<int>> deck) {
+            // the initial state of this map, seats and cards (setup.start_state): the deck given top
+            // first, or the full deck shuffled with the seed; every seat draws a card
+            if (deck && deck->size() != 25) throw nb::value_error("a deck has 25 cards");
+            s.st = kb::State::new_game(s.st.board, s.st.num_players, s.st.cards, s.st.start_player, seed,
+                                       deck ? &*deck : nullptr);
+            s.version++;
+        }, "seed"_a, "deck"_a = nb::none())
+        .def("assign", [](KB& s, const KB& other) {
+            // take the position of another native state (its history, not its Python side)
+            s.st = other.st;
+            s.version++;
+        })
+        .def("copy", [](nb::handle self) {
+            // an independent copy, of the same Python class (the pending forced draws copied too)
+            KB& s = nb::cast<KB&>(self);
+            nb::object out = nb::inst_alloc(self.type());
+            KB* p = nb::inst_ptr<KB>(out);
+            new (p) KB();
+            p->st = s.st;
+            p->meta = s.meta;
+            p->forced = nb::steal(PySequence_List(s.forced.ptr()));
+            if (!p->forced.is_valid()) throw nb::python_error();
+            nb::inst_mark_ready(out);
+            return out;
+        })
         .def("legal_actions", [](KB& s) { s.st.legal_actions(s.buf); return to_list(s.buf); })
-        .def("is_legal", [](const KB& s, int64_t a) { return s.st.is_legal(a); })
-        .def("try_apply", [](KB& s, nb::handle h) {
-            // play h if it is a legal action (an int); False, changing nothing, for anything else
-            if (!PyLong_CheckExact(h.ptr())) return false;
-            int overflow = 0;
-            long long a = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
-            if (overflow || !s.st.is_legal(a)) return false;
-            s.st.apply((int32_t)a);
-            return true;
+        .def("is_over", [](const KB& s) { return s.st.over; })
+        .def_prop_ro("current_player", [](const KB& s) { return s.st.to_move; })
+        .def("is_legal", [](const KB& s, nb::handle h) { long long a; return legal_int(s.st, h, a); },
+             "action"_a.none())
+        .def("apply", [](nb::handle self, nb::handle action) {
+            // play a legal action; anything else (and any action while forced draws are pending) goes
+            // to the Python side's _apply_slow, which plays the draws or raises the engine's error
+            KB& s = nb::cast<KB&>(self);
+            PyObject* f = s.forced.ptr();
+            bool pending = PyList_CheckExact(f) ? PyList_GET_SIZE(f) != 0 : PyObject_IsTrue(f) != 0;
+            long long a;
+            if (!pending && legal_int(s.st, action, a)) {
+                s.st.apply((int32_t)a);
+                s.version++;
+                return;
+            }
+            self.attr("_apply_slow")(action);
         }, "action"_a.none())
         .def("apply_forced", [](KB& s, int64_t a, const std::vector<int>& forced) {
             // (1, consumed) after the action; (0, 0) if it is not legal; (-1, i) forced entry i is no
@@ -199,6 +259,7 @@ NB_MODULE(builders_native, m) {
             } catch (const kb::ForcedError& e) {
                 return std::make_tuple(-1 - e.kind, e.index);
             }
+            s.version++;
             return std::make_tuple(1, consumed);
         })
         .def("scores", [](const KB& s, int seat) {
@@ -209,8 +270,16 @@ NB_MODULE(builders_native, m) {
         })
         .def("playout", [](KB& s, uint64_t seed) {
             kb::Rng pick{seed};
+            s.version++;
             return playout(s.st, pick, s.buf);
         })
+        .def_prop_rw("meta", [](const KB& s) { return s.meta; }, [](KB& s, nb::object v) { s.meta = v; })
+        .def_prop_rw("forced", [](const KB& s) { return s.forced; }, [](KB& s, nb::object v) { s.forced = v; })
+        .def_prop_ro("version", [](const KB& s) { return s.version; })
+        .def_prop_rw("cache", [](const KB& s) { return s.cache_version == s.version ? s.cache : nb::none(); },
+                     [](KB& s, nb::object v) { s.cache = v; s.cache_version = s.version; })
+        .def_prop_rw("hist", [](const KB& s) { return s.hist_version == s.version ? s.hist : nb::none(); },
+                     [](KB& s, nb::object v) { s.hist = v; s.hist_version = s.version; })
         .def_static("random_games", [](std::shared_ptr<kb::Board> board, int players, const std::vector<int>& cards,
                                        uint64_t first_seed, int games, uint64_t pick_seed) {
             // whole random games inside the core, each from a new game of seed first_seed + g; the
@@ -229,8 +298,8 @@ NB_MODULE(builders_native, m) {
             }
             return std::make_tuple(decisions, total);
         })
-        .def_prop_ro("history", [](const KB& s) { return to_list(s.st.history); })
-        .def("set_history", [](KB& s, const std::vector<int32_t>& h) { s.st.history = h; })
+        .def_prop_ro("history_codes", [](const KB& s) { return to_list(s.st.history); })
+        .def("set_history", [](KB& s, const std::vector<int32_t>& h) { s.st.history = h; s.version++; })
         .def_prop_ro("history_len", [](const KB& s) { return s.st.history.size(); })
         // the fields, read and written as the Python state keeps them
         .def_prop_ro("num_players", [](const KB& s) { return s.st.num_players; })
@@ -245,11 +314,11 @@ NB_MODULE(builders_native, m) {
         .def_prop_rw("legacy", [](const KB& s) { return s.st.legacy; }, [](KB& s, bool v) { s.st.legacy = v; })
         .def_prop_rw("rng_state", [](const KB& s) { return s.st.rng.state; },
                      [](KB& s, uint64_t v) { s.st.rng.state = v; })
-        .def_prop_ro("cards", [](const KB& s) { return std::vector<int>(s.st.cards, s.st.cards + 3); })
-        .def_prop_rw("occ", [](const KB& s) { return mask_bytes(s.st.occ); },
+        .def_prop_ro("card_codes", [](const KB& s) { return std::vector<int>(s.st.cards, s.st.cards + 3); })
+        .def_prop_rw("occ_bytes", [](const KB& s) { return mask_bytes(s.st.occ); },
                      [](KB& s, const nb::bytes& b) { s.st.occ = mask_from(b); })
-        .def("own", [](const KB& s, int p) { return mask_bytes(s.st.own[p & 3]); })
-        .def("near", [](const KB& s, int p) { return mask_bytes(s.st.near[p & 3]); })
+        .def("own_bytes", [](const KB& s, int p) { return mask_bytes(s.st.own[p & 3]); })
+        .def("near_bytes", [](const KB& s, int p) { return mask_bytes(s.st.near[p & 3]); })
         .def("set_own", [](KB& s, int p, const nb::bytes& own, const nb::bytes& near) {
             s.st.own[p & 3] = mask_from(own);
             s.st.near[p & 3] = mask_from(near);

@@ -190,5 +190,21 @@ def test_new_games_made_inside_the_core_are_the_python_setups():
     py = game.new_state(setup)
     made = native._native.KBState.new_game(native_board(py.board), 3, [1, 0, 3], 0, 12)
     nat = native.from_python(py)
-    assert (made.deck, made.hand, made.rng_state) == (nat._n.deck, nat._n.hand, nat._n.rng_state)
-    assert state_difference(py, native.NativeKingdomState._wrap(made, py.board, py.cards, py._setup, []).to_python()) is None
+    assert (made.deck, made.hand, made.rng_state) == (nat.deck, nat.hand, nat.rng_state)
+    other = nat.copy()
+    other.assign(made)
+    assert state_difference(py, other.to_python()) is None
+    made_here = native.new_state(setup)
+    assert state_difference(py, made_here.to_python()) is None
+    assert made_here.setup == py.setup and made_here.cards == py.cards
+
+
+def test_new_states_on_the_native_core_are_the_python_ones():
+    game = KingdomBuilder()
+    for seed in range(30):
+        setup = game.random_setup(2 + seed % 3, seed)
+        if seed % 2:
+            del setup["deck"]  # then the deck is shuffled with the seed
+        py, nat = game.new_state(setup), native.new_state(setup)
+        assert state_difference(py, nat.to_python()) is None
+        assert nat.to_record() == py.to_record()

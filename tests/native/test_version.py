@@ -42,4 +42,4 @@ def test_bench_native_prints_every_figure():
     assert sum("inside the core" in line for line in lines) == 2
     assert sum("from Python on the core" in line for line in lines) == 2
     assert any(line.startswith("  2 players, batched masked random steps") for line in lines)
-    assert lines[-1].startswith("  a state copy: ")
+    assert lines[-1].startswith("  a state copy (state.copy() from Python): ")

@@ -21,8 +21,9 @@ from builders.core.games import CoreError, core_setting
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, check_not_over, winners_of
 from builders.kingdom import notation, rules
-from builders.kingdom.board import BIT, Board, bits
+from builders.kingdom.board import BIT, Board, bits, get_board
 from builders.kingdom.data import CARDS, TERRAINS
+from builders.kingdom.setup import normalize_setup
 from builders.kingdom.state import KingdomState
 
 try:  # the native module is optional: without it the Python engine plays
@@ -85,10 +86,10 @@ def _decode_history(history: list[int]) -> list:
 def from_python(st: KingdomState) -> NativeKingdomState:
     """The native state of a Python ``KingdomState`` (history, forced draws and generator included)."""
     if _native is None:
-        raise RuntimeError("the native core is not built (pip install ./native)")
+        raise CoreError("the native core is not built (make native)")
     board = st.board
-    n = _native.KBState.blank(native_board(board), st.num_players, [CARDS.index(c) for c in st.cards],
-                              st.start_player)
+    n = NativeKingdomState(native_board(board), st.num_players, [CARDS.index(c) for c in st.cards], st.start_player)
+    n.meta = (board, st.cards, st._setup)
     n.to_move = st.to_move
     n.built = st.built
     n.turn = st.turn
@@ -96,7 +97,7 @@ def from_python(st: KingdomState) -> NativeKingdomState:
     n.over = st.over
     n.legacy = st.legacy
     n.rng_state = st.rng.state
-    n.occ = _mask(st.occ)
+    n.occ_bytes = _mask(st.occ)
     for p in range(st.num_players):
         n.set_own(p, _mask(st.own[p]), _mask(st.near[p]))
         n.set_tiles(p, *(_to_ordinals(board, m) for m in (st.held[p], st.used[p], st.new[p], st.taken[p])))
@@ -107,134 +108,117 @@ def from_python(st: KingdomState) -> NativeKingdomState:
     n.discard = st.discard
     n.removed = st.removed
     n.set_history(_encode_history(st.history))
-    return NativeKingdomState._wrap(n, board, st.cards, st._setup, list(st.forced))
+    n.forced = list(st.forced)
+    return n
 
 
-class NativeKingdomState(GameState):
-    """A Kingdom Builder position on the native core, with the protocol of ``KingdomState``."""
+def new_state(setup: Any) -> NativeKingdomState:
+    """The initial state of a setup made directly on the native core (the setup checked by
+    ``builders.kingdom.setup`` as always): the same state as ``from_python(setup.new_state(setup))``."""
+    if _native is None:
+        raise CoreError("the native core is not built (make native)")
+    norm = normalize_setup(setup)
+    board = get_board(norm["sections"])
+    st = NativeKingdomState(native_board(board), norm["players"], [CARDS.index(c) for c in norm["cards"]],
+                            norm["start_player"])
+    st.start_game(norm["seed"], [_CODE[t] for t in norm["deck"]] if "deck" in norm else None)
+    st.meta = (board, tuple(norm["cards"]), norm)
+    return st
+
+
+class NativeKingdomState(_native.KBState if _native is not None else object):  # type: ignore[misc]
+    """A Kingdom Builder position on the native core, with the protocol of ``KingdomState``.
+
+    It is the native module's state itself (``legal_actions``, ``apply``, ``is_over``, ``copy`` and
+    the small fields are the core's own methods and properties), registered as a ``GameState``."""
 
     GAME = "kingdom"
     RECORD_FORMAT = 2
-    __slots__ = ("_n", "board", "cards", "_setup", "forced", "_py", "_hist")
+    __slots__ = ()
 
-    @classmethod
-    def _wrap(cls, n, board: Board, cards: tuple[str, ...], setup: dict[str, Any], forced: list) -> NativeKingdomState:
-        st = object.__new__(cls)
-        st._n = n
-        st.board = board
-        st.cards = cards
-        st._setup = setup
-        st.forced = forced
-        st._py = None
-        st._hist = None
-        return st
+    board = property(lambda self: self.meta[0], doc="The map (a Python Board).")
+    cards = property(lambda self: self.meta[1], doc="The 3 scoring cards, by name.")
+    _setup = property(lambda self: self.meta[2])
 
     def to_python(self) -> KingdomState:
         """This position as a Python ``KingdomState`` (a new, independent one)."""
-        n = self._n
         board = self.board
-        st = KingdomState.blank(board, n.num_players, self.cards, self._setup, n.start_player, Rng(0))
-        st.rng.state = n.rng_state
-        st.to_move = n.to_move
-        st.built = n.built
-        st.turn = n.turn
-        st.final_round = n.final_round
-        st.over = n.over
-        st.legacy = n.legacy
-        st.occ = _int(n.occ)
-        for p in range(n.num_players):
-            st.own[p] = _int(n.own(p))
-            st.near[p] = _int(n.near(p))
-            st.held[p], st.used[p], st.new[p], st.taken[p] = (_from_ordinals(board, m) for m in n.tiles(p))
-        st.supply = n.supply
-        st.hand = n.hand
-        st.left = n.left
-        st.deck = n.deck
-        st.discard = n.discard
-        st.removed = n.removed
-        st.history = _decode_history(n.history)
+        st = KingdomState.blank(board, self.num_players, self.cards, self._setup, self.start_player, Rng(0))
+        st.rng.state = self.rng_state
+        st.to_move = self.to_move
+        st.built = self.built
+        st.turn = self.turn
+        st.final_round = self.final_round
+        st.over = self.over
+        st.legacy = self.legacy
+        st.occ = self.occ
+        st.own = self.own
+        st.near = [_int(self.near_bytes(p)) for p in range(self.num_players)]
+        st.held, st.used, st.new, st.taken = self.held, self.used, self.new, self.taken
+        st.supply = self.supply
+        st.hand = self.hand
+        st.left = self.left
+        st.deck = self.deck
+        st.discard = self.discard
+        st.removed = self.removed
+        st.history = _decode_history(self.history_codes)
         st.forced = list(self.forced)
         return st
 
     def _python(self) -> KingdomState:
         """The Python state of this position, made once per position (read it, do not change it)."""
-        py = self._py
+        py = self.cache
         if py is None:
-            py = self._py = self.to_python()
+            py = self.cache = self.to_python()
         return py
 
-    def copy(self) -> NativeKingdomState:
-        st = object.__new__(NativeKingdomState)
-        st._n = self._n.copy()
-        st.board = self.board
-        st.cards = self.cards
-        st._setup = self._setup
-        st.forced = self.forced[:]
-        st._py = None
-        st._hist = None
-        return st
-
-    # -- the decision -------------------------------------------------------------------------
+    # -- the position, as KingdomState keeps it -----------------------------------------------
     @property
-    def num_players(self) -> int:
-        return self._n.num_players
+    def own(self) -> list[int]:
+        return [_int(self.own_bytes(p)) for p in range(self.num_players)]
 
     @property
-    def current_player(self) -> int:
-        return self._n.to_move
+    def occ(self) -> int:
+        return _int(self.occ_bytes)
 
     @property
-    def to_move(self) -> int:
-        return self._n.to_move
+    def near(self) -> list[int]:
+        return [_int(self.near_bytes(p)) for p in range(self.num_players)]
 
-    @property
-    def over(self) -> bool:
-        return self._n.over
+    def _tiles(self, which: int) -> list[int]:
+        board = self.board
+        return [_from_ordinals(board, self.tiles(p)[which]) for p in range(self.num_players)]
 
-    @property
-    def legacy(self) -> bool:
-        return self._n.legacy
+    held = property(lambda self: self._tiles(0), doc="KingdomState.held (masks of location hexes).")
+    used = property(lambda self: self._tiles(1), doc="KingdomState.used.")
+    new = property(lambda self: self._tiles(2), doc="KingdomState.new.")
+    taken = property(lambda self: self._tiles(3), doc="KingdomState.taken.")
 
     @property
     def rng(self) -> Rng:
         """A copy of the state's generator (the native state keeps its own)."""
         rng = Rng(0)
-        rng.state = self._n.rng_state
+        rng.state = self.rng_state
         return rng
-
-    def is_over(self) -> bool:
-        return self._n.over
 
     @property
     def record_format(self) -> int:
-        return 1 if self._n.legacy else self.RECORD_FORMAT
+        return 1 if self.legacy else self.RECORD_FORMAT
 
-    def legal_actions(self) -> list[int]:
-        return self._n.legal_actions()
-
-    def is_legal(self, action: Any) -> bool:
-        return type(action) is int and 0 <= action < _LIMIT and self._n.is_legal(action)
-
-    def apply(self, action: Any) -> None:
-        if not self.forced and self._n.try_apply(action):
-            self._py = self._hist = None
-            return
-        self._apply_forced_or_refuse(action)
-
-    def _apply_forced_or_refuse(self, action: Any) -> None:
-        """Play ``action`` with the pending forced draws, or raise the Python engine's error."""
+    def _apply_slow(self, action: Any) -> None:
+        """``apply`` of an action with pending forced draws, or of one that is not legal (the
+        Python engine's error, nothing changed)."""
         if self.forced and type(action) is int and 0 <= action < _LIMIT:
-            codes = [_CODE.get(f, -1) if isinstance(f, str) else -1 for f in self.forced]
-            status, value = self._n.apply_forced(action, codes)
+            forced = self.forced
+            codes = [_CODE.get(f, -1) if isinstance(f, str) else -1 for f in forced]
+            status, value = self.apply_forced(action, codes)
             if status == 1:
-                del self.forced[:value]
-                self._py = self._hist = None
+                del forced[:value]
                 return
             if status == -1:
-                raise IllegalAction(f"{self.forced[value]!r} is not a terrain card (expected one of "
-                                    f"{', '.join(TERRAINS)})")
+                raise IllegalAction(f"{forced[value]!r} is not a terrain card (expected one of {', '.join(TERRAINS)})")
             if status == -2:
-                raise IllegalAction(f"no {self.forced[value]} card is left in the deck to draw")
+                raise IllegalAction(f"no {forced[value]} card is left in the deck to draw")
         py = self._python()
         if py.over:
             check_not_over(py)
@@ -242,38 +226,42 @@ class NativeKingdomState(GameState):
 
     @property
     def history(self) -> list:
-        """The history (actions and Chance entries); a new list at each position."""
-        hist = self._hist
+        """The history (actions and Chance entries); one list per position (do not change it)."""
+        hist = self.hist
         if hist is None:
-            hist = self._hist = _decode_history(self._n.history)
+            hist = self.hist = _decode_history(self.history_codes)
         return hist
 
     @history.setter
     def history(self, value: list) -> None:
-        self._n.set_history(_encode_history(value))
-        self._py = self._hist = None
+        self.set_history(_encode_history(value))
 
     # -- results ------------------------------------------------------------------------------
     def score_breakdown(self) -> list[dict[str, int]]:
         """The gold each seat would score now, per card (castles first)."""
-        n = self._n
         out = []
-        for seat in range(n.num_players):
-            castles, *per_card = n.scores(seat)
+        for seat in range(self.num_players):
+            castles, *per_card = self.scores(seat)
             part = {"castles": castles}
             part.update(zip(self.cards, per_card))
             out.append(part)
         return out
 
     def result(self) -> Result:
-        if not self._n.over:
+        if not self.over:
             raise ValueError("the game is not over")
         parts = tuple(self.score_breakdown())
         scores = tuple(sum(p.values()) for p in parts)
         return Result(scores, parts, winners_of(scores))
 
-    # -- notation -----------------------------------------------------------------------------
+    returns = GameState.returns
+
+    # -- notation and records -----------------------------------------------------------------
     action_to_string = KingdomState.action_to_string
+    apply_string = GameState.apply_string
+    history_strings = GameState.history_strings
+    player_actions = GameState.player_actions
+    take_forced = GameState.take_forced
 
     def parse_action(self, text: str) -> int:
         action = notation.parse(text)
@@ -283,7 +271,7 @@ class NativeKingdomState(GameState):
 
     def to_record(self) -> dict[str, Any]:
         """The record, in the format of the rules this state follows."""
-        return {**super().to_record(), "format": self.record_format}
+        return {**GameState.to_record(self), "format": self.record_format}
 
     # -- information --------------------------------------------------------------------------
     setup = KingdomState.setup
@@ -302,42 +290,21 @@ class NativeKingdomState(GameState):
         """As ``KingdomState.preview_turn``, on the native core."""
         return from_python(self.to_python().preview_turn(seat, terrain))
 
-    def playout(self, seed: int) -> int:
-        """Play this game to its end inside the core, each decision a uniform pick among the legal
-        actions by ``Rng(seed)`` (``legal[rng.randbelow(len(legal))]``); returns the decisions made."""
-        self._py = self._hist = None
-        return self._n.playout(seed)
+    def scoring_hexes(self, seat: int, card: str) -> list[tuple[int, int]]:
+        return self._python().scoring_hexes(seat, card)
+
+    def settlements(self, seat: int) -> list[tuple[int, int]]:
+        return self._python().settlements(seat)
+
+    def mandatory_done(self) -> bool:
+        return self._python().mandatory_done()
 
     def __repr__(self) -> str:
-        n = self._n
-        return (f"NativeKingdomState(turn={n.turn}, to_move={n.to_move}, built={n.built}, "
-                f"supply={n.supply}, over={n.over})")
+        return (f"NativeKingdomState(turn={self.turn}, to_move={self.to_move}, built={self.built}, "
+                f"supply={self.supply}, over={self.over})")
 
 
-def _read_python(name: str) -> property:
-    def read(self: NativeKingdomState) -> Any:
-        return getattr(self._python(), name)
-
-    read.__doc__ = f"``KingdomState.{name}`` of this position (read it, do not change it)."
-    return property(read)
-
-
-def _read_native(name: str) -> property:
-    def read(self: NativeKingdomState) -> Any:
-        return getattr(self._n, name)
-
-    read.__doc__ = f"``KingdomState.{name}`` of this position."
-    return property(read)
-
-
-# what callers read of a KingdomState: the small fields from the native state, the masks and piles
-# from the Python state of the same position, and the helper methods of KingdomState on it (a class
-# attribute each: a __getattr__ would slow every attribute of the class down)
-for _name in ("start_player", "built", "turn", "final_round", "supply", "hand"):
-    setattr(NativeKingdomState, _name, _read_native(_name))
-for _name in ("own", "occ", "near", "deck", "discard", "removed", "held", "used", "new", "taken", "left",
-              "scoring_hexes", "settlements", "mandatory_done"):
-    setattr(NativeKingdomState, _name, _read_python(_name))
+GameState.register(NativeKingdomState)
 
 
 def select(state: KingdomState) -> GameState:
@@ -423,4 +390,7 @@ class KingdomBatch:
         n, p0, p1 = self._b.state(i)
         setup = {"players": self.players, "sections": [list(s) for s in self.board.sections],
                  "cards": list(self.cards), "start_player": 0}
-        return NativeKingdomState._wrap(n, self.board, self.cards, setup, []), [p for p in (p0, p1) if p >= 0]
+        st = NativeKingdomState(native_board(self.board), self.players, [CARDS.index(c) for c in self.cards], 0)
+        st.assign(n)
+        st.meta = (self.board, self.cards, setup)
+        return st, [p for p in (p0, p1) if p >= 0]

@@ -31,17 +31,25 @@ def _cpu(fn: Callable[[], float]) -> tuple[float, float]:
     return count, time.process_time() - start
 
 
-def python_random_games(players: int, games: int, seed: int = 1) -> float:
-    """Decisions of ``games`` random games on the Python engine (the loop of builders.bench)."""
-    rnd = random.Random(seed)
+def _api_games(make: Callable[[int], object], games: int, seed: int) -> float:
+    """Decisions of ``games`` random games through ``legal_actions()`` and ``apply()`` in a Python loop
+    (the pick is ``legal[int(random() * len(legal))]``, cheaper than ``randrange``, the same for both
+    cores)."""
+    rnd = random.Random(seed).random
     decisions = 0
     for g in range(games):
-        st = new_state(workload_setup(players, seed * 100_003 + g))
-        while not st.over:
-            legal = st.legal_actions()
-            st.apply(legal[rnd.randrange(len(legal))])
+        st = make(seed * 100_003 + g)
+        is_over, legal_actions, apply = st.is_over, st.legal_actions, st.apply
+        while not is_over():
+            legal = legal_actions()
+            apply(legal[int(rnd() * len(legal))])
             decisions += 1
     return decisions
+
+
+def python_random_games(players: int, games: int, seed: int = 1) -> float:
+    """Decisions of ``games`` random games on the Python engine, from Python."""
+    return _api_games(lambda s: new_state(workload_setup(players, s)), games, seed)
 
 
 def native_random_games(players: int, games: int, seed: int = 1) -> float:
@@ -57,17 +65,9 @@ def native_random_games(players: int, games: int, seed: int = 1) -> float:
 def api_random_games(players: int, games: int, seed: int = 1) -> float:
     """Decisions of ``games`` random games on the native core through the GameState protocol from
     Python (``legal_actions()`` and ``apply()`` in a Python loop)."""
-    from builders.kingdom.native import from_python
+    from builders.kingdom import native
 
-    rnd = random.Random(seed)
-    decisions = 0
-    for g in range(games):
-        st = from_python(new_state(workload_setup(players, seed * 100_003 + g)))
-        while not st.is_over():
-            legal = st.legal_actions()
-            st.apply(legal[rnd.randrange(len(legal))])
-            decisions += 1
-    return decisions
+    return _api_games(lambda s: native.new_state(workload_setup(players, s)), games, seed)
 
 
 def batched_steps(size: int, steps: int, players: int = 2) -> float:
@@ -81,29 +81,25 @@ def batched_steps(size: int, steps: int, players: int = 2) -> float:
     return size * steps
 
 
-def copy_figures(copies: int = 100_000) -> tuple[int, float, float, float]:
+def copy_figures(copies: int = 100_000) -> tuple[int, float, float]:
     """(bytes of a native state at the end of a 2-player game, history included; microseconds of a
-    copy of the bare native state and of the Python-side GameState copy; of a Python engine copy)."""
+    copy of it, ``NativeKingdomState.copy()`` called from Python; of a Python engine copy)."""
     from builders.kingdom.native import from_python
 
     py = new_state(workload_setup(2, 5))
     st = from_python(py)
     st.playout(5)
-    raw = st._n
+    copy = st.copy
     start = time.process_time()
     for _ in range(copies):
-        raw.copy()
-    raw_us = (time.process_time() - start) / copies * 1e6
-    start = time.process_time()
-    for _ in range(copies):
-        st.copy()
-    wrap_us = (time.process_time() - start) / copies * 1e6
+        copy()
+    native_us = (time.process_time() - start) / copies * 1e6
     n = copies // 10
     start = time.process_time()
     for _ in range(n):
         py.copy()
     py_us = (time.process_time() - start) / n * 1e6
-    return raw.nbytes, raw_us, wrap_us, py_us
+    return st.nbytes, native_us, py_us
 
 
 def run(runs: int = 5, games: int = 100, echo: Callable[[str], None] = print) -> dict[str, float]:
@@ -125,8 +121,8 @@ def run(runs: int = 5, games: int = 100, echo: Callable[[str], None] = print) ->
     steps = _median(runs, lambda: _cpu(lambda: batched_steps(256, 200)))
     out["batched_2p"] = steps
     echo(f"  2 players, batched masked random steps (256 games, numpy in and out): {steps:>12,.0f} steps/s")
-    size, raw_us, wrap_us, py_us = copy_figures()
-    out["copy_bytes"], out["copy_us"], out["copy_api_us"], out["copy_python_us"] = size, raw_us, wrap_us, py_us
-    echo(f"  a state copy: {size} bytes at the end of a game (history included); {raw_us:.2f} us "
-         f"(the native state), {wrap_us:.2f} us (NativeKingdomState.copy), Python engine {py_us:.2f} us")
+    size, native_us, py_us = copy_figures()
+    out["copy_bytes"], out["copy_us"], out["copy_python_us"] = size, native_us, py_us
+    echo(f"  a state copy (state.copy() from Python): {size} bytes at the end of a game (history included), "
+         f"{native_us:.2f} us; Python engine {py_us:.2f} us")
     return out
