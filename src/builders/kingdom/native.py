@@ -83,6 +83,16 @@ def _decode_history(history: list[int]) -> list:
     return [e if e >= 0 else _CHANCE[-e - 1] for e in history]
 
 
+#: the fields that both cores keep alike (numbers, flags, lists of numbers)
+_PLAIN_FIELDS = ("to_move", "built", "turn", "final_round", "over", "legacy", "supply", "hand", "left", "deck",
+                 "discard", "removed")
+
+
+def _copy_fields(source: Any, target: Any) -> None:
+    for name in _PLAIN_FIELDS:
+        setattr(target, name, getattr(source, name))
+
+
 def from_python(st: KingdomState) -> NativeKingdomState:
     """The native state of a Python ``KingdomState`` (history, forced draws and generator included)."""
     if _native is None:
@@ -90,23 +100,12 @@ def from_python(st: KingdomState) -> NativeKingdomState:
     board = st.board
     n = NativeKingdomState(native_board(board), st.num_players, [CARDS.index(c) for c in st.cards], st.start_player)
     n.meta = (board, st.cards, st._setup)
-    n.to_move = st.to_move
-    n.built = st.built
-    n.turn = st.turn
-    n.final_round = st.final_round
-    n.over = st.over
-    n.legacy = st.legacy
+    _copy_fields(st, n)
     n.rng_state = st.rng.state
     n.occ_bytes = _mask(st.occ)
     for p in range(st.num_players):
         n.set_own(p, _mask(st.own[p]), _mask(st.near[p]))
         n.set_tiles(p, *(_to_ordinals(board, m) for m in (st.held[p], st.used[p], st.new[p], st.taken[p])))
-    n.supply = st.supply
-    n.hand = st.hand
-    n.left = st.left
-    n.deck = st.deck
-    n.discard = st.discard
-    n.removed = st.removed
     n.set_history(_encode_history(st.history))
     n.forced = list(st.forced)
     return n
@@ -145,22 +144,11 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
         board = self.board
         st = KingdomState.blank(board, self.num_players, self.cards, self._setup, self.start_player, Rng(0))
         st.rng.state = self.rng_state
-        st.to_move = self.to_move
-        st.built = self.built
-        st.turn = self.turn
-        st.final_round = self.final_round
-        st.over = self.over
-        st.legacy = self.legacy
+        _copy_fields(self, st)
         st.occ = self.occ
         st.own = self.own
-        st.near = [_int(self.near_bytes(p)) for p in range(self.num_players)]
+        st.near = self.near
         st.held, st.used, st.new, st.taken = self.held, self.used, self.new, self.taken
-        st.supply = self.supply
-        st.hand = self.hand
-        st.left = self.left
-        st.deck = self.deck
-        st.discard = self.discard
-        st.removed = self.removed
         st.history = _decode_history(self.history_codes)
         st.forced = list(self.forced)
         return st
