@@ -224,3 +224,22 @@ def test_rgb_array_draws_a_picture_of_both_games(env_id: str) -> None:
     with pytest.raises(ValueError, match=r"render_mode must be one of \['human', 'ansi', 'rgb_array'\] or None, "
                                          r"not 'svg'"):
         gym.make(env_id, render_mode="svg")
+
+
+def coins_only(obs: dict) -> int:
+    """A policy that never ends a game of The Builders: "coins 1" while it can, else "end"."""
+    mask = obs["action_mask"]
+    return 2 if mask[2] else 0 if mask[0] else int(np.flatnonzero(mask)[0])
+
+
+def test_the_builders_is_cut_after_max_rounds() -> None:
+    env = gym.make(rl.MIDDLE_AGES_SOLO, opponents=coins_only, max_rounds=3)
+    obs, _ = env.reset(seed=1)
+    steps, truncated, terminated = 0, False, False
+    while not (terminated or truncated):
+        obs, reward, terminated, truncated, info = env.step(coins_only(obs))
+        steps += 1
+    assert truncated and not terminated and reward == 0.0 and obs["action_mask"].all()
+    assert env.unwrapped.match.state.turn == 6 and steps == 3 * 4  # 3 turns of coins 1 x 3 and end
+    with pytest.raises(ValueError, match="^max_rounds must be an integer of at least 1, not 0$"):
+        gym.make(rl.MIDDLE_AGES_SOLO, max_rounds=0)

@@ -185,3 +185,19 @@ def test_a_setup_dict_keeps_its_map_and_draws_the_deck_from_the_seed() -> None:
         kingdom_env(setup="big")
     with pytest.raises(ValueError, match="^a game uses 3 Kingdom Builder cards, not 1$"):
         kingdom_env(setup={**setup, "cards": ["miners"]})
+
+
+def test_the_builders_truncates_every_agent_after_max_rounds() -> None:
+    env = middle_ages_env(num_players=3, max_rounds=2)
+    env.reset(seed=5)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            assert trunc and not term and reward == 0.0
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        env.step(2 if mask[2] else 0)  # coins 1 while it can, else end: a game that never ends by itself
+        steps += 1
+    assert steps == 6 * 4 and env.unwrapped.game_state.turn == 6 and env.agents == []

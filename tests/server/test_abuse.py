@@ -259,4 +259,6 @@ def test_kinds_of_limited_requests():
     assert kind_of("POST", "/api/games/abc/chat") == "chat"
     assert {kind_of("POST", p) for p in ("/api/session", "/api/session/guest", "/api/accounts",
                                          "/api/account/password")} == {"login"}
-    assert kind_of("GET", "/api/games") is None and kind_of("GET", "/api/games/abc/state") is None
+    assert kind_of("GET", "/api/games") == kind_of("GET", "/api/games/abc/state") == kind_of("HEAD", "/") == "read"
+    assert kind_of("GET", "/healthz") is None and kind_of("GET", "/metrics") is None
+    assert kind_of("DELETE", "/api/account") == "login" and kind_of("DELETE", "/api/session") is None

@@ -27,6 +27,21 @@ class IllegalIndex(IllegalAction):
     Nothing changes when it is raised."""
 
 
+#: The Builders' rules set no bound on a game's length (seats that only take coins never end it): the
+#: environments cut a game after this many rounds (a round: every seat plays a turn)
+MAX_ROUNDS = 100
+
+
+def max_turns(game: str, num_players: int, max_rounds: int | None) -> int | None:
+    """The turns after which a game is cut (None: never, as for Kingdom Builder, whose rules bound it)."""
+    if game == "kingdom":
+        return None
+    rounds = MAX_ROUNDS if max_rounds is None else max_rounds
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise ValueError(f"max_rounds must be an integer of at least 1, not {rounds!r}")
+    return rounds * num_players
+
+
 def make_codec(game: str, num_players: int):
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r} (choose from {', '.join(GAMES)})")

@@ -30,7 +30,7 @@ import pyspiel
 
 from builders.core.rng import Rng
 from builders.core.state import Chance
-from builders.rl.base import Match, make_codec, win_rewards
+from builders.rl.base import MAX_ROUNDS, Match, make_codec, win_rewards
 from builders.rl.encoding import ENCODING_VERSION
 
 KINGDOM = "python_builders_kingdom"
@@ -40,8 +40,6 @@ NO_INFO_TENSOR = ("these games provide no information-state tensor (provides_inf
                   "use observation_tensor() or information_state_string()")
 
 
-#: the chance outcomes and action bounds of each game (docs/rl.md, "OpenSpiel")
-MAX_ROUNDS = 100
 
 
 def kingdom_max_length(players: int) -> int:

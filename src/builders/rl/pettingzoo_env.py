@@ -17,7 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from builders.rl.base import Match, check_reward, make_codec
+from builders.rl.base import Match, check_reward, make_codec, max_turns
 from builders.rl.encoding import ENCODING_VERSION, check_format
 from builders.rl.render import check_render_mode, render
 
@@ -29,10 +29,11 @@ class BuildersAEC(AECEnv):
                 "render_fps": 4, "encoding_version": ENCODING_VERSION}
 
     def __init__(self, game: str, num_players: int = 2, setup: Any = None, reward: str = "win",
-                 render_mode: str | None = None, observation: str = "flat"):
+                 render_mode: str | None = None, observation: str = "flat", max_rounds: int | None = None):
         super().__init__()
         self.game = game
         self.codec = make_codec(game, num_players)
+        self.max_turns = max_turns(game, num_players, max_rounds)
         self.metadata = {**self.metadata, "name": f"builders_{game.replace('-', '_')}_v{ENCODING_VERSION}"}
         self.encoding_version = ENCODING_VERSION
         self.num_players = num_players
@@ -99,6 +100,9 @@ class BuildersAEC(AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"result": result}
             self._accumulate_rewards()
+        elif self.max_turns is not None and m.state.turn >= self.max_turns:
+            for a in self._seat:
+                self.truncations[a] = True
         else:
             self.agent_selection = self.possible_agents[m.state.current_player]
 
@@ -128,7 +132,9 @@ def kingdom_env(num_players: int = 2, setup: Any = None, reward: str = "win", re
 
 
 def middle_ages_env(num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                    observation: str = "flat") -> OrderEnforcingWrapper:
+                    observation: str = "flat", max_rounds: int | None = None) -> OrderEnforcingWrapper:
     """The Builders: Middle Ages as a PettingZoo AEC environment (``setup``: None for a random setup
-    from each reset's seed, or a setup dict)."""
-    return OrderEnforcingWrapper(BuildersAEC("middle-ages", num_players, setup, reward, render_mode, observation))
+    from each reset's seed, or a setup dict). The rules set no bound on a game's length: after
+    ``max_rounds`` rounds (default 100) every agent is truncated."""
+    return OrderEnforcingWrapper(BuildersAEC("middle-ages", num_players, setup, reward, render_mode, observation,
+                                             max_rounds))

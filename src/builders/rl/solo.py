@@ -24,7 +24,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from builders.rl.base import IllegalIndex, Match, check_reward, make_codec
+from builders.rl.base import IllegalIndex, Match, check_reward, make_codec, max_turns
 from builders.rl.encoding import ENCODING_VERSION, check_format
 from builders.rl.render import RENDER_MODES, check_render_mode, render
 
@@ -68,8 +68,9 @@ class SoloEnv(gymnasium.Env):
 
     def __init__(self, game: str = "kingdom", num_players: int = 2, opponents: Any = "random",
                  seat: int | str = 0, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                 illegal: str = "random", observation: str = "flat"):
+                 illegal: str = "random", observation: str = "flat", max_rounds: int | None = None):
         self.codec = make_codec(game, num_players)
+        self.max_turns = max_turns(game, num_players, max_rounds)
         self.game = game
         self.num_players = num_players
         self.encoding_version = ENCODING_VERSION
@@ -121,29 +122,38 @@ class SoloEnv(gymnasium.Env):
         self._play_opponents()
         reward = 0.0
         terminated = m.is_over()
+        truncated = not terminated and self._cut()
         if terminated:
             reward = float(m.rewards(self.reward_kind)[self.seat])
             result = m.state.result()
             info["scores"] = list(result.scores)
             info["won"] = self.seat in result.winners
-        return self._obs(), reward, terminated, False, info
+        return self._obs(), reward, terminated, truncated, info
 
     def _play_opponents(self) -> None:
         m = self.match
-        while not m.is_over() and m.current_player != self.seat:
+        cap = self.max_turns if self.max_turns is not None else 1 << 62
+        while not m.is_over() and m.current_player != self.seat and m.state.turn < cap:
             player = self.opponents[m.current_player]
             if callable(player):
                 m.play(player(m.observe(m.current_player, self.observation_format)))
             else:
                 m.play_action(player.act(m.state))
 
+    def _cut(self) -> bool:
+        return self.max_turns is not None and self.match.state.turn >= self.max_turns
+
     def _obs(self) -> dict[str, np.ndarray]:
-        return self.match.observe(self.seat, self.observation_format)
+        obs = self.match.observe(self.seat, self.observation_format)
+        if self.match.current_player != self.seat or self._cut():  # over or cut: the next step resets
+            obs["action_mask"][:] = 1
+        return obs
 
     def action_masks(self) -> np.ndarray:
-        """The legal indices now (sb3-contrib's MaskablePPO calls this); all ones once the game is over
-        (the next step is a reset) and before the first reset."""
-        if self.match is None or self.match.is_over():
+        """The legal indices now (sb3-contrib's MaskablePPO calls this); all ones once the game is over or
+        cut (the next step is a reset) and before the first reset."""
+        m = self.match
+        if m is None or m.is_over() or m.current_player != self.seat or self._cut():
             return np.ones(self.codec.num_actions, dtype=np.int8)
         return self.match.mask().copy()
 

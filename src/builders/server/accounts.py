@@ -6,13 +6,27 @@ into a named one keeping its games). A browser holds its session in an HttpOnly,
 (Secure behind https); only the SHA-256 of the cookie is stored. Every state-changing request that
 relies on the cookie must carry the session's CSRF token in the ``X-CSRF-Token`` header. Programs use
 a personal API token (``Authorization: Bearer ...``), shown once when made and stored hashed; requests
-with it need no CSRF token (a browser never sends it by itself).
+with it need no CSRF token (a browser never sends it by itself); a token cannot make tokens.
+
+Every game socket opened with a session or an API token is remembered with it (:class:`OpenSockets`):
+signing out, a password change (the account's other sessions and all its tokens end), revoking a token
+and deleting the account close those sockets at once on this process (code :data:`CLOSE_ENDED`), and
+within :data:`WATCH_SECONDS` on every other process, which asks the database which of the credentials
+of its sockets still hold.
+
+Sign-in attempts are limited per address, per (name, address) and per name, in limits shared by the
+server processes (Redis, else the database: :mod:`builders.server.limits`); an address the account
+signed in from before is not held by the per-name limit, so failures from other addresses slow an
+attacker without locking the owner out.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import logging
+import math
 import os
 import re
 import secrets
@@ -24,12 +38,16 @@ from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request, Response
 from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from builders.server import names
 from builders.server.games import ApiError
-from builders.server.models import AccountRow, ApiTokenRow, SessionRow
+from builders.server.limits import shared
+from builders.server.models import (
+    AccountRow, ApiTokenRow, ChatRow, DeletedAccountRow, KnownAddressRow, SessionRow,
+)
 from builders.server.schemas import (
     ApiTokenInfo, CreatedApiToken, NewApiToken, PasswordChange, SessionInfo, SignIn,
 )
@@ -48,6 +66,21 @@ GUEST_LOOK = re.compile(r"guest *[0-9ol]+")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 TOKEN_PREFIX = "bld_"
+#: the close code of a game socket whose credential ended (signed out, password changed, token
+#: revoked, account deleted)
+CLOSE_ENDED = 4401
+#: how often each process asks the database whether the credentials of its sockets still hold
+WATCH_SECONDS = 0.5
+#: why a browser's sockets close when it signs in or up again (its old session ends)
+REPLACED = "this browser signed in again: connect again"
+#: the display name of a deleted account's seats
+DELETED_NAME = "deleted player"
+#: the addresses remembered per account (the most recent)
+KNOWN_ADDRESSES = 20
+#: seconds the display names of accounts are kept in memory
+NAMES_SECONDS = 60.0
+
+log = logging.getLogger("builders.server")
 
 
 @dataclass(frozen=True)
@@ -74,6 +107,8 @@ class Who:
     account: Account | None
     via: str  # "cookie", "bearer" or "none"
     csrf: str | None = None
+    #: ("session", SHA-256 of the cookie) or ("token", the API token's id): what a socket is closed by
+    credential: tuple[str, str] | None = None
 
 
 def sha(text: str) -> str:
@@ -104,9 +139,74 @@ class RateLimit:
         return 0.0
 
 
+class OpenSockets:
+    """The game sockets of this process opened with a credential. :meth:`end` closes a credential's
+    sockets (from any thread); while there are any, a task asks the database every
+    :data:`WATCH_SECONDS` which credentials still hold and closes the sockets of the others (ended
+    on another process). A socket is anything with ``end(code, reason)``."""
+
+    def __init__(self, alive: Any):
+        self.alive = alive
+        self.held: dict[tuple[str, str], set[Any]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.task: asyncio.Task | None = None
+
+    def add(self, socket: Any, credential: tuple[str, str]) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.held.setdefault(credential, set()).add(socket)
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._watch())
+
+    def remove(self, socket: Any, credential: tuple[str, str]) -> None:
+        found = self.held.get(credential)
+        if found is not None:
+            found.discard(socket)
+            if not found:
+                del self.held[credential]
+
+    def end(self, credentials: list[tuple[str, str]], reason: str) -> None:
+        """Close the sockets of ``credentials`` with :data:`CLOSE_ENDED` and ``reason``."""
+        loop = self.loop
+        if loop is None or not credentials:
+            return
+        try:
+            here = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            here = False
+        if here:
+            self._end(credentials, reason)
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(self._end, credentials, reason)
+
+    def _end(self, credentials: list[tuple[str, str]], reason: str) -> None:
+        for credential in credentials:
+            for socket in self.held.pop(credential, ()):
+                socket.end(CLOSE_ENDED, reason)
+
+    async def _watch(self) -> None:
+        while self.held:
+            await asyncio.sleep(WATCH_SECONDS)
+            held = list(self.held)
+            if not held:
+                break
+            try:
+                alive = await asyncio.to_thread(self.alive, held)
+            except Exception as e:  # noqa: BLE001 - the database is away: ask again next time
+                log.warning("the credentials of the open sockets cannot be checked: %s", type(e).__name__)
+                continue
+            self._end([c for c in held if c not in alive], "your sign-in ended (signed out, password changed, "
+                                                              "token revoked or account deleted)")
+
+
+class DeleteAccount(BaseModel):
+    password: str = Field(max_length=MAX_PASSWORD, description="the account's password, to confirm")
+
+
 class Accounts:
-    def __init__(self, store: Store, *, login_per_name: tuple[int, float] = (10, 300.0),
-                 login_per_address: tuple[int, float] = (30, 300.0)):
+    def __init__(self, store: Store, *, redis_url: str | None = None,
+                 login_per_name: tuple[int, float] = (10, 300.0),
+                 login_per_address: tuple[int, float] = (30, 300.0),
+                 login_per_name_address: tuple[int, float] = (5, 300.0)):
         from pwdlib import PasswordHash
         from pwdlib.hashers.argon2 import Argon2Hasher
 
@@ -115,9 +215,17 @@ class Accounts:
         self._hasher = PasswordHash((Argon2Hasher(),))
         # Argon2 takes about 64 MiB and most of a second per hash: a few at a time, the others wait
         self._hashing = threading.BoundedSemaphore(max(2, (os.cpu_count() or 2)))
-        self.by_name = RateLimit(*login_per_name)
-        self.by_address = RateLimit(*login_per_address)
+        #: the sign-in limits, shared by the server processes
+        self.limits = shared(redis_url, self.engine, "login:")
+        self.login_per_name = login_per_name
+        self.login_per_address = login_per_address
+        self.login_per_name_address = login_per_name_address
         self._names: dict[int, str | None] = {}
+        #: the accounts of _names that were deleted; both are forgotten every NAMES_SECONDS (another
+        #: process may have deleted an account)
+        self._deleted: set[int] = set()
+        self._names_at = time.monotonic()
+        self.sockets = OpenSockets(self.alive)
 
     def hash(self, password: str) -> str:
         with self._hashing:
@@ -145,13 +253,18 @@ class Accounts:
 
     def names(self, ids: set[int]) -> dict[int, str]:
         """The display names of these accounts."""
+        if time.monotonic() - self._names_at > NAMES_SECONDS:
+            self._names, self._deleted, self._names_at = {}, set(), time.monotonic()
         missing = [i for i in ids if i not in self._names]
         if missing:
             with self.engine.connect() as conn:
-                for row in conn.execute(select(AccountRow.id, AccountRow.username)
+                for row in conn.execute(select(AccountRow.id, AccountRow.username, DeletedAccountRow.at)
+                                        .outerjoin(DeletedAccountRow, DeletedAccountRow.account_id == AccountRow.id)
                                         .where(AccountRow.id.in_(missing))):
                     self._names[row.id] = row.username
-        return {i: Account(i, self._names.get(i)).display for i in ids}
+                    if row.at is not None:
+                        self._deleted.add(row.id)
+        return {i: DELETED_NAME if i in self._deleted else Account(i, self._names.get(i)).display for i in ids}
 
     def create_guest(self) -> Account:
         with self.engine.begin() as conn:
@@ -223,10 +336,7 @@ class Accounts:
 
     def sign_in(self, username: Any, password: Any, address: str) -> Account:
         name_key = (_normal(username) or "").lower()
-        for limiter, key in ((self.by_address, address), (self.by_name, name_key[:40])):
-            wait = limiter.check(key)
-            if wait:
-                raise ApiError(429, f"too many sign-in attempts; try again in {int(wait) + 1} seconds")
+        self.limit_sign_in(name_key[:40], address)
         with self.engine.connect() as conn:
             row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.password_hash)
                                .where(AccountRow.username_key == name_key)).first()
@@ -239,20 +349,92 @@ class Accounts:
                 self.hash(password)
         if not ok:
             raise ApiError(401, "wrong username or password")
+        self.remember_address(row.id, address)
         return Account(row.id, row.username)
 
-    def change_password(self, account: Account, old: str, new: str, keep_session: str) -> None:
-        check_password(new)
+    def limit_sign_in(self, name_key: str, address: str) -> None:
+        """429 (with the seconds to wait) when a sign-in to ``name_key`` from ``address`` is over a
+        limit: per address, per (name, address), and per name unless the account signed in from
+        ``address`` before. Each attempt counts, on every server process."""
+        checks = [(f"address:{address}", self.login_per_address),
+                  (f"name-address:{name_key}:{address}", self.login_per_name_address)]
+        if not self.known_address(name_key, address):
+            checks.append((f"name:{name_key}", self.login_per_name))
+        for key, (count, per) in checks:
+            wait = self.limits.take(key, count, per)
+            if wait:
+                raise ApiError(429, f"too many sign-in attempts; try again in {math.ceil(wait)} seconds")
+
+    def known_address(self, name_key: str, address: str) -> bool:
+        """Whether the account named ``name_key`` signed in from ``address`` before."""
         with self.engine.connect() as conn:
-            stored = conn.execute(select(AccountRow.password_hash).where(AccountRow.id == account.id)).scalar()
-        if not stored or not self.verify(old, stored):
-            raise ApiError(403, "the current password is wrong")
+            return conn.execute(select(KnownAddressRow.last)
+                                .join(AccountRow, AccountRow.id == KnownAddressRow.account_id)
+                                .where(AccountRow.username_key == name_key,
+                                       KnownAddressRow.address_sha == address_digest(address))).first() is not None
+
+    def remember_address(self, account_id: int, address: str) -> None:
+        """``address`` signed in to the account: remembered (with the account's latest others)."""
+        digest, now = address_digest(address), time.time()
+        table = KnownAddressRow.__table__
+        with self.engine.begin() as conn:
+            moved = conn.execute(update(table).where(table.c.account_id == account_id, table.c.address_sha == digest)
+                                 .values(last=now)).rowcount
+            if not moved:
+                conn.execute(insert(table).values(account_id=account_id, address_sha=digest, last=now))
+                old = conn.execute(select(table.c.address_sha).where(table.c.account_id == account_id)
+                                   .order_by(table.c.last.desc()).offset(KNOWN_ADDRESSES)).scalars().all()
+                if old:
+                    conn.execute(delete(table).where(table.c.account_id == account_id,
+                                                     table.c.address_sha.in_(old)))
+
+    def change_password(self, account: Account, old: str, new: str, keep_session: str) -> None:
+        """The new password; the account's other sessions and all its API tokens end (their sockets
+        are closed)."""
+        check_password(new)
+        self.check_password_of(account, old, "the current password is wrong")
         with self.engine.begin() as conn:
             conn.execute(update(AccountRow).where(AccountRow.id == account.id)
                          .values(password_hash=self.hash(new)))
-            # every other browser signed in to this account is signed out
+            # every other browser signed in to this account is signed out, every program too
+            ended = self._credentials(conn, account.id)
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account.id,
                                                   SessionRow.token_sha != keep_session))
+            conn.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account.id))
+        self.sockets.end([c for c in ended if c != ("session", keep_session)],
+                         "the account's password changed: sign in again")
+
+    @staticmethod
+    def _credentials(conn: Any, account_id: int) -> list[tuple[str, str]]:
+        """The sessions and API tokens of an account, as credentials of sockets."""
+        sessions = conn.execute(select(SessionRow.token_sha).where(SessionRow.account_id == account_id)).scalars()
+        tokens = conn.execute(select(ApiTokenRow.id).where(ApiTokenRow.account_id == account_id)).scalars()
+        return [("session", t) for t in sessions] + [("token", str(i)) for i in tokens]
+
+    def delete_account(self, account: Account) -> None:
+        """The account is deleted (:meth:`check_password_of` first): its sessions, tokens, known addresses
+        and name go (the name is free again), its sockets are closed; its row stays, marked deleted,
+        for the seats of finished games (shown as "deleted player"), and so do its ratings (no longer
+        listed). Its seats of games going on are left to bots before (see :func:`leave_games`)."""
+        with self.engine.begin() as conn:
+            ended = self._credentials(conn, account.id)
+            conn.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+            conn.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account.id))
+            conn.execute(delete(KnownAddressRow).where(KnownAddressRow.account_id == account.id))
+            names_of = [c for c in ("username", "username_key", "username_skeleton") if c in AccountRow.__table__.c]
+            conn.execute(update(AccountRow).where(AccountRow.id == account.id)
+                         .values(password_hash=None, **{c: None for c in names_of}))
+            conn.execute(update(ChatRow).where(ChatRow.account_id == account.id).values(author=DELETED_NAME))
+            conn.execute(insert(DeletedAccountRow).values(account_id=account.id, at=time.time()))
+        self._names.pop(account.id, None)
+        self.sockets.end(ended, "the account was deleted")
+
+    def check_password_of(self, account: Account, password: Any, wrong: str) -> None:
+        """403 ``wrong`` unless ``password`` is the account's."""
+        with self.engine.connect() as conn:
+            stored = conn.execute(select(AccountRow.password_hash).where(AccountRow.id == account.id)).scalar()
+        if not stored or not isinstance(password, str) or not self.verify(password, stored):
+            raise ApiError(403, wrong)
 
     # -- sessions --------------------------------------------------------------------------------
     def new_session(self, account: Account) -> tuple[str, str]:
@@ -265,9 +447,27 @@ class Accounts:
                                                    created=now, expires=now + life))
         return cookie, csrf
 
-    def end_session(self, cookie: str) -> None:
+    def end_session(self, cookie: str, reason: str = "you signed out") -> None:
+        """The session ends; so do the sockets opened with it."""
         with self.engine.begin() as conn:
             conn.execute(delete(SessionRow).where(SessionRow.token_sha == sha(cookie)))
+        self.sockets.end([("session", sha(cookie))], reason)
+
+    def alive(self, credentials: list[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Those of ``credentials`` that still hold (sessions not ended nor expired, tokens not revoked)."""
+        sessions = [value for kind, value in credentials if kind == "session"]
+        tokens = [int(value) for kind, value in credentials if kind == "token"]
+        found: set[tuple[str, str]] = set()
+        now = time.time()
+        with self.engine.connect() as conn:
+            for i in range(0, len(sessions), 500):
+                found.update(("session", t) for t in conn.execute(
+                    select(SessionRow.token_sha).where(SessionRow.token_sha.in_(sessions[i:i + 500]),
+                                                       SessionRow.expires > now)).scalars())
+            for i in range(0, len(tokens), 500):
+                found.update(("token", str(t)) for t in conn.execute(
+                    select(ApiTokenRow.id).where(ApiTokenRow.id.in_(tokens[i:i + 500]))).scalars())
+        return found
 
     def session(self, cookie: str | None) -> tuple[Account, str] | None:
         if not cookie or len(cookie) > 100:
@@ -289,10 +489,10 @@ class Accounts:
             scheme, _, value = auth.partition(" ")
             if scheme.lower() != "bearer" or not value.strip():
                 raise ApiError(401, "the Authorization header must be 'Bearer <personal API token>'")
-            account = self.token_account(value.strip())
-            if account is None:
+            found = self._token(value.strip())
+            if found is None:
                 raise ApiError(401, "the personal API token is not valid")
-            return Who(account, "bearer")
+            return Who(found[0], "bearer", credential=("token", str(found[1])))
         found = self.session(request.cookies.get(SESSION_COOKIE))
         if found is None:
             return Who(None, "none")
@@ -301,7 +501,7 @@ class Accounts:
             sent = request.headers.get(CSRF_HEADER.lower()) or ""
             if not hmac.compare_digest(sent.encode("utf-8", "replace"), csrf.encode()):
                 raise ApiError(403, "this request needs your session's CSRF token in the X-CSRF-Token header")
-        return Who(account, "cookie", csrf)
+        return Who(account, "cookie", csrf, ("session", sha(request.cookies[SESSION_COOKIE])))
 
     # -- personal API tokens ---------------------------------------------------------------------
     def create_token(self, account: Account, name: str) -> dict[str, Any]:
@@ -324,15 +524,21 @@ class Accounts:
                                                           ApiTokenRow.account_id == account.id))
         if gone.rowcount != 1:
             raise ApiError(404, f"you have no API token {token_id}")
+        self.sockets.end([("token", str(token_id))], "the personal API token was revoked")
 
     def token_account(self, token: str) -> Account | None:
+        found = self._token(token)
+        return found[0] if found else None
+
+    def _token(self, token: str) -> tuple[Account, int] | None:
+        """The account of a personal API token and the token's id."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
             return None
         with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username)
+            row = conn.execute(select(AccountRow.id, AccountRow.username, ApiTokenRow.id.label("token_id"))
                                .join(ApiTokenRow, ApiTokenRow.account_id == AccountRow.id)
                                .where(ApiTokenRow.token_sha == sha(token))).first()
-        return Account(row.id, row.username) if row else None
+        return (Account(row.id, row.username), row.token_id) if row else None
 
 
 def check_password(password: Any) -> None:
@@ -363,6 +569,27 @@ def _normal(username: Any) -> str | None:
         return None
 
 
+def address_digest(address: str) -> str:
+    """How the addresses accounts signed in from are stored."""
+    return sha("builders-address:" + address)
+
+
+async def leave_games(service: Any, account_id: int) -> list[str]:
+    """Bots take over the account's seats of the games going on (as when a player leaves: each seat
+    marked resigned); a game left to bots alone this way counts for the caps of those but is not
+    refused by them (the person is gone). Returns the games."""
+    left = []
+    for row in await asyncio.to_thread(service.store.games_of, account_id, 1000):
+        if row["status"] == "finished":
+            continue
+        live = await service.fetch(row["id"])
+        for seat in [s["seat"] for s in live.seats if s.get("account") == account_id and s["type"] == "human"]:
+            if not live.over:
+                await service.resign_as(live, seat, None)
+        left.append(live.id)
+    return left
+
+
 def secure_request(request: Request) -> bool:
     return request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").lower() == "https"
 
@@ -380,9 +607,10 @@ def session_info(account: Account | None, csrf: str | None) -> dict[str, Any]:
     return {"account": account.to_json() if account else None, "csrf": csrf}
 
 
-def router(accounts: Accounts, on_sign_in: Any = None) -> APIRouter:
+def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) -> APIRouter:
     """The HTTP routes of accounts and sessions (Argon2 runs in the thread pool). ``on_sign_in(guest,
-    account)`` (a coroutine function) is called when a guest's browser signs in to a named account."""
+    account)`` (a coroutine function) is called when a guest's browser signs in to a named account,
+    ``on_delete(account)`` (one too) before an account is deleted."""
     r = APIRouter(tags=["accounts"])
 
     @r.get("/api/session", response_model=SessionInfo, summary="Who this browser is signed in as")
@@ -409,7 +637,7 @@ def router(accounts: Accounts, on_sign_in: Any = None) -> APIRouter:
         account = accounts.sign_up(body.username, body.password, who.account if who.via == "cookie" else None)
         old = request.cookies.get(SESSION_COOKIE)
         if old and who.via == "cookie":
-            accounts.end_session(old)
+            accounts.end_session(old, REPLACED)
         cookie, csrf = accounts.new_session(account)
         set_session_cookie(response, request, cookie, guest=False)
         return session_info(account, csrf)
@@ -421,7 +649,7 @@ def router(accounts: Accounts, on_sign_in: Any = None) -> APIRouter:
         old = request.cookies.get(SESSION_COOKIE)
         before = accounts.session(old) if old else None
         if old:
-            accounts.end_session(old)
+            accounts.end_session(old, REPLACED)
         if before is not None and before[0].guest and on_sign_in is not None:
             await on_sign_in(before[0].id, account.id)  # the guest's games come along
         cookie, csrf = accounts.new_session(account)
@@ -461,11 +689,32 @@ def router(accounts: Accounts, on_sign_in: Any = None) -> APIRouter:
     @r.post("/api/account/tokens", status_code=201, response_model=CreatedApiToken,
             summary="Make a personal API token (shown once)")
     def new_token(body: NewApiToken, request: Request):
-        return accounts.create_token(named(request, True), body.name)
+        account = named(request, True)
+        if accounts.identify(request).via != "cookie":
+            raise ApiError(403, "a personal API token cannot make tokens: sign in to make one")
+        return accounts.create_token(account, body.name)
 
     @r.delete("/api/account/tokens/{token_id}", status_code=204, summary="Revoke a personal API token")
     def revoke(request: Request, token_id: int = PathParam(ge=1, le=2**31)):
         accounts.delete_token(named(request, True), token_id)
         return Response(status_code=204)
+
+    @r.delete("/api/account", status_code=204, summary="Delete your account (with its password)",
+              responses={403: {"description": "the password is wrong, or not a signed-in session"}})
+    async def delete_account(body: DeleteAccount, request: Request):
+        who = await run_in_threadpool(accounts.identify, request, True)
+        if who.account is None:
+            raise ApiError(401, "sign in to delete your account")
+        if who.via != "cookie":
+            raise ApiError(403, "an account is deleted from a signed-in session, not with a personal API token")
+        if who.account.guest:
+            raise ApiError(403, "a guest account has no password to confirm with: sign up first, or just sign out")
+        await run_in_threadpool(accounts.check_password_of, who.account, body.password, "the password is wrong")
+        if on_delete is not None:
+            await on_delete(who.account.id)  # its seats of games going on go to bots first
+        await run_in_threadpool(accounts.delete_account, who.account)
+        response = Response(status_code=204)
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+        return response
 
     return r

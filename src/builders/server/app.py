@@ -166,7 +166,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     # analyses' search (the hints' budget too)
     analyses = Analyses(service, bot_mode, analysis_workers, analysis_iterations, jobs, hint_workers)
     cluster = Cluster(service, store, redis_url)
-    accounts = Accounts(store, **(login_limits or {}))
+    accounts = Accounts(store, redis_url=redis_url, **(login_limits or {}))
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
     # (arguments, else the environment variables BUILDERS_EXPIRE_OPEN_DAYS and BUILDERS_IDLE_DAYS)
     expire_open_days = settings.number("BUILDERS_EXPIRE_OPEN_DAYS", expire_open_days)
@@ -211,7 +211,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     app.state.ratings = ratings
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.cluster = cluster
-    app.add_middleware(Guard, limits=limits, metrics=install_ops(app, service, store, cluster))
+    app.add_middleware(Guard, limits=limits, metrics=install_ops(app, service, store, cluster), redis_url=redis_url)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
@@ -329,7 +329,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         live = await visible(service, accounts, game_id, request, x_seat_token)
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
         client = request.client.host if request.client else "?"
-        await service.resign_as(live, who, body.bot if body else None, _address(client))
+        await service.resign_as(live, who, body.bot if body else None, _address(client),
+                                (limits.bots_only_per_creator, limits.bots_only_games))
         return service.summary(live)
 
     @app.get("/api/games/{game_id}/record", response_model=RecordModel, tags=["records"],
@@ -350,7 +351,10 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     async def adopt_guest(guest: int, account: int) -> None:
         await seats_module.adopt(service, guest, account)
 
-    app.include_router(accounts_module.router(accounts, adopt_guest))
+    async def leave_games(account: int) -> None:
+        await accounts_module.leave_games(service, account)
+
+    app.include_router(accounts_module.router(accounts, adopt_guest, leave_games))
     app.include_router(seats_module.router(service, accounts))
     chat = Chat(service, accounts)
     app.state.chat = chat

@@ -966,10 +966,13 @@ class GameService:
         await self.resign_as(live, seat, level)
         return live
 
-    async def resign_as(self, live: Live, seat: int, level: str | None, address: str | None = None) -> None:
+    async def resign_as(self, live: Live, seat: int, level: str | None, address: str | None = None,
+                        caps: tuple[int, int] | None = None) -> None:
         """A bot of ``level`` (None: medium, the seat marked resigned) takes ``seat`` over. When no
         person is left playing, the game becomes one of bots alone: the caps of those count it for
-        its creator and for ``address`` (a digest of the address of who left, if known)."""
+        its creator and for ``address`` (a digest of the address of who left, if known); with
+        ``caps`` (per creator, on the server: :meth:`check_bots_only`) a leaving beyond them is
+        refused (409), as the creation of such a game would be."""
         async with live.lock:
             if live.over:
                 raise ApiError(409, "the game is over")
@@ -979,6 +982,13 @@ class GameService:
             seats[seat].update(type="bot", level=level or "medium", resigned=level is None)
             options = None
             if all(s["type"] == "bot" for s in seats) and not live.options.get("bots_only"):
+                if caps is not None:
+                    try:
+                        await asyncio.to_thread(self.check_bots_only, live.options.get("creator"), address or "?",
+                                                *caps)
+                    except ApiError as e:
+                        raise ApiError(409, "leaving would leave this game to bots alone: "
+                                            + e.detail.split(":")[0]) from None
                 options = {**live.options, "bots_only": True}
                 if address is not None and not options.get("address"):
                     options["address"] = address

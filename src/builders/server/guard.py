@@ -3,8 +3,13 @@
 :class:`Guard` is an ASGI middleware around the whole application:
 
 - an optional list of allowed ``Host`` names (400 for another);
-- rate limits per client address and kind of request (create, join, action, login, chat): a token
-  bucket each, 429 with ``Retry-After`` when empty;
+- rate limits per client address and kind of request (create, join, action, login, chat, hint, and
+  read: every GET): a token bucket each (:mod:`builders.server.limits`: shared by the server
+  processes through Redis when there is one), 429 with ``Retry-After`` when empty;
+- ``Retry-After`` (whole seconds) on every 429 of the application too: the seconds its detail names,
+  else :data:`RETRY_AFTER_429`;
+- a request body not complete within :attr:`Limits.body_seconds` of the request's start gets 408
+  (JSON detail) and the connection is closed;
 - a cap on the game sockets open at once per client address (the socket is refused with 403);
 - the ``Origin`` check: a WebSocket opened by a page of another site is refused, and so is a request
   that changes something and carries a cookie (the only credential a browser adds by itself);
@@ -16,19 +21,25 @@
   :data:`builders.server.games.REQUEST_KEY`).
 
 :class:`GuardedHttpTools` is the HTTP protocol of ``builders serve``: it also drops a connection whose
-request headers are not complete within :attr:`Limits.header_seconds` (slow loris) and caps the TCP
-connections per client address.
+request headers are not complete within :attr:`Limits.header_seconds` (slow loris), or whose request
+body is still not complete a second after :attr:`Limits.body_seconds` (a body the application did not
+wait for: 408 when no answer was sent yet), and caps the TCP connections per client address.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import math
 import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
+
+from builders.server.limits import LocalLimits, shared
 
 #: the pages the web client serves (HEAD is answered like GET for them)
 PAGE = re.compile(r"^/(|play/[^/]+|replay/[^/]+|account|players/[^/]+|rules)$")
@@ -40,6 +51,12 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
+#: the Retry-After of a 429 whose detail names no number of seconds
+RETRY_AFTER_429 = 60
+#: "... in 12 seconds", "wait 3 s": the seconds a 429's detail names
+_SECONDS = re.compile(rb"(\d+) ?(?:s|seconds?)\b")
+#: GET requests not counted by the "read" limit (monitoring)
+UNCOUNTED = ("/healthz", "/metrics")
 
 
 @dataclass
@@ -48,7 +65,7 @@ class Limits:
 
     rates: dict[str, tuple[int, float]] = field(default_factory=lambda: {
         "create": (30, 60.0), "join": (60, 60.0), "action": (1200, 60.0), "login": (10, 60.0),
-        "chat": (30, 60.0), "hint": (60, 60.0),
+        "chat": (30, 60.0), "hint": (60, 60.0), "read": (600, 60.0),
     })
     #: game sockets open at once per client address
     sockets_per_address: int = 64
@@ -58,6 +75,8 @@ class Limits:
     connections_per_address: int = 1024
     #: seconds for a client to send complete request headers (GuardedHttpTools)
     header_seconds: float = 10.0
+    #: seconds for a client to send a complete request body, from the end of its headers
+    body_seconds: float = 10.0
     #: Host names accepted (None: any)
     allowed_hosts: list[str] | None = None
     #: origins (scheme://host[:port]) besides the server's own whose pages may use the API
@@ -83,6 +102,10 @@ class Limits:
 
 def kind_of(method: str, path: str) -> str | None:
     """The rate-limited kind of a request (None: not limited)."""
+    if method in ("GET", "HEAD"):
+        return None if path in UNCOUNTED else "read"
+    if method == "DELETE" and path == "/api/account":  # a password is checked
+        return "login"
     if method != "POST":
         return None
     if path == "/api/games":
@@ -106,29 +129,28 @@ def kind_of(method: str, path: str) -> str | None:
 
 
 class Buckets:
-    """Token buckets per (address, kind); an address not seen for a while is forgotten."""
+    """The rate limits per (address, kind) of :attr:`Limits.rates` (a kind not there is not limited):
+    on Redis when ``redis_url`` is given (shared by every server process; this process's own
+    buckets while Redis is away), else in this process."""
 
-    def __init__(self, rates: dict[str, tuple[int, float]]):
+    def __init__(self, rates: dict[str, tuple[int, float]], redis_url: str | None = None):
         self.rates = rates
-        self.buckets: dict[tuple[str, str], tuple[float, float]] = {}
-        self.swept = time.monotonic()
+        self.limits = shared(redis_url) if redis_url else LocalLimits()
 
-    def take(self, address: str, kind: str) -> float:
+    async def take(self, address: str, kind: str) -> float:
         """0 if the request may go on, else the seconds until it may."""
-        capacity, per = self.rates[kind]
-        rate = capacity / per
-        now = time.monotonic()
-        tokens, at = self.buckets.get((address, kind), (float(capacity), now))
-        tokens = min(float(capacity), tokens + (now - at) * rate)
-        if tokens < 1.0:
-            self.buckets[(address, kind)] = (tokens, now)
-            return (1.0 - tokens) / rate
-        self.buckets[(address, kind)] = (tokens - 1.0, now)
-        if now - self.swept > 60:
-            self.swept = now
-            longest = max(p for _, p in self.rates.values())
-            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < longest}
-        return 0.0
+        rate = self.rates.get(kind)
+        if rate is None:
+            return 0.0
+        return await self.limits.take_async(f"{kind}:{address}", *rate)
+
+
+class BodyTimeout(HTTPException):
+    """The request body did not come in time (408; the connection is closed after the answer)."""
+
+    def __init__(self, seconds: float):
+        super().__init__(408, f"the request body was not complete within {seconds:g} s",
+                         headers={"Connection": "close"})
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:
@@ -145,10 +167,10 @@ def _origin_ok(scope: dict[str, Any], origin: str, limits: Limits) -> bool:
 
 
 class Guard:
-    def __init__(self, app: Any, limits: Limits | None = None, metrics: Any = None):
+    def __init__(self, app: Any, limits: Limits | None = None, metrics: Any = None, redis_url: str | None = None):
         self.app = app
         self.limits = limits or Limits()
-        self.buckets = Buckets(self.limits.rates)
+        self.buckets = Buckets(self.limits.rates, redis_url)
         self.sockets: dict[str, int] = {}
         self.gzip = GZipMiddleware(app, minimum_size=800)
         self.metrics = metrics
@@ -171,11 +193,20 @@ class Guard:
             return await self._refuse(scope, send, 403, "requests from pages of other sites are refused")
         kind = kind_of(method, path)
         if kind is not None:
-            wait = self.buckets.take(address, kind)
+            wait = await self.buckets.take(address, kind)
             if wait > 0:
                 return await self._refuse(scope, send, 429, f"too many {kind} requests from your address: "
                                           f"try again in {math.ceil(wait)} s",
                                           [(b"retry-after", str(math.ceil(wait)).encode())])
+        answered: list[bool] = []
+        try:
+            return await self._http(scope, _deadline(receive, self.limits.body_seconds),
+                                    _retry_after(send, answered), method, path, kind)
+        except BodyTimeout as e:
+            if not answered:
+                await self._refuse(scope, send, 408, e.detail, [(b"connection", b"close")])
+
+    async def _http(self, scope, receive, send, method: str, path: str, kind: str | None):
         if method in ("POST", "PUT", "PATCH", "DELETE") and _header(scope, b"content-length") is None:
             receive = await self._buffered(receive)
             if receive is None:
@@ -245,13 +276,58 @@ class Guard:
         if scope["type"] == "websocket":  # refused before the handshake: an HTTP answer
             await send({"type": "websocket.close", "code": 1008, "reason": detail[:120]})
             return
-        import json
-
         body = json.dumps({"detail": detail}).encode()
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 *SECURITY_HEADERS, *(headers or [])]})
         await send({"type": "http.response.body", "body": body})
+
+
+def _deadline(receive, seconds: float):
+    """``receive`` that raises :class:`BodyTimeout` when the request body is not complete within
+    ``seconds`` (from now); once it is, waiting (for the client to go) has no deadline."""
+    deadline = time.monotonic() + seconds
+    complete = False
+
+    async def timed():
+        nonlocal complete
+        if complete:
+            return await receive()
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise BodyTimeout(seconds)
+        try:
+            message = await asyncio.wait_for(receive(), left)
+        except TimeoutError:
+            raise BodyTimeout(seconds) from None
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            complete = True
+        return message
+
+    return timed
+
+
+def _retry_after(send, started: list[bool]):
+    """``send`` that gives a 429 without ``Retry-After`` one: the seconds its detail names, else
+    :data:`RETRY_AFTER_429` (and notes in ``started`` that an answer began)."""
+    held: dict[str, Any] | None = None
+
+    async def sending(message):
+        nonlocal held
+        if message["type"] == "http.response.start":
+            started.append(True)
+            headers = message.get("headers", [])
+            if message["status"] == 429 and not any(k.lower() == b"retry-after" for k, _ in headers):
+                held = message
+                return
+        elif held is not None and message["type"] == "http.response.body":
+            found = _SECONDS.search(message.get("body", b""))
+            seconds = max(1, int(found.group(1))) if found else RETRY_AFTER_429
+            start, held = held, None
+            await send({**start, "headers": [*start.get("headers", []), (b"retry-after", str(seconds).encode())]})
+        await send(message)
+
+    return sending
 
 
 def _secured(send, path: str):
@@ -300,6 +376,7 @@ class GuardedHttpTools(HttpToolsProtocol):  # type: ignore[misc,valid-type]
         count = self.open_per_address.get(self._address, 0) + 1
         self.open_per_address[self._address] = count
         self._header_timer = None
+        self._body_timer = None
         if count > self.limits.connections_per_address:
             transport.close()
             return
@@ -323,11 +400,41 @@ class GuardedHttpTools(HttpToolsProtocol):  # type: ignore[misc,valid-type]
             self._header_timer.cancel()
             self._header_timer = None
         super().on_headers_complete()
+        if self._expects_body():  # a second more than the application's own deadline (Guard)
+            self._body_timer = self.loop.call_later(self.limits.body_seconds + 1.0, self._body_too_slow)
+
+    def _expects_body(self) -> bool:
+        for name, value in self.scope.get("headers", ()):
+            if name == b"content-length":
+                return value.strip() not in (b"", b"0")
+            if name == b"transfer-encoding":
+                return True
+        return False
+
+    def on_message_complete(self) -> None:  # type: ignore[override]
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+        super().on_message_complete()
+
+    def _body_too_slow(self) -> None:
+        """The body is still coming: 408 if nothing was answered yet, and the connection closed."""
+        self._body_timer = None
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_started:
+            cycle.response_started = True
+            body = json.dumps({"detail": BodyTimeout(self.limits.body_seconds).detail}).encode()
+            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+        self.transport.close()
 
     def _release(self) -> None:
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
+        for timer in (self._header_timer, self._body_timer):
+            if timer is not None:
+                timer.cancel()
+        self._header_timer = self._body_timer = None
         if self._address is not None:
             left = self.open_per_address.get(self._address, 1) - 1
             if left > 0:

@@ -34,12 +34,14 @@ def limits_from_env() -> Any:
     limits = Limits(allowed_hosts=[h.strip() for h in hosts.split(",") if h.strip()] if hosts else None)
     if os.environ.get("BUILDERS_HEADER_SECONDS"):
         limits.header_seconds = float(os.environ["BUILDERS_HEADER_SECONDS"])
+    if os.environ.get("BUILDERS_BODY_SECONDS"):
+        limits.body_seconds = float(os.environ["BUILDERS_BODY_SECONDS"])
     if os.environ.get("BUILDERS_SOCKETS_PER_ADDRESS"):
         limits.sockets_per_address = int(os.environ["BUILDERS_SOCKETS_PER_ADDRESS"])
     if os.environ.get("BUILDERS_SOCKET_RATE"):  # messages a second per socket
         rate = float(os.environ["BUILDERS_SOCKET_RATE"])
         limits.socket_messages = (rate, 2 * rate)
-    for item in (os.environ.get("BUILDERS_RATES") or "").split(","):  # "create=100/60,action=5000/60"
+    for item in (os.environ.get("BUILDERS_RATES") or "").split(","):  # "create=100/60,read=1200/60"
         kind, _, rate = item.strip().partition("=")
         if kind in limits.rates and "/" in rate:
             count, per = rate.split("/", 1)
@@ -51,6 +53,18 @@ def limits_from_env() -> Any:
     limits.games_per_creator = settings.number("BUILDERS_GAMES_PER_PLAYER")
     limits.idle_game_seconds = settings.number("BUILDERS_KEEP_IDLE_SECONDS")
     return limits
+
+
+def sign_in_limits_from_env() -> dict[str, tuple[int, float]]:
+    """The sign-in limits (``BUILDERS_SIGN_IN_RATES="name=10/300,name_address=5/300,address=30/300"``:
+    attempts per seconds; see builders.server.accounts)."""
+    found = {}
+    for item in (os.environ.get("BUILDERS_SIGN_IN_RATES") or "").split(","):
+        kind, _, rate = item.strip().partition("=")
+        if kind in ("name", "name_address", "address") and "/" in rate:
+            count, per = rate.split("/", 1)
+            found[f"login_per_{kind}"] = (int(count), float(per))
+    return found
 
 
 def more_files() -> None:
@@ -76,7 +90,8 @@ def app_from_env():
                       limits=GuardedHttpTools.limits, upgrade=os.environ.get("BUILDERS_UPGRADE", "1") == "1",
                       bot_mode=os.environ.get("BUILDERS_BOT_MODE", "process"),
                       bot_delay=float(os.environ.get("BUILDERS_BOT_DELAY", "0.3")),
-                      bot_workers=int(os.environ.get("BUILDERS_BOT_WORKERS", "1")))
+                      bot_workers=int(os.environ.get("BUILDERS_BOT_WORKERS", "1")),
+                      login_limits=sign_in_limits_from_env())
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *, bot_delay: float = 0.3,

@@ -5,6 +5,9 @@ or null with the session cookie of the page (same origin only) for the signed-in
 (``seat`` chooses among several), or null for a spectator; the server answers with the client's view, ``{"type": "state", ...}``, and sends a new one after every
 change of the game. The client sends ``action``, ``undo`` and ``ping`` messages; anything wrong gets
 ``{"type": "error", "message": ...}`` and changes nothing.
+
+A socket whose hello was recognised by the session cookie or a personal API token is closed (code
+4401, with the reason) when that credential ends: see :class:`builders.server.accounts.OpenSockets`.
 """
 
 from __future__ import annotations
@@ -67,6 +70,19 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.closed = False
+        #: the close code and reason once the socket is let go of
+        self.close_with: tuple[int, str] = (1008, "")
+        #: the session or API token the socket's hello was recognised by (None: a seat token, none)
+        self.credential: tuple[str, str] | None = None
+
+    def end(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` and ``reason`` once what is queued went out; nothing it
+        sends is handled any more."""
+        if self.closed:
+            return
+        self.close_with = (code, reason[:120])
+        self.closed = True
+        self.queue.put_nowait(None)
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -82,7 +98,7 @@ class Connection:
             while True:
                 text = await self.queue.get()
                 if text is None:
-                    await self.ws.close(code=1008)
+                    await self.ws.close(code=self.close_with[0], reason=self.close_with[1])
                     return
                 await self.ws.send_text(text)
         except Exception:  # the socket is gone; the reader sees it too
@@ -106,7 +122,9 @@ def _same_origin(ws: WebSocket) -> bool:
     return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
 
 
-def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket, msg: dict[str, Any]) -> int | None:
+def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket,
+                msg: dict[str, Any]) -> tuple[int | None, tuple[str, str] | None]:
+    """The seat a hello asks for, and the credential (session or API token) it was recognised by."""
     token = msg.get("token")
     wanted = msg.get("seat")
     if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int)):
@@ -115,18 +133,18 @@ def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket, 
         seat = service.seat_of(live, token)
         if wanted is not None and seat != wanted:
             raise ApiError(403, f"the seat token is seat {seat}'s, not seat {wanted}'s")
-        return seat
+        return seat, None
     if not _same_origin(ws):
-        return None
+        return None, None
     who = accounts.identify(ws)
     mine = service.seats_of(live, who.account.id if who.account else None)
     if wanted is not None:
         if wanted not in mine:
             raise ApiError(403, f"seat {wanted} is not yours in this game")
-        return wanted
+        return wanted, who.credential
     if not mine:
-        return None
-    return live.to_move if live.to_move in mine else mine[0]
+        return None, who.credential
+    return (live.to_move if live.to_move in mine else mine[0]), who.credential
 
 
 async def game_socket(ws: WebSocket, game_id: str, service: GameService, accounts: Any = None) -> None:
@@ -186,10 +204,13 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 continue
             if kind == "hello":
                 try:
-                    seat = _hello_seat(service, accounts, live, ws, msg)
+                    seat, credential = _hello_seat(service, accounts, live, ws, msg)
                 except ApiError as e:
                     conn.send(_error(e.detail, e.status))
                     continue
+                if conn.closed:  # its credential ended meanwhile
+                    break
+                _hold(accounts, conn, credential)
                 if seat is None and not service.may_see(live, account_of(accounts, ws if _same_origin(ws) else None)):
                     # a private game is watched by its players only: to others it does not exist
                     await conn.finish()
@@ -207,6 +228,8 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
             if not joined:
                 conn.send(_error("say hello first: {\"type\": \"hello\", \"token\": ...}", 400))
                 continue
+            if conn.closed:  # let go of (its credential ended): nothing more is done for it
+                break
             if kind in ("action", "undo"):
                 if conn.seat is None:
                     conn.send(_error("a spectator cannot play: hello with a seat token first", 403))
@@ -219,9 +242,21 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
     except Exception:
         log.exception("socket of game %s failed", game_id)
     finally:
+        _hold(accounts, conn, None)
         if joined:
             service.remove_client(live, conn)
         await conn.finish()
+
+
+def _hold(accounts: Any, conn: Connection, credential: tuple[str, str] | None) -> None:
+    """Remember that ``conn`` was opened with ``credential`` (None: with none)."""
+    if accounts is None or credential == conn.credential:
+        return
+    if conn.credential is not None:
+        accounts.sockets.remove(conn, conn.credential)
+    conn.credential = credential
+    if credential is not None:
+        accounts.sockets.add(conn, credential)
 
 
 async def _play(service: GameService, live: Live, conn: Connection, msg: dict[str, Any], kind: str) -> None:
