@@ -21,11 +21,14 @@ def test_nothing_outside_builders_rl_imports_it() -> None:
     assert out.strip() == "[]"
 
 
-def test_bench_rl_reports_both_games() -> None:
+def test_bench_rl_reports_both_games_beside_connect_four() -> None:
     result = CliRunner().invoke(app, ["bench", "rl", "--runs", "1", "--games", "1"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith("Environment steps per second: PettingZoo AEC loop")
-    pattern = re.compile(r"^(Kingdom Builder|The Builders), [24] players +[\d,]+ steps/s \(wall +[\d,]+\) +"
-                         r"engine +[\d.]+ us/step, observation +[\d.]+ us/step \(\d+% of the two\)$")
-    assert [bool(pattern.match(line)) for line in lines[1:]] == [True] * 4
+    assert lines[0].startswith("Environment steps per second: PettingZoo AEC loop on the default environments")
+    pattern = re.compile(r"^(Kingdom Builder|The Builders), [234] players +[\d,]+ steps/s \(wall +[\d,]+, "
+                         r"[\d.]+x connect_four_v3\) +engine +[\d.]+ us/step, observation +[\d.]+ us/step "
+                         r"\(\d+% of the two\)$")
+    assert [bool(pattern.match(line)) for line in lines[1:7]] == [True] * 6
+    assert re.match(r"^connect_four_v3 \(PettingZoo\) +[\d,]+ steps/s \(wall +[\d,]+\)$", lines[7])
+    assert len(lines) == 8

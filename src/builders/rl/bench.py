@@ -1,7 +1,9 @@
 """``builders bench rl``: environment steps per second for both games, and where the time goes.
 
 The loop is PettingZoo's AEC loop with a random legal index at every step (``env.last()`` builds the
-observation, mask included; ``env.step`` plays the index), over whole games. The split times the same
+observation, mask included; ``env.step`` plays the index), over whole games, on the environments as
+``kingdom_env(n)`` and ``middle_ages_env(n)`` return them (a new random setup every game), and on
+PettingZoo's ``connect_four_v3`` in the same run for scale. The split times the same
 games again as engine only (``legal_actions`` + ``apply`` of the same actions) and as observation
 encoding only (the observations of the positions met). Figures are medians of ``runs`` runs, in
 steps per second of this process's CPU time (one core; on a shared machine wall-clock time also
@@ -18,16 +20,29 @@ from collections.abc import Callable
 import numpy as np
 
 from builders.rl.base import Match
-from builders.rl.pettingzoo_env import BuildersAEC
+from builders.rl.pettingzoo_env import BuildersAEC, kingdom_env, middle_ages_env
 
 #: the Kingdom Builder workload of ``builders bench kingdom`` (the same map and cards)
 KINGDOM_SETUP = {"sections": [["oracle", False], ["paddock", False], ["harbor", False], ["farm", False]],
                  "cards": ["miners", "fishermen", "workers"], "start_player": 0}
 
 
+def default_env(game: str, players: int):
+    """The environment with default arguments (``connect-four``: PettingZoo's connect_four_v3)."""
+    if game == "connect-four":
+        import os
+
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        from pettingzoo.classic import connect_four_v3
+
+        return connect_four_v3.env()
+    return (kingdom_env if game == "kingdom" else middle_ages_env)(num_players=players)
+
+
 def aec_steps(game: str, players: int, games: int, seed: int) -> tuple[float, float, int]:
-    """Play ``games`` random games through the AEC loop; returns (CPU seconds, wall seconds, steps)."""
-    env = BuildersAEC(game, players, setup=KINGDOM_SETUP if game == "kingdom" else None)
+    """Play ``games`` random games through the AEC loop of the default environment; returns (CPU seconds,
+    wall seconds, steps)."""
+    env = default_env(game, players)
     rnd = random.Random(seed)
     steps = 0
     cpu, wall = time.process_time(), time.perf_counter()
@@ -46,7 +61,7 @@ def aec_steps(game: str, players: int, games: int, seed: int) -> tuple[float, fl
 
 def split(game: str, players: int, games: int, seed: int) -> tuple[float, float, int]:
     """(engine seconds, observation seconds, steps) over ``games`` random games."""
-    env = BuildersAEC(game, players, setup=KINGDOM_SETUP if game == "kingdom" else None)
+    env = BuildersAEC(game, players)
     rnd = random.Random(seed)
     engine_s = obs_s = 0.0
     steps = 0
@@ -87,24 +102,36 @@ def _indices(match: Match, action) -> tuple[int, ...]:
 
 
 def run(runs: int = 5, games: int = 20, echo: Callable[[str], None] = print) -> dict:
-    """Print steps/s (AEC loop) and the engine/observation split for both games, 2 and 4 players."""
+    """Print steps/s (AEC loop on the default environments) and the engine/observation split for both
+    games and 2-4 players, and connect_four_v3's steps/s measured the same way."""
     out = {}
-    echo("Environment steps per second: PettingZoo AEC loop, a random legal index each step, "
-         f"observation and mask built every step; median of {runs} runs, one core")
+    echo("Environment steps per second: PettingZoo AEC loop on the default environments, a random legal index "
+         f"each step, observation and mask built every step; median of {runs} runs, one core")
+    try:
+        four = _rates("connect-four", 2, runs, games * 5)
+    except ImportError as e:  # connect_four_v3 needs pygame, which builders.rl does not
+        echo(f"connect_four_v3 is not measured: {e} (pip install pygame)")
+        four = (float("nan"), float("nan"))
+    out[("connect-four", 2)] = {"steps_per_s": four[0], "wall_steps_per_s": four[1]}
     for game, label in (("kingdom", "Kingdom Builder"), ("middle-ages", "The Builders")):
-        for players in (2, 4):
-            cpu_rates, wall_rates = [], []
-            for r in range(runs):
-                cpu_s, wall_s, steps = aec_steps(game, players, games, seed=r + 1)
-                cpu_rates.append(steps / cpu_s)
-                wall_rates.append(steps / wall_s)
+        for players in (2, 3, 4):
+            rate, wall = _rates(game, players, runs, games)
             engine_s, obs_s, steps = split(game, players, games, seed=1)
-            rate = statistics.median(cpu_rates)
-            wall = statistics.median(wall_rates)
             share = obs_s / (engine_s + obs_s)
-            out[(game, players)] = {"steps_per_s": rate, "wall_steps_per_s": wall,
+            out[(game, players)] = {"steps_per_s": rate, "wall_steps_per_s": wall, "vs_connect_four": rate / four[0],
                                     "engine_us": 1e6 * engine_s / steps, "observation_us": 1e6 * obs_s / steps}
-            echo(f"{label + f', {players} players':<28} {rate:>8,.0f} steps/s (wall {wall:>7,.0f})   engine "
-                 f"{1e6 * engine_s / steps:5.1f} us/step, observation {1e6 * obs_s / steps:5.1f} us/step "
-                 f"({share:.0%} of the two)")
+            echo(f"{label + f', {players} players':<28} {rate:>8,.0f} steps/s (wall {wall:>7,.0f}, "
+                 f"{rate / four[0]:.2f}x connect_four_v3)   engine {1e6 * engine_s / steps:5.1f} us/step, "
+                 f"observation {1e6 * obs_s / steps:5.1f} us/step ({share:.0%} of the two)")
+    echo(f"{'connect_four_v3 (PettingZoo)':<28} {four[0]:>8,.0f} steps/s (wall {four[1]:>7,.0f})")
     return out
+
+
+def _rates(game: str, players: int, runs: int, games: int) -> tuple[float, float]:
+    """Median (CPU, wall) steps per second over ``runs`` runs."""
+    cpu_rates, wall_rates = [], []
+    for r in range(runs):
+        cpu_s, wall_s, steps = aec_steps(game, players, games, seed=r + 1)
+        cpu_rates.append(steps / cpu_s)
+        wall_rates.append(steps / wall_s)
+    return statistics.median(cpu_rates), statistics.median(wall_rates)
