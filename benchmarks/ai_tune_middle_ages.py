@@ -55,34 +55,24 @@ STEPS = {
     "MA_HORIZON": (0.5, 0.5, 20.0),
     "MA_PACE": (0.25, 0.75, 5.0),
 }
-#: weights baked into the evaluation's card tables: an agent with its own values of them has the
-#: tables made again around its decisions (a few hundred microseconds); not tuned, but ``match`` checks them
-BAKED = {"MA_COIN", "MA_MACHINE_UNIT"}
 OUT_NAME = "ai_tune_middle_ages.json"
 
 
 class Tuned:
     """An agent (greedy unless ``spec`` says otherwise) with its own values of the evaluation weights
-    (set around each decision)."""
+    (``ema.WEIGHT_NAMES``: the agent's ``weights``, the module left as it is); ValueError for another name."""
 
     def __init__(self, seed: int, values: dict[str, float], spec: str = "medium"):
+        ema.weights(values)
         self.agent = parse_agent(spec).make(seed, "middle-ages")
+        if not hasattr(self.agent, "weights"):
+            raise ValueError(f"the agent {spec!r} does not value positions by the evaluation's weights "
+                             "(choose medium, easy, greedy or a planner: hard, expert, plan)")
+        self.agent.weights = {**self.agent.weights, **values}
         self.values = values
 
     def act(self, state):
-        saved = {k: getattr(ema, k) for k in self.values}
-        baked = BAKED & set(self.values)
-        for k, v in self.values.items():
-            setattr(ema, k, v)
-        if baked:
-            ema.reset_tables()
-        try:
-            return self.agent.act(state)
-        finally:
-            for k, v in saved.items():
-                setattr(ema, k, v)
-            if baked:
-                ema.reset_tables()
+        return self.agent.act(state)
 
 
 def play(setup_seed: int, agents: list[Tuned], cap: int = 3000) -> tuple[list[float], list[int]]:
@@ -164,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         args.start_values = parse_start(args.start)
-        parse_agent(args.agent).make(0, "middle-ages")
+        Tuned(0, {}, args.agent)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

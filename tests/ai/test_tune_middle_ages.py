@@ -106,20 +106,29 @@ def test_a_run_tunes_around_the_values_it_starts_from(tmp_path, capsys):
     assert capsys.readouterr().err == "error: --start: MA_PACE must be a number, not 'fast'\n"
 
 
-def test_an_agent_with_a_weight_baked_into_the_tables_plays_by_it():
-    """``MA_MACHINE_UNIT`` lives in the card tables: a tuned agent has them made again around its
-    decisions, and the tables are the module's again after it."""
-    state = midgame("middle-ages", 2, 2, 45)  # a machine open: 5 VP a unit of its production plays otherwise
-    before = ema.values(state)
-    machine = {"MA_MACHINE_UNIT": 5.0}
-    action = tune.Tuned(3, machine).act(state)
-    assert ema.values(state) == before and ema.MA_MACHINE_UNIT == 0.2
-    try:
-        ema.MA_MACHINE_UNIT = 5.0
-        ema.reset_tables()
-        assert ema.values(state) != before
-        assert GreedyAgent(3).act(state) == action
-    finally:
-        ema.MA_MACHINE_UNIT = 0.2
-        ema.reset_tables()
-    assert GreedyAgent(3).act(state) != action
+def test_a_weight_baked_into_the_tables_or_an_agent_without_weights_is_refused():
+    """``MA_MACHINE_UNIT`` lives in the card tables, not in the weights an agent holds; mcts values
+    positions by the module's evaluation only."""
+    with pytest.raises(ValueError, match="^unknown weight MA_MACHINE_UNIT"):
+        tune.Tuned(3, {"MA_MACHINE_UNIT": 5.0})
+    with pytest.raises(ValueError, match="^the agent 'mcts' does not value positions by the evaluation's weights"):
+        tune.Tuned(3, {"MA_HORIZON": 4.5}, "mcts")
+
+
+def test_greedy_with_weights_of_its_own_values_as_the_module_set_to_them(monkeypatch):
+    """A greedy agent's own weights give, position after position, the values the module's weights
+    set to the same numbers give, and leave the module as it was; on these positions they value
+    otherwise than the module's own weights. Kingdom Builder's evaluation has no such weights."""
+    own = {"MA_HORIZON": 0.5, "MA_SHORT": 0.4, "MA_PACE": 3.0}
+    states = [midgame("middle-ages", 2, seed, 30 + 5 * seed) for seed in range(8)]
+    mine = [GreedyAgent(seed, weights=own).scores(s) for seed, s in enumerate(states)]
+    plain = [GreedyAgent(seed).scores(s) for seed, s in enumerate(states)]
+    assert ema.MA_HORIZON == 2.5 and ema.MA_SHORT == 0.125 and ema.MA_PACE == 2.0
+    assert mine != plain
+    for name, value in own.items():
+        monkeypatch.setattr(ema, name, value)
+    assert [GreedyAgent(seed).scores(s) for seed, s in enumerate(states)] == mine
+    with pytest.raises(ValueError, match="^weights of the evaluation are The Builders' only, not kingdom's$"):
+        GreedyAgent(1, weights=own).act(midgame("kingdom", 2, 1, 10))
+    with pytest.raises(ValueError, match="^unknown weight MA_COIN"):
+        GreedyAgent(1, weights={"MA_COIN": 1.0})

@@ -420,8 +420,11 @@ _VALUES: dict[str, Callable[[GameState], list[float]]] = {
 WIN_SCALE = {"kingdom": 8.0, "middle-ages": 2.5}
 
 
-def values(state: GameState, turn_over: int | None = None) -> list[float]:
+def values(state: GameState, turn_over: int | None = None, weights=None) -> list[float]:
     """Per-seat estimates of the final points of ``state`` (public information only).
+
+    ``weights`` (The Builders: ``eval_middle_ages.weights(...)``) replaces the evaluation's weights
+    ``eval_middle_ages.WEIGHT_NAMES``: an agent's own, instead of the module's.
 
     ``turn_over`` (Kingdom Builder; the turn planner's valuation): the seat whose turn is complete
     in ``state`` (it is about to play ``end``), or -1 for none; either value turns the planner's
@@ -432,14 +435,19 @@ def values(state: GameState, turn_over: int | None = None) -> list[float]:
     "End of the game": the game ends with the round), so that a search of the last turn looks for
     points, not for tiles kept. Without it every seat keeps the value of its tiles and prospects to
     the end."""
+    if weights is not None:
+        if state.GAME != "middle-ages":
+            raise ValueError(f"weights of the evaluation are The Builders' only, not {state.GAME}'s")
+        return _middle_ages_values(state, weights)
     if turn_over is not None and state.GAME == "kingdom":
         return _kingdom_values(state, turn_over)
     return _VALUES[state.GAME](state)
 
 
-def advantages(state: GameState, turn_over: int | None = None) -> list[float]:
-    """Per seat: its value minus the best value of the other seats (``turn_over``: see ``values``)."""
-    v = values(state, turn_over)
+def advantages(state: GameState, turn_over: int | None = None, weights=None) -> list[float]:
+    """Per seat: its value minus the best value of the other seats (``turn_over``, ``weights``: see
+    ``values``)."""
+    v = values(state, turn_over, weights)
     out = []
     for p, mine in enumerate(v):
         best = max(x for q, x in enumerate(v) if q != p)

@@ -5,13 +5,17 @@ generator), so an action that draws a card (Kingdom Builder's ``end``, The Build
 ``recruit``) draws from what the seat may know, never from the true deck. The value of an action is the
 seat's lead over the best other seat after it, compared first through its win value (so that a won game
 that ends beats the same lead kept, see ``builders.ai.evaluate.WIN_MARGIN``). ``noise`` adds a Gaussian error (in units of the
-game's win scale) to each value: the easy level.
+game's win scale) to each value: the easy level. ``weights`` (The Builders: names of
+``eval_middle_ages.WEIGHT_NAMES`` -> values) are the agent's own weights of the evaluation, the others
+following the module at each decision.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
+from builders.ai.eval_middle_ages import weights as eval_weights
 from builders.ai.evaluate import WIN_SCALE, advantages, win_value
 from builders.core.rng import Rng
 from builders.core.state import Action, GameState
@@ -20,8 +24,11 @@ from builders.core.state import Action, GameState
 class GreedyAgent:
     """Picks the action with the best one-ply evaluation (ties: the first in legal order)."""
 
-    def __init__(self, seed: int | None = None, noise: float = 0.0, name: str | None = None):
+    def __init__(self, seed: int | None = None, noise: float = 0.0, name: str | None = None,
+                 weights: Mapping[str, float] | None = None):
         self.seed = seed
+        self.weights = dict(weights or {})
+        eval_weights(self.weights)  # ValueError for a name that is not a weight
         self.noise = float(noise)
         self.random = random.Random(seed)
         self.rng = Rng(self.random.getrandbits(64))
@@ -38,11 +45,12 @@ class GreedyAgent:
         legal = state.legal_actions()
         det = state.resample_hidden(seat, self.rng)
         sd = self.noise * WIN_SCALE[state.GAME]
+        w = eval_weights(self.weights) if self.weights else None
         out = []
         for a in legal:
             child = det.copy()
             child.apply(a)
-            v = advantages(child)[seat]
+            v = advantages(child, weights=w)[seat]
             if sd:
                 v += self.random.gauss(0.0, sd)
             out.append((a, win_value(child, v) if not child.is_over() else child.returns()[seat], v))
