@@ -1,7 +1,7 @@
 // The account corner of every page's top bar: who you are, the games waiting for you (also in the tab
 // title), and an opt-in notification with a sound when it becomes your turn in any of your games.
 
-import { api, currentSession, el, GAME_TITLES } from "./api.js";
+import { api, currentSession, el, GAME_TITLES, t } from "./api.js";
 
 const NOTIFY_KEY = "builders.notify";
 const POLL_MS = 10000;
@@ -49,7 +49,7 @@ function announce(game) {
   beep();
   if ("Notification" in window && Notification.permission === "granted") {
     try {
-      const note = new Notification("Your turn", { body: `${game.name || GAME_TITLES[game.game] || "A game"}: it is your turn.`, tag: game.id });
+      const note = new Notification(t("play.your_turn"), { body: t("account.notify_body", { game: game.name || GAME_TITLES[game.game] || t("account.a_game") }), tag: game.id });
       note.onclick = () => { window.focus(); location.href = `/play/${encodeURIComponent(game.id)}`; };
     } catch (err) {
       /* notifications refused by the browser */
@@ -71,7 +71,7 @@ async function toggleNotify(button) {
     localStorage.setItem(NOTIFY_KEY, "1");
   }
   button.setAttribute("aria-pressed", notifyWanted() ? "true" : "false");
-  button.textContent = notifyWanted() ? "Alerts: on" : "Alerts: off";
+  button.textContent = notifyWanted() ? t("account.alerts_on") : t("account.alerts_off");
 }
 
 /** Games of this browser's account that wait for it (its turn), newest first. */
@@ -92,11 +92,11 @@ async function refresh() {
   }
   const who = box.querySelector("#account-name");
   if (info.account) {
-    who.textContent = info.account.guest ? "Guest" : info.account.username;
+    who.textContent = info.account.guest ? t("account.guest") : info.account.username;
     who.href = info.account.guest ? "/account" : `/players/${encodeURIComponent(info.account.username)}`;
-    who.title = info.account.guest ? "Playing as a guest: sign up to keep a name (your games come along)" : "Your profile";
+    who.title = info.account.guest ? t("account.guest_title") : t("account.profile");
   } else {
-    who.textContent = "Sign in";
+    who.textContent = t("account.sign_in");
     who.href = "/account";
   }
   let waiting = [];
@@ -116,8 +116,8 @@ async function refresh() {
   count.hidden = ids.size === 0;
   const list = box.querySelector("#waiting-list");
   list.replaceChildren(...(waiting.length ? waiting.map((g) => el("li", { "data-id": g.id },
-    el("a", { href: `/play/${encodeURIComponent(g.id)}`, text: `${g.name || GAME_TITLES[g.game] || g.game} · turn ${g.turn}` })))
-    : [el("li", { class: "muted", text: "No game waits for you." })]));
+    el("a", { href: `/play/${encodeURIComponent(g.id)}`, text: `${g.name || GAME_TITLES[g.game] || g.game} · ${t("lobby.status.turn", { turn: g.turn })}` })))
+    : [el("li", { class: "muted", text: t("account.none_waiting") })]));
   document.dispatchEvent(new CustomEvent("builders:waiting", { detail: waiting }));
 }
 
@@ -125,10 +125,10 @@ async function refresh() {
 export function mountAccount() {
   const bar = document.querySelector(".topbar");
   if (!bar || box) return;
-  const notify = el("button", { type: "button", class: "btn small ghost", id: "notify-btn", "aria-pressed": notifyWanted() ? "true" : "false", title: "A notification and a sound when it becomes your turn in any of your games" }, notifyWanted() ? "Alerts: on" : "Alerts: off");
+  const notify = el("button", { type: "button", class: "btn small ghost", id: "notify-btn", "aria-pressed": notifyWanted() ? "true" : "false", title: t("account.alerts_title") }, notifyWanted() ? t("account.alerts_on") : t("account.alerts_off"));
   notify.addEventListener("click", () => toggleNotify(notify));
-  const waitingBtn = el("button", { type: "button", class: "btn small", id: "waiting-btn", "aria-haspopup": "true", title: "Games waiting for you" },
-    "Your turn ", el("span", { class: "waiting-count", id: "waiting-count", hidden: true, text: "0" }));
+  const waitingBtn = el("button", { type: "button", class: "btn small", id: "waiting-btn", "aria-haspopup": "true", title: t("account.waiting_title") },
+    `${t("play.your_turn")} `, el("span", { class: "waiting-count", id: "waiting-count", hidden: true, text: "0" }));
   const list = el("ul", { class: "waiting-list", id: "waiting-list", hidden: true });
   waitingBtn.addEventListener("click", () => { list.hidden = !list.hidden; });
   box = el("div", { class: "account-box", id: "account-box" },

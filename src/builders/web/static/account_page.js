@@ -1,7 +1,8 @@
 // The account page (/account): sign up (a guest keeps its games), sign in and out, change the
 // password, personal API tokens for programs.
 
-import { api, currentSession, el, setSession, toast } from "./api.js";
+import { api, currentSession, el, setSession, toast, t } from "./api.js";
+import { formatDate } from "./i18n.js";
 import { mountAccount } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,9 +17,9 @@ async function render() {
   const info = await currentSession();
   const account = info.account;
   const named = account && !account.guest;
-  $("status-text").textContent = !account ? "You are not signed in. You can play as a guest without signing up."
-    : account.guest ? "You play as a guest. Sign up to keep a name: your games come along."
-      : `Signed in as ${account.username}.`;
+  $("status-text").textContent = !account ? t("account.status.none")
+    : account.guest ? t("account.status.guest")
+      : t("account.status.named", { name: account.username });
   $("signed-in-tools").hidden = !account;
   $("signup-panel").hidden = Boolean(named);
   $("signin-panel").hidden = Boolean(named);
@@ -29,10 +30,10 @@ async function render() {
 
 async function loadTokens() {
   const tokens = await api("/api/account/tokens");
-  $("token-list").replaceChildren(...(tokens.length ? tokens.map((t) => el("li", { class: "game-row", "data-id": t.id },
-    el("div", { class: "game-row-main" }, el("b", { text: t.name }), el("span", { class: "muted small", text: ` made ${new Date(t.created * 1000).toLocaleString()}` })),
-    el("div", { class: "game-row-actions" }, el("button", { class: "btn small", onclick: () => revoke(t.id) }, "Revoke"))))
-    : [el("li", { class: "muted", text: "No token yet." })]));
+  $("token-list").replaceChildren(...(tokens.length ? tokens.map((token) => el("li", { class: "game-row", "data-id": token.id },
+    el("div", { class: "game-row-main" }, el("b", { text: token.name }), el("span", { class: "muted small", text: ` ${t("account.token_made", { when: formatDate(new Date(token.created * 1000)) })}` })),
+    el("div", { class: "game-row-actions" }, el("button", { class: "btn small", onclick: () => revoke(token.id) }, t("account.revoke")))))
+    : [el("li", { class: "muted", text: t("account.no_token") })]));
 }
 
 async function revoke(id) {
@@ -62,7 +63,7 @@ function init() {
     await currentSession();
     const made = await api("/api/accounts", { method: "POST", body: { username: $("signup-name").value, password: $("signup-password").value } });
     setSession(made);
-    toast(`Welcome, ${made.account.username}.`, "info");
+    toast(t("account.welcome", { name: made.account.username }), "info");
     await render();
   });
   form("signin-form", "signin-error", async () => {
@@ -73,12 +74,12 @@ function init() {
   form("password-form", "password-error", async () => {
     await api("/api/account/password", { method: "POST", body: { old: $("old-password").value, new: $("new-password").value } });
     $("password-form").reset();
-    toast("Your password is changed; other browsers were signed out.", "info");
+    toast(t("account.password_changed"), "info");
   });
   form("token-form", "token-error", async () => {
     const made = await api("/api/account/tokens", { method: "POST", body: { name: $("token-name").value } });
     const box = $("new-token");
-    box.replaceChildren("Your new token (copy it now, it is not shown again): ", el("code", { id: "new-token-value", text: made.token }));
+    box.replaceChildren(`${t("account.new_token")} `, el("code", { id: "new-token-value", text: made.token }));
     box.hidden = false;
     await loadTokens();
   });

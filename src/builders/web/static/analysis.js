@@ -7,15 +7,17 @@
 // player (click a point to jump the replay there), the labelled moves with the better move, and a
 // summary per player.
 
-import { api, el, svg, toast, SEAT_COLOURS, SEAT_NAMES } from "./api.js";
+import { api, el, svg, toast, SEAT_COLOURS, SEAT_NAMES, t } from "./api.js";
+import { formatNumber } from "./i18n.js";
 
-const LABEL_WORDS = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+const LABEL_WORDS = { inaccuracy: t("analysis.label.inaccuracy"), mistake: t("analysis.label.mistake"), blunder: t("analysis.label.blunder") };
+const labelIn = (label) => t(`analysis.label_in.${label}`);
 const LABEL_MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 // as long as setTimeout allows: the mark stays until the table clears its marks itself
 const KEEP = 0x3fffffff;
 
 export function percent(x) {
-  return `${Math.round(x * 100)}%`;
+  return formatNumber(x, { style: "percent", maximumFractionDigits: 0 });
 }
 
 // Clear the marks of markMove() (class cls) from the table.
@@ -91,7 +93,7 @@ export class AnalysisBoard {
       data = await api(this.url());
     } catch (err) {
       if (err.status !== 404) {
-        this.root.replaceChildren(el("h3", { text: "Analysis" }), el("p", { class: "muted", text: err.message }));
+        this.root.replaceChildren(el("h3", { text: t("analysis.title") }), el("p", { class: "muted", text: err.message }));
         return;
       }
     }
@@ -110,29 +112,29 @@ export class AnalysisBoard {
   show(data) {
     this.data = data;
     clearTimeout(this.timer);
-    const title = el("h3", { text: "Analysis" });
+    const title = el("h3", { text: t("analysis.title") });
     if (!data) {
       this.root.dataset.status = "none";
       this.root.replaceChildren(title,
-        el("p", { class: "muted", text: "The hard bot can look at every decision of this game: the mover's win chance with the move played and with the move the hard bot would have played, and that move when it was better." }),
-        el("button", { class: "btn btn-primary", id: "analyse-btn", onclick: () => this.start() }, "Analyse"));
+        el("p", { class: "muted", text: t("analysis.offer") }),
+        el("button", { class: "btn btn-primary", id: "analyse-btn", onclick: () => this.start() }, t("analysis.analyse")));
       return;
     }
     this.root.dataset.status = data.status;
     if (data.status === "running") {
       const bar = el("progress", { id: "analysis-progress", max: Math.max(1, data.total), value: data.done });
-      this.root.replaceChildren(title, el("p", { id: "analysis-status", text: `Analysing… ${data.done} / ${data.total} decisions` }), bar);
+      this.root.replaceChildren(title, el("p", { id: "analysis-status", text: t("analysis.running", { done: data.done, total: data.total }) }), bar);
       this.timer = setTimeout(() => this.load(), 1000);
       return;
     }
     if (data.status === "failed") {
-      this.root.replaceChildren(title, el("p", { class: "muted", text: data.error || "The analysis failed." }),
-        el("button", { class: "btn", id: "analyse-btn", onclick: () => this.start() }, "Analyse again"));
+      this.root.replaceChildren(title, el("p", { class: "muted", text: data.error || t("analysis.failed") }),
+        el("button", { class: "btn", id: "analyse-btn", onclick: () => this.start() }, t("analysis.again")));
       return;
     }
     const result = data.result;
     this.root.replaceChildren(title, this.graph(result), this.summary(result), this.moves(result),
-      el("p", { class: "muted small", text: `Labels by the drop in the mover's win chance: inaccuracy ${percent(result.thresholds.inaccuracy)}, mistake ${percent(result.thresholds.mistake)}, blunder ${percent(result.thresholds.blunder)} or more (${data.iterations} search iterations a decision).` }));
+      el("p", { class: "muted small", text: t("analysis.thresholds", { inaccuracy: percent(result.thresholds.inaccuracy), mistake: percent(result.thresholds.mistake), blunder: percent(result.thresholds.blunder), iterations: data.iterations }) }));
     this.position(this.n);
   }
 
@@ -146,7 +148,7 @@ export class AnalysisBoard {
     const count = Math.max(1, decisions.length);
     const x = (i) => left + (i / Math.max(1, count - 1)) * (W - left - pad);
     const y = (v) => H - pad - v * (H - 2 * pad);
-    const chart = svg("svg", { id: "wc-graph", class: "wc-graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Win chance of each player across the game" });
+    const chart = svg("svg", { id: "wc-graph", class: "wc-graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("analysis.graph_label") });
     for (const v of [0, 0.25, 0.5, 0.75, 1]) {
       chart.appendChild(svg("line", { x1: left, x2: W - pad, y1: y(v), y2: y(v), class: v === 0.5 ? "wc-mid" : "wc-grid", stroke: v === 0.5 ? "#999" : "#e4dccb", "stroke-dasharray": v === 0.5 ? "4 4" : "none" }));
       chart.appendChild(svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end", class: "wc-axis", "font-size": 11, fill: "#5c5040", text: percent(v) }));
@@ -176,8 +178,8 @@ export class AnalysisBoard {
       const point = svg("circle", {
         class: `wc-point${d.label ? ` wc-${d.label}` : ""}`, "data-n": d.index, "data-seat": d.seat,
         cx, cy, r: 3, fill: colour, tabindex: 0, role: "button",
-        "aria-label": `Decision ${d.index + 1}, ${SEAT_NAMES[d.seat]}: win chance ${percent(d.before)}${d.label ? `, ${d.label}` : ""}`,
-      }, svg("title", { text: `${SEAT_NAMES[d.seat]} · decision ${d.index + 1}: ${percent(d.before)}${d.label ? ` (${d.label})` : ""}` }));
+        "aria-label": `${t("analysis.point_label", { n: d.index + 1, colour: SEAT_NAMES[d.seat], chance: percent(d.before) })}${d.label ? `, ${labelIn(d.label)}` : ""}`,
+      }, svg("title", { text: `${t("analysis.point_title", { n: d.index + 1, colour: SEAT_NAMES[d.seat], chance: percent(d.before) })}${d.label ? ` (${labelIn(d.label)})` : ""}` }));
       point.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index); } });
       chart.appendChild(point);
     }
@@ -192,17 +194,17 @@ export class AnalysisBoard {
       this.jump(best.index);
     });
     return el("figure", { class: "wc-figure" }, chart,
-      el("figcaption", { class: "muted small" }, "Each player's win chance at their own decisions, from the start (left) to the end (right). Click a point, or anywhere on the graph for the decision nearest to it, to see that position."));
+      el("figcaption", { class: "muted small" }, t("analysis.caption")));
   }
 
   summary(result) {
     const rows = result.players.map((p) => el("tr", { "data-seat": p.seat },
       el("th", { scope: "row" }, el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[p.seat] } }), ` ${SEAT_NAMES[p.seat]}`),
-      el("td", { text: String(result.scores[p.seat]) }),
-      el("td", { class: "mean-loss", text: `${(p.mean_loss * 100).toFixed(1)}%` }),
+      el("td", { text: formatNumber(result.scores[p.seat]) }),
+      el("td", { class: "mean-loss", text: formatNumber(p.mean_loss, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }) }),
       ...["inaccuracy", "mistake", "blunder"].map((name) => el("td", { class: `count-${name}`, text: String(p.counts[name] || 0) }))));
     return el("table", { class: "analysis-summary", id: "analysis-summary" },
-      el("thead", {}, el("tr", {}, ...["Player", "Score", "Mean loss", "Inaccuracies", "Mistakes", "Blunders"].map((t) => el("th", { scope: "col", text: t })))),
+      el("thead", {}, el("tr", {}, ...["player", "score", "mean_loss", "inaccuracies", "mistakes", "blunders"].map((col) => el("th", { scope: "col", text: t(`analysis.col.${col}`) })))),
       el("tbody", {}, rows));
   }
 
@@ -212,17 +214,17 @@ export class AnalysisBoard {
     for (const d of labelled) {
       const played = this.describe(d.played) || d.played;
       const best = this.describe(d.best) || d.best;
-      const li = el("li", { class: `move-${d.label}`, "data-n": d.index, "data-label": d.label, tabindex: 0, title: "Show this position" },
+      const li = el("li", { class: `move-${d.label}`, "data-n": d.index, "data-label": d.label, tabindex: 0, title: t("analysis.show_position") },
         el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[d.seat] } }),
         el("b", { text: ` ${LABEL_WORDS[d.label]} ${LABEL_MARK[d.label]} ` }),
-        el("span", { text: `decision ${d.index + 1}, ${SEAT_NAMES[d.seat]}: ${played} (${percent(d.after)}); better: ` }),
+        el("span", { text: `${t("analysis.move_line", { n: d.index + 1, colour: SEAT_NAMES[d.seat], played, chance: percent(d.after) })} ` }),
         el("span", { class: "better", text: `${best} (${percent(d.best_value)})` }));
       li.addEventListener("click", () => this.jump(d.index));
       li.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index); } });
       list.appendChild(li);
     }
-    if (!labelled.length) list.appendChild(el("li", { class: "muted", text: "No inaccuracy, mistake or blunder: well played." }));
-    return el("section", {}, el("h4", { text: "Moves to look at again" }), list);
+    if (!labelled.length) list.appendChild(el("li", { class: "muted", text: t("analysis.clean") }));
+    return el("section", {}, el("h4", { text: t("analysis.moves_title") }), list);
   }
 
   jump(n) {
@@ -257,14 +259,14 @@ export class AnalysisBoard {
       if (graph) graph.after(note);
     }
     if (!d || d.forced) {
-      note.textContent = d ? `Decision ${n + 1}: the only move.` : "";
+      note.textContent = d ? t("analysis.only_move", { n: n + 1 }) : "";
       return;
     }
     const played = this.describe(d.played) || d.played;
     const best = this.describe(d.best) || d.best;
     note.textContent = d.best === d.played
-      ? `Decision ${n + 1}, ${SEAT_NAMES[d.seat]}: ${played}, as good as the hard bot's move or better (${percent(d.before)}).`
-      : `Decision ${n + 1}, ${SEAT_NAMES[d.seat]}: ${played} (${percent(d.after)})${d.label ? `, ${d.label}` : ""}; better: ${best} (${percent(d.best_value)}), marked on the table.`;
+      ? t("analysis.note_good", { n: n + 1, colour: SEAT_NAMES[d.seat], played, chance: percent(d.before) })
+      : t("analysis.note_better", { n: n + 1, colour: SEAT_NAMES[d.seat], played, chance: percent(d.after), label: d.label ? `, ${labelIn(d.label)}` : "", best, best_chance: percent(d.best_value) });
     if (d.best !== d.played && table) markMove(table, root, d.best, "better-move");
   }
 }

@@ -1,20 +1,23 @@
 // Talking to the game server: REST calls, the seats this browser holds, the live connection, messages.
 
-export const GAME_TITLES = { kingdom: "Kingdom Builder", "middle-ages": "The Builders: Middle Ages" };
+import { t } from "./i18n.js";
+
+export { t };
+export const GAME_TITLES = { kingdom: t("game.kingdom"), "middle-ages": t("game.middle_ages") };
 export const SEAT_COLOURS = ["#e0512b", "#2f6fdb", "#f4f1e6", "#2e2e33"];
 export const SEAT_INK = ["#ffffff", "#ffffff", "#1d1d1d", "#ffffff"];
-export const SEAT_NAMES = ["Red", "Blue", "White", "Black"];
+export const SEAT_NAMES = [t("colour.red"), t("colour.blue"), t("colour.white"), t("colour.black")];
 // The colours a seat may be given in the lobby (the server's COLOURS, in the same order): fill of the
 // houses and dots, and the ink of text on a seat chip (4.5:1; red chips are drawn darker, see style.css).
 export const PALETTE = [
-  { id: "red", name: "Red", fill: "#e0512b", ink: "#ffffff" },
-  { id: "blue", name: "Blue", fill: "#2f6fdb", ink: "#ffffff" },
-  { id: "white", name: "White", fill: "#f4f1e6", ink: "#1d1d1d" },
-  { id: "black", name: "Black", fill: "#2e2e33", ink: "#ffffff" },
-  { id: "yellow", name: "Yellow", fill: "#f2c12e", ink: "#1d1d1d" },
-  { id: "purple", name: "Purple", fill: "#8a4fc4", ink: "#ffffff" },
-  { id: "pink", name: "Pink", fill: "#e5508f", ink: "#1d1d1d" },
-  { id: "teal", name: "Teal", fill: "#0fa88a", ink: "#1d1d1d" },
+  { id: "red", name: t("colour.red"), fill: "#e0512b", ink: "#ffffff" },
+  { id: "blue", name: t("colour.blue"), fill: "#2f6fdb", ink: "#ffffff" },
+  { id: "white", name: t("colour.white"), fill: "#f4f1e6", ink: "#1d1d1d" },
+  { id: "black", name: t("colour.black"), fill: "#2e2e33", ink: "#ffffff" },
+  { id: "yellow", name: t("colour.yellow"), fill: "#f2c12e", ink: "#1d1d1d" },
+  { id: "purple", name: t("colour.purple"), fill: "#8a4fc4", ink: "#ffffff" },
+  { id: "pink", name: t("colour.pink"), fill: "#e5508f", ink: "#1d1d1d" },
+  { id: "teal", name: t("colour.teal"), fill: "#0fa88a", ink: "#1d1d1d" },
 ];
 export const DEFAULT_COLOURS = ["red", "blue", "white", "black"];
 
@@ -77,7 +80,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    throw new ApiError(0, "The server cannot be reached; check that it is running.");
+    throw new ApiError(0, t("api.unreachable"));
   }
   let data = null;
   const text = await response.text();
@@ -101,14 +104,14 @@ function describeError(status, data) {
     return detail.map((d) => (d && d.msg ? d.msg : String(d))).join("; ");
   }
   const words = {
-    400: "The server refused the request as malformed.",
-    401: "This seat's token is missing or wrong.",
-    403: "It is not your turn.",
-    404: "There is no such game.",
-    409: "The game has moved on; the table was refreshed.",
-    413: "The request was too large.",
+    400: t("api.error.400"),
+    401: t("api.error.401"),
+    403: t("api.error.403"),
+    404: t("api.error.404"),
+    409: t("api.error.409"),
+    413: t("api.error.413"),
   };
-  return words[status] || `The server answered with an error (${status}).`;
+  return words[status] || t("api.error.other", { status: String(status) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,7 +214,7 @@ export function toast(message, kind = "error", ms = 6000) {
   item.textContent = message;
   const close = document.createElement("button");
   close.className = "toast-close";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", t("common.dismiss"));
   close.textContent = "×";
   close.addEventListener("click", () => item.remove());
   item.appendChild(close);
@@ -227,9 +230,9 @@ export function toast(message, kind = "error", ms = 6000) {
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Link copied.", "info", 2500);
+    toast(t("common.link_copied"), "info", 2500);
   } catch (err) {
-    toast("Copying is blocked here: select the link and copy it by hand.", "error");
+    toast(t("common.copy_blocked"), "error");
   }
 }
 
@@ -299,7 +302,7 @@ export class GameSocket {
       if (msg.type === "state") {
         this.delay = 500; // served: the next loss starts from a short wait again
         this.onState(msg);
-      } else if (msg.type === "error") this.onError(msg.message || "The server reported an error.");
+      } else if (msg.type === "error") this.onError(msg.message || t("api.socket_error"));
       else this.onMessage(msg);
     });
     ws.addEventListener("close", (event) => {
@@ -423,30 +426,42 @@ export function svg(tag, attrs = {}, ...children) {
 export function seatLabel(seats, seat, mySeat = null) {
   const info = (seats || []).find((s) => s.seat === seat) || {};
   let who;
-  if (info.type === "bot") who = `${info.name || "Bot"} (${info.level || "bot"})`;
+  if (info.type === "bot") who = t("seat.bot_named", { name: info.name || t("seat.bot"), level: botLevel(info.level) });
   else if (info.name) who = info.name;
-  else who = info.open && !info.claimed ? "open seat" : "Player";
-  const you = mySeat === seat ? " (you)" : "";
-  return `${SEAT_NAMES[seat] || `Seat ${seat}`} · ${who}${you}`;
+  else who = info.open && !info.claimed ? t("seat.open_seat") : t("seat.player");
+  const you = mySeat === seat ? t("seat.you_suffix") : "";
+  return `${SEAT_NAMES[seat] || t("seat.numbered", { seat: String(seat) })} · ${who}${you}`;
+}
+
+/** A bot's level in words ("easy", "hard"; none: "bot"). */
+export function botLevel(level) {
+  return level ? t(`bot.level.${level}`) : t("seat.bot_lower");
+}
+
+/** Names in a list: "A, B and C" in the page's language. */
+export function joinNames(names) {
+  if (names.length < 2) return names.join("");
+  return t("common.and_list", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 export function seatName(seats, seat, mySeat = null) {
-  if (mySeat === seat) return "You";
+  if (mySeat === seat) return t("seat.you");
   const info = (seats || []).find((s) => s.seat === seat) || {};
-  if (info.type === "bot") return `${SEAT_NAMES[seat]} bot (${info.level || "bot"})`;
-  return info.name || SEAT_NAMES[seat] || `Seat ${seat}`;
+  if (info.type === "bot") return t("seat.colour_bot", { colour: SEAT_NAMES[seat], level: botLevel(info.level) });
+  return info.name || SEAT_NAMES[seat] || t("seat.numbered", { seat: String(seat) });
 }
 
 export function winnersText(result, seats, mySeat = null) {
   if (!result || !result.winners) return "";
+  if (result.winners.length === 1 && result.winners[0] === mySeat) return t("result.you_win");
   const names = result.winners.map((w) => seatName(seats, w, mySeat));
-  if (names.length === 1) return names[0] === "You" ? "You win!" : `${names[0]} wins.`;
-  return `Shared win: ${names.join(" and ")}.`;
+  if (names.length === 1) return t("result.wins", { name: names[0] });
+  return t("result.shared", { names: joinNames(names) });
 }
 
 // One line of the game log in words: who, then what.
 export function logText(view, entry, mySeat = null) {
   const who = seatName(view.seats, entry.seat, mySeat);
   const what = (entry.text || entry.action || "").replace(/\bseat (\d)\b/g, (m, d) => SEAT_NAMES[Number(d)] || m);
-  return `${who} ${what}`;
+  return t("log.line", { who, what });
 }

@@ -1,6 +1,7 @@
 // Kingdom Builder at the table: the map as SVG, the legal targets of the current decision, the panels.
 
-import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName } from "./api.js";
+import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t, joinNames } from "./api.js";
+import { formatNumber } from "./i18n.js";
 
 const R = 22; // hex size: centre to corner
 const HEX_W = Math.sqrt(3) * R;
@@ -16,8 +17,13 @@ export const TERRAIN_FILL = {
   W: "#76b6e4", M: "#b3aea6", K: "#ddd5c4", L: "#f7eccb",
 };
 export const TERRAIN_LETTER = { grass: "G", canyon: "C", desert: "D", flower: "F", forest: "T" };
-export const TERRAIN_WORD = { grass: "Grass", canyon: "Canyon", desert: "Desert", flower: "Flower field", forest: "Forest" };
-const LETTER_WORD = { G: "grass", C: "canyon", D: "desert", F: "flower field", T: "forest", W: "water", M: "mountain", K: "castle" };
+const LETTER_TERRAIN = { G: "grass", C: "canyon", D: "desert", F: "flower", T: "forest", W: "water", M: "mountain", K: "castle" };
+/** A terrain's name as a heading ("Flower field"); ``terrainIn``: as a word in a sentence ("flower field"). */
+export const terrainName = (terrain) => t(`kb.terrain.${terrain}`);
+export const terrainIn = (terrain) => t(`kb.terrain_in.${terrain}`);
+/** A location tile's name ("Oasis"), a scoring card's name ("Fishermen"). */
+export const tileName = (kind) => t(`kb.tile.${kind}`);
+export const cardName = (card) => t(`kb.card.${card}`);
 
 export const KIND_COLOUR = {
   oracle: "#7b4fb8", farm: "#9a7a1c", oasis: "#1f9486", tower: "#4f6472",
@@ -35,35 +41,11 @@ export const RECENT_RING = "#fff8d0";
 export const SECTIONS = ["oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock"];
 export const CARD_NAMES = ["fishermen", "miners", "merchants", "workers", "discoverers", "knights", "hermits", "lords", "citizens", "farmers"];
 
-export const TILE_TEXT = {
-  oracle: "Build 1 extra settlement on the terrain of your card (next to yours if possible).",
-  farm: "Build 1 extra settlement on a grass hex (next to yours if possible).",
-  oasis: "Build 1 extra settlement on a desert hex (next to yours if possible).",
-  tower: "Build 1 extra settlement on a hex at the edge of the map (next to yours if possible).",
-  tavern: "Build 1 extra settlement at either end of a straight line of 3 or more of yours.",
-  barn: "Move 1 settlement to a hex of your card's terrain (next to yours if possible).",
-  harbor: "Move 1 settlement onto a water hex (next to yours if possible).",
-  paddock: "Move 1 settlement exactly 2 hexes in a straight line, jumping over anything.",
-};
+export const TILE_TEXT = Object.fromEntries(SECTIONS.map((kind) => [kind, t(`kb.tile_text.${kind}`)]));
 const MOVE_TILES = new Set(["barn", "harbor", "paddock"]);
 
-export const CARD_TEXT = {
-  castles: "3 gold for each castle with at least one of your settlements next to it.",
-  fishermen: "1 gold for each of your settlements next to water.",
-  miners: "1 gold for each of your settlements next to a mountain.",
-  merchants: "4 gold for each castle or location that your settlements link to another castle or location.",
-  workers: "1 gold for each of your settlements next to a castle or a location.",
-  discoverers: "1 gold for each horizontal row that holds at least one of your settlements.",
-  knights: "2 gold for each of your settlements on the one row where you have the most.",
-  hermits: "1 gold for each separate group of your settlements.",
-  lords: "In each quarter of the map: 12 gold for the most settlements there, 6 for the second most.",
-  citizens: "1 gold for every 2 settlements in your largest group.",
-  farmers: "3 gold for each of your settlements in the quarter where you have the fewest.",
-};
+export const CARD_TEXT = Object.fromEntries(["castles", ...CARD_NAMES].map((card) => [card, t(`kb.card_text.${card}`)]));
 
-export function capital(word) {
-  return word ? word[0].toUpperCase() + word.slice(1) : "";
-}
 
 export function centre(r, c) {
   return [PAD_X + HEX_W * (c + 0.5 + 0.5 * (r % 2)), PAD_Y + R + ROW_H * r];
@@ -218,7 +200,8 @@ function houseMark(seat) {
     svg("rect", { x: -2, y: 2, width: 4, height: 6, fill: "#3a2a1c" }));
 }
 
-function tileSample(kind, state, label) {
+function tileSample(kind, state) {
+  const label = tileName(kind);
   return el("span", { class: `tile-chip sample state-${state}`, style: { background: TARGET_INK[kind] } }, locationIcon(kind, 16), label);
 }
 
@@ -227,28 +210,28 @@ export function legendPanel() {
   const target = (ink, extra = {}) => svg("polygon", { points: corners(0, 0, R - 2.6), fill: "#fff", "fill-opacity": 0.3, stroke: ink, "stroke-width": 3.4, "stroke-linejoin": "round", ...extra });
   const list = el("ul", { class: "legend" },
     row(legendPicture("C", svg("use", { href: "#kb-C" }), target(TARGET_INK.build)),
-      "A dark outline: you may build there now. Click it, or press Tab to reach it, the arrow keys to move and Enter to build."),
+      t("kb.legend.build")),
     row(legendPicture("G", svg("use", { href: "#kb-G" }), target(TARGET_INK.farm)),
-      "An outline in a tile's colour: where the chosen tile can build or move to."),
+      t("kb.legend.tile_outline")),
     row(legendPicture("D", houseMark(0), target("#111", { "stroke-dasharray": "5 3", fill: "none" })),
-      "Black dashed: a settlement that the chosen tile (Barn, Harbor, Paddock) can move; choose it first."),
+      t("kb.legend.dashed")),
     row(legendPicture("L",
       svg("circle", { cx: 0, cy: 1, r: 12.5, fill: KIND_COLOUR.oasis, stroke: "#fff", "stroke-width": 1.5 }),
       svg("use", { href: "#kb-loc-oasis", y: 1 }),
       svg("circle", { cx: 10, cy: -10.5, r: 6.8, fill: "#3b2f22", stroke: "#fff", "stroke-width": 1.2 }),
       svg("text", { x: 10, y: -7.2, "text-anchor": "middle", class: "loc-count", text: "2" })),
-    "A location (here the Oasis). The number is how many of its tiles are left; grey 0 when none is."),
+    t("kb.legend.location")),
     row(legendPicture("F", svg("circle", { r: R - 5, fill: "none", stroke: "#3b2f22", "stroke-width": 4.5 }), svg("circle", { r: R - 5, fill: "none", stroke: RECENT_RING, "stroke-width": 3 }), houseMark(1)),
-      "A ringed house was built or moved in the last turns."),
+      t("kb.legend.ringed")),
     row(legendPicture("T", svg("polygon", { points: corners(0, 0, R - 1), fill: SCORING_FILL, "fill-opacity": 0.55, stroke: SCORING_INK, "stroke-width": 3 })),
-      "Yellow: the hexes that score the card you point at in the score table."),
-    row(el("span", { class: "legend-tiles" }, tileSample("farm", "ready", "Farm")), "A tile you can use this turn glows; click it or press its number key."),
-    row(el("span", { class: "legend-tiles" }, tileSample("tower", "new", "Tower")), "Dashed: taken this turn, usable from your next turn."),
-    row(el("span", { class: "legend-tiles" }, tileSample("harbor", "used", "Harbor")), "Struck through: already used this turn."));
+      t("kb.legend.yellow")),
+    row(el("span", { class: "legend-tiles" }, tileSample("farm", "ready")), t("kb.legend.glows")),
+    row(el("span", { class: "legend-tiles" }, tileSample("tower", "new")), t("kb.legend.new")),
+    row(el("span", { class: "legend-tiles" }, tileSample("harbor", "used")), t("kb.legend.used")));
   const places = el("ul", { class: "legend-places" }, SECTIONS.map((kind) =>
-    el("li", {}, locationIcon(kind, 26), el("a", { href: `/static/rules.html#kb-tile-${kind}`, target: "_blank", rel: "noopener", text: capital(kind) }))));
-  return el("div", { class: "legend-panel" }, list, el("h4", { text: "The eight locations" }), places,
-    el("p", { class: "muted small" }, "Keys: arrows move between highlighted hexes, Enter builds, 1–9 choose a tile, Z undoes, R restarts the turn, E ends it, Esc drops a tile choice, M goes to the map."));
+    el("li", {}, locationIcon(kind, 26), el("a", { href: `/static/rules.html#kb-tile-${kind}`, target: "_blank", rel: "noopener", text: tileName(kind) }))));
+  return el("div", { class: "legend-panel" }, list, el("h4", { text: t("kb.legend.eight") }), places,
+    el("p", { class: "muted small" }, t("kb.legend.keys")));
 }
 
 // Whether the running gold is hidden during the game (a choice kept in this browser).
@@ -272,7 +255,7 @@ function setScoresHidden(on) {
 export function helpLink(part, what) {
   return el("a", {
     class: "help-link", href: `/static/rules.html#${part}`, target: "_blank", rel: "noopener",
-    "aria-label": `How ${what} works (rules, opens in a new tab)`, title: `How ${what} works`, "data-part": part,
+    "aria-label": t("help.label", { what }), title: t("help.title", { what }), "data-part": part,
   }, "?");
 }
 
@@ -318,13 +301,13 @@ function actionWords(action, table = null) {
     const [r, c] = h.split(",").map(Number);
     return `${table.hexWords(r, c)}${table.nearWords(r, c)}`;
   };
-  if (word === "end") return "End the turn";
-  if (word === "build") return `Build on ${hex(rest)}`;
+  if (word === "end") return t("kb.action.end");
+  if (word === "build") return t("kb.action.build", { hex: hex(rest) });
   if (rest && rest.includes(">")) {
     const [a, b] = rest.split(">");
-    return `${capital(word)}: move ${a} to ${hex(b)}`;
+    return t("kb.action.move", { tile: tileName(word), from: a, hex: hex(b) });
   }
-  return `${capital(word)}: build on ${hex(rest)}`;
+  return t("kb.action.tile_build", { tile: tileName(word), hex: hex(rest) });
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -493,7 +476,7 @@ export class KingdomTable {
     this.root.classList.add("kingdom-table");
     this.banner = el("div", { class: "turn-banner", id: "turn-banner", "aria-live": "polite" });
     this.mapBox = el("div", { class: "map-box" });
-    this.svg = svg("svg", { class: "kb-map", id: "kb-map", viewBox: `0 0 ${MAP_W.toFixed(1)} ${MAP_H.toFixed(1)}`, role: "group", "aria-label": "Kingdom Builder map: 20 rows of 20 hexes. The hexes you may play are buttons; the arrow keys move between them." });
+    this.svg = svg("svg", { class: "kb-map", id: "kb-map", viewBox: `0 0 ${MAP_W.toFixed(1)} ${MAP_H.toFixed(1)}`, role: "group", "aria-label": t("kb.map_label") });
     this.mapBox.appendChild(this.svg);
     this.actionBar = el("div", { class: "action-bar", id: "action-bar" });
     this.hint = el("div", { class: "hint", id: "hint" });
@@ -600,13 +583,13 @@ export class KingdomTable {
         const [x, y] = centre(r, c);
         shadow.appendChild(svg("polygon", { points: corners(x + 2, y + 3, R + 0.5) }));
         const letter = (rows[r] || "")[c] || "G";
-        const kind = letter === "L" ? locations.get(key(r, c)) || "location" : LETTER_WORD[letter];
+        const words = this.hexWords(r, c);
         const hex = svg("polygon", {
-          class: "hex", "data-r": r, "data-c": c, "data-terrain": letter, role: "img", "aria-label": `${kind} ${r},${c}`,
+          class: "hex", "data-r": r, "data-c": c, "data-terrain": letter, role: "img", "aria-label": words,
           points: corners(x, y), fill: TERRAIN_FILL[letter] || "#eee",
           stroke: "#6f6252", "stroke-opacity": 0.45, "stroke-width": 1,
         });
-        hex.appendChild(svg("title", { text: `${kind} ${r},${c}` }));
+        hex.appendChild(svg("title", { text: words }));
         hexes.appendChild(hex);
         if (letter !== "L") symbols.appendChild(svg("use", { href: `#kb-${letter}`, x: x.toFixed(2), y: y.toFixed(2), class: `sym sym-${r}-${c}` }));
       }
@@ -676,8 +659,8 @@ export class KingdomTable {
       const c = Number(hex.dataset.c);
       const k = key(r, c);
       let text = this.hexWords(r, c);
-      if (occupied.has(k)) text += `, ${SEAT_NAMES[occupied.get(k)]} settlement`;
-      if (this.locations.has(k)) text += `, ${left.has(k) ? left.get(k) : 0} tiles left`;
+      if (occupied.has(k)) text += t("kb.hex.settlement", { colour: SEAT_NAMES[occupied.get(k)] });
+      if (this.locations.has(k)) text += t("kb.hex.tiles_left", { count: left.has(k) ? left.get(k) : 0 });
       const title = hex.firstChild;
       if (title && title.textContent !== text) {
         title.textContent = text;
@@ -753,18 +736,18 @@ export class KingdomTable {
     const targets = this.targets().map((t) => ({ ...t, rc: t.hex.split(",").map(Number) }))
       .sort((a, b) => a.rc[0] - b.rc[0] || a.rc[1] - b.rc[1]);
     this.svg.classList.toggle("choosing", targets.length > 0);
-    for (const t of targets) {
-      const [r, c] = t.rc;
+    for (const tg of targets) {
+      const [r, c] = tg.rc;
       const [x, y] = centre(r, c);
-      const label = t.action ? `${actionWords(t.action, this)}. Legal.` : `Move the settlement on ${this.hexWords(r, c)}. Legal.`;
+      const label = tg.action ? t("kb.target.legal", { what: actionWords(tg.action, this) }) : t("kb.target.from", { hex: this.hexWords(r, c) });
       const poly = svg("polygon", {
-        class: `target target-${t.kind}`, "data-r": r, "data-c": c, "data-hex": t.hex,
-        "data-action": t.action || "", points: corners(x, y, R - 2.6), tabindex: 0, role: "button", "aria-label": label,
-        fill: "#ffffff", "fill-opacity": 0.3, stroke: t.kind === "from" ? "#111" : ink, "stroke-width": 3.4, "stroke-linejoin": "round",
+        class: `target target-${tg.kind}`, "data-r": r, "data-c": c, "data-hex": tg.hex,
+        "data-action": tg.action || "", points: corners(x, y, R - 2.6), tabindex: 0, role: "button", "aria-label": label,
+        fill: "#ffffff", "fill-opacity": 0.3, stroke: tg.kind === "from" ? "#111" : ink, "stroke-width": 3.4, "stroke-linejoin": "round",
       });
       poly.appendChild(svg("title", { text: label }));
       poly.addEventListener("keydown", (event) => this.onTargetKey(event, poly));
-      poly.addEventListener("focus", () => { this.focusHex = t.hex; });
+      poly.addEventListener("focus", () => { this.focusHex = tg.hex; });
       layer.appendChild(poly);
       layer.appendChild(svg("polygon", { class: "target-glow", points: corners(x, y, R - 5), fill: "none", stroke: "#ffffff", "stroke-width": 1.2, "stroke-opacity": 0.9, "pointer-events": "none" }));
     }
@@ -826,8 +809,9 @@ export class KingdomTable {
   // "canyon 16,15"
   hexWords(r, c) {
     const letter = ((this.rows || [])[r] || "")[c];
-    const kind = letter === "L" ? `${(this.locations && this.locations.get(key(r, c))) || "location"}` : LETTER_WORD[letter] || "hex";
-    return `${kind} ${r},${c}`;
+    const place = this.locations && this.locations.get(key(r, c));
+    const kind = letter === "L" ? (place ? t(`kb.place.${place}`) : t("kb.place.location")) : LETTER_TERRAIN[letter] ? terrainIn(LETTER_TERRAIN[letter]) : t("kb.place.hex");
+    return t("kb.hex.words", { kind, hex: `${r},${c}` });
   }
 
   // " next to the Oasis and a castle" (or "")
@@ -836,11 +820,12 @@ export class KingdomTable {
     for (let e = 0; e < 6; e++) {
       const [nr, nc] = neighbour(r, c, e);
       const letter = ((this.rows || [])[nr] || "")[nc];
-      if (letter === "L") near.push(`the ${capital((this.locations && this.locations.get(key(nr, nc))) || "location")}`);
-      else if (letter === "K") near.push("a castle");
+      const place = this.locations && this.locations.get(key(nr, nc));
+      if (letter === "L") near.push(place ? t(`kb.near_tile.${place}`) : t("kb.near.location"));
+      else if (letter === "K") near.push(t("kb.near.castle"));
     }
     const unique = [...new Set(near)];
-    return unique.length ? ` next to ${unique.join(" and ")}` : "";
+    return unique.length ? t("kb.near.next_to", { list: joinNames(unique) }) : "";
   }
 
   // A hex "r,c" in words, with its terrain and neighbours: "canyon 16,15 next to the Oasis".
@@ -853,13 +838,13 @@ export class KingdomTable {
   advise(action) {
     const [word, rest] = (action || "").split(" ");
     const hex = (h) => this.hexPhrase(h);
-    if (word === "end") return "end your turn";
-    if (word === "build" && rest) return `build on ${hex(rest)}`;
+    if (word === "end") return t("kb.advise.end");
+    if (word === "build" && rest) return t("kb.advise.build", { hex: hex(rest) });
     if (rest && rest.includes(">")) {
       const [a, b] = rest.split(">");
-      return `use the ${capital(word)}: move your settlement from ${a} to ${hex(b)}`;
+      return t("kb.advise.move", { tile: tileName(word), from: a, hex: hex(b) });
     }
-    if (rest) return `use the ${capital(word)}: build on ${hex(rest)}`;
+    if (rest) return t("kb.advise.tile_build", { tile: tileName(word), hex: hex(rest) });
     return action;
   }
 
@@ -869,22 +854,24 @@ export class KingdomTable {
     const [word, rest] = action.split(" ");
     const hex = (h) => this.hexPhrase(h);
     const text = entry.text || "";
-    const drew = text.includes("; no free hex") ? text.slice(text.indexOf("; no free hex")) : "";
+    // the server's words (English) say what the action alone does not: the card shown next, the cards drawn
+    const drawn = /; no free hex of the played terrain: drew ([a-z, ]+)$/.exec(text);
+    const drew = drawn ? t("kb.log.drew", { cards: drawn[1].split(", ").map(terrainIn).join(", ") }) : "";
     let words;
     if (word === "end") {
-      words = text.replace(/\bplays flower\b/, "plays flower field").replace(/\bseat (\d)\b/g, (m, d) => SEAT_NAMES[Number(d)] || m);
-      return words;
+      const next = /; seat (\d) plays (\w+)/.exec(text);
+      return t("kb.log.ended") + (next ? t("kb.log.plays", { colour: SEAT_NAMES[Number(next[1])] || next[1], terrain: terrainIn(next[2]) }) : "");
     } else if (word === "build") {
-      words = `built on ${hex(rest)}`;
+      words = t("kb.log.built", { hex: hex(rest) });
     } else if (rest && rest.includes(">")) {
       const [a, b] = rest.split(">");
-      words = `used the ${capital(word)}: moved a settlement from ${a} to ${hex(b)}`;
+      words = t("kb.log.moved", { tile: tileName(word), from: a, hex: hex(b) });
     } else if (rest) {
-      words = `used the ${capital(word)}: built on ${hex(rest)}`;
+      words = t("kb.log.tile_built", { tile: tileName(word), hex: hex(rest) });
     } else {
       return text || action;
     }
-    return words + drew.replace(/\bflower\b(?! field)/g, "flower field");
+    return words + drew;
   }
 
   // The hexes an action touched, for lighting them up from the log.
@@ -984,12 +971,12 @@ export class KingdomTable {
     b.className = "turn-banner";
     if (view.result || obs.game_over) {
       b.classList.add("over");
-      b.append(el("strong", { text: "Game over. " }), this.opts.winnersText ? this.opts.winnersText(view) : "");
+      b.append(el("strong", { text: `${t("common.game_over")} ` }), this.opts.winnersText ? this.opts.winnersText(view) : "");
       return;
     }
     const mover = view.to_move;
     if (mover === null || mover === undefined) {
-      b.textContent = "Waiting.";
+      b.textContent = t("kb.banner.waiting");
       return;
     }
     const p = obs.players[mover];
@@ -1000,18 +987,19 @@ export class KingdomTable {
       const built = obs.built_this_turn || 0;
       const need = Math.min(3, built + (p.supply || 0));
       const text = this.parsed.builds.size
-        ? `Your turn: build on ${(TERRAIN_WORD[terrain] || terrain).toLowerCase()} (${built} of ${need} built).`
+        ? t("kb.banner.build", { terrain: terrainIn(terrain), built, need })
         : this.parsed.end
-          ? "Your mandatory build is done: use a tile or end your turn."
-          : "Your turn: use a tile.";
+          ? t("kb.banner.done")
+          : t("kb.banner.use_tile");
       b.append(chip, " ", text);
       if (terrain) b.prepend(terrainSwatch(terrain, 26));
     } else {
       const name = seatName(view.seats, mover, me);
       const terrain = p && p.terrain;
-      b.append(chip, ` ${name} ${this.opts.replay ? "to move" : "is playing"}${terrain ? ` on ${(TERRAIN_WORD[terrain] || terrain).toLowerCase()}` : ""}.`);
+      const which = this.opts.replay ? (terrain ? "kb.banner.to_move_on" : "kb.banner.to_move") : terrain ? "kb.banner.playing_on" : "kb.banner.playing";
+      b.append(chip, ` ${t(which, { name, terrain: terrain ? terrainIn(terrain) : "" })}`);
     }
-    if (obs.final_round) b.append(el("span", { class: "final-round", text: " Final round!" }));
+    if (obs.final_round) b.append(el("span", { class: "final-round", text: ` ${t("common.final_round")}` }));
   }
 
   drawActionBar() {
@@ -1028,9 +1016,9 @@ export class KingdomTable {
     const zoomed = this.mapBox.classList.contains("zoomed");
     const zoom = el("button", {
       class: "btn small zoom-btn", id: "zoom-btn", "aria-pressed": String(zoomed),
-      title: "Show the map larger (scroll to move around)",
+      title: t("kb.zoom_title"),
       onclick: () => this.toggleZoom(),
-    }, zoomed ? "Fit map" : "Zoom map");
+    }, zoomed ? t("kb.fit_map") : t("kb.zoom_map"));
     if (over) {
       // the game is over: no turn buttons, only what still helps to look at the map
       bar.hidden = false;
@@ -1039,36 +1027,36 @@ export class KingdomTable {
       return;
     }
     bar.hidden = view.seat === null || view.seat === undefined;
-    const undo = el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, title: "Take back your last action of this turn (Z)", onclick: () => this.opts.onUndo && this.opts.onUndo() }, "↶ Undo");
+    const undo = el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, title: t("turn.undo_title"), onclick: () => this.opts.onUndo && this.opts.onUndo() }, `↶ ${t("turn.undo")}`);
     const restart = el("button", {
       class: "btn", id: "restart-btn", disabled: !view.can_undo || !this.opts.onRestart,
-      title: "Take back every action of this turn since the last card drawn (R)",
+      title: t("kb.restart_title"),
       onclick: () => this.opts.onRestart && this.opts.onRestart(),
-    }, "⟲ Restart turn");
-    const end = el("button", { class: "btn btn-primary", id: "end-btn", "data-action": "end", disabled: !(mine && this.parsed.end), title: "End your turn (E)", onclick: () => this.act("end") }, "End turn");
+    }, `⟲ ${t("turn.restart")}`);
+    const end = el("button", { class: "btn btn-primary", id: "end-btn", "data-action": "end", disabled: !(mine && this.parsed.end), title: t("turn.end_title"), onclick: () => this.act("end") }, t("turn.end"));
     bar.append(undo, restart);
     if (this.selection.tile) {
       const kind = this.selection.tile;
-      bar.append(el("span", { class: "tile-chip selected", style: { background: TARGET_INK[kind] } }, locationIcon(kind, 16), capital(kind)),
-        el("button", { class: "btn", id: "cancel-tile", onclick: () => this.clearSelection() }, "Cancel"));
+      bar.append(el("span", { class: "tile-chip selected", style: { background: TARGET_INK[kind] } }, locationIcon(kind, 16), tileName(kind)),
+        el("button", { class: "btn", id: "cancel-tile", onclick: () => this.clearSelection() }, t("common.cancel")));
     }
-    bar.append(end, zoom, helpLink("kb-turn", "a turn"));
+    bar.append(end, zoom, helpLink("kb-turn", t("help.a_turn")));
     // what the highlights mean
     let hint = "";
     if (mine) {
       if (this.selection.tile) {
         const kind = this.selection.tile;
-        const t = this.parsed.tiles.get(kind);
-        hint = t && t.move && !this.selection.from
-          ? `${capital(kind)}: choose the settlement to move (outlined in black).`
-          : `${capital(kind)}: choose a highlighted hex. ${TILE_TEXT[kind] || ""}`;
+        const tile = this.parsed.tiles.get(kind);
+        hint = tile && tile.move && !this.selection.from
+          ? t("kb.hint.choose_settlement", { tile: tileName(kind) })
+          : t("kb.hint.choose_hex", { tile: tileName(kind), text: TILE_TEXT[kind] || "" });
       } else if (this.parsed.builds.size) {
-        hint = `Click a highlighted hex to build (${this.parsed.builds.size} possible).`;
-        if (this.parsed.tiles.size) hint += " Or click a glowing tile to use it.";
+        hint = t("kb.hint.build", { count: this.parsed.builds.size });
+        if (this.parsed.tiles.size) hint += ` ${t("kb.hint.or_tile")}`;
       } else if (this.parsed.tiles.size) {
-        hint = "Click a glowing tile to use it, or end your turn.";
+        hint = t("kb.hint.tile_or_end");
       } else if (this.parsed.end) {
-        hint = "No tile can be used now: end your turn.";
+        hint = t("kb.hint.no_tile");
       }
     }
     this.hint.textContent = hint;
@@ -1088,50 +1076,50 @@ export class KingdomTable {
     if (me !== null && me !== undefined && obs.players[me] && !this.opts.replay && !view.result) {
       const terrain = obs.players[me].terrain;
       side.appendChild(el("div", { class: "panel my-card", id: "my-card" },
-        el("h3", { text: "Your terrain card" }),
+        el("h3", { text: t("kb.your_card") }),
         terrain
-          ? el("div", { class: "terrain-card", "data-terrain": terrain, style: { background: TERRAIN_FILL[TERRAIN_LETTER[terrain]] } }, terrainSwatch(terrain, 40), el("span", { text: TERRAIN_WORD[terrain] || terrain }))
-          : el("div", { class: "muted", text: "none" })));
+          ? el("div", { class: "terrain-card", "data-terrain": terrain, style: { background: TERRAIN_FILL[TERRAIN_LETTER[terrain]] } }, terrainSwatch(terrain, 40), el("span", { text: terrainName(terrain) }))
+          : el("div", { class: "muted", text: t("kb.no_card") })));
     }
 
     // players
-    const players = el("div", { class: "panel players" }, el("h3", { text: "Players" }));
+    const players = el("div", { class: "panel players" }, el("h3", { text: t("lobby.players") }));
     const running = new Map(((view.scores && view.scores.players) || []).map((p) => [p.seat, p]));
     obs.players.forEach((p, seat) => {
       const moving = seat === view.to_move && !view.result;
       const card = el("div", { class: `player${moving ? " moving" : ""}`, "data-seat": seat, id: `player-${seat}` });
       const head = el("div", { class: "player-head" }, houseIcon(seat, 22),
         el("span", { class: "player-name", text: seatName(view.seats, seat, me) }),
-        moving ? el("span", { class: "to-move", text: "to move" }) : null,
-        scoresHidden() && !view.result ? null : el("span", { class: "gold", title: "Gold if the game ended now", text: `${(running.get(seat) || {}).total ?? 0} gold` }));
+        moving ? el("span", { class: "to-move", text: t("kb.to_move") }) : null,
+        scoresHidden() && !view.result ? null : el("span", { class: "gold", title: t("kb.gold_title"), text: t("kb.gold", { count: (running.get(seat) || {}).total ?? 0 }) }));
       // at the end every card is shown (the page fetches the whole last position)
       const shownTerrain = p.terrain || (this.revealed && this.revealed[seat]) || null;
       const facts = el("div", { class: "player-facts" },
-        el("span", { class: "supply", title: "Settlements left in the supply" }, el("b", { text: String(p.supply) }), " in supply"),
+        el("span", { class: "supply", title: t("kb.supply_title") }, el("b", { text: formatNumber(p.supply) }), ` ${t("kb.in_supply")}`),
         shownTerrain && (seat !== me || view.result)
-          ? el("span", { class: "their-terrain", "data-terrain": shownTerrain }, terrainSwatch(shownTerrain, 18), " ", TERRAIN_WORD[shownTerrain] || shownTerrain)
-          : seat !== me ? el("span", { class: "muted", text: this.revealed ? "no card in hand" : "card hidden" }) : null);
+          ? el("span", { class: "their-terrain", "data-terrain": shownTerrain }, terrainSwatch(shownTerrain, 18), " ", terrainName(shownTerrain))
+          : seat !== me ? el("span", { class: "muted", text: this.revealed ? t("kb.no_card_in_hand") : t("kb.card_hidden") }) : null);
       const mineRow = seat === me && !this.opts.replay && !view.result;
       const tiles = el("div", { class: `tiles${mineRow ? " my-tiles" : ""}` });
       let number = 0;
-      (p.tiles || []).forEach((t) => {
-        const usable = !this.opts.replay && seat === me && moving && this.parsed.tiles.has(t.kind) && t.state === "ready";
-        const selected = usable && this.selection.tile === t.kind;
-        const stateWords = t.state === "new" ? "taken this turn: usable from your next turn" : t.state === "used" ? "used this turn" : "ready";
+      (p.tiles || []).forEach((tile) => {
+        const usable = !this.opts.replay && seat === me && moving && this.parsed.tiles.has(tile.kind) && tile.state === "ready";
+        const selected = usable && this.selection.tile === tile.kind;
+        const stateWords = tile.state === "new" ? t("kb.tile_state.new") : tile.state === "used" ? t("kb.tile_state.used") : t("kb.tile_state.ready");
         if (mineRow) number += 1;
-        const keyHint = mineRow && number <= 9 ? ` (key ${number})` : "";
+        const keyHint = mineRow && number <= 9 ? t("kb.tile.key", { n: number }) : "";
         const chip = el("button", {
-          class: `tile-chip state-${t.state}${usable ? " usable" : ""}${selected ? " selected" : ""}`,
-          "data-kind": t.kind, "data-state": t.state, disabled: !usable, "aria-pressed": usable ? String(selected) : null,
-          "aria-label": `${capital(t.kind)} tile, ${stateWords}${usable ? ", can be used now" : ""}${keyHint}`,
-          title: `${capital(t.kind)} (${stateWords}): ${TILE_TEXT[t.kind]}${keyHint}`,
-          style: { background: TARGET_INK[t.kind] },
-          onclick: () => this.selectTile(t.kind),
-        }, locationIcon(t.kind, 18), capital(t.kind), el("small", { text: t.state === "ready" ? "" : ` · ${t.state}` }),
+          class: `tile-chip state-${tile.state}${usable ? " usable" : ""}${selected ? " selected" : ""}`,
+          "data-kind": tile.kind, "data-state": tile.state, disabled: !usable, "aria-pressed": usable ? String(selected) : null,
+          "aria-label": `${t("kb.tile.label", { tile: tileName(tile.kind), state: stateWords })}${usable ? t("kb.tile.usable") : ""}${keyHint}`,
+          title: `${t("kb.tile.title", { tile: tileName(tile.kind), state: stateWords, text: TILE_TEXT[tile.kind] })}${keyHint}`,
+          style: { background: TARGET_INK[tile.kind] },
+          onclick: () => this.selectTile(tile.kind),
+        }, locationIcon(tile.kind, 18), tileName(tile.kind), el("small", { text: tile.state === "ready" ? "" : ` · ${t(`kb.tile_short.${tile.state}`)}` }),
         keyHint ? el("kbd", { class: "key-hint", "aria-hidden": "true", text: String(number) }) : null);
-        tiles.append(el("span", { class: "tile-wrap" }, chip, helpLink(`kb-tile-${t.kind}`, `the ${capital(t.kind)}`)));
+        tiles.append(el("span", { class: "tile-wrap" }, chip, helpLink(`kb-tile-${tile.kind}`, t("help.the_tile", { tile: tileName(tile.kind) }))));
       });
-      if (!(p.tiles || []).length) tiles.appendChild(el("span", { class: "muted", text: "no tiles" }));
+      if (!(p.tiles || []).length) tiles.appendChild(el("span", { class: "muted", text: t("kb.no_tiles") }));
       card.append(head, facts, tiles);
       players.appendChild(card);
     });
@@ -1141,12 +1129,13 @@ export class KingdomTable {
     if (!view.result) side.appendChild(this.scoreTable(false));
     side.appendChild(el("details", { class: "panel legend-box", id: "legend", open: this.legendOpen || null,
       ontoggle: (e) => { this.legendOpen = e.target.open; } },
-    el("summary", { text: "What the pictures mean" }), legendPanel()));
+    el("summary", { text: t("legend.title") }), legendPanel()));
 
     // deck
+    const deckCount = obs.deck_count ?? (obs.deck ? obs.deck.length : null);
     side.appendChild(el("div", { class: "panel deck muted" },
-      `Terrain deck: ${obs.deck_count ?? (obs.deck ? obs.deck.length : "?")} cards`,
-      obs.discard && obs.discard.length ? ` · discard: ${obs.discard.map((t) => TERRAIN_WORD[t] || t).join(", ")}` : ""));
+      deckCount === null ? t("kb.deck_unknown") : t("kb.deck", { count: deckCount }),
+      obs.discard && obs.discard.length ? ` · ${t("kb.discard", { cards: obs.discard.map(terrainName).join(", ") })}` : ""));
     if (this.opts.extraSide) side.appendChild(this.opts.extraSide);
   }
 
@@ -1158,16 +1147,16 @@ export class KingdomTable {
     const rows = ["castles", ...obs.cards];
     const bySeat = new Map(((source && source.players) || []).map((p) => [p.seat, p]));
     const panel = el("div", { class: `panel score-panel${final ? " final" : ""}`, id: final ? "final-scores" : "running-scores" });
-    panel.appendChild(el("h3", { text: final ? "Final score" : "Cards and gold so far" }));
+    panel.appendChild(el("h3", { text: final ? t("score.final") : t("kb.score.so_far") }));
     const hide = !final && scoresHidden();
     if (!final && !this.opts.replay) {
       panel.appendChild(el("label", { class: "hide-scores small" },
         el("input", { type: "checkbox", id: "hide-scores", checked: hide, onchange: (e) => { setScoresHidden(e.target.checked); this.drawSide(); } }),
-        " Hide the gold until the end"));
+        ` ${t("kb.score.hide")}`));
     }
     if (final && this.opts.winnersText) panel.appendChild(el("p", { class: "winners", text: this.opts.winnersText(view) }));
     const table = el("table", { class: "score-table" });
-    const head = el("tr", {}, el("th", { text: "Card" }));
+    const head = el("tr", {}, el("th", { text: t("kb.score.card") }));
     obs.players.forEach((_, seat) => head.appendChild(el("th", { class: "seat-col" }, houseIcon(seat, 16), el("span", { class: "sr-only", text: seatName(view.seats, seat, me) }))));
     table.appendChild(el("thead", {}, head));
     const body = el("tbody");
@@ -1175,16 +1164,16 @@ export class KingdomTable {
     const hasHexes = !!view.scoring_hexes || (!final && !hide);
     for (const card of rows) {
       const tr = el("tr", { "data-card": card });
-      tr.appendChild(el("th", { class: "card-name", scope: "row" }, el("b", { text: capital(card) }), " ", helpLink(`kb-card-${card}`, `the ${capital(card)} card`), el("span", { class: "card-text", text: CARD_TEXT[card] || "" })));
+      tr.appendChild(el("th", { class: "card-name", scope: "row" }, el("b", { text: cardName(card) }), " ", helpLink(`kb-card-${card}`, t("help.the_card", { card: cardName(card) })), el("span", { class: "card-text", text: CARD_TEXT[card] || "" })));
       obs.players.forEach((_, seat) => {
         const p = bySeat.get(seat);
         const parts = p ? p.cards || p.breakdown || {} : {};
         const value = parts[card] ?? 0;
         const focus = this.pinned || this.hovered;
         const active = focus && focus.seat === seat && focus.card === card;
-        const td = el("td", { class: `score-cell${hasHexes ? " has-hexes" : ""}${active ? " active" : ""}`, "data-seat": seat, "data-card": card, text: hide ? "·" : String(value), tabindex: hasHexes ? 0 : null, "aria-label": hide ? "hidden" : null });
+        const td = el("td", { class: `score-cell${hasHexes ? " has-hexes" : ""}${active ? " active" : ""}`, "data-seat": seat, "data-card": card, text: hide ? "·" : formatNumber(value), tabindex: hasHexes ? 0 : null, "aria-label": hide ? t("kb.score.hidden") : null });
         if (hasHexes) {
-          td.title = final ? "Hover or tap to see the hexes that scored this" : "Hover or tap to see the hexes that score this now";
+          td.title = final ? t("kb.score.hover_final") : t("kb.score.hover_now");
           td.addEventListener("mouseenter", () => { this.hovered = { seat, card }; this.drawScoring(); this.markActive(); });
           td.addEventListener("mouseleave", () => { this.hovered = null; this.drawScoring(); this.markActive(); });
           td.addEventListener("focus", () => { this.hovered = { seat, card }; this.drawScoring(); this.markActive(); });
@@ -1199,16 +1188,16 @@ export class KingdomTable {
       });
       body.appendChild(tr);
     }
-    const total = el("tr", { class: "total-row" }, el("th", { text: "Total" }));
+    const total = el("tr", { class: "total-row" }, el("th", { text: t("score.total") }));
     obs.players.forEach((_, seat) => {
       const p = bySeat.get(seat);
       const win = final && view.result.winners && view.result.winners.includes(seat);
-      total.appendChild(el("td", { class: `total${win ? " winner" : ""}`, "data-seat": seat, text: hide ? "·" : String(p ? p.total : 0), "aria-label": hide ? "hidden" : null }));
+      total.appendChild(el("td", { class: `total${win ? " winner" : ""}`, "data-seat": seat, text: hide ? "·" : formatNumber(p ? p.total : 0), "aria-label": hide ? t("kb.score.hidden") : null }));
     });
     body.appendChild(total);
     table.appendChild(body);
     panel.appendChild(table);
-    if (hasHexes) panel.appendChild(el("p", { class: "muted small", text: final ? "Hover or tap a number to light up the hexes that scored it." : "Hover or tap a number to light up the hexes that score it now." }));
+    if (hasHexes) panel.appendChild(el("p", { class: "muted small", text: final ? t("kb.score.light_final") : t("kb.score.light_now") }));
     return panel;
   }
 

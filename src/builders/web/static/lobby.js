@@ -2,22 +2,23 @@
 
 import {
   api, copyText, toast, el, loadSeats, forgetGame, playerName, setPlayerName, ensureSession, currentSession,
-  GAME_TITLES, PALETTE, DEFAULT_COLOURS,
+  GAME_TITLES, PALETTE, DEFAULT_COLOURS, t, joinNames,
 } from "./api.js";
+import { formatDate, formatNumber } from "./i18n.js";
 import { mountAccount } from "./account.js";
-import { SECTIONS, CARD_NAMES, CARD_TEXT, capital } from "./kingdom.js";
+import { SECTIONS, CARD_NAMES, CARD_TEXT, tileName, cardName } from "./kingdom.js";
 
 const FIRST_SECTIONS = ["tavern", "paddock", "oasis", "farm"];
 const FIRST_CARDS = ["fishermen", "merchants", "knights"];
 const SEAT_CHOICES = [
-  ["you", "You"],
-  ["friend", "A friend (by link)"],
-  ["user", "A player by name"],
-  ["open", "Open seat (anyone can join)"],
-  ["bot-easy", "Bot: easy"],
-  ["bot-medium", "Bot: medium"],
-  ["bot-hard", "Bot: hard"],
-  ["bot-expert", "Bot: expert"],
+  ["you", t("lobby.seat.you")],
+  ["friend", t("lobby.seat.friend")],
+  ["user", t("lobby.seat.user")],
+  ["open", t("lobby.seat.open")],
+  ["bot-easy", t("lobby.seat.bot", { level: t("bot.level.easy") })],
+  ["bot-medium", t("lobby.seat.bot", { level: t("bot.level.medium") })],
+  ["bot-hard", t("lobby.seat.bot", { level: t("bot.level.hard") })],
+  ["bot-expert", t("lobby.seat.bot", { level: t("bot.level.expert") })],
 ];
 
 const state = {
@@ -39,7 +40,7 @@ function colourClash() {
   const chosen = state.colours.slice(0, state.players);
   for (let i = 0; i < chosen.length; i++) {
     const j = chosen.indexOf(chosen[i]);
-    if (j < i) return `Seats ${j + 1} and ${i + 1} are both ${look(chosen, i).name.toLowerCase()}: give each seat its own colour.`;
+    if (j < i) return t("lobby.colour_clash", { a: j + 1, b: i + 1, colour: look(chosen, i).name.toLowerCase() });
   }
   return "";
 }
@@ -55,13 +56,13 @@ function renderSeats() {
   for (let i = 0; i < state.players; i++) {
     const colour = look(state.colours, i);
     const picker = el("select", {
-      id: `seat-colour-${i}`, class: "seat-colour", "aria-label": `Colour of seat ${i + 1}`,
+      id: `seat-colour-${i}`, class: "seat-colour", "aria-label": t("lobby.seat_colour", { n: i + 1 }),
       onchange: (e) => { state.colours[i] = e.target.value; renderSeats(); document.getElementById(`seat-colour-${i}`).focus(); },
     });
     for (const p of PALETTE) picker.appendChild(el("option", { value: p.id, selected: p.id === colour.id, text: p.name }));
-    const select = el("select", { id: `seat-${i}`, "aria-label": `Seat ${i + 1} (${colour.name})`, onchange: (e) => { state.seats[i] = e.target.value; updateNote(); } });
+    const select = el("select", { id: `seat-${i}`, "aria-label": t("lobby.seat_label", { n: i + 1, colour: colour.name }), onchange: (e) => { state.seats[i] = e.target.value; updateNote(); } });
     for (const [value, label] of SEAT_CHOICES) select.appendChild(el("option", { value, selected: state.seats[i] === value, text: label }));
-    const user = el("input", { type: "text", id: `seat-user-${i}`, class: "seat-user", maxlength: 20, placeholder: "username", "aria-label": `${colour.name}: username`, hidden: state.seats[i] !== "user", value: (state.users || {})[i] || "", oninput: (e) => { state.users = state.users || {}; state.users[i] = e.target.value.trim(); } });
+    const user = el("input", { type: "text", id: `seat-user-${i}`, class: "seat-user", maxlength: 20, placeholder: t("lobby.username"), "aria-label": t("lobby.seat_username", { colour: colour.name }), hidden: state.seats[i] !== "user", value: (state.users || {})[i] || "", oninput: (e) => { state.users = state.users || {}; state.users[i] = e.target.value.trim(); } });
     select.addEventListener("change", () => { user.hidden = select.value !== "user"; });
     list.appendChild(el("li", { class: "seat-row" },
       el("span", { class: "seat-chip", "data-colour": colour.id, style: chipStyle(colour) }, colour.name),
@@ -77,14 +78,14 @@ function updateNote() {
   const friends = chosen.filter((s) => s === "friend").length;
   const you = chosen.filter((s) => s === "you").length;
   let note = "";
-  if (!you) note = "No seat is yours: you will watch.";
-  else if (you > 1) note = "Several seats are yours: play them in turn on this screen.";
-  if (friends) note += `${note ? " " : ""}You get ${friends === 1 ? "a link" : `${friends} links`} to send: each works once.`;
+  if (!you) note = t("lobby.note.watch");
+  else if (you > 1) note = t("lobby.note.several");
+  if (friends) note += `${note ? " " : ""}${t("lobby.note.links", { count: friends })}`;
   // a chosen seed deals known cards: only for a table whose people are all you
   const others = chosen.some((s) => s === "friend" || s === "user" || s === "open");
   const seed = $("seed");
   seed.disabled = others;
-  seed.title = others ? "A seed is for games against bots or pass-and-play only: it would tell you the others' cards" : "";
+  seed.title = others ? t("lobby.seed_refused") : "";
   if (others) seed.value = "";
   $("start-note").textContent = note;
 }
@@ -111,21 +112,21 @@ function selectPlayers(n) {
 
 function buildCustom() {
   const sections = $("sections");
-  sections.replaceChildren(el("div", { class: "label", text: "Board sections (top left, top right, bottom left, bottom right)" }));
+  sections.replaceChildren(el("div", { class: "label", text: t("lobby.sections") }));
   const grid = el("div", { class: "section-grid" });
   for (let slot = 0; slot < 4; slot++) {
-    const select = el("select", { id: `section-${slot}`, "aria-label": `Section in slot ${slot}` });
-    for (const name of SECTIONS) select.appendChild(el("option", { value: name, selected: name === FIRST_SECTIONS[slot], text: capital(name) }));
+    const select = el("select", { id: `section-${slot}`, "aria-label": t("lobby.section_slot", { slot: String(slot) }) });
+    for (const name of SECTIONS) select.appendChild(el("option", { value: name, selected: name === FIRST_SECTIONS[slot], text: tileName(name) }));
     grid.appendChild(el("div", { class: "section-slot" }, select,
-      el("label", { class: "small" }, el("input", { type: "checkbox", id: `turned-${slot}` }), " turned")));
+      el("label", { class: "small" }, el("input", { type: "checkbox", id: `turned-${slot}` }), ` ${t("lobby.turned")}`)));
   }
   sections.appendChild(grid);
   const cards = $("cards-choice");
-  cards.replaceChildren(el("div", { class: "label", text: "Kingdom Builder cards" }));
+  cards.replaceChildren(el("div", { class: "label", text: t("lobby.kb_cards") }));
   const row = el("div", { class: "card-selects" });
   for (let i = 0; i < 3; i++) {
-    const select = el("select", { id: `card-${i}`, "aria-label": `Card ${i + 1}` });
-    for (const name of CARD_NAMES) select.appendChild(el("option", { value: name, selected: name === FIRST_CARDS[i], text: capital(name), title: CARD_TEXT[name] }));
+    const select = el("select", { id: `card-${i}`, "aria-label": t("lobby.card_n", { n: i + 1 }) });
+    for (const name of CARD_NAMES) select.appendChild(el("option", { value: name, selected: name === FIRST_CARDS[i], text: cardName(name), title: CARD_TEXT[name] }));
     row.appendChild(select);
   }
   cards.appendChild(row);
@@ -139,13 +140,13 @@ function setupMode() {
 function onModeChange() {
   const mode = setupMode();
   $("custom").hidden = mode !== "custom";
-  $("setup-summary").textContent = { first: "first game", random: "random", custom: "chosen" }[mode];
+  $("setup-summary").textContent = { first: t("lobby.summary.first"), random: t("lobby.summary.random"), custom: t("lobby.summary.custom") }[mode];
 }
 
 function readSetup() {
   const seedText = $("seed").value.trim();
   const seed = seedText === "" ? undefined : Number(seedText);
-  if (seed !== undefined && (!Number.isInteger(seed) || seed < 0)) throw new Error("The seed must be a whole number, 0 or more.");
+  if (seed !== undefined && (!Number.isInteger(seed) || seed < 0)) throw new Error(t("lobby.seed_whole"));
   if (state.game !== "kingdom") return seed === undefined ? undefined : { seed };
   const mode = setupMode();
   const setup = { mode };
@@ -153,8 +154,8 @@ function readSetup() {
   if (mode === "custom") {
     setup.sections = [0, 1, 2, 3].map((slot) => [$(`section-${slot}`).value, $(`turned-${slot}`).checked]);
     setup.cards = [0, 1, 2].map((i) => $(`card-${i}`).value);
-    if (new Set(setup.sections.map((s) => s[0])).size !== 4) throw new Error("Choose 4 different board sections.");
-    if (new Set(setup.cards).size !== 3) throw new Error("Choose 3 different cards.");
+    if (new Set(setup.sections.map((s) => s[0])).size !== 4) throw new Error(t("lobby.four_sections"));
+    if (new Set(setup.cards).size !== 3) throw new Error(t("lobby.three_cards"));
   }
   return setup;
 }
@@ -179,7 +180,7 @@ async function startGame() {
       if (choice === "friend") return { type: "human", invite: true };
       if (choice === "user") {
         const user = ((state.users || {})[i] || "").trim();
-        if (!user) throw new Error(`Type the username of the player of ${look(state.colours, i).name}.`);
+        if (!user) throw new Error(t("lobby.type_username", { colour: look(state.colours, i).name }));
         return { type: "human", user };
       }
       return name ? { type: "human", name } : { type: "human" };
@@ -228,16 +229,16 @@ function fullLink(link) {
 
 function showLinks(created, seats, target) {
   const dialog = el("dialog", { class: "invite-dialog", id: "invite-dialog" });
-  dialog.appendChild(el("h3", { text: "Send each friend their link" }));
-  dialog.appendChild(el("p", { class: "muted small", text: "Each link works once: whoever opens it first takes the seat. You cannot play a friend's seat." }));
+  dialog.appendChild(el("h3", { text: t("lobby.invite_title") }));
+  dialog.appendChild(el("p", { class: "muted small", text: t("lobby.invite_text") }));
   for (const s of seats) {
     const link = fullLink(s.invite);
     dialog.appendChild(el("div", { class: "invite-row" },
       el("span", { class: "seat-chip", style: chipStyle(look(state.colours, s.seat)) }, look(state.colours, s.seat).name),
       el("input", { type: "text", readonly: true, value: link, class: "link-input", "data-seat": s.seat }),
-      el("button", { class: "btn small", onclick: () => copyText(link) }, "Copy")));
+      el("button", { class: "btn small", onclick: () => copyText(link) }, t("common.copy"))));
   }
-  dialog.appendChild(el("div", { class: "form-row" }, el("a", { class: "btn btn-primary", href: target, id: "go-to-table" }, "Go to the table")));
+  dialog.appendChild(el("div", { class: "form-row" }, el("a", { class: "btn btn-primary", href: target, id: "go-to-table" }, t("lobby.go_to_table"))));
   document.body.appendChild(dialog);
   dialog.showModal();
 }
@@ -249,11 +250,11 @@ function seatChips(summary, mySeats = []) {
   const box = el("span", { class: "seat-chips" });
   for (const s of summary.seats || []) {
     let label;
-    if (s.type === "bot") label = `bot ${s.level || ""}`.trim();
-    else if (mySeats.includes(s.seat)) label = "you";
-    else if (s.open && !s.claimed) label = "open";
-    else label = s.name || "player";
-    const chip = el("span", { class: `seat-chip small${s.connected ? " online" : ""}`, style: chipStyle(look(summary.colours, s.seat)), title: `${look(summary.colours, s.seat).name}: ${label}${s.connected ? " (online)" : ""}` }, label);
+    if (s.type === "bot") label = s.level ? t("lobby.chip.bot", { level: t(`bot.level.${s.level}`) }) : t("seat.bot_lower");
+    else if (mySeats.includes(s.seat)) label = t("lobby.chip.you");
+    else if (s.open && !s.claimed) label = t("lobby.chip.open");
+    else label = s.name || t("lobby.chip.player");
+    const chip = el("span", { class: `seat-chip small${s.connected ? " online" : ""}`, style: chipStyle(look(summary.colours, s.seat)), title: t(s.connected ? "lobby.chip.title_online" : "lobby.chip.title", { colour: look(summary.colours, s.seat).name, label }) }, label);
     box.appendChild(chip);
   }
   return box;
@@ -262,16 +263,16 @@ function seatChips(summary, mySeats = []) {
 function resultText(summary) {
   const r = summary.result;
   if (!r || !r.players) return "";
-  const scores = r.players.map((p) => `${look(summary.colours, p.seat).name} ${p.total}`).join(" · ");
-  const winners = (r.winners || []).map((w) => look(summary.colours, w).name).join(" and ");
-  return `${winners ? `${winners} won. ` : ""}${scores}`;
+  const scores = r.players.map((p) => `${look(summary.colours, p.seat).name} ${formatNumber(p.total)}`).join(" · ");
+  const winners = joinNames((r.winners || []).map((w) => look(summary.colours, w).name));
+  return `${winners ? `${t("lobby.won", { names: winners })} ` : ""}${scores}`;
 }
 
 function when(iso) {
   if (!iso) return "";
   const d = typeof iso === "number" ? new Date(iso < 1e12 ? iso * 1000 : iso) : new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+  return formatDate(d);
 }
 
 function gameRow(summary, { actions = [], mySeats = [], note = "" } = {}) {
@@ -279,7 +280,7 @@ function gameRow(summary, { actions = [], mySeats = [], note = "" } = {}) {
   // a seat of yours a bot now plays (you left the game) is not your turn
   const yourTurn = summary.status !== "finished" && mySeats.includes(summary.to_move)
     && summary.seats?.[summary.to_move]?.type !== "bot";
-  const status = summary.status === "finished" ? "finished" : yourTurn ? "your turn" : summary.status === "open" ? "waiting for players" : `turn ${summary.turn ?? ""}`;
+  const status = summary.status === "finished" ? t("lobby.status.finished") : yourTurn ? t("lobby.status.your_turn") : summary.status === "open" ? t("lobby.status.waiting") : t("lobby.status.turn", { turn: summary.turn ?? "" });
   return el("li", { class: `game-row${yourTurn ? " your-turn" : ""}`, "data-id": summary.id },
     el("div", { class: "game-row-main" },
       el("b", { text: summary.name || title }),
@@ -301,8 +302,8 @@ async function loadMine() {
         seen.add(summary.id);
         const link = `/play/${encodeURIComponent(summary.id)}`;
         const actions = summary.status === "finished"
-          ? [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(summary.id)}` }, "Replay"), el("a", { class: "btn small", href: link }, "Table")]
-          : [el("a", { class: "btn small btn-primary", href: link }, summary.waiting ? "Play now" : summary.my_seats.length ? "Open" : "Watch")];
+          ? [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(summary.id)}` }, t("common.replay")), el("a", { class: "btn small", href: link }, t("lobby.table"))]
+          : [el("a", { class: "btn small btn-primary", href: link }, summary.waiting ? t("lobby.play_now") : summary.my_seats.length ? t("lobby.open") : t("lobby.watch"))];
         rows.push(gameRow(summary, { actions, mySeats: summary.my_seats, note: summary.status === "finished" ? resultText(summary) : "" }));
       }
     } catch (err) {
@@ -319,18 +320,18 @@ async function loadMine() {
     const mine = entry.mine ?? mySeats[0];
     const token = entry.tokens && entry.tokens[String(mine)];
     const link = `/play/${encodeURIComponent(id)}#seat=${mine}&token=${encodeURIComponent(token || "")}`;
-    const forget = el("button", { class: "btn small ghost", title: "Remove from this list (the game stays on the server)", onclick: () => { forgetGame(id); loadMine(); } }, "Forget");
+    const forget = el("button", { class: "btn small ghost", title: t("lobby.forget_title"), onclick: () => { forgetGame(id); loadMine(); } }, t("lobby.forget"));
     try {
       const summary = await api(`/api/games/${encodeURIComponent(id)}`);
       const actions = summary.status === "finished"
-        ? [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(id)}` }, "Replay"), el("a", { class: "btn small", href: link }, "Table"), forget]
-        : [el("a", { class: "btn small btn-primary", href: link }, summary.to_move !== null && mySeats.includes(summary.to_move) ? "Play now" : "Open"), forget];
+        ? [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(id)}` }, t("common.replay")), el("a", { class: "btn small", href: link }, t("lobby.table")), forget]
+        : [el("a", { class: "btn small btn-primary", href: link }, summary.to_move !== null && mySeats.includes(summary.to_move) ? t("lobby.play_now") : t("lobby.open")), forget];
       return gameRow(summary, { actions, mySeats, note: summary.status === "finished" ? resultText(summary) : "" });
     } catch (err) {
-      return el("li", { class: "game-row gone" }, el("div", { class: "game-row-main" }, el("b", { text: GAME_TITLES[entry.game] || "Game" }), el("div", { class: "muted small", text: err.message })), el("div", { class: "game-row-actions" }, forget));
+      return el("li", { class: "game-row gone" }, el("div", { class: "game-row-main" }, el("b", { text: GAME_TITLES[entry.game] || t("lobby.game") }), el("div", { class: "muted small", text: err.message })), el("div", { class: "game-row-actions" }, forget));
     }
   })));
-  if (!rows.length) rows.push(el("li", { class: "muted", text: "Games you start or join appear here." }));
+  if (!rows.length) rows.push(el("li", { class: "muted", text: t("lobby.my_games_empty") }));
   list.replaceChildren(...rows);
 }
 
@@ -387,8 +388,8 @@ async function loadLeaderboards() {
       const leaders = await api(`/api/leaderboard/${game}`);
       list.replaceChildren(...(leaders.length ? leaders.slice(0, 10).map((p) => el("li", { "data-user": p.username },
         el("a", { href: `/players/${encodeURIComponent(p.username)}`, text: p.username }),
-        el("span", { class: "muted small", text: ` ${p.rating.toFixed(1)} · ${p.games} rated` })))
-        : [el("li", { class: "muted empty", text: "No rated game yet." })]));
+        el("span", { class: "muted small", text: ` ${t("lobby.rating_line", { rating: formatNumber(p.rating, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), count: p.games })}` })))
+        : [el("li", { class: "muted empty", text: t("lobby.no_rated") })]));
     } catch (err) {
       list.replaceChildren(el("li", { class: "error-text empty", text: err.message }));
     }
@@ -402,16 +403,16 @@ function refreshLists() {
   loadList("open", "open-games", (summary, mySeats) => {
     const free = (summary.seats || []).filter((s) => s.type === "human" && s.open && !s.claimed);
     if (!free.length) return null;
-    const actions = free.map((s) => el("button", { class: "btn small btn-primary join", "data-seat": s.seat, onclick: () => join(summary, s.seat) }, `Join as ${look(summary.colours, s.seat).name}`));
-    actions.push(el("a", { class: "btn small", href: `/play/${encodeURIComponent(summary.id)}` }, "Watch"));
+    const actions = free.map((s) => el("button", { class: "btn small btn-primary join", "data-seat": s.seat, onclick: () => join(summary, s.seat) }, t("lobby.join_as", { colour: look(summary.colours, s.seat).name })));
+    actions.push(el("a", { class: "btn small", href: `/play/${encodeURIComponent(summary.id)}` }, t("lobby.watch")));
     return gameRow(summary, { actions, mySeats });
-  }, "No open seat right now. Start a game with an open seat and others can join it here.");
+  }, t("lobby.no_open"));
   loadList("running", "running-games", (summary, mySeats) => gameRow(summary, {
-    actions: [el("a", { class: "btn small", href: `/play/${encodeURIComponent(summary.id)}` }, "Watch")], mySeats,
-  }), "No game in progress.");
+    actions: [el("a", { class: "btn small", href: `/play/${encodeURIComponent(summary.id)}` }, t("lobby.watch"))], mySeats,
+  }), t("lobby.no_running"));
   loadList("finished", "finished-games", (summary, mySeats) => gameRow(summary, {
-    actions: [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(summary.id)}` }, "Replay")], mySeats, note: resultText(summary),
-  }), "No finished game yet.");
+    actions: [el("a", { class: "btn small", href: `/replay/${encodeURIComponent(summary.id)}` }, t("common.replay"))], mySeats, note: resultText(summary),
+  }), t("lobby.no_finished"));
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
 // The Builders: Middle Ages at the table: rows of cards, crews, sites and their progress, prices of actions.
 
-import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName } from "./api.js";
+import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t } from "./api.js";
 import { CARDS, RESOURCES } from "./ma_cards.js";
 
 const RES_COLOUR = { stone: "#8d8a84", wood: "#9a6232", knowledge: "#2f6fb0", tile: "#c4502c" };
-const RES_WORD = { stone: "stone", wood: "wood", knowledge: "knowledge", tile: "tile" };
-const KIND_WORD = { apprentice: "Apprentice", labourer: "Labourer", craftsman: "Craftsman", master: "Master", building: "Building", machine: "Machine" };
+/** A resource in words ("stone"), a kind of card ("Apprentice"), a building's or machine's printed name. */
+export const resourceWord = (res) => t(`ma.res.${res}`);
+const kindWord = (kind) => t(`ma.kind.${kind}`);
+export const cardName = (id) => (CARDS[id] && CARDS[id].name ? t(`ma.card.${id}`) : "");
 
 export function resourceIcon(res, size = 14) {
   const s = svg("svg", { viewBox: "-8 -8 16 16", width: size, height: size, class: `res-icon res-${res}`, "aria-hidden": "true" });
@@ -29,24 +31,24 @@ function resList(amounts, cls = "res-list") {
   const box = el("div", { class: cls });
   RESOURCES.forEach((res, i) => {
     if (!amounts || !amounts[i]) return;
-    box.appendChild(el("span", { class: "res", title: `${amounts[i]} ${RES_WORD[res]}` }, resourceIcon(res), el("b", { text: String(amounts[i]) })));
+    box.appendChild(el("span", { class: "res", title: t("ma.amount", { n: amounts[i], res: resourceWord(res) }) }, resourceIcon(res), el("b", { text: String(amounts[i]) })));
   });
   return box;
 }
 
 export function coinBadge(n, cls = "coin") {
-  return el("span", { class: cls, title: `${n} coins` }, el("span", { class: "coin-disc" }), String(n));
+  return el("span", { class: cls, title: t("ma.coins", { count: n }) }, el("span", { class: "coin-disc" }), String(n));
 }
 
 function vpBadge(n) {
-  return el("span", { class: "vp", title: `${n} victory points` }, `${n} VP`);
+  return el("span", { class: "vp", title: t("ma.vp_title", { count: n }) }, t("ma.vp", { n }));
 }
 
 // A "?" that opens the rules page at the part that explains something (in a new tab: the game stays).
 export function helpLink(part, what) {
   return el("a", {
     class: "help-link", href: `/static/rules.html#${part}`, target: "_blank", rel: "noopener",
-    "aria-label": `How ${what} works (rules, opens in a new tab)`, title: `How ${what} works`, "data-part": part,
+    "aria-label": t("help.label", { what }), title: t("help.title", { what }), "data-part": part,
   }, "?");
 }
 
@@ -57,19 +59,19 @@ export function legendPanel() {
     resourceIcon("wood", 12), el("div", { class: "bar" }, el("div", { class: "fill", style: { width: `${(100 * Math.min(done, need)) / need}%`, background: RES_COLOUR.wood } })),
     el("span", { class: "bar-num", text: `${done}/${need}` })));
   return el("div", { class: "legend-panel" }, el("ul", { class: "legend" },
-    row(el("span", { class: "legend-res" }, RESOURCES.map((r) => el("span", { class: "res" }, resourceIcon(r, 16), ` ${RES_WORD[r]}`))), "The four resources a building needs and a worker brings."),
-    row(bar(1, 3), "On a site: how much of each resource its workers bring so far, against what it needs."),
-    row(el("span", { class: "legend-cards" }, el("span", { class: "ma-card sample sendable", text: "W07" })), "A worker you may send now is outlined in yellow: click it (or Tab to it and press Enter), then Send here on a site."),
-    row(el("span", { class: "legend-cards" }, coinBadge(3), " ", el("span", { class: "vp", text: "1 VP" })), "Coins a building pays and the victory points it counts when complete; on a worker, the coins you pay to send it."),
-    row(el("span", { class: "price", text: "2 actions · 3 coins" }), "The price of an action, shown on its button before you click.")),
-  el("p", { class: "muted small" }, "Keys: Tab and Enter for every button and worker, Z undoes, R restarts the turn, E ends it, Esc drops a chosen worker."));
+    row(el("span", { class: "legend-res" }, RESOURCES.map((r) => el("span", { class: "res" }, resourceIcon(r, 16), ` ${resourceWord(r)}`))), t("ma.legend.resources")),
+    row(bar(1, 3), t("ma.legend.bar")),
+    row(el("span", { class: "legend-cards" }, el("span", { class: "ma-card sample sendable", text: "W07" })), t("ma.legend.worker")),
+    row(el("span", { class: "legend-cards" }, coinBadge(3), " ", el("span", { class: "vp", text: t("ma.vp", { n: 1 }) })), t("ma.legend.coins")),
+    row(el("span", { class: "price", text: describeCost({ actions: 2, coins: 3 }) }), t("ma.legend.price"))),
+  el("p", { class: "muted small" }, t("ma.legend.keys")));
 }
 
 export function describeCost(cost) {
   if (!cost) return "";
   const parts = [];
-  if (cost.actions !== undefined && cost.actions >= 0) parts.push(`${cost.actions} action${cost.actions === 1 ? "" : "s"}`);
-  if (cost.coins > 0) parts.push(`${cost.coins} coin${cost.coins === 1 ? "" : "s"}`);
+  if (cost.actions !== undefined && cost.actions >= 0) parts.push(t("ma.actions", { count: cost.actions }));
+  if (cost.coins > 0) parts.push(t("ma.coins", { count: cost.coins }));
   return parts.join(" · ");
 }
 
@@ -79,16 +81,16 @@ export function cardElement(id, { small = false, extra = null, cls = "" } = {}) 
   const box = el("div", { class: `ma-card kind-${card.kind}${small ? " small" : ""} ${cls}`, "data-card": id, title: cardTitle(id) });
   if (card.kind === "building" || card.kind === "machine") {
     box.append(
-      el("div", { class: "ma-head" }, el("span", { class: "ma-id", text: id }), el("span", { class: "ma-name", text: card.name || "" })),
-      el("div", { class: "ma-body" }, el("span", { class: "ma-label", text: "needs" }), resList(card.req)),
+      el("div", { class: "ma-head" }, el("span", { class: "ma-id", text: id }), el("span", { class: "ma-name", text: cardName(id) })),
+      el("div", { class: "ma-body" }, el("span", { class: "ma-label", text: t("ma.needs") }), resList(card.req)),
       el("div", { class: "ma-foot" },
         card.coins ? coinBadge(card.coins) : null,
-        card.kind === "machine" ? el("span", { class: "makes" }, "then works: ", resList(card.prod, "res-list inline")) : null,
+        card.kind === "machine" ? el("span", { class: "makes" }, `${t("ma.then_works")} `, resList(card.prod, "res-list inline")) : null,
         vpBadge(card.vp || 0)),
     );
   } else {
     box.append(
-      el("div", { class: "ma-head" }, el("span", { class: "ma-id", text: id }), el("span", { class: "ma-name", text: KIND_WORD[card.kind] || card.kind })),
+      el("div", { class: "ma-head" }, el("span", { class: "ma-id", text: id }), el("span", { class: "ma-name", text: kindWord(card.kind) })),
       el("div", { class: "ma-body" }, resList(card.prod)),
       el("div", { class: "ma-foot" }, coinBadge(card.cost || 0, "coin cost")),
     );
@@ -100,10 +102,10 @@ export function cardElement(id, { small = false, extra = null, cls = "" } = {}) 
 function cardTitle(id) {
   const card = CARDS[id];
   if (!card) return id;
-  const amounts = (a) => RESOURCES.map((r, i) => (a && a[i] ? `${a[i]} ${r}` : null)).filter(Boolean).join(", ");
-  if (card.kind === "building") return `${id} ${card.name}: needs ${amounts(card.req)}; pays ${card.coins} coins and ${card.vp} VP`;
-  if (card.kind === "machine") return `${id} ${card.name}: needs ${amounts(card.req)}; ${card.vp} VP, then works as ${amounts(card.prod)} for 0 coins`;
-  return `${id} ${KIND_WORD[card.kind]}: ${amounts(card.prod)}; costs ${card.cost} coins to send`;
+  const amounts = (a) => RESOURCES.map((r, i) => (a && a[i] ? t("ma.amount", { n: a[i], res: resourceWord(r) }) : null)).filter(Boolean).join(", ");
+  if (card.kind === "building") return t("ma.title.building", { id, name: cardName(id), needs: amounts(card.req), coins: card.coins, vp: card.vp });
+  if (card.kind === "machine") return t("ma.title.machine", { id, name: cardName(id), needs: amounts(card.req), vp: card.vp, works: amounts(card.prod) });
+  return t("ma.title.worker", { id, kind: kindWord(card.kind), makes: amounts(card.prod), cost: card.cost });
 }
 
 // A site: the card plus a bar per resource showing the progress toward its requirement.
@@ -114,7 +116,7 @@ function siteElement(site, { small = false, sendButton = null } = {}) {
   RESOURCES.forEach((res, i) => {
     if (!req[i]) return;
     const done = Math.min(prog[i], req[i]);
-    const row = el("div", { class: `bar-row${prog[i] >= req[i] ? " met" : ""}`, title: `${res}: ${prog[i]} of ${req[i]}` },
+    const row = el("div", { class: `bar-row${prog[i] >= req[i] ? " met" : ""}`, title: t("ma.progress", { res: resourceWord(res), done: prog[i], need: req[i] }) },
       resourceIcon(res, 12),
       el("div", { class: "bar" }, el("div", { class: "fill", style: { width: `${(100 * done) / req[i]}%`, background: RES_COLOUR[res] } })),
       el("span", { class: "bar-num", text: `${prog[i]}/${req[i]}` }));
@@ -195,39 +197,45 @@ export class BuildersTable {
     const [word, a, b] = (action || "").split(" ");
     const GAINS = { 1: 1, 2: 3, 3: 6 };
     let text;
-    if (word === "open") text = `open ${a}`;
-    else if (word === "recruit") text = `recruit ${a}`;
-    else if (word === "send") text = `send ${a} to ${b}`;
-    else if (word === "coins" && GAINS[a]) text = `take ${GAINS[a]} coin${GAINS[a] === 1 ? "" : "s"} for ${a} action${a === "1" ? "" : "s"}`;
-    else if (word === "buy") text = "buy an action for 5 coins";
-    else if (word === "end") text = "end your turn";
+    if (word === "open") text = t("ma.advise.open", { card: a });
+    else if (word === "recruit") text = t("ma.advise.recruit", { card: a });
+    else if (word === "send") text = t("ma.advise.send", { worker: a, site: b });
+    else if (word === "coins" && GAINS[a]) text = t("ma.advise.coins", { coins: t("ma.coins", { count: GAINS[a] }), actions: t("ma.actions", { count: Number(a) }) });
+    else if (word === "buy") text = t("ma.advise.buy");
+    else if (word === "end") text = t("kb.advise.end");
     else text = action;
-    return this.describe({ text });
+    return this.named(text);
   }
 
   // A move made, in words (the analysis board): "sent labourer W07 to The Wash House (B06)".
   narrate(action) {
     const [word, a, b] = (action || "").split(" ");
     const GAINS = { 1: 1, 2: 3, 3: 6 };
-    if (word === "open") return `opened ${a}`;
-    if (word === "recruit") return `recruited ${a}`;
-    if (word === "send") return `sent ${a} to ${b}`;
-    if (word === "coins" && GAINS[a]) return `took ${GAINS[a]} coin${GAINS[a] === 1 ? "" : "s"} for ${a} action${a === "1" ? "" : "s"}`;
-    if (word === "buy") return "bought an action for 5 coins";
-    if (word === "end") return "ended the turn";
+    if (word === "open") return t("ma.log.opened", { card: a });
+    if (word === "recruit") return t("ma.log.recruited", { card: a });
+    if (word === "send") return t("ma.log.sent", { worker: a, site: b });
+    if (word === "coins" && GAINS[a]) return t("ma.log.took", { coins: t("ma.coins", { count: GAINS[a] }), actions: t("ma.actions", { count: Number(a) }) });
+    if (word === "buy") return t("ma.log.bought");
+    if (word === "end") return t("kb.log.ended");
     return action;
   }
 
   // One log line in words, with the names of the cards: "sent labourer W07 to The Wash House (B06)";
   // a bare move (its text the notation) is told as made.
   describe(entry) {
-    const raw = entry.action && entry.text === entry.action ? this.narrate(entry.action) : (entry.text || entry.action || "");
-    const text = raw.replace(/\btook 1 coins\b/, "took 1 coin");
+    // told from the action itself; the server's words (English) add only the cards that came into a row
+    const text = entry.action ? this.narrate(entry.action) : (entry.text || "");
+    const came = /; ([BWM\d, ]+) came into the (worker|building) row$/.exec(entry.text || "");
+    return this.named(text) + (came ? t(`ma.log.came_${came[2]}`, { cards: this.named(came[1]) }) : "");
+  }
+
+  // Card ids in words, with their names: "W07" -> "labourer W07", "B06" -> "The Wash House (B06)".
+  named(text) {
     return text.replace(/\b([BWM]\d{1,2})\b/g, (id) => {
       const card = CARDS[id];
       if (!card) return id;
-      if (card.name) return `${card.name} (${id})`;
-      return `${KIND_WORD[card.kind] ? KIND_WORD[card.kind].toLowerCase() : "card"} ${id}`;
+      if (card.name) return t("ma.named_card", { name: cardName(id), id });
+      return t("ma.named_worker", { kind: t(`ma.kind_in.${card.kind}`), id });
     });
   }
 
@@ -272,7 +280,7 @@ export class BuildersTable {
     const banner = el("div", { class: "turn-banner", id: "turn-banner", "aria-live": "polite" });
     if (view.result || obs.over) {
       banner.classList.add("over");
-      banner.append(el("strong", { text: "Game over. " }), this.opts.winnersText ? this.opts.winnersText(view) : "");
+      banner.append(el("strong", { text: `${t("common.game_over")} ` }), this.opts.winnersText ? this.opts.winnersText(view) : "");
     } else if (view.to_move !== null && view.to_move !== undefined) {
       const mover = view.to_move;
       const chip = el("span", { class: "seat-chip", "data-seat": mover, style: { background: SEAT_COLOURS[mover], color: SEAT_INK[mover] } }, SEAT_NAMES[mover]);
@@ -280,11 +288,11 @@ export class BuildersTable {
       if (mine) {
         banner.classList.add("yours");
         const coins = obs.players[me].coins;
-        banner.append(chip, ` Your turn: ${left} action${left === 1 ? "" : "s"} left, ${coins} coin${coins === 1 ? "" : "s"}.`);
+        banner.append(chip, ` ${t("ma.banner.yours", { actions: t("ma.actions_left", { count: left }), coins: t("ma.coins", { count: coins }) })}`);
       } else {
-        banner.append(chip, ` ${seatName(view.seats, mover, me)} ${this.opts.replay ? "to move" : "is playing"} (${left} action${left === 1 ? "" : "s"} left).`);
+        banner.append(chip, ` ${t(this.opts.replay ? "ma.banner.to_move" : "ma.banner.playing", { name: seatName(view.seats, mover, me), actions: t("ma.actions_left", { count: left }) })}`);
       }
-      if (obs.final_round) banner.append(el("span", { class: "final-round", text: " Final round!" }));
+      if (obs.final_round) banner.append(el("span", { class: "final-round", text: ` ${t("common.final_round")}` }));
     }
     root.appendChild(banner);
 
@@ -293,25 +301,25 @@ export class BuildersTable {
       const bar = el("div", { class: "action-bar ma-actions", id: "action-bar" });
       const p = obs.players[me];
       bar.append(
-        el("span", { class: "pill actions-left", title: "Actions left this turn" }, el("b", { text: String(view.to_move === me ? obs.actions_left : 0) }), view.to_move === me && obs.actions_left === 1 ? " action" : " actions"),
-        el("span", { class: "pill coins-left", title: "Your coins" }, el("span", { class: "coin-disc" }), el("b", { text: String(p.coins) }), p.coins === 1 ? " coin" : " coins"),
-        this.actionButton("coins 1", "+1 coin", { fallbackCost: { actions: 1 } }),
-        this.actionButton("coins 2", "+3 coins", { fallbackCost: { actions: 2 } }),
-        this.actionButton("coins 3", "+6 coins", { fallbackCost: { actions: 3 } }),
-        helpLink("ma-coins", "taking coins"),
-        this.actionButton("buy", "Buy an action", { fallbackCost: { coins: 5 } }),
-        helpLink("ma-buy", "buying an action"),
-        el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, title: "Take back your last action of this turn (Z)", onclick: () => this.opts.onUndo && this.opts.onUndo() }, "↶ Undo"),
-        el("button", { class: "btn", id: "restart-btn", disabled: !view.can_undo || !this.opts.onRestart, title: "Take back every action of this turn that can be taken back (R)", onclick: () => this.opts.onRestart && this.opts.onRestart() }, "⟲ Restart turn"),
-        this.actionButton("end", "End turn", { cls: "btn btn-primary" }),
-        helpLink("ma-turn", "a turn"),
+        el("span", { class: "pill actions-left", title: t("ma.actions_left_title") }, el("b", { text: String(view.to_move === me ? obs.actions_left : 0) }), ` ${t("ma.actions_word", { count: view.to_move === me ? obs.actions_left : 0 })}`),
+        el("span", { class: "pill coins-left", title: t("ma.your_coins") }, el("span", { class: "coin-disc" }), el("b", { text: String(p.coins) }), ` ${t("ma.coins_word", { count: p.coins })}`),
+        this.actionButton("coins 1", t("ma.plus_coins", { count: 1 }), { fallbackCost: { actions: 1 } }),
+        this.actionButton("coins 2", t("ma.plus_coins", { count: 3 }), { fallbackCost: { actions: 2 } }),
+        this.actionButton("coins 3", t("ma.plus_coins", { count: 6 }), { fallbackCost: { actions: 3 } }),
+        helpLink("ma-coins", t("help.taking_coins")),
+        this.actionButton("buy", t("ma.buy"), { fallbackCost: { coins: 5 } }),
+        helpLink("ma-buy", t("help.buying")),
+        el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, title: t("turn.undo_title"), onclick: () => this.opts.onUndo && this.opts.onUndo() }, `↶ ${t("turn.undo")}`),
+        el("button", { class: "btn", id: "restart-btn", disabled: !view.can_undo || !this.opts.onRestart, title: t("ma.restart_title"), onclick: () => this.opts.onRestart && this.opts.onRestart() }, `⟲ ${t("turn.restart")}`),
+        this.actionButton("end", t("turn.end"), { cls: "btn btn-primary" }),
+        helpLink("ma-turn", t("help.a_turn")),
       );
       root.appendChild(bar);
       const hint = el("div", { class: "hint", id: "hint" });
       if (mine) {
-        if (this.selected) hint.textContent = `Send ${this.selected}: choose one of your sites below (the price is on each button). Esc to cancel.`;
-        else if (obs.actions_left > 0) hint.textContent = "Open a site, recruit a worker, take coins, or pick a worker in your crew to send it.";
-        else if (this.legal("end")) hint.textContent = "No action left: buy one more for 5 coins or end your turn.";
+        if (this.selected) hint.textContent = t("ma.hint.send", { worker: this.selected });
+        else if (obs.actions_left > 0) hint.textContent = t("ma.hint.actions");
+        else if (this.legal("end")) hint.textContent = t("ma.hint.none_left");
       }
       hint.hidden = !hint.textContent;
       root.appendChild(hint);
@@ -330,25 +338,25 @@ export class BuildersTable {
     // building row
     const brow = el("div", { class: "card-row", id: "building-row" });
     for (const id of obs.building_row || []) {
-      brow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`open ${id}`, "Open", { cls: "btn small", fallbackCost: { actions: 1 } }) }));
+      brow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`open ${id}`, t("ma.open"), { cls: "btn small", fallbackCost: { actions: 1 } }) }));
     }
     // the live views give the deck sizes; a replay has the whole position, decks included
     const bsize = obs.building_deck_size ?? (Array.isArray(obs.building_deck) ? obs.building_deck.length : null);
     const btop = obs.building_deck_top ?? (Array.isArray(obs.building_deck) ? obs.building_deck[0] : null);
     const deckInfo = el("div", { class: "deck-info", id: "building-deck" },
-      el("span", { class: "deck-count", text: `Deck: ${bsize ?? "?"} card${bsize === 1 ? "" : "s"}` }),
-      btop ? el("div", { class: "deck-top" }, el("span", { class: "muted small", text: "next:" }), cardElement(btop, { small: true, cls: "faded" })) : null);
+      el("span", { class: "deck-count", text: bsize === null || bsize === undefined ? t("ma.deck_unknown") : t("ma.deck", { count: bsize }) }),
+      btop ? el("div", { class: "deck-top" }, el("span", { class: "muted small", text: t("ma.next") }), cardElement(btop, { small: true, cls: "faded" })) : null);
     brow.appendChild(deckInfo);
-    main.appendChild(el("section", { class: "panel", id: "building-panel" }, el("h3", {}, `Buildings and machines (${(obs.building_row || []).length} in the row) `, helpLink("ma-open", "opening a site")), brow));
+    main.appendChild(el("section", { class: "panel", id: "building-panel" }, el("h3", {}, `${t("ma.buildings_row", { n: (obs.building_row || []).length })} `, helpLink("ma-open", t("help.opening"))), brow));
 
     // worker row
     const wrow = el("div", { class: "card-row", id: "worker-row" });
     for (const id of obs.worker_row || []) {
-      wrow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`recruit ${id}`, "Recruit", { cls: "btn small", fallbackCost: { actions: 1 } }) }));
+      wrow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`recruit ${id}`, t("ma.recruit"), { cls: "btn small", fallbackCost: { actions: 1 } }) }));
     }
     const wsize = obs.worker_deck_size ?? (Array.isArray(obs.worker_deck) ? obs.worker_deck.length : null);
-    wrow.appendChild(el("div", { class: "deck-info", id: "worker-deck" }, el("span", { class: "deck-count", text: `Deck: ${wsize ?? "?"} card${wsize === 1 ? "" : "s"}` })));
-    main.appendChild(el("section", { class: "panel", id: "worker-panel" }, el("h3", {}, `Workers for hire (${(obs.worker_row || []).length} in the row) `, helpLink("ma-recruit", "recruiting")), wrow));
+    wrow.appendChild(el("div", { class: "deck-info", id: "worker-deck" }, el("span", { class: "deck-count", text: wsize === null || wsize === undefined ? t("ma.deck_unknown") : t("ma.deck", { count: wsize }) })));
+    main.appendChild(el("section", { class: "panel", id: "worker-panel" }, el("h3", {}, `${t("ma.workers_row", { n: (obs.worker_row || []).length })} `, helpLink("ma-recruit", t("help.recruiting"))), wrow));
 
     // tableaux: mine first and large, then the others
     const order = obs.players.map((p) => p.seat ?? obs.players.indexOf(p));
@@ -360,7 +368,7 @@ export class BuildersTable {
     if (!view.result) side.appendChild(this.scoreTable(false));
     side.appendChild(el("details", { class: "panel legend-box", id: "legend", open: this.legendOpen || null,
       ontoggle: (e) => { this.legendOpen = e.target.open; } },
-    el("summary", { text: "What the pictures mean" }), legendPanel()));
+    el("summary", { text: t("legend.title") }), legendPanel()));
     if (this.opts.extraSide) side.appendChild(this.opts.extraSide);
     if (focusKey) {
       const again = root.querySelector(`${focusKey}:not([disabled])`)
@@ -379,10 +387,10 @@ export class BuildersTable {
     const box = el("section", { class: `panel tableau${isMe ? " mine" : " theirs"}${moving ? " moving" : ""}`, id: `tableau-${seat}`, "data-seat": seat });
     box.appendChild(el("h3", { class: "tableau-head" },
       el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[seat] } }),
-      isMe ? "Your workshop" : seatName(view.seats, seat, view.seat),
+      isMe ? t("ma.your_workshop") : seatName(view.seats, seat, view.seat),
       el("span", { class: "spacer" }),
       coinBadge(p.coins, "coin big"),
-      el("span", { class: "vp big", text: `${p.vp ?? 0} VP` })));
+      el("span", { class: "vp big", text: t("ma.vp", { n: p.vp ?? 0 }) })));
 
     // crew
     const crew = el("div", { class: "card-row crew", id: isMe ? "my-crew" : null });
@@ -392,7 +400,7 @@ export class BuildersTable {
         const cardEl = cardElement(w, { small: !isMe, cls: `${sendable ? "sendable" : ""}${this.selected === w ? " selected" : ""}` });
         if (sendable) {
           cardEl.setAttribute("role", "button");
-          cardEl.setAttribute("aria-label", `${cardTitle(w)}. Choose it to send it to a site.`);
+          cardEl.setAttribute("aria-label", t("ma.choose_worker", { title: cardTitle(w) }));
           cardEl.setAttribute("aria-pressed", String(this.selected === w));
           cardEl.tabIndex = 0;
           cardEl.dataset.worker = w;
@@ -410,8 +418,8 @@ export class BuildersTable {
           el("b", { text: w }), resList(card.prod, "res-list inline"), el("span", { class: "chip-cost", text: `${card.cost || 0}¢` })));
       }
     }
-    if (!(p.crew || []).length) crew.appendChild(el("span", { class: "muted", text: "no free worker" }));
-    box.append(el("h4", {}, isMe ? "Crew (click a worker to send it) " : "Crew ", isMe ? helpLink("ma-send", "sending a worker") : null), crew);
+    if (!(p.crew || []).length) crew.appendChild(el("span", { class: "muted", text: t("ma.no_worker") }));
+    box.append(el("h4", {}, `${isMe ? t("ma.crew_mine") : t("ma.crew")} `, isMe ? helpLink("ma-send", t("help.sending")) : null), crew);
 
     // sites
     const sites = el("div", { class: "card-row sites", id: isMe ? "my-sites" : null });
@@ -419,12 +427,12 @@ export class BuildersTable {
       let sendButton = null;
       if (isMe && this.selected) {
         const action = `send ${this.selected} ${site.card}`;
-        if (this.legal(action)) sendButton = this.actionButton(action, `Send ${this.selected} here`, { cls: "btn small btn-primary send" });
+        if (this.legal(action)) sendButton = this.actionButton(action, t("ma.send_here", { worker: this.selected }), { cls: "btn small btn-primary send" });
       }
       sites.appendChild(siteElement(site, { small: !isMe, sendButton }));
     }
-    if (!(p.sites || []).length) sites.appendChild(el("span", { class: "muted", text: "no open site" }));
-    box.append(el("h4", { text: "Open sites" }), sites);
+    if (!(p.sites || []).length) sites.appendChild(el("span", { class: "muted", text: t("ma.no_site") }));
+    box.append(el("h4", { text: t("ma.open_sites") }), sites);
 
     // completed
     if ((p.completed || []).length) {
@@ -433,7 +441,7 @@ export class BuildersTable {
         const id = typeof c === "string" ? c : c.card;
         done.appendChild(cardElement(id, { small: true, cls: "done" }));
       }
-      box.append(el("h4", { text: "Completed" }), done);
+      box.append(el("h4", { text: t("ma.completed") }), done);
     }
     return box;
   }
@@ -443,9 +451,9 @@ export class BuildersTable {
     const obs = view.view;
     const source = final ? view.result : view.scores;
     const bySeat = new Map(((source && source.players) || []).map((p) => [p.seat, p]));
-    const rows = [["buildings", "Buildings"], ["machines", "Machines"], ["coins", "Coins (1 VP per 10)"]];
+    const rows = [["buildings", t("ma.score.buildings")], ["machines", t("ma.score.machines")], ["coins", t("ma.score.coins")]];
     const panel = el("div", { class: `panel score-panel${final ? " final" : ""}`, id: final ? "final-scores" : "running-scores" });
-    panel.appendChild(el("h3", { text: final ? "Final score" : "Score so far" }));
+    panel.appendChild(el("h3", { text: final ? t("score.final") : t("ma.score.so_far") }));
     if (final && this.opts.winnersText) panel.appendChild(el("p", { class: "winners", text: this.opts.winnersText(view) }));
     const table = el("table", { class: "score-table" });
     const head = el("tr", {}, el("th", { text: "" }));
@@ -464,7 +472,7 @@ export class BuildersTable {
       });
       body.appendChild(tr);
     }
-    const total = el("tr", { class: "total-row" }, el("th", { text: "Total" }));
+    const total = el("tr", { class: "total-row" }, el("th", { text: t("score.total") }));
     obs.players.forEach((p, i) => {
       const seat = p.seat ?? i;
       const win = final && view.result.winners && view.result.winners.includes(seat);

@@ -3,7 +3,7 @@
 import {
   api, ApiError, GameSocket, copyText, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
   rememberGame, applySeatColours, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText, seatName,
-  ensureSession, currentSession,
+  ensureSession, currentSession, t, botLevel,
 } from "./api.js";
 import { mountAccount, setBaseTitle } from "./account.js";
 import { KingdomTable } from "./kingdom.js";
@@ -65,9 +65,9 @@ function showHint() {
 // ---------------------------------------------------------------------------------------------
 // Chat: the players' channel for seated people, the spectators' for the others; shown as text only.
 const chatList = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
-const chatInput = el("input", { type: "text", id: "chat-input", maxlength: 500, placeholder: "Say something", "aria-label": "Chat message", autocomplete: "off" });
-const chatTitle = el("h3", { id: "chat-title", text: "Chat" });
-const chatForm = el("form", { id: "chat-form", onsubmit: sendChat }, chatInput, el("button", { type: "submit", class: "btn small", id: "chat-send" }, "Send"));
+const chatInput = el("input", { type: "text", id: "chat-input", maxlength: 500, placeholder: t("chat.placeholder"), "aria-label": t("chat.label"), autocomplete: "off" });
+const chatTitle = el("h3", { id: "chat-title", text: t("chat.title") });
+const chatForm = el("form", { id: "chat-form", onsubmit: sendChat }, chatInput, el("button", { type: "submit", class: "btn small", id: "chat-send" }, t("chat.send")));
 const chatBox = el("section", { class: "panel chat-panel", id: "chat-panel" }, chatTitle, chatList, chatForm);
 const chatSeen = new Set();
 
@@ -111,7 +111,7 @@ const clocksEl = el("span", { class: "clocks", id: "clocks" });
 
 function clockText(seconds, kind) {
   const s = Math.max(0, Math.floor(seconds));
-  if (kind === "turn" && s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (kind === "turn" && s >= 86400) return t("clock.days", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
   if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
@@ -130,8 +130,8 @@ function renderClocks() {
     const flagged = (clock.flagged || []).includes(s);
     return el("span", {
       class: `clock${running ? " running" : ""}${value < 10 && running ? " low" : ""}`, "data-seat": s,
-      "data-left": Math.max(0, value).toFixed(1), title: `${SEAT_NAMES[s]}'s clock${flagged ? ": ran out" : ""}`,
-    }, el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[s] } }), ` ${flagged ? "out" : clockText(value, clock.kind)}`);
+      "data-left": Math.max(0, value).toFixed(1), title: t(flagged ? "clock.title_out" : "clock.title", { colour: SEAT_NAMES[s] }),
+    }, el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[s] } }), ` ${flagged ? t("clock.out") : clockText(value, clock.kind)}`);
   });
   clocksEl.replaceChildren(...items);
 }
@@ -181,7 +181,7 @@ const soundBox = el("input", { type: "checkbox", id: "move-sounds", checked: sou
   }
 } });
 const logBox = el("section", { class: "panel log-panel" },
-  el("h3", { class: "log-head" }, "Game log", el("label", { class: "small muted sound-toggle" }, soundBox, " sound on moves")),
+  el("h3", { class: "log-head" }, t("log.title"), el("label", { class: "small muted sound-toggle" }, soundBox, ` ${t("log.sound")}`)),
   el("ol", { class: "log", id: "log" }));
 // the side column below the table's own parts: the log, then the chat
 const sideBox = el("div", { class: "side-extra" }, logBox, chatBox);
@@ -206,7 +206,7 @@ async function claimInvitation() {
   try {
     await ensureSession();
     const joined = await api(`/api/games/${encodeURIComponent(gameId)}/claim`, { method: "POST", body: { code } });
-    toast(`${SEAT_NAMES[joined.seat]} is your seat.`, "info", 3000);
+    toast(t("play.your_seat", { colour: SEAT_NAMES[joined.seat] }), "info", 3000);
   } catch (err) {
     toast(err.message);
   }
@@ -243,12 +243,12 @@ function chooseSeat() {
 
 function setConn(status) {
   connEl.dataset.status = status;
-  connEl.textContent = { live: "live", connecting: "connecting…", offline: "reconnecting…", closed: "closed" }[status] || status;
+  connEl.textContent = { live: t("conn.live"), connecting: t("conn.connecting"), offline: t("conn.offline"), closed: t("conn.closed") }[status] || status;
   connEl.title = {
-    live: "Connected: moves appear as they happen",
-    connecting: "Connecting to the game server",
-    offline: "The live connection is down; retrying. The table catches up as soon as it is back.",
-  }[status] || "The live connection is closed";
+    live: t("conn.live_title"),
+    connecting: t("conn.connecting_title"),
+    offline: t("conn.offline_title"),
+  }[status] || t("conn.closed_title");
 }
 
 // The seat this page plays, or null: a seat handed over to a bot is only watched from here.
@@ -289,11 +289,11 @@ function showPassScreen(next) {
     seat = next;
     socket.setToken(null, next);
     refresh();
-  } }, `I am ${SEAT_NAMES[next]}: show my cards`);
+  } }, t("pass.ready", { colour: SEAT_NAMES[next] }));
   screen = el("section", { class: "panel pass-screen", id: "pass-screen", "data-seat": next, role: "dialog", "aria-labelledby": "pass-title" },
     el("span", { class: "seat-chip", style: { background: SEAT_COLOURS[next], color: SEAT_INK[next] } }, SEAT_NAMES[next]),
-    el("h2", { id: "pass-title", text: `Pass the device to ${SEAT_NAMES[next]}` }),
-    el("p", { class: "muted", text: "The cards stay hidden until the next player presses the button." }),
+    el("h2", { id: "pass-title", text: t("pass.title", { colour: SEAT_NAMES[next] }) }),
+    el("p", { class: "muted", text: t("pass.text") }),
     button);
   tableRoot.after(screen);
   button.focus();
@@ -350,7 +350,7 @@ function render(view) {
 // The end: a last line in the log, said aloud, and every hidden card shown (from the whole last position).
 async function gameOver(view) {
   overSeen = true;
-  say(`Game over. ${winnersText(view.result, view.seats, playingSeat(view))}`);
+  say(`${t("common.game_over")} ${winnersText(view.result, view.seats, playingSeat(view))}`);
   if (view.game !== "kingdom") return;
   try {
     const last = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${view.actions ?? (view.log || []).length}`);
@@ -385,19 +385,19 @@ function renderHeader(view) {
   if (bot) {
     chip = el("span", {
       class: "seat-chip handed-over", id: "seat-chip", "data-seat": view.seat, style: seatStyle(view.seat),
-      title: `You handed ${SEAT_NAMES[view.seat]} over to a bot: it plays the seat and you watch.`,
-    }, `${SEAT_NAMES[view.seat]}: ${bot.level || "a"} bot`);
+      title: t("play.handed_title", { colour: SEAT_NAMES[view.seat] }),
+    }, t("play.handed_chip", { colour: SEAT_NAMES[view.seat], level: botLevel(bot.level) }));
   } else if (view.seat !== null && view.seat !== undefined) {
-    chip = el("span", { class: "seat-chip", id: "seat-chip", "data-seat": view.seat, style: seatStyle(view.seat) }, `you: ${SEAT_NAMES[view.seat]}`);
+    chip = el("span", { class: "seat-chip", id: "seat-chip", "data-seat": view.seat, style: seatStyle(view.seat) }, t("play.you_chip", { colour: SEAT_NAMES[view.seat] }));
   } else {
-    chip = el("span", { class: "seat-chip spectator", id: "seat-chip", text: "watching" });
+    chip = el("span", { class: "seat-chip spectator", id: "seat-chip", text: t("play.watching") });
   }
   titleEl.replaceChildren(el("span", { class: "game-name", text: name }), chip);
   if (seeded) {
-    titleEl.appendChild(el("span", { class: "seeded-chip", id: "seeded-chip", title: "The creator chose the seed this game was dealt from: its cards could be known in advance." }, "dealt from a chosen seed"));
+    titleEl.appendChild(el("span", { class: "seeded-chip", id: "seeded-chip", title: t("play.seeded_title") }, t("play.seeded")));
   }
   if (view.spectators > 0) {  // sockets without a seat, through every server process
-    titleEl.appendChild(el("small", { class: "watching", id: "watching", title: "People watching this game without a seat" }, `${view.spectators} watching`));
+    titleEl.appendChild(el("small", { class: "watching", id: "watching", title: t("play.spectators_title") }, t("play.spectators", { count: view.spectators })));
   }
   // a bot to move: say that it is thinking (its moves then come one by one, each lit up for a moment)
   const moverInfo = (view.seats || []).find((s) => s.seat === view.to_move);
@@ -406,12 +406,12 @@ function renderHeader(view) {
   if (thinking) {
     titleEl.appendChild(el("span", { class: "thinking", id: "thinking", role: "status" },
       el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[view.to_move] } }),
-      ` ${seatName(view.seats, view.to_move, view.seat)} is thinking…`));
+      ` ${t("play.thinking", { name: seatName(view.seats, view.to_move, view.seat) })}`));
   }
   const mine = playingSeat(view);
   const yourTurn = mine !== null && mine === view.to_move && !view.result;
   document.body.classList.toggle("handed-over", Boolean(bot));
-  setBaseTitle(`${yourTurn ? "● Your turn · " : ""}${name}`);
+  setBaseTitle(`${yourTurn ? `● ${t("play.your_turn")} · ` : ""}${name}`);
   document.body.classList.toggle("your-turn", yourTurn);
 
   toolsEl.replaceChildren();
@@ -421,69 +421,69 @@ function renderHeader(view) {
   const tokens = (held && held.tokens) || {};
   const heldSeats = Object.keys(tokens).map(Number).sort();
   if (heldSeats.length > 1) {
-    const select = el("select", { id: "seat-switch", "aria-label": "Play as seat", onchange: (e) => switchSeat(Number(e.target.value)) });
-    for (const s of heldSeats) select.appendChild(el("option", { value: s, selected: s === seat, text: `Play as ${SEAT_NAMES[s]}` }));
+    const select = el("select", { id: "seat-switch", "aria-label": t("play.play_as_seat"), onchange: (e) => switchSeat(Number(e.target.value)) });
+    for (const s of heldSeats) select.appendChild(el("option", { value: s, selected: s === seat, text: t("play.play_as", { colour: SEAT_NAMES[s] }) }));
     toolsEl.appendChild(select);
   }
   const invites = heldSeats.filter((s) => s !== seat);
   if (invites.length && !view.result) {
-    toolsEl.appendChild(el("button", { class: "btn small", id: "invite-btn", onclick: () => showInvites(invites, tokens) }, "Invite links"));
+    toolsEl.appendChild(el("button", { class: "btn small", id: "invite-btn", onclick: () => showInvites(invites, tokens) }, t("play.invite_links")));
   }
   if (view.result && view.rematch) {
-    toolsEl.appendChild(el("a", { class: "btn small btn-primary", href: `/play/${encodeURIComponent(view.rematch)}`, id: "rematch-link" }, "Go to the rematch"));
+    toolsEl.appendChild(el("a", { class: "btn small btn-primary", href: `/play/${encodeURIComponent(view.rematch)}`, id: "rematch-link" }, t("play.go_rematch")));
   } else if (view.result && !token && mySeats.length) {
-    toolsEl.appendChild(el("button", { class: "btn small btn-primary", id: "rematch-btn", onclick: offerRematch }, "Rematch"));
+    toolsEl.appendChild(el("button", { class: "btn small btn-primary", id: "rematch-btn", onclick: offerRematch }, t("play.rematch")));
   }
   if (view.result) {
-    toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, "Replay"));
-    toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}?analyse`, id: "analyse-link", title: "The win chance across the game and the moves to look at again" }, "Analyse"));
+    toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, t("common.replay")));
+    toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}?analyse`, id: "analyse-link", title: t("play.analyse_title") }, t("analysis.analyse")));
   } else if (mine !== null) {
-    toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", onclick: showBotDialog }, "Hand over to a bot"));
+    toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", onclick: showBotDialog }, t("play.hand_over")));
   }
   if (view.hints && yourTurn && !bot) {
-    toolsEl.appendChild(el("button", { class: "btn small", id: "hint-btn", title: "The move the hard bot would play here", onclick: askHint }, "Hint"));
+    toolsEl.appendChild(el("button", { class: "btn small", id: "hint-btn", title: t("hint.button_title"), onclick: askHint }, t("hint.button")));
     if (hintShown && hintShown.version === view.version && hintShown.seat === view.seat) {
       const say = (action) => (table && table.advise ? table.advise(action) : null) || action;
       // the rest of the hard bot's plan for the turn: the next hints, if the seat follows it; a plan
       // stops at the move that draws a card (what comes after depends on the card)
       const raw = hintShown.plan || [];
       const rest = raw.map(say);
-      const drawn = "then it plans the rest of the turn again with the card drawn";
+      const steps = rest.join(t("hint.then"));
       let plan = null;
       if (rest.length && raw[raw.length - 1] === "end") {
-        plan = `The hard bot's plan for the rest of this turn: ${rest.join(", then ")}`;
+        plan = t("hint.plan_rest", { steps });
       } else if (rest.length) {
-        plan = `The hard bot's plan for this turn: ${rest.join(", then ")}, ${drawn}`;
+        plan = t("hint.plan_drawn", { steps });
       } else if (hintShown.action !== "end") {
-        plan = `After this move the hard bot plans the rest of the turn again, with the card drawn`;
+        plan = t("hint.plan_after");
       }
       toolsEl.appendChild(el("span", { class: "hint-text", id: "hint-text", role: "status", "data-action": null, title: plan },
-        `Hint: ${say(hintShown.action)} · win chance ${percent(hintShown.win_chance)}`));
+        t("hint.text", { move: say(hintShown.action), chance: percent(hintShown.win_chance) })));
       // the plan in words under the bar, numbered as its moves are on the table
       if (rest.length) {
         const steps = [hintShown.action, ...raw].map((action, i) => el("li", { class: "hint-step" },
           el("span", { class: "step-no", "aria-hidden": "true", text: String(i + 1) }), say(action)));
         const line = el("div", { class: "hint-plan", id: "hint-plan" },
-          el("span", { class: "hint-plan-title", text: "The hard bot's plan:" }), el("ol", {}, ...steps));
-        if (raw[raw.length - 1] !== "end") line.appendChild(el("span", { class: "hint-plan-after", text: `then it plans again with the card drawn` }));
+          el("span", { class: "hint-plan-title", text: t("hint.plan_title") }), el("ol", {}, ...steps));
+        if (raw[raw.length - 1] !== "end") line.appendChild(el("span", { class: "hint-plan-after", text: t("hint.plan_again") }));
         toolsEl.closest(".topbar").appendChild(line);
       }
     }
   }
   if (playingSeat(view) !== null && !view.result) {
-    toolsEl.appendChild(el("button", { class: "btn small", id: "guide-btn", title: "Show the first-game hints again", onclick: () => guide.restart() }, "Guide"));
+    toolsEl.appendChild(el("button", { class: "btn small", id: "guide-btn", title: t("guide.button_title"), onclick: () => guide.restart() }, t("guide.button")));
   }
   toolsEl.appendChild(el("a", {
     class: "btn small", id: "rules-link", href: `/static/rules.html#${view.game === "kingdom" ? "kingdom" : "middle-ages"}`,
-    target: "_blank", rel: "noopener", title: "How to play (opens in a new tab)",
-  }, "Rules"));
-  toolsEl.appendChild(el("a", { class: "btn small", href: "/" }, "Lobby"));
+    target: "_blank", rel: "noopener", title: t("play.rules_title"),
+  }, t("play.rules")));
+  toolsEl.appendChild(el("a", { class: "btn small", href: "/" }, t("common.lobby")));
 }
 
 function entryWords(view, entry) {
   const words = table && table.describe ? table.describe(entry) : null;
   if (!words) return logText(view, entry, view.seat);
-  return `${seatName(view.seats, entry.seat, view.seat)} ${words}`;
+  return t("log.line", { who: seatName(view.seats, entry.seat, view.seat), what: words });
 }
 
 function renderLog(view) {
@@ -523,10 +523,10 @@ function renderLog(view) {
     const text = entryWords(view, entry);
     const li = el("li", {
       "data-n": entry.n, "data-seat": entry.seat, class: x.undone ? "undone" : null, tabindex: 0,
-      title: x.undone ? "Taken back" : "Point at the line to see the move on the table",
+      title: x.undone ? t("log.taken_back") : t("log.point"),
     },
     el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[entry.seat] || "#999" } }),
-    x.undone ? el("s", {}, el("span", { class: "sr-only", text: "undone: " }), text) : el("span", { text }));
+    x.undone ? el("s", {}, el("span", { class: "sr-only", text: `${t("log.undone")} ` }), text) : el("span", { text }));
     const on = () => table && table.showEntry && table.showEntry(entry);
     const off = () => table && table.showEntry && table.showEntry(null);
     li.addEventListener("mouseenter", on);
@@ -535,10 +535,10 @@ function renderLog(view) {
     li.addEventListener("blur", off);
     list.appendChild(li);
   }
-  if (!logSeen.length) list.appendChild(el("li", { class: "muted", text: "No move yet." }));
+  if (!logSeen.length) list.appendChild(el("li", { class: "muted", text: t("log.empty") }));
   if (view.result) {
     list.appendChild(el("li", { class: "game-over-line", id: "game-over-line" },
-      el("strong", { text: "Game over. " }), winnersText(view.result, view.seats, playingSeat(view))));
+      el("strong", { text: `${t("common.game_over")} ` }), winnersText(view.result, view.seats, playingSeat(view))));
   }
   list.dataset.key = keyNow;
   list.dataset.count = String(entries.length);
@@ -548,15 +548,15 @@ function renderLog(view) {
 
 function showInvites(seats, tokens) {
   const dialog = el("dialog", { class: "invite-dialog" });
-  dialog.appendChild(el("h3", { text: "Send these links to your friends" }));
+  dialog.appendChild(el("h3", { text: t("play.invite_title") }));
   for (const s of seats) {
     const link = `${location.origin}/play/${encodeURIComponent(gameId)}#seat=${s}&token=${encodeURIComponent(tokens[String(s)])}`;
     const input = el("input", { type: "text", readonly: true, value: link, class: "link-input" });
     dialog.appendChild(el("div", { class: "invite-row" },
       el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[s] } }), el("b", { text: SEAT_NAMES[s] }), input,
-      el("button", { class: "btn small", onclick: () => copyText(link) }, "Copy")));
+      el("button", { class: "btn small", onclick: () => copyText(link) }, t("common.copy"))));
   }
-  dialog.appendChild(el("button", { class: "btn", onclick: () => { dialog.close(); dialog.remove(); } }, "Close"));
+  dialog.appendChild(el("button", { class: "btn", onclick: () => { dialog.close(); dialog.remove(); } }, t("common.close")));
   document.body.appendChild(dialog);
   dialog.showModal();
 }
@@ -567,7 +567,7 @@ async function refresh() {
     render(view);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401 && token) {
-      toast("This seat's link is not valid for this game; you are watching instead.");
+      toast(t("play.bad_link"));
       token = null;
       seat = null;
       return refresh();
@@ -609,29 +609,24 @@ async function sendUndo() {
   }
 }
 
-const BOT_LEVELS = [
-  ["easy", "Easy", "Plays sensible moves but often misjudges them: a gentle opponent."],
-  ["medium", "Medium", "Always takes the move that looks best right now, in an instant."],
-  ["hard", "Hard", "Plans its whole turn and weighs the answers to it (in Kingdom Builder it also plays its best plans out to the end), about 2 seconds a turn."],
-  ["expert", "Expert", "Weighs more plans and answers, up to 10 seconds a turn: wins about 60 games in 100 against hard in Kingdom Builder, 69 in The Builders."],
-];
+const BOT_LEVELS = ["easy", "medium", "hard", "expert"].map((level) => [level, t(`bot.name.${level}`), t(`bot.text.${level}`)]);
 
 // "Hand over to a bot": a small dialog to choose the level; the bot then plays this seat to the end.
 function showBotDialog() {
   if (document.getElementById("bot-dialog") || seat === null) return;
   const error = el("p", { class: "error-text dialog-error", role: "alert", hidden: true });
   const options = el("fieldset", { class: "level-options" },
-    el("legend", { class: "sr-only", text: "Bot level" }),
+    el("legend", { class: "sr-only", text: t("bot.level") }),
     BOT_LEVELS.map(([level, label, text]) => el("label", { class: "level-option", "data-level": level },
       el("input", { type: "radio", name: "bot-level", value: level, checked: level === "medium" }),
       el("b", { text: label }),
       el("small", { text }))));
-  const cancel = el("button", { type: "button", class: "btn", id: "bot-cancel", onclick: () => dialog.close() }, "Cancel");
-  const confirm = el("button", { type: "submit", class: "btn btn-primary", id: "bot-confirm" }, "Hand over");
+  const cancel = el("button", { type: "button", class: "btn", id: "bot-cancel", onclick: () => dialog.close() }, t("common.cancel"));
+  const confirm = el("button", { type: "submit", class: "btn btn-primary", id: "bot-confirm" }, t("bot.hand_over"));
   const form = el("form", { method: "dialog", onsubmit: submit },
     el("h3", { id: "bot-dialog-title" },
-      el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[seat] } }), ` Hand ${SEAT_NAMES[seat]} over to a bot`),
-    el("p", { class: "dialog-text", text: "The bot plays your seat to the end of the game; you keep watching. The seat cannot be taken back." }),
+      el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[seat] } }), ` ${t("bot.dialog_title", { colour: SEAT_NAMES[seat] })}`),
+    el("p", { class: "dialog-text", text: t("bot.dialog_text") }),
     options, error,
     el("div", { class: "dialog-buttons" }, cancel, confirm));
   const dialog = el("dialog", { class: "bot-dialog", id: "bot-dialog", "aria-labelledby": "bot-dialog-title" }, form);
@@ -656,7 +651,7 @@ function showBotDialog() {
       return;
     }
     dialog.close();
-    toast(`${bot === "easy" ? "An" : "A"} ${bot} bot plays ${SEAT_NAMES[seat]} from now on.`, "info");
+    toast(t(`bot.handed.${bot}`, { colour: SEAT_NAMES[seat] }), "info");
     await refresh();
   }
 }
@@ -687,7 +682,7 @@ document.addEventListener("keydown", (event) => {
 
 async function main() {
   if (!gameId) {
-    tableRoot.replaceChildren(el("div", { class: "panel error-panel", text: "No game id in the address." }));
+    tableRoot.replaceChildren(el("div", { class: "panel error-panel", text: t("play.no_id") }));
     return;
   }
   mountAccount();

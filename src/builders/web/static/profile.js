@@ -1,7 +1,10 @@
 // A player's page (/players/{name}): ratings per game, their history as a plot, games played, win rate,
 // mean score, favourite cards and each finished game with its replay.
 
-import { api, el, svg, GAME_TITLES } from "./api.js";
+import { api, el, svg, GAME_TITLES, t } from "./api.js";
+import { formatNumber, has } from "./i18n.js";
+
+const one = (x) => formatNumber(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 import { mountAccount } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -10,7 +13,7 @@ const GAME_COLOURS = { kingdom: "#2f6fdb", "middle-ages": "#e0512b" };
 function plot(history) {
   const box = $("rating-plot");
   if (!history.length) {
-    box.replaceChildren(el("p", { class: "muted", text: "No rated game yet." }));
+    box.replaceChildren(el("p", { class: "muted", text: t("lobby.no_rated") }));
     return;
   }
   const W = 460, H = 200, P = 30;
@@ -18,20 +21,26 @@ function plot(history) {
   const lo = Math.min(0, ...values), hi = Math.max(1, ...values);
   const x = (i) => P + (history.length === 1 ? (W - 2 * P) / 2 : (i * (W - 2 * P)) / (history.length - 1));
   const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo || 1);
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": "Rating after each rated game" },
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": t("profile.chart") },
     svg("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, stroke: "#998" }),
-    svg("text", { x: 2, y: y(hi) + 4, "font-size": 10, text: hi.toFixed(1) }),
-    svg("text", { x: 2, y: y(lo) + 4, "font-size": 10, text: lo.toFixed(1) }));
+    svg("text", { x: 2, y: y(hi) + 4, "font-size": 10, text: one(hi) }),
+    svg("text", { x: 2, y: y(lo) + 4, "font-size": 10, text: one(lo) }));
   for (const game of Object.keys(GAME_TITLES)) {
     const points = history.map((h, i) => [h, i]).filter(([h]) => h.game === game);
     if (!points.length) continue;
     chart.appendChild(svg("polyline", { points: points.map(([h, i]) => `${x(i)},${y(h.rating)}`).join(" "), fill: "none", stroke: GAME_COLOURS[game], "stroke-width": 2, "data-game": game }));
     for (const [h, i] of points) {
       chart.appendChild(svg("circle", { cx: x(i), cy: y(h.rating), r: 3.5, fill: GAME_COLOURS[game], class: "rating-point", "data-game-id": h.game_id },
-        svg("title", { text: `${GAME_TITLES[game]}: ${h.rating.toFixed(2)} (place ${h.rank})` })));
+        svg("title", { text: t("profile.point", { game: GAME_TITLES[game], rating: formatNumber(h.rating, { minimumFractionDigits: 2, maximumFractionDigits: 2 }), rank: h.rank }) })));
     }
   }
   box.replaceChildren(chart);
+}
+
+// A favourite card in words: a Kingdom Builder card by its name (other ids as they come).
+function favourite(card) {
+  const key = `kb.card.${card}`;
+  return has(key) ? t(key) : card;
 }
 
 async function main() {
@@ -44,23 +53,23 @@ async function main() {
     $("profile-stats").replaceChildren(el("dt", { class: "error-text", text: err.message }));
     return;
   }
-  document.title = `Builders · ${profile.username}`;
+  document.title = t("page.profile.named", { name: profile.username });
   $("player-title").textContent = profile.username;
   const rows = [];
   for (const [game, r] of Object.entries(profile.ratings)) {
-    rows.push(el("dt", { text: `${GAME_TITLES[game] || game} rating` }), el("dd", { "data-game": game, class: "rating", text: `${r.rating.toFixed(1)} (${r.games} rated)` }));
+    rows.push(el("dt", { text: t("profile.rating", { game: GAME_TITLES[game] || game }) }), el("dd", { "data-game": game, class: "rating", text: t("profile.rating_value", { rating: one(r.rating), count: r.games }) }));
   }
-  rows.push(el("dt", { text: "Games played" }), el("dd", { id: "games-played", text: String(profile.games_played) }));
-  rows.push(el("dt", { text: "Win rate" }), el("dd", { id: "win-rate", text: profile.win_rate === null ? "–" : `${Math.round(profile.win_rate * 100)}%` }));
-  rows.push(el("dt", { text: "Mean score" }), el("dd", { id: "mean-score", text: profile.mean_score === null ? "–" : String(profile.mean_score) }));
-  rows.push(el("dt", { text: "Favourite cards" }), el("dd", { id: "favourite-cards", text: profile.favourite_cards.join(", ") || "–" }));
+  rows.push(el("dt", { text: t("profile.games_played") }), el("dd", { id: "games-played", text: formatNumber(profile.games_played) }));
+  rows.push(el("dt", { text: t("profile.win_rate") }), el("dd", { id: "win-rate", text: profile.win_rate === null ? "–" : formatNumber(profile.win_rate, { style: "percent", maximumFractionDigits: 0 }) }));
+  rows.push(el("dt", { text: t("profile.mean_score") }), el("dd", { id: "mean-score", text: profile.mean_score === null ? "–" : formatNumber(profile.mean_score) }));
+  rows.push(el("dt", { text: t("profile.favourite_cards") }), el("dd", { id: "favourite-cards", text: profile.favourite_cards.map(favourite).join(", ") || "–" }));
   $("profile-stats").replaceChildren(...rows);
   plot(profile.history);
   $("profile-games").replaceChildren(...(profile.games.length ? profile.games.map((g) => el("li", { class: "game-row", "data-id": g.id },
     el("div", { class: "game-row-main" }, el("b", { text: g.name || GAME_TITLES[g.game] || g.game }),
-      el("div", { class: "small muted", text: `${g.won ? "won" : "lost"} · ${g.scores.join(", ")} points${g.rated ? " · rated" : ""}` })),
-    el("div", { class: "game-row-actions" }, el("a", { class: "btn small", href: g.replay }, "Replay"))))
-    : [el("li", { class: "muted", text: "No finished game yet." })]));
+      el("div", { class: "small muted", text: `${g.won ? t("profile.won") : t("profile.lost")} · ${t("profile.points", { scores: g.scores.map((s) => formatNumber(s)).join(", ") })}${g.rated ? ` · ${t("profile.rated")}` : ""}` })),
+    el("div", { class: "game-row-actions" }, el("a", { class: "btn small", href: g.replay }, t("common.replay")))))
+    : [el("li", { class: "muted", text: t("lobby.no_finished") })]));
 }
 
 main();

@@ -1,6 +1,6 @@
 // The replay page (/replay/{id}): a finished game, step by step, with the table's own drawings.
 
-import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, applySeatColours, winnersText, logText, seatName } from "./api.js";
+import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, applySeatColours, winnersText, logText, seatName, t } from "./api.js";
 import { KingdomTable } from "./kingdom.js";
 import { BuildersTable } from "./middle_ages.js";
 import { AnalysisBoard } from "./analysis.js";
@@ -21,7 +21,7 @@ let table = null;
 let timer = null;
 let loading = 0;
 
-const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: "Game log" }), el("ol", { class: "log", id: "log" }));
+const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: t("log.title") }), el("ol", { class: "log", id: "log" }));
 // the analysis board: its graph and labelled moves jump the replay to a position
 const board = new AnalysisBoard(el("section", { id: "analysis" }), gameId, {
   onJump: (k) => { stop(); show(k); },
@@ -37,7 +37,7 @@ async function fetchView(k) {
 
 function entryText(view, entry) {
   const words = table && table.describe ? table.describe(entry) : null;
-  return words ? `${seatName(view.seats, entry.seat, null)} ${words}` : logText(view, entry, null);
+  return words ? t("log.line", { who: seatName(view.seats, entry.seat, null), what: words }) : logText(view, entry, null);
 }
 
 // The step from the address: "#n=30" (null when the address names none).
@@ -69,7 +69,7 @@ async function show(k) {
   if (!table) {
     const opts = { replay: true, winnersText: (v) => winnersText(v.result, v.seats, null), extraSide: logBox };
     table = view.game === "kingdom" ? new KingdomTable(tableRoot, opts) : new BuildersTable(tableRoot, opts);
-    document.getElementById("game-title").textContent = `Replay · ${GAME_TITLES[view.game] || view.game}`;
+    document.getElementById("game-title").textContent = `${t("common.replay")} · ${GAME_TITLES[view.game] || view.game}`;
     document.body.dataset.game = view.game;
   }
   // the result is shown only at the last step
@@ -77,7 +77,7 @@ async function show(k) {
   table.update(shown);
   const entries = (view.log || []).filter((e) => e.n <= k);
   const last = entries[entries.length - 1];
-  stepText.textContent = k === 0 ? "Start of the game" : last ? entryText(view, last) : "";
+  stepText.textContent = k === 0 ? t("replay.start") : last ? entryText(view, last) : "";
   // mark what the step changed: its hexes on the map, its cards on the table
   const stepEntry = k > 0 ? entries.find((e) => e.n === k) : null;
   document.body.dataset.step = String(k);
@@ -90,7 +90,7 @@ async function show(k) {
   const list = logBox.querySelector("#log");
   list.replaceChildren();
   for (const entry of entries) {
-    const li = el("li", { "data-n": entry.n, class: entry === last ? "current" : "", tabindex: 0, title: "Go to this step" },
+    const li = el("li", { "data-n": entry.n, class: entry === last ? "current" : "", tabindex: 0, title: t("replay.go_to_step") },
       el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[entry.seat] || "#999" } }),
       el("span", { text: entryText(view, entry) }));
     li.addEventListener("click", () => { stop(); show(entry.n); });
@@ -106,15 +106,15 @@ async function show(k) {
 function stop() {
   clearInterval(timer);
   timer = null;
-  playBtn.textContent = "Play";
-  playBtn.setAttribute("aria-label", "Play");
+  playBtn.textContent = t("replay.play");
+  playBtn.setAttribute("aria-label", t("replay.play"));
 }
 
 function togglePlay() {
   if (timer) return stop();
   if (n >= total) show(0);
-  playBtn.textContent = "Pause";
-  playBtn.setAttribute("aria-label", "Pause");
+  playBtn.textContent = t("replay.pause");
+  playBtn.setAttribute("aria-label", t("replay.pause"));
   schedule();
 }
 
@@ -161,7 +161,7 @@ document.addEventListener("keydown", (event) => {
 
 async function main() {
   if (!gameId) {
-    tableRoot.replaceChildren(el("div", { class: "panel error-panel", text: "No game id in the address." }));
+    tableRoot.replaceChildren(el("div", { class: "panel error-panel", text: t("play.no_id") }));
     return;
   }
   try {

@@ -1,13 +1,13 @@
 // The rules page (/static/rules.html): both games explained with the table's own drawings. Every part has
 // an id (kb-tile-oracle, kb-card-lords, ma-send, ...): the "?" buttons of the table open the page there.
 
-import { el, svg, toast, SEAT_COLOURS } from "./api.js";
+import { el, svg, toast, SEAT_COLOURS, t } from "./api.js";
 import { startGuidedGame } from "./tutorial.js";
 import {
-  TERRAIN_FILL, TERRAIN_WORD, KIND_COLOUR, TILE_TEXT, CARD_TEXT, SECTIONS, locationIcon, ensureSprite, capital,
+  TERRAIN_FILL, KIND_COLOUR, TILE_TEXT, CARD_TEXT, SECTIONS, locationIcon, ensureSprite, tileName, cardName, terrainName,
   legendPanel,
 } from "./kingdom.js";
-import { cardElement, resourceIcon, coinBadge, legendPanel as buildersLegend } from "./middle_ages.js";
+import { cardElement, resourceIcon, coinBadge, resourceWord, legendPanel as buildersLegend } from "./middle_ages.js";
 
 // ------------------------------------------------------------------------------------------------
 // Small example maps: rows of tokens, odd rows shifted right as on the board.
@@ -62,70 +62,61 @@ export function miniMap(rows, label) {
 // ------------------------------------------------------------------------------------------------
 // Kingdom Builder
 
-const TILE_MORE = {
-  oracle: "The terrain is the one on the card you play this turn.",
-  farm: "Grass, whatever card you play this turn.",
-  oasis: "Desert, whatever card you play this turn.",
-  tower: "Any of the five building terrains, as long as the hex touches the edge of the whole map. Among those edge hexes, the ones next to your settlements come first.",
-  tavern: "Look along the three straight directions of the grid: where 3 or more of your settlements stand in an unbroken line, you may build on the free hex at either end. Adjacency does not apply.",
-  barn: "Lift one of your settlements and put it on a free hex of the terrain of your card. It may even go back where it was. The usual adjacency applies, judged without the lifted settlement.",
-  harbor: "The only way onto water: lift one of your settlements and put it on a free water hex, next to your others if you can.",
-  paddock: "Jump one settlement exactly two hexes in a straight line, over anything (water, mountains, castles, other settlements). It must land on a free hex of one of the five building terrains. Adjacency does not apply.",
-};
+const TILE_MORE = Object.fromEntries(SECTIONS.map((kind) => [kind, t(`rules.tile_more.${kind}`)]));
 
 const CARD_EXAMPLES = {
   castles: {
-    text: "Two of your settlements touch the castle: the castle counts once, 3 gold.",
+    text: t("rules.example.castles"),
     rows: ["G G+ G", "G K G+", "G G G"],
   },
   fishermen: {
-    text: "Three settlements; two of them touch water: 2 gold. A settlement standing on water scores nothing here.",
+    text: t("rules.example.fishermen"),
     rows: ["W W G", "G+ W G+", "G G G G+"],
   },
   miners: {
-    text: "The two settlements beside the mountains give 1 gold each: 2 gold.",
+    text: t("rules.example.miners"),
     rows: ["M G+ G", "G M G+", "C+ C C"],
   },
   merchants: {
-    text: "One chain of your settlements joins the castle and the oasis: both are linked, 2 × 4 = 8 gold.",
+    text: t("rules.example.merchants"),
     rows: ["K G+ G+ L:oasis", "G G G G"],
   },
   workers: {
-    text: "One settlement touches the castle, another the tavern: 2 gold. The third touches neither.",
+    text: t("rules.example.workers"),
     rows: ["K G+ G G+ L:tavern", "G G G+ G G"],
   },
   discoverers: {
-    text: "Your settlements stand on 3 different horizontal rows: 3 gold, however many there are on each row.",
+    text: t("rules.example.discoverers"),
     rows: ["G+ G+ G", "G G G+", "G G+ G"],
   },
   knights: {
-    text: "Your best row holds 3 settlements: 2 × 3 = 6 gold. The other rows do not count.",
+    text: t("rules.example.knights"),
     rows: ["G+ G+ G+ G", "G G G+ G", "G G G G"],
   },
   hermits: {
-    text: "Three separate groups (a lone settlement is a group): 3 gold. Spread out to score.",
+    text: t("rules.example.hermits"),
     rows: ["G+ G G G+", "G G G G", "G+ G+ G G"],
   },
   lords: {
-    text: "In one quarter of the map you have 6 settlements, Blue 4 and White 4: you take 12 gold, Blue and White 6 each. Every quarter is scored this way.",
+    text: t("rules.example.lords"),
   },
   citizens: {
-    text: "Your largest group holds 7 settlements: 3 gold (1 per 2, rounded down). Smaller groups add nothing.",
+    text: t("rules.example.citizens"),
   },
   farmers: {
-    text: "Your quarters hold 9, 5, 4 and 2 settlements: the poorest holds 2, so 3 × 2 = 6 gold. A quarter with none gives 0.",
+    text: t("rules.example.farmers"),
   },
 };
 
 const TERRAINS_SHOWN = [
-  ["grass", "G", "Build here when you play a grass card."],
-  ["canyon", "C", "Build here when you play a canyon card."],
-  ["desert", "D", "Build here when you play a desert card."],
-  ["flower", "F", "Build here when you play a flower field card."],
-  ["forest", "T", "Build here when you play a forest card."],
-  ["water", "W", "Nobody builds here; only the Harbor moves a settlement onto water."],
-  ["mountain", "M", "Nobody ever builds here."],
-  ["castle", "K", "Nobody builds here; settlements next to a castle score 3 gold at the end."],
+  ["grass", "G", t("rules.terrain.grass")],
+  ["canyon", "C", t("rules.terrain.canyon")],
+  ["desert", "D", t("rules.terrain.desert")],
+  ["flower", "F", t("rules.terrain.flower")],
+  ["forest", "T", t("rules.terrain.forest")],
+  ["water", "W", t("rules.terrain.water")],
+  ["mountain", "M", t("rules.terrain.mountain")],
+  ["castle", "K", t("rules.terrain.castle")],
 ];
 
 function terrainTile(letter, size = 40) {
@@ -137,7 +128,7 @@ function terrainTile(letter, size = 40) {
 }
 
 function section(id, title, ...children) {
-  return el("section", { class: "rules-part", id, tabindex: -1 }, el("h3", {}, title, el("a", { class: "anchor", href: `#${id}`, "aria-label": `Link to ${title}` }, "#")), ...children);
+  return el("section", { class: "rules-part", id, tabindex: -1 }, el("h3", {}, title, el("a", { class: "anchor", href: `#${id}`, "aria-label": t("rules.link_to", { title }) }, "#")), ...children);
 }
 
 function p(text) {
@@ -145,105 +136,105 @@ function p(text) {
 }
 
 function kingdomRules() {
-  const tiles = SECTIONS.map((kind) => section(`kb-tile-${kind}`, capital(kind),
+  const tiles = SECTIONS.map((kind) => section(`kb-tile-${kind}`, tileName(kind),
     el("div", { class: "rule-with-picture" }, locationIcon(kind, 48),
       el("div", {}, el("p", {}, el("b", { text: TILE_TEXT[kind] })), p(TILE_MORE[kind])))));
   const cards = ["castles", "fishermen", "miners", "merchants", "workers", "discoverers", "knights", "hermits", "lords", "citizens", "farmers"]
     .map((card) => {
       const ex = CARD_EXAMPLES[card];
-      return section(`kb-card-${card}`, capital(card),
+      return section(`kb-card-${card}`, cardName(card),
         el("p", {}, el("b", { text: CARD_TEXT[card] })),
         el("div", { class: "rule-example" },
-          ex.rows ? miniMap(ex.rows, `Example for ${capital(card)}: ${ex.text}`) : null,
-          el("p", {}, el("span", { class: "example-tag", text: "Example" }), " ", ex.text)));
+          ex.rows ? miniMap(ex.rows, t("rules.example_for", { card: cardName(card), text: ex.text })) : null,
+          el("p", {}, el("span", { class: "example-tag", text: t("rules.example") }), " ", ex.text)));
     });
   return el("article", { class: "rules-game", id: "kingdom" },
-    el("h2", { text: "Kingdom Builder" }),
-    el("nav", { class: "rules-toc", "aria-label": "Kingdom Builder contents" },
-      ...[["kb-goal", "Goal"], ["kb-turn", "A turn"], ["kb-terrains", "Terrains"], ["kb-building", "Where to build"],
-        ["kb-tiles", "Location tiles"], ["kb-cards", "Scoring cards"], ["kb-end", "The end"], ["kb-table", "Reading the table"]]
-        .map(([id, t]) => el("a", { href: `#${id}`, text: t }))),
-    section("kb-goal", "Goal",
-      p("Each player builds a kingdom of small houses (settlements) on a map of hexes. Three scoring cards, different in every game, say what earns gold at the end; castles always do. Whoever has the most gold when the game ends wins."),
-      p("Everyone starts with 40 settlements in their supply and one hidden terrain card.")),
-    section("kb-turn", "A turn",
+    el("h2", { text: t("game.kingdom") }),
+    el("nav", { class: "rules-toc", "aria-label": t("rules.contents", { game: t("game.kingdom") }) },
+      ...[["kb-goal", t("rules.toc.kb-goal")], ["kb-turn", t("rules.toc.kb-turn")], ["kb-terrains", t("rules.toc.kb-terrains")], ["kb-building", t("rules.toc.kb-building")],
+        ["kb-tiles", t("rules.toc.kb-tiles")], ["kb-cards", t("rules.toc.kb-cards")], ["kb-end", t("rules.toc.kb-end")], ["kb-table", t("rules.toc.kb-table")]]
+        .map(([id, label]) => el("a", { href: `#${id}`, text: label }))),
+    section("kb-goal", t("rules.title.kb-goal"),
+      p(t("rules.kb-goal.1")),
+      p(t("rules.kb-goal.2"))),
+    section("kb-turn", t("rules.title.kb-turn"),
       el("ol", {},
-        el("li", { text: "Show your terrain card: it is the terrain you play all turn." }),
-        el("li", { text: "Build 3 settlements, one after the other, on free hexes of that terrain (fewer only if your supply runs out). The three builds come together: no tile in between." }),
-        el("li", { text: "Before or after those three builds, use each tile you hold once, if you like." }),
-        el("li", { text: "End the turn: your card is discarded and you draw the next one, which stays hidden until your next turn." })),
-      p("If no hex of your terrain is free, that card leaves the game and you draw another at once.")),
-    section("kb-terrains", "Terrains",
+        el("li", { text: t("rules.kb-turn.1") }),
+        el("li", { text: t("rules.kb-turn.2") }),
+        el("li", { text: t("rules.kb-turn.3") }),
+        el("li", { text: t("rules.kb-turn.4") })),
+      p(t("rules.kb-turn.5"))),
+    section("kb-terrains", t("rules.title.kb-terrains"),
       el("div", { class: "terrain-list" }, TERRAINS_SHOWN.map(([word, letter, text]) =>
         el("div", { class: "terrain-item", "data-terrain": letter }, terrainTile(letter),
-          el("div", {}, el("b", { text: capital(TERRAIN_WORD[word] || word) }), el("br"), el("span", { class: "muted", text })))))),
-    section("kb-building", "Where to build: next to your own",
+          el("div", {}, el("b", { text: terrainName(word) }), el("br"), el("span", { class: "muted", text })))))),
+    section("kb-building", t("rules.title.kb-building"),
       el("div", { class: "rule-example" },
-        miniMap(["C C+ C", "C C G", "G C C"], "Red owns one settlement on canyon; the two canyon hexes next to it must be used first."),
-        p("Every new settlement must go next to one of yours if a suitable free hex next to yours exists. Only when none does may you start somewhere new on that terrain. Here Red plays canyon: the canyon hexes touching the red house must be filled first.")),
-      p("One settlement per hex. Nobody builds on water, mountains, castles or locations.")),
-    section("kb-tiles", "Location tiles",
-      p("Each location hex starts with 2 tiles. When you build (or move) a settlement next to a location, take one of its tiles, if one is left and you never took one from that hex before."),
-      p("A tile taken this turn can be used from your next turn. Each tile you hold gives one extra action per turn, before or after your three builds."),
-      p("You keep a tile only while one of your settlements stands next to the location it came from: move the last one away and the tile is lost."),
+        miniMap(["C C+ C", "C C G", "G C C"], t("rules.kb-building.map")),
+        p(t("rules.kb-building.1"))),
+      p(t("rules.kb-building.2"))),
+    section("kb-tiles", t("rules.title.kb-tiles"),
+      p(t("rules.kb-tiles.1")),
+      p(t("rules.kb-tiles.2")),
+      p(t("rules.kb-tiles.3")),
       el("div", { class: "tile-grid" }, tiles)),
-    section("kb-cards", "Scoring cards",
-      p("Three cards are dealt for each game; castles always score too. Nothing is scored during the game: the table shows what each card would give if the game ended now."),
+    section("kb-cards", t("rules.title.kb-cards"),
+      p(t("rules.kb-cards.1")),
       el("div", { class: "card-grid" }, cards)),
-    section("kb-end", "The end",
-      p("As soon as someone's supply is empty, the round is played out: the game ends after the last player in turn order has had their turn, so everyone gets the same number of turns."),
-      p("Then every card is scored for every player. The most gold wins; equal top scores share the win.")),
-    section("kb-table", "Reading the table", legendPanel()));
+    section("kb-end", t("rules.title.kb-end"),
+      p(t("rules.kb-end.1")),
+      p(t("rules.kb-end.2"))),
+    section("kb-table", t("rules.title.kb-table"), legendPanel()));
 }
 
 // ------------------------------------------------------------------------------------------------
 // The Builders: Middle Ages
 
 function buildersRules() {
-  const res = (name) => el("span", { class: "res" }, resourceIcon(name, 16), ` ${name}`);
+  const res = (name) => el("span", { class: "res" }, resourceIcon(name, 16), ` ${resourceWord(name)}`);
   return el("article", { class: "rules-game", id: "middle-ages" },
-    el("h2", { text: "The Builders: Middle Ages" }),
-    el("nav", { class: "rules-toc", "aria-label": "The Builders contents" },
-      ...[["ma-goal", "Goal"], ["ma-cards", "The cards"], ["ma-turn", "A turn"], ["ma-open", "Open"], ["ma-recruit", "Recruit"],
-        ["ma-send", "Send"], ["ma-coins", "Take coins"], ["ma-buy", "Buy actions"], ["ma-complete", "Completing"],
-        ["ma-machines", "Machines"], ["ma-end", "The end"], ["ma-table", "Reading the table"]]
-        .map(([id, t]) => el("a", { href: `#${id}`, text: t }))),
-    section("ma-goal", "Goal",
-      p("You run a building firm. Hire workers, open building sites and send workers to them; each finished building pays coins and victory points (VP). The game ends once someone reaches 17 VP; the most VP wins, and every full 10 coins adds 1 VP."),
-      p("Everyone starts with 10 coins and one apprentice.")),
-    section("ma-cards", "The cards",
-      el("p", {}, "Four resources: ", res("stone"), ", ", res("wood"), ", ", res("knowledge"), " and ", res("tile"), "."),
+    el("h2", { text: t("game.middle_ages") }),
+    el("nav", { class: "rules-toc", "aria-label": t("rules.contents", { game: t("game.middle_ages_short") }) },
+      ...[["ma-goal", t("rules.toc.ma-goal")], ["ma-cards", t("rules.toc.ma-cards")], ["ma-turn", t("rules.toc.ma-turn")], ["ma-open", t("rules.toc.ma-open")], ["ma-recruit", t("rules.toc.ma-recruit")],
+        ["ma-send", t("rules.toc.ma-send")], ["ma-coins", t("rules.toc.ma-coins")], ["ma-buy", t("rules.toc.ma-buy")], ["ma-complete", t("rules.toc.ma-complete")],
+        ["ma-machines", t("rules.toc.ma-machines")], ["ma-end", t("rules.toc.ma-end")], ["ma-table", t("rules.toc.ma-table")]]
+        .map(([id, label]) => el("a", { href: `#${id}`, text: label }))),
+    section("ma-goal", t("rules.title.ma-goal"),
+      p(t("rules.ma-goal.1")),
+      p(t("rules.ma-goal.2"))),
+    section("ma-cards", t("rules.title.ma-cards"),
+      el("p", {}, `${t("rules.ma.four")} `, res("stone"), ", ", res("wood"), ", ", res("knowledge"), ` ${t("rules.ma.and")} `, res("tile"), "."),
       el("div", { class: "card-examples" },
-        el("figure", {}, cardElement("W19"), el("figcaption", { text: "A worker: what it brings to a site (here 1 of each), and the coins you pay each time you send it." })),
-        el("figure", {}, cardElement("B06"), el("figcaption", { text: "A building: what it needs, then the coins and VP it gives when complete." })),
-        el("figure", {}, cardElement("M1"), el("figcaption", { text: "A machine: built like a building, then it works for you for free." }))),
-      p("Workers come as apprentices (cost 2), labourers (3), craftsmen (4) and masters (5): the cost is always the total they produce.")),
-    section("ma-turn", "A turn",
-      p("You have 3 actions and must use them all (you may buy more). Do any of the actions below, in any order, as often as your actions allow. The turn ends when no action is left."),
-      el("p", { class: "muted", text: "The table shows the price of every action on its button before you click." })),
-    section("ma-open", "Open a site (1 action)",
-      p("Take a building or a machine from the row and put it in front of you as a site. The row is refilled from the deck at once. You may have several sites open.")),
-    section("ma-recruit", "Recruit a worker (1 action)",
-      p("Take a worker from the row into your crew. Taking it is free; you pay each time you send it. The row is refilled at once.")),
-    section("ma-send", "Send a worker",
-      p("Send a worker of your crew to one of your open sites and pay its cost in coins. The first worker sent to a site this turn costs 1 action, the second to the same site this turn 2 actions, the third 3, and so on; sending to different sites costs 1 action each. The worker stays there until the site is complete."),
-      el("div", { class: "rule-example" }, el("p", {}, el("span", { class: "example-tag", text: "Example" }),
-        " Two workers to the same site in one turn: 1 + 2 = 3 actions. The same two workers to two different sites: 1 + 1 = 2 actions."))),
-    section("ma-coins", "Take coins",
+        el("figure", {}, cardElement("W19"), el("figcaption", { text: t("rules.ma-cards.1") })),
+        el("figure", {}, cardElement("B06"), el("figcaption", { text: t("rules.ma-cards.2") })),
+        el("figure", {}, cardElement("M1"), el("figcaption", { text: t("rules.ma-cards.3") }))),
+      p(t("rules.ma-cards.4"))),
+    section("ma-turn", t("rules.title.ma-turn"),
+      p(t("rules.ma-turn.1")),
+      el("p", { class: "muted", text: t("rules.ma-turn.2") })),
+    section("ma-open", t("rules.title.ma-open"),
+      p(t("rules.ma-open.1"))),
+    section("ma-recruit", t("rules.title.ma-recruit"),
+      p(t("rules.ma-recruit.1"))),
+    section("ma-send", t("rules.title.ma-send"),
+      p(t("rules.ma-send.1")),
+      el("div", { class: "rule-example" }, el("p", {}, el("span", { class: "example-tag", text: t("rules.example") }),
+        ` ${t("rules.ma.send_example")}`))),
+    section("ma-coins", t("rules.title.ma-coins"),
       el("ul", {},
-        el("li", {}, "1 action: ", coinBadge(1)),
-        el("li", {}, "2 actions: ", coinBadge(3)),
-        el("li", {}, "3 actions: ", coinBadge(6)))),
-    section("ma-buy", "Buy an action (5 coins)",
-      p("At any moment of your turn, pay 5 coins for one more action, as often as you can pay.")),
-    section("ma-complete", "Completing a building",
-      p("As soon as the workers on a site together bring at least what it needs in every resource, it is complete (this costs no action). Its workers come back to your crew at once and may be sent again this turn; you take the building's coins, and its VP count for you.")),
-    section("ma-machines", "Machines",
-      p("A machine is opened and completed like a building. It gives VP but no coins, and once complete it joins your crew as a worker that costs nothing to send.")),
-    section("ma-end", "The end",
-      p("When a player ends a turn with 17 VP or more from completed buildings and machines, the round is played out so that everyone has had the same number of turns. The game also ends after a round when no site can be completed any more."),
-      p("Score: VP of your completed cards, plus 1 VP for every full 10 coins. Unfinished sites give nothing. Ties go to the most VP from cards, then the most coins.")),
-    section("ma-table", "Reading the table", buildersLegend()));
+        el("li", {}, `${t("rules.ma.n_actions", { count: 1 })} `, coinBadge(1)),
+        el("li", {}, `${t("rules.ma.n_actions", { count: 2 })} `, coinBadge(3)),
+        el("li", {}, `${t("rules.ma.n_actions", { count: 3 })} `, coinBadge(6)))),
+    section("ma-buy", t("rules.title.ma-buy"),
+      p(t("rules.ma-buy.1"))),
+    section("ma-complete", t("rules.title.ma-complete"),
+      p(t("rules.ma-complete.1"))),
+    section("ma-machines", t("rules.title.ma-machines"),
+      p(t("rules.ma-machines.1"))),
+    section("ma-end", t("rules.title.ma-end"),
+      p(t("rules.ma-end.1")),
+      p(t("rules.ma-end.2"))),
+    section("ma-table", t("rules.title.ma-table"), buildersLegend()));
 }
 
 async function guided(event, game) {
@@ -260,10 +251,10 @@ function main() {
   const root = document.getElementById("rules");
   root.replaceChildren(
     el("div", { class: "rules-intro panel" },
-      el("p", { text: "Two games, explained with the pictures of the table. New to them? Play a first game with a guide: an easy bot as the opponent, and a hint at each step of your first turns." }),
+      el("p", { text: t("rules.intro") }),
       el("div", { class: "dialog-buttons start-guides" },
-        el("button", { type: "button", class: "btn btn-primary", id: "guide-kingdom", onclick: (e) => guided(e, "kingdom") }, "First game of Kingdom Builder, with a guide"),
-        el("button", { type: "button", class: "btn", id: "guide-middle-ages", onclick: (e) => guided(e, "middle-ages") }, "First game of The Builders, with a guide"))),
+        el("button", { type: "button", class: "btn btn-primary", id: "guide-kingdom", onclick: (e) => guided(e, "kingdom") }, t("rules.guide_kingdom")),
+        el("button", { type: "button", class: "btn", id: "guide-middle-ages", onclick: (e) => guided(e, "middle-ages") }, t("rules.guide_builders")))),
     kingdomRules(), buildersRules());
   document.body.dataset.ready = "1";
   showTarget();

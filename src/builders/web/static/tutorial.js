@@ -2,7 +2,8 @@
 // The hints follow the table (each step ends by itself when the player has done it); they can be skipped,
 // and replayed from the "Guide" button of the table.
 
-import { api, el, ensureSession, toast } from "./api.js";
+import { api, el, ensureSession, toast, t } from "./api.js";
+import { terrainIn, tileName } from "./kingdom.js";
 
 const KEY = "builders.guide";
 
@@ -39,8 +40,6 @@ export async function startGuidedGame(game = "kingdom") {
 // The steps. Each: title, text(view, ctx), done(view, ctx) -> true once the player did it (or null: a
 // "Next" button), and the selector of what to point at.
 
-const terrainWords = { flower: "flower field" };
-const word = (t) => terrainWords[t] || t;
 
 // how many turns this seat has ended so far
 function ends(view) {
@@ -53,60 +52,56 @@ function kbMe(view) {
 
 const KINGDOM_STEPS = [
   {
-    title: "Welcome to Kingdom Builder",
-    text: () => "You play Red against an easy bot, on the recommended first map. Everyone builds settlements; at the end, gold comes from the three cards on the right (and from castles). These hints follow your first turns; skip them whenever you like.",
+    title: () => t("guide.kb.welcome.title"),
+    text: () => t("guide.kb.welcome"),
     next: true,
   },
   {
-    title: "Your terrain card",
-    text: (view) => `Your card this turn is ${word(kbMe(view).terrain) || "shown on the right"}. Each turn you build 3 settlements on that terrain, and the card changes every turn.`,
+    title: () => t("guide.kb.card.title"),
+    text: (view) => t("guide.kb.card", { card: kbMe(view).terrain ? terrainIn(kbMe(view).terrain) : t("guide.kb.card.shown") }),
     point: "#my-card",
     next: true,
   },
   {
-    title: "Build",
-    text: () => "The hexes you may build on have a dark outline. Click one (or press Tab to reach the map, the arrows to move and Enter to build).",
+    title: () => t("guide.kb.build.title"),
+    text: () => t("guide.kb.build"),
     point: "#kb-map",
     done: (view) => (view.view.built_this_turn || 0) >= 1 || ends(view) > 0,
   },
   {
-    title: "Next to your own",
-    text: () => "See how the outlines moved? A new settlement must go next to one of yours whenever it can. Build two more: the banner counts them.",
+    title: () => t("guide.kb.next.title"),
+    text: () => t("guide.kb.next"),
     point: "#kb-map",
     done: (view) => (view.legal || []).includes("end") || ends(view) > 0,
   },
   {
-    title: "Location tiles",
+    title: () => t("guide.kb.tiles.title"),
     text: (view) => {
       const tiles = kbMe(view).tiles || [];
-      return tiles.length
-        ? `You took the ${tiles[0].kind} tile by building next to its location! A tile gives an extra move each turn, from your next turn on (dashed means "taken this turn"). Press "?" beside it to read what it does.`
-        : "The round pictures on the map are locations. Build next to one and you take its tile: an extra move every turn. Aim for one next turn!";
+      return tiles.length ? t("guide.kb.tiles.took", { tile: tileName(tiles[0].kind) }) : t("guide.kb.tiles.none");
     },
     point: "#player-0 .tiles",
     next: true,
   },
   {
-    title: "End the turn",
-    text: () => "Press End turn (or the E key). Changed your mind before that? Undo (Z) takes back one move, Restart turn all of them. The bot then plays; its moves light up one by one.",
+    title: () => t("guide.kb.end.title"),
+    text: () => t("guide.kb.end"),
     point: "#end-btn",
     done: (view) => ends(view) > 0,
   },
   {
-    title: "Use a tile",
+    title: () => t("guide.kb.use.title"),
     text: (view) => {
-      const ready = (kbMe(view).tiles || []).filter((t) => t.state === "ready");
-      return ready.length
-        ? `Your ${ready[0].kind} tile glows: click it (or press 1), then one of the hexes it outlines. Tiles can be used before or after your three builds.`
-        : "Your turn again, with a new card. No tile yet: build next to a location (a round picture) to take one, then use it from the next turn.";
+      const ready = (kbMe(view).tiles || []).filter((tile) => tile.state === "ready");
+      return ready.length ? t("guide.kb.use.ready", { tile: tileName(ready[0].kind) }) : t("guide.kb.use.none");
     },
     point: "#player-0 .tiles",
     done: (view) => ends(view) > 1 || (view.to_move === view.seat && ends(view) === 1
-      && ((kbMe(view).tiles || []).some((t) => t.state === "used") || (view.legal || []).includes("end"))),
+      && ((kbMe(view).tiles || []).some((tile) => tile.state === "used") || (view.legal || []).includes("end"))),
   },
   {
-    title: "Read the score",
-    text: () => "The table on the right gives the gold each card would pay if the game ended now; the Total row decides. The game ends when someone has built all 40 settlements. Good luck!",
+    title: () => t("guide.kb.score.title"),
+    text: () => t("guide.kb.score"),
     point: "#running-scores",
     next: true,
     last: true,
@@ -115,19 +110,19 @@ const KINGDOM_STEPS = [
 
 const BUILDERS_STEPS = [
   {
-    title: "Welcome to The Builders",
-    text: () => "Finish buildings to score victory points (VP); the first to 17 VP ends the game. Each turn you have 3 actions, and every button shows its price before you click.",
+    title: () => t("guide.ma.welcome.title"),
+    text: () => t("guide.ma.welcome"),
     next: true,
   },
   {
-    title: "Open a site",
-    text: () => "Click Open under a building: it becomes one of your sites. Look at what it needs (stone, wood, knowledge, tile).",
+    title: () => t("guide.ma.open.title"),
+    text: () => t("guide.ma.open"),
     point: "#building-row",
     done: (view) => ((view.view.players[view.seat] || {}).sites || []).length > 0,
   },
   {
-    title: "Send a worker",
-    text: () => "Click a worker of your crew (outlined in yellow), then Send here on your site. You pay the worker's coins; a second worker on the same site in one turn costs 2 actions.",
+    title: () => t("guide.ma.send.title"),
+    text: () => t("guide.ma.send"),
     point: "#my-crew",
     // a worker on a site, or a building the worker finished at once (its crew came back)
     done: (view) => {
@@ -136,14 +131,14 @@ const BUILDERS_STEPS = [
     },
   },
   {
-    title: "Recruit and take coins",
-    text: () => "Recruit hires a new worker (free to take); the coin buttons turn actions into coins. When no action is left, end your turn.",
+    title: () => t("guide.ma.recruit.title"),
+    text: () => t("guide.ma.recruit"),
     point: "#action-bar",
     done: (view) => ends(view) > 0,
   },
   {
-    title: "Read the score",
-    text: () => "The score table shows VP so far. A site is complete when its workers bring everything it needs: you get its coins and VP, and the workers come back.",
+    title: () => t("guide.kb.score.title"),
+    text: () => t("guide.ma.score"),
     point: "#running-scores",
     next: true,
     last: true,
@@ -181,7 +176,7 @@ export class Guide {
   skip() {
     this.state = { ...(this.state || {}), on: false };
     this.hide();
-    toast("Guide closed. The Guide button at the top brings it back.", "info", 3500);
+    toast(t("guide.closed"), "info", 3500);
   }
 
   update(view) {
@@ -192,7 +187,7 @@ export class Guide {
       return;
     }
     if (view.result) {
-      this.finish("The game is over: the final score is on the right, and the Replay button shows it again step by step.");
+      this.finish(t("guide.over"));
       return;
     }
     // steps done by the player move on by themselves
@@ -210,20 +205,20 @@ export class Guide {
     if (!st || !this.view) return;
     const k = Math.min(st.step, steps.length - 1);
     const step = steps[k];
-    const next = el("button", { type: "button", class: "btn btn-primary", id: "guide-next", onclick: () => this.advance() }, step.last ? "Finish" : "Next");
+    const next = el("button", { type: "button", class: "btn btn-primary", id: "guide-next", onclick: () => this.advance() }, step.last ? t("guide.finish") : t("guide.next"));
     const small = Boolean(st.small);
-    const box = el("aside", { class: `guide${small ? " minimised" : ""}`, id: "guide", role: "region", "aria-label": "First-game guide", "data-step": k },
+    const box = el("aside", { class: `guide${small ? " minimised" : ""}`, id: "guide", role: "region", "aria-label": t("guide.label"), "data-step": k },
       el("div", { class: "guide-top" },
-        el("span", { class: "guide-step", text: `Guide · step ${k + 1} of ${steps.length}` }),
+        el("span", { class: "guide-step", text: t("guide.step", { n: k + 1, of: steps.length }) }),
         el("button", {
           type: "button", class: "btn small ghost", id: "guide-fold", "aria-expanded": String(!small),
           onclick: () => { this.state = { ...this.state, small: !small }; this.show(); },
-        }, small ? "Show" : "Fold")),
-      el("h3", { id: "guide-title", text: step.title }),
+        }, small ? t("guide.show") : t("guide.fold"))),
+      el("h3", { id: "guide-title", text: step.title() }),
       el("p", { id: "guide-text", text: step.text(this.view) }),
       el("div", { class: "dialog-buttons guide-more" },
-        el("button", { type: "button", class: "btn", id: "guide-skip", onclick: () => this.skip() }, "Skip the guide"),
-        step.next ? next : el("span", { class: "muted small", text: "Do it on the table: the guide follows." })));
+        el("button", { type: "button", class: "btn", id: "guide-skip", onclick: () => this.skip() }, t("guide.skip")),
+        step.next ? next : el("span", { class: "muted small", text: t("guide.follows") })));
     if (this.box) this.box.replaceWith(box);
     else document.body.appendChild(box);
     this.box = box;
@@ -236,7 +231,7 @@ export class Guide {
     const st = this.state || { step: 0, on: true };
     const steps = this.steps();
     if (st.step >= steps.length - 1) {
-      this.finish("That is all the guide has to say: play on, and open the rules (top bar) whenever you wonder about a card or a tile.");
+      this.finish(t("guide.all"));
       return;
     }
     this.state = { ...st, step: st.step + 1 };
