@@ -235,12 +235,13 @@ def test_resign_hands_the_seat_to_a_bot(api):
         time.sleep(0.02)
         view = state(api, gid, tokens[0])
     assert view["to_move"] == 0 and any(e["seat"] == 1 for e in view["log"])
-    # the resigned person can no longer act for the seat
+    # seat 0 resigns: one player is left (seat 1, played by its bot), so the game ends and seat 1 wins
     r = api.post(f"/api/games/{gid}/resign", headers={"X-Seat-Token": tokens[0]})
     assert r.status_code == 200 and r.json()["seats"][0]["resigned"] is True
-    assert act(api, gid, tokens[0], "coins 1").status_code in (403, 409)
-    summary = wait_finished(api, gid)
-    assert summary["result"]["winners"]
+    summary = r.json()
+    assert summary["status"] == "finished" and summary["to_move"] is None
+    assert summary["result"]["winners"] == [1] and summary["result"]["resigned"] == [0]
+    assert act(api, gid, tokens[0], "coins 1").status_code == 409
 
 
 def test_records_and_replays_of_finished_games(api):

@@ -153,10 +153,12 @@ def test_resign_refusals(api):
     seat = r.json()["seats"][1]
     assert (seat["type"], seat["level"], seat["resigned"]) == ("bot", "easy", False)
     refused(api.post(f"{url}/resign", headers=seat_headers(tokens[1])), 409, "seat 1 is already played by a bot")
-    # seat 0 leaves without naming a bot: a medium bot takes over and the seat is marked resigned
+    # seat 0 resigns: the only other seat wins at once (a real loss), and nothing more can be done
     r = api.post(f"{url}/resign", headers=seat_headers(tokens[0]))
-    seat = r.json()["seats"][0]
-    assert (seat["type"], seat["level"], seat["resigned"]) == ("bot", "medium", True)
+    assert r.status_code == 200 and r.json()["seats"][0]["resigned"] is True
+    assert r.json()["result"]["winners"] == [1] and r.json()["status"] == "finished"
+    refused(api.post(f"{url}/resign", headers=seat_headers(tokens[0])), 409, "the game is over")
+    refused(api.post(f"{url}/take-back", headers=seat_headers(tokens[1])), 409, "the game is over")
 
 
 class Flaky:

@@ -17,6 +17,7 @@ from fastapi import Body, FastAPI, Header, Path as PathParam, Query, Request, We
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from builders.server import accounts as accounts_module, seats as seats_module
@@ -35,13 +36,13 @@ from builders.server.cluster import Cluster
 from builders.server.games import ApiError, GameService
 from builders.server.guard import Guard, Limits
 from builders.server.migrate import prepare as prepare_database
-from builders.server.ops import install_ops
+from builders.server.ops import RETRY_AFTER, install_ops
 from builders.server.privacy import visible
 from builders.server.schemas import (
     GAME_ID_PATTERN, ActionBody, Created, CreateGame, ErrorModel, Join, Joined, RecordModel, ReplayView,
     TEXT_ERROR, ResignBody, Summary, View,
 )
-from builders.server.store import Store, default_db_url
+from builders.server.store import Store, default_db_url, unreachable
 from builders.server.seats import account_for_seat_claim, seat_for
 from builders.server.ws import game_socket
 
@@ -215,7 +216,18 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+        retry = {"Retry-After": str(RETRY_AFTER)} if exc.status == 503 else None
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=retry)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(request: Request, exc: SQLAlchemyError):
+        if unreachable(exc):
+            log.warning("the database cannot be reached: %s %s answered 503", request.method, request.url.path)
+            return JSONResponse({"detail": "the database cannot be reached just now; nothing changed, "
+                                           "try again in a few seconds"},
+                                status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+        log.exception("request failed: %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "the server failed to handle this request"}, status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
@@ -323,7 +335,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         return _json(service.view_text(live, who))
 
     @app.post("/api/games/{game_id}/resign", response_model=Summary, tags=["seats"],
-              summary="Leave the game: a bot takes the seat over")
+              summary="Resign (a loss: placed last; with one player left the game ends), or with "
+                      "{\"bot\": level} hand the seat over to a bot")
     async def resign(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
                      body: ResignBody | None = Body(None), seat: int | None = SeatChoice):
         live = await visible(service, accounts, game_id, request, x_seat_token)
@@ -332,6 +345,24 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         await service.resign_as(live, who, body.bot if body else None, _address(client),
                                 (limits.bots_only_per_creator, limits.bots_only_games))
         return service.summary(live)
+
+    @app.post("/api/games/{game_id}/take-back", response_model=Summary, tags=["seats"],
+              summary="Play again a seat you handed over to a bot (unrated games)")
+    async def take_back(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
+                        seat: int | None = SeatChoice):
+        live = await visible(service, accounts, game_id, request, x_seat_token)
+        who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
+        await service.take_back(live, who)
+        return service.summary(live)
+
+    @app.post("/api/games/{game_id}/abort", status_code=204, tags=["seats"],
+              summary="End the game without a result, before every player has made a first move")
+    async def abort(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
+                    seat: int | None = SeatChoice):
+        live = await visible(service, accounts, game_id, request, x_seat_token)
+        seat_for(service, accounts, live, request, x_seat_token, seat, True)  # a player of the game
+        await service.abort(live)
+        return Response(status_code=204)
 
     @app.get("/api/games/{game_id}/record", response_model=RecordModel, tags=["records"],
              summary="The record of a finished game")

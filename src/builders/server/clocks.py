@@ -232,7 +232,7 @@ class Clocks:
             return None
         running = clock.get("running")
         following = None
-        if not state.is_over() and started(state, seats):
+        if not state.is_over() and "ended" not in live.options and started(state, seats):
             seat = state.current_player
             info = seats[seat]
             if info["type"] == "human" and info["claimed"]:

@@ -108,15 +108,16 @@ class Live:
 
     @property
     def over(self) -> bool:
-        return self.state.is_over()
+        """The game is over: played to its end, or ended by a resignation."""
+        return self.state.is_over() or "ended" in self.options
 
     @property
     def to_move(self) -> int | None:
-        return None if self.state.is_over() else self.state.current_player
+        return None if self.over else self.state.current_player
 
     @property
     def status(self) -> str:
-        if self.state.is_over():
+        if self.over:
             return "finished"
         if any(not s["claimed"] for s in self.seats):
             return "open"
@@ -384,7 +385,16 @@ class GameService:
         game is still at its version (else 409)."""
         values: dict[str, Any] = {"seats": seats, "status": _status(live.state, seats),
                                   "bot_turn": _bot_turn(live.state, seats)}
-        moved = self._options_after(live, live.state, seats)
+        if options is not None and "ended" in options:  # ended by a resignation: the clock stops
+            values.update(status="finished", to_move=None, bot_turn=False,
+                          result=final_result(live.presenter, live.state, options))
+            kept, live.options = live.options, {**live.options, "ended": options["ended"]}
+            try:
+                moved = self._options_after(live, live.state, seats)
+            finally:
+                live.options = kept
+        else:
+            moved = self._options_after(live, live.state, seats)
         if options is not None:
             values["options"] = {**options, "clock": moved["clock"]} if moved is not None else options
             values["bots_only"] = bool(options.get("bots_only"))
@@ -550,6 +560,8 @@ class GameService:
         now = time.time()
         options = {"creator": creator, "private": req.private, "seeded": seeded,
                    "format": state.record_format, **(extra or {})}
+        if req.resign_bot != "easy" and len(req.seats) > 2:
+            options["resign_bot"] = req.resign_bot
         if req.colours is not None:
             options["colours"] = list(req.colours)
         live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
@@ -720,7 +732,7 @@ class GameService:
         cached = live.cache.get("summary")
         if cached is None:
             on = self.connected(live)
-            result = live.state.result().to_json() if live.over else None
+            result = final_result(live.presenter, live.state, live.options)
             names = self._names(live.seats)
             cached = live.cache["summary"] = {
                 "id": live.id, "game": live.game, "name": live.name, "status": live.status,
@@ -867,7 +879,7 @@ class GameService:
     async def _apply(self, live: Live, seat: int, text: str, version: int | None, by_bot: bool,
                      key: str | None = None) -> None:
         st = live.state
-        if st.is_over():
+        if live.over:
             raise ApiError(409, "the game is over")
         if seat != st.current_player:
             raise ApiError(403, f"it is seat {st.current_player}'s turn, not seat {seat}'s")
@@ -911,7 +923,7 @@ class GameService:
     def undo_refusal(self, live: Live, seat: int) -> str | None:
         """Why ``seat`` cannot undo now (None: it can)."""
         st = live.state
-        if st.is_over():
+        if live.over:
             return "the game is over"
         if seat != st.current_player:
             return "only the player to move can undo, within their own turn"
@@ -968,9 +980,13 @@ class GameService:
 
     async def resign_as(self, live: Live, seat: int, level: str | None, address: str | None = None,
                         caps: tuple[int, int] | None = None) -> None:
-        """A bot of ``level`` (None: medium, the seat marked resigned) takes ``seat`` over. When no
-        person is left playing, the game becomes one of bots alone: the caps of those count it for
-        its creator and for ``address`` (a digest of the address of who left, if known); with
+        """``level`` given: a bot of that level takes ``seat`` over (the player hands the seat over,
+        and may take it back in an unrated game). None: the player resigns, a real loss: placed last
+        and rated so; with one player left the game ends and that player wins, else the others play
+        on and a bot plays the resigned seat's turns (the level the creator chose, easy by default).
+
+        When no person is left playing, the game becomes one of bots alone: the caps of those count it
+        for its creator and for ``address`` (a digest of the address of who left, if known); with
         ``caps`` (per creator, on the server: :meth:`check_bots_only`) a leaving beyond them is
         refused (409), as the creation of such a game would be."""
         async with live.lock:
@@ -979,9 +995,21 @@ class GameService:
             if live.seats[seat]["type"] != "human":
                 raise ApiError(409, f"seat {seat} is already played by a bot")
             seats = [dict(x) for x in live.seats]
-            seats[seat].update(type="bot", level=level or "medium", resigned=level is None)
-            options = None
-            if all(s["type"] == "bot" for s in seats) and not live.options.get("bots_only"):
+            resigned = list(live.options.get("resigned") or [])
+            options: dict[str, Any] | None = None
+            if level is None:
+                resigned.append(seat)
+                seats[seat]["resigned"] = True
+                options = {**live.options, "resigned": resigned}
+                left = [s["seat"] for s in seats if s["seat"] not in resigned]
+                if len(left) == 1:  # one player left: the game ends, that player wins
+                    options["ended"] = {"reason": "resignation", "winners": left}
+                else:
+                    seats[seat].update(type="bot", level=live.options.get("resign_bot") or "easy")
+            else:
+                seats[seat].update(type="bot", level=level, resigned=False)
+            if (options is None or "ended" not in options) and all(s["type"] == "bot" for s in seats) \
+                    and not live.options.get("bots_only"):
                 if caps is not None:
                     try:
                         await asyncio.to_thread(self.check_bots_only, live.options.get("creator"), address or "?",
@@ -989,7 +1017,7 @@ class GameService:
                     except ApiError as e:
                         raise ApiError(409, "leaving would leave this game to bots alone: "
                                             + e.detail.split(":")[0]) from None
-                options = {**live.options, "bots_only": True}
+                options = {**(options or live.options), "bots_only": True}
                 if address is not None and not options.get("address"):
                     options["address"] = address
             with _saving():
@@ -998,6 +1026,63 @@ class GameService:
             live.changed()
             self._broadcast(live)
             self._schedule_bot(live)
+
+    async def take_back(self, live: Live, seat: int) -> None:
+        """The player of ``seat``, handed over to a bot, plays it again (an unrated game only)."""
+        async with live.lock:
+            info = live.seats[seat]
+            if live.over:
+                raise ApiError(409, "the game is over")
+            if info["type"] != "bot" or info.get("resigned") or (info.get("token_sha") is None
+                                                                 and info.get("account") is None):
+                raise ApiError(409, f"seat {seat} was not handed over to a bot: there is nothing to take back")
+            if live.options.get("rated"):
+                raise ApiError(409, "in a rated game a seat handed over to a bot stays with it")
+            if seat in ((live.options.get("clock") or {}).get("flagged") or []):
+                raise ApiError(409, f"seat {seat}'s time ran out: it stays with the bot")
+            seats = [dict(x) for x in live.seats]
+            seats[seat].update(type="human", level=None)
+            options = None
+            if live.options.get("bots_only"):
+                options = {**live.options, "bots_only": False}
+            with _saving():
+                self._save_seats(live, seats, options)
+            live.seats = seats
+            if live.bot_task is not None and not live.bot_task.done():
+                live.bot_task.cancel()
+            live.changed()
+            self._broadcast(live)
+
+    def abort_refusal(self, live: Live) -> str | None:
+        """Why ``live`` cannot be aborted now (None: it can): only before every person has made a
+        first move."""
+        if live.over:
+            return "the game is over"
+        people = {s["seat"] for s in live.seats if s["type"] == "human" or s.get("resigned")}
+        moved = {step.seat for step in live.steps if not step.by_bot}
+        if people and people <= moved:
+            return "every player has moved: the game can no longer be aborted (resign instead)"
+        return None
+
+    async def abort(self, live: Live) -> None:
+        """End ``live`` without a result, before every person has made a first move: it is deleted
+        (no result, no rating, gone from every list); its sockets are told and closed."""
+        async with live.lock:
+            why = self.abort_refusal(live)
+            if why is not None:
+                raise ApiError(409, why)
+            try:
+                with _saving():
+                    await asyncio.to_thread(self.store.delete_game, live.id, live.version)
+            except Stale:
+                self.refresh(live)
+                raise ApiError(409, "the game was changed meanwhile (by another server process): try again") from None
+            for client in list(live.clients):
+                client.send('{"type":"aborted","message":"the game was aborted"}')
+            live.changed()
+        if live.bot_task is not None and not live.bot_task.done():
+            live.bot_task.cancel()
+        self.forget(live.id)
 
     # -- records -------------------------------------------------------------------------------
     def record(self, live: Live, upto: int | None = None) -> dict[str, Any]:
@@ -1012,7 +1097,7 @@ class GameService:
         if not live.over:
             raise ApiError(409, "the record is available once the game is over")
         record = self.record(live)
-        record["result"] = live.state.result().to_json()
+        record["result"] = final_result(live.presenter, live.state, live.options)
         return record
 
     def replay_view(self, game_id: str, n: int) -> dict[str, Any]:
@@ -1110,7 +1195,7 @@ class GameService:
         failures = 0
         while not self.closing:
             st = live.state
-            if st.is_over() or live.seats[st.current_player]["type"] != "bot":
+            if live.over or live.seats[st.current_player]["type"] != "bot":
                 return
             await asyncio.sleep(self.bot_delay)
             version = live.version
@@ -1162,6 +1247,28 @@ class GameService:
         return {"status": _status(state, live.seats), "version": version, "actions": actions,
                 "turn": state.turn, "to_move": None if over else state.current_player,
                 "result": state.result().to_json() if over else None, "bot_turn": _bot_turn(state, live.seats)}
+
+
+def final_result(presenter: GameView, state: GameState, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The result of a game that is over (None while it goes on): the engine's, or for a game ended
+    by resignation the scores of the moment, the player left winning. A seat that resigned never
+    wins (the best of the others do) and is named in ``resigned``."""
+    ended = options.get("ended")
+    if state.is_over():
+        result = state.result().to_json()
+    elif ended:
+        result = {**scores(presenter, state), "winners": list(ended["winners"])}
+    else:
+        return None
+    resigned = list(options.get("resigned") or [])
+    if resigned:
+        winners = [w for w in result["winners"] if w not in resigned]
+        if not winners:
+            totals = {p["seat"]: p["total"] for p in result["players"] if p["seat"] not in resigned}
+            best = max(totals.values())
+            winners = sorted(seat for seat, total in totals.items() if total == best)
+        result = {**result, "winners": winners, "resigned": resigned}
+    return result
 
 
 def _same_step(a: StoredStep, b: StoredStep) -> bool:

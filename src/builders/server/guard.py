@@ -112,7 +112,7 @@ def kind_of(method: str, path: str) -> str | None:
         return "create"
     if path.startswith("/api/games/"):
         tail = path.rsplit("/", 1)[-1]
-        if tail in ("actions", "undo", "resign"):
+        if tail in ("actions", "undo", "resign", "take-back", "abort"):
             return "action"
         if tail in ("join", "claim"):
             return "join"

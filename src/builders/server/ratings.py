@@ -5,7 +5,7 @@ A rated game has only people, each a signed-up account with one seat, a clock, a
 with openskill's Plackett-Luce model (Weng-Lin: 2 to 4 players, shared places). When a rated game
 ends, the ratings of all its players and one change row per player are written in one transaction;
 the change rows' key (game, account) makes a second update of the same game impossible. A player
-whose clock ran out is placed last (a bot finished the game for them).
+whose clock ran out is placed last (a bot finished the game for them), and so is one who resigned.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from builders.server.accounts import Accounts
-from builders.server.games import ApiError, GameService, Live
+from builders.server.games import ApiError, GameService, Live, final_result
 from builders.server.models import AccountRow, GameRow, RatingChangeRow, RatingRow
 from builders.server.privacy import account_of
 from builders.server.schemas import CreateGame, Leader, Profile
@@ -80,7 +80,7 @@ def check_claim(live: Live, account: Any, service: GameService) -> None:
 
 def ranks_of(result: dict[str, Any], flagged: list[int]) -> list[int]:
     """Places (1 = first) from a result: winners first, then by total; equal totals share a place;
-    a seat whose clock ran out is last."""
+    a seat whose clock ran out, or whose player resigned, is last."""
     players = {p["seat"]: p["total"] for p in result["players"]}
     winners = set(result.get("winners") or [])
     key = {s: (s in flagged, s not in winners, -players[s]) for s in players}
@@ -124,9 +124,9 @@ class Ratings:
 
     def rate(self, live: Live) -> bool:
         """Updates the ratings of a finished rated game's players, all at once (False: done already)."""
-        result = live.state.result().to_json()
+        result = final_result(live.presenter, live.state, live.options)
         clock = live.options.get("clock") or {}
-        ranks = ranks_of(result, list(clock.get("flagged") or []))
+        ranks = ranks_of(result, [*(clock.get("flagged") or []), *(live.options.get("resigned") or [])])
         totals = {p["seat"]: p["total"] for p in result["players"]}
         seats = [s for s in live.seats if s.get("account") is not None]
         if len(seats) != len(live.seats):

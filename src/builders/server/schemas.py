@@ -104,6 +104,8 @@ class CreateGame(_Strict):
                                            "no seed: the result changes the players' ratings")
     hints: bool = Field(False, description="the player to move may ask for the hard bot's move (never in a rated "
                                            "game)")
+    resign_bot: Level = Field("easy", description="in a game of 3 or 4, the bot that plays the turns of a seat "
+                                                  "whose player resigned (the others play on)")
     colours: list[Text("colour", 40)] | None = Field(None, max_length=4,  # type: ignore[valid-type]
                                                       description="the colour of each seat, in seat order, each "
                                       "a different one of red, blue, white, black, yellow, purple, pink, teal (none: "
@@ -151,6 +153,7 @@ class ResultSeat(BaseModel):
 class ResultModel(BaseModel):
     players: list[ResultSeat]
     winners: list[int] = []
+    resigned: list[int] = Field([], description="the seats whose players resigned (placed last, never winners)")
 
 
 class RatingChange(BaseModel):
@@ -214,8 +217,8 @@ class ActionBody(_Strict):
 
 
 class ResignBody(_Strict):
-    bot: Level | None = Field(None, description="the level of the bot that takes the seat over "
-                                                "(default: medium)")
+    bot: Level | None = Field(None, description="hand the seat over to a bot of this level (it may be taken "
+                                                "back in an unrated game); none: resign, a loss")
 
 
 class LogEntry(BaseModel):

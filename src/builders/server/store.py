@@ -27,7 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError, OperationalError
 
-from builders.server.models import ActionRow, Base, GameRow, SeatOwnerRow
+from builders.server.models import ActionRow, Base, ChatRow, GameRow, SeatOwnerRow
 
 
 def default_db_url() -> str:
@@ -257,6 +257,17 @@ class Store:
             if "seats" in values:
                 _write_owners(conn, game_id, values["seats"])
         self.stats["update"] += 1
+
+    def delete_game(self, game_id: str, version: int | None = None) -> None:
+        """Delete a game with its actions, chat and seats (an aborted game): only while it is at
+        ``version``, if given (else :class:`Stale`, and nothing is deleted)."""
+        with self.engine.begin() as conn:
+            if version is not None and conn.execute(select(GameRow.version).where(GameRow.id == game_id)) \
+                    .scalar_one_or_none() != version:
+                raise Stale(game_id)
+            for table in (ChatRow, SeatOwnerRow, ActionRow):
+                conn.execute(delete(table).where(table.game_id == game_id))
+            conn.execute(delete(GameRow).where(GameRow.id == game_id))
 
     def version(self, game_id: str) -> int | None:
         """The stored version of a game (None: no such game)."""

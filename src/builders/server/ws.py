@@ -20,8 +20,11 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from builders.server.games import ApiError, GameService, Live
 from builders.server.privacy import account_of
+from builders.server.store import unreachable
 
 log = logging.getLogger("builders.server")
 
@@ -147,6 +150,12 @@ def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket,
     return (live.to_move if live.to_move in mine else mine[0]), who.credential
 
 
+#: the close code of a socket whose work needs the database while it cannot be reached (the web
+#: client reconnects with backoff, as after any close)
+TRY_AGAIN = 1013
+DATABASE_AWAY = "the database cannot be reached just now: connect again in a few seconds"
+
+
 async def game_socket(ws: WebSocket, game_id: str, service: GameService, accounts: Any = None) -> None:
     await ws.accept()
     try:
@@ -154,6 +163,12 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
     except ApiError as e:
         await ws.send_text(_error(e.detail, e.status))
         await ws.close(code=4404)
+        return
+    except SQLAlchemyError as e:
+        if not unreachable(e):
+            raise
+        await ws.send_text(_error(DATABASE_AWAY, 503))
+        await ws.close(code=TRY_AGAIN)
         return
     conn = Connection(ws)
     limits = ws.scope.get("builders.limits")  # set by builders.server.guard
@@ -208,15 +223,15 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 except ApiError as e:
                     conn.send(_error(e.detail, e.status))
                     continue
-                if conn.closed:  # its credential ended meanwhile
-                    break
-                _hold(accounts, conn, credential)
                 if seat is None and not service.may_see(live, account_of(accounts, ws if _same_origin(ws) else None)):
                     # a private game is watched by its players only: to others it does not exist
                     await conn.finish()
                     await ws.send_text(_error(service.no_such_game(live.id).detail, 404))
                     await ws.close(code=4404)
                     return
+                if conn.closed:  # its credential ended meanwhile
+                    break
+                _hold(accounts, conn, credential)
                 before = service.presence(live)
                 conn.seat = seat
                 if joined:
@@ -239,6 +254,15 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
             conn.send(_error(f"unknown message type {kind[:40]!r} (hello, action, undo or ping)", 400))
     except WebSocketDisconnect:
         pass
+    except SQLAlchemyError as e:
+        if not unreachable(e):
+            log.exception("socket of game %s failed", game_id)
+        await conn.finish()
+        try:
+            await ws.send_text(_error(DATABASE_AWAY, 503))
+            await ws.close(code=TRY_AGAIN)
+        except Exception:
+            pass
     except Exception:
         log.exception("socket of game %s failed", game_id)
     finally:
@@ -272,6 +296,8 @@ async def _play(service: GameService, live: Live, conn: Connection, msg: dict[st
             await service.undo_as(live, conn.seat)
     except ApiError as e:
         conn.send(_error(e.detail, e.status))
+        if e.status == 503:  # the database is away: the client reconnects, and its hello is answered
+            conn.end(TRY_AGAIN, "the database cannot be reached just now")  # with the state once it is back
     finally:
         if metrics is not None:
             metrics.round_trip.labels("socket").observe(time.perf_counter() - started)
