@@ -6,13 +6,13 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from builders.core.state import Action, GameState
+from builders.core.state import A, GameState
 
 
 class Agent(Protocol):
     name: str
 
-    def act(self, state: GameState) -> Action:
+    def act(self, state: GameState[A]) -> A:
         """Choose an action for ``state.current_player``."""
 
 
@@ -21,15 +21,15 @@ class RandomAgent:
 
     name = "random"
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None) -> None:
         self.random = random.Random(seed)
 
-    def act(self, state: GameState) -> Action:
+    def act(self, state: GameState[A]) -> A:
         actions = state.legal_actions()
         return actions[self.random.randrange(len(actions))]
 
 
-def play(state: GameState, agents: Sequence[Agent], max_actions: int = 100_000) -> GameState:
+def play(state: GameState[A], agents: Sequence[Agent], max_actions: int = 100_000) -> GameState[A]:
     """Play ``state`` to the end, seat ``i`` choosing with ``agents[i]``; returns the same state."""
     if len(agents) != state.num_players:
         raise ValueError(f"{state.num_players} seats need {state.num_players} agents, not {len(agents)}")

@@ -42,4 +42,5 @@ def get_game(name: str) -> Game:
         module, cls = _GAMES[name]
     except KeyError:
         raise RecordError(f"unknown game {name!r}; the games are {', '.join(_GAMES)}") from None
-    return getattr(import_module(module), cls)()
+    game: Game = getattr(import_module(module), cls)()
+    return game

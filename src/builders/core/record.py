@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ def _depth_over(value: Any, limit: int) -> bool:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -135,7 +136,7 @@ def _indexed_steps(history: list[Any]) -> Iterator[tuple[str, list[str], list[in
         yield current, outcomes, where
 
 
-def _bad_outcome(state: GameState, action: Any, outcomes: list[str]) -> int | None:
+def _bad_outcome(state: GameState[Any], action: Any, outcomes: list[str]) -> int | None:
     """Which recorded outcome made ``action`` fail (its position in ``outcomes``), found on copies of
     ``state`` (unchanged by the failed apply) given the first 1, 2, ... outcomes; None if the action
     fails without any."""
@@ -149,7 +150,7 @@ def _bad_outcome(state: GameState, action: Any, outcomes: list[str]) -> int | No
     return None
 
 
-def initial_state(record: Mapping[str, Any]) -> GameState:
+def initial_state(record: Mapping[str, Any]) -> GameState[Any]:
     """The state a checked record starts from, under the rules of the record's own format (a
     format this version does not read is refused: never a silently different game)."""
     g = get_game(record["game"])
@@ -160,7 +161,7 @@ def initial_state(record: Mapping[str, Any]) -> GameState:
     return g.state_for_record(record["setup"], fmt)
 
 
-def replay(record: Mapping[str, Any], until: int | None = None, game: str | None = None) -> GameState:
+def replay(record: Mapping[str, Any], until: int | None = None, game: str | None = None) -> GameState[Any]:
     """The state after the first ``until`` player actions of ``record`` (all of them by default).
 
     Raises ReplayError naming the first action that cannot be replayed, and why.
@@ -215,5 +216,5 @@ def write_text_whole(path: str | Path, text: str) -> None:
         raise
 
 
-def save_record(state: GameState, path: str | Path) -> None:
+def save_record(state: GameState[Any], path: str | Path) -> None:
     write_text_whole(path, json.dumps(state.to_record(), indent=1) + "\n")

@@ -16,12 +16,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from builders.core.errors import IllegalAction
 from builders.core.rng import Rng
 
 Action = Hashable
+#: the type of a game's actions (both engines use ints)
+A = TypeVar("A", bound=Hashable)
 
 
 class Chance(str):
@@ -68,10 +70,10 @@ def winners_of(keys: Sequence[Any]) -> tuple[int, ...]:
     return tuple(seat for seat, key in enumerate(keys) if key == best)
 
 
-class GameState(ABC):
-    """One position of a game, with its history.
+class GameState(ABC, Generic[A]):
+    """One position of a game, with its history; ``A`` is the type of its actions.
 
-    Engines subclass this. ``apply`` raises :class:`~builders.core.errors.IllegalAction` (and
+    Engines subclass this (``GameState[int]``). ``apply`` raises :class:`~builders.core.errors.IllegalAction` (and
     changes nothing) for an action that is not legal. ``copy`` is cheap and independent: applying to
     the copy never changes the original.
     """
@@ -83,7 +85,7 @@ class GameState(ABC):
 
     num_players: int
     #: player actions (engine-native) and Chance outcomes, in the order they happened
-    history: list
+    history: list[A | Chance]
     #: chance outcomes that the next draws must produce (set by replay; consumed by the engine)
     forced: list[str]
     #: the state's own random generator, used for draws that are not forced
@@ -96,18 +98,18 @@ class GameState(ABC):
         """The seat to decide now (meaningless once the game is over)."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[A]:
         """Every legal action of the current decision, in a fixed (deterministic) order."""
 
     @abstractmethod
-    def apply(self, action: Action) -> None:
+    def apply(self, action: A) -> None:
         """Play ``action`` for the current player; draws cards as the rules say."""
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: A) -> bool:
         return action in self.legal_actions()
 
     @abstractmethod
-    def copy(self) -> GameState:
+    def copy(self) -> GameState[A]:
         """An independent copy (history included)."""
 
     @abstractmethod
@@ -122,13 +124,13 @@ class GameState(ABC):
 
     # -- notation ------------------------------------------------------------------------------
     @abstractmethod
-    def action_to_string(self, action: Action) -> str: ...
+    def action_to_string(self, action: A) -> str: ...
 
     @abstractmethod
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> A:
         """Parse ``text`` and check that it is legal now; raise IllegalAction saying why not."""
 
-    def apply_string(self, text: str) -> Action:
+    def apply_string(self, text: str) -> A:
         action = self.parse_action(text)
         self.apply(action)
         return action
@@ -148,7 +150,7 @@ class GameState(ABC):
         """What ``seat`` may know, as JSON: the position less what is hidden from that seat."""
 
     @abstractmethod
-    def resample_hidden(self, seat: int, rng: Rng) -> GameState:
+    def resample_hidden(self, seat: int, rng: Rng) -> GameState[A]:
         """A copy of this state in which everything hidden from ``seat`` is drawn anew at random,
         consistently with what ``seat`` has seen (for agents that search over determinizations)."""
 
@@ -163,7 +165,7 @@ class GameState(ABC):
                 out.append(self.action_to_string(entry))
         return out
 
-    def player_actions(self) -> list[Action]:
+    def player_actions(self) -> list[A]:
         return [entry for entry in self.history if not isinstance(entry, Chance)]
 
     def to_record(self) -> dict[str, Any]:
@@ -206,10 +208,10 @@ class Game(ABC):
     record_formats: ClassVar[tuple[int, ...]] = (1,)
 
     @abstractmethod
-    def new_state(self, setup: Mapping[str, Any]) -> GameState:
+    def new_state(self, setup: Mapping[str, Any]) -> GameState[Any]:
         """The initial state of ``setup``; raises InvalidSetup saying what is wrong."""
 
-    def state_for_record(self, setup: Mapping[str, Any], record_format: int) -> GameState:
+    def state_for_record(self, setup: Mapping[str, Any], record_format: int) -> GameState[Any]:
         """The initial state for replaying a record written in ``record_format``.
 
         Engines whose rules changed between formats override this to replay older records under
@@ -218,12 +220,12 @@ class Game(ABC):
         return self.new_state(setup)
 
 
-def public_history(history: list) -> list:
+def public_history(history: list[A | Chance]) -> list[A | Chance]:
     """The history without its chance outcomes: what a determinized copy keeps of its past, so that
     no drawn card (another seat's hand, a deck order) shows through it."""
     return [entry for entry in history if not isinstance(entry, Chance)]
 
 
-def check_not_over(state: GameState) -> None:
+def check_not_over(state: GameState[Any]) -> None:
     if state.is_over():
         raise IllegalAction("the game is over")

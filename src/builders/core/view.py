@@ -14,14 +14,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from functools import cache
 from importlib import import_module
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from builders.core.games import get_game
-from builders.core.state import Action, GameState
+from builders.core.state import A, GameState
+
+#: the state type a view shows
+S = TypeVar("S", bound="GameState[Any]")
 
 
-class GameView(ABC):
-    """The presentation of one game. Every method is pure: it reads the state and changes nothing.
+class GameView(ABC, Generic[S, A]):
+    """The presentation of one game, whose states are ``S`` and actions ``A``. Every method is pure:
+    it reads the state and changes nothing.
 
     A view never shows one seat what another seat keeps secret: :meth:`observe` of a seat is that
     seat's own observation, and of a spectator (``None``) one with every hidden card hidden.
@@ -39,18 +43,18 @@ class GameView(ABC):
         with one sentence saying what was wrong."""
 
     @abstractmethod
-    def observe(self, state: GameState, seat: int | None) -> dict[str, Any]:
+    def observe(self, state: S, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees of ``state`` (``None``: a spectator, who sees no hidden card)."""
 
     @abstractmethod
-    def score_parts(self, state: GameState) -> list[dict[str, int]]:
+    def score_parts(self, state: S) -> list[dict[str, int]]:
         """Per seat, the points of each source so far (the values add up to the seat's score)."""
 
-    def fixed(self, state: GameState) -> dict[str, Any]:
+    def fixed(self, state: S) -> dict[str, Any]:
         """The parts of every view that never change during a game (made once per game)."""
         return {}
 
-    def shared(self, state: GameState, fixed: dict[str, Any]) -> dict[str, Any]:
+    def shared(self, state: S, fixed: dict[str, Any]) -> dict[str, Any]:
         """The game's parts of the view that every seat and spectator shares, besides the log, the
         scores and the seats; ``fixed`` is what :meth:`fixed` made for this game."""
         return dict(fixed)
@@ -60,21 +64,21 @@ class GameView(ABC):
         is what :meth:`shared` gives for the final position."""
         return dict(final_shared)
 
-    def legal_costs(self, state: GameState, actions: Sequence[Action]) -> dict[str, dict[str, int]] | None:
+    def legal_costs(self, state: S, actions: Sequence[A]) -> dict[str, dict[str, int]] | None:
         """What each of the legal ``actions`` costs, by its notation (None: the game shows no costs)."""
         return None
 
     @abstractmethod
-    def log_text(self, after: GameState, action: str, chance: Sequence[str]) -> str:
+    def log_text(self, after: S, action: str, chance: Sequence[str]) -> str:
         """The public log words for ``action`` (in notation) from the state after it; ``chance`` are
         the outcomes the action drew. Only public facts."""
 
 
 @cache
-def get_view(name: str) -> GameView:
+def get_view(name: str) -> GameView[Any, Any]:
     """The view of the game registered as ``name`` (raises RecordError for an unknown game)."""
     module = type(get_game(name)).__module__.rpartition(".")[0] + ".view"
-    view = import_module(module).VIEW
+    view: object = import_module(module).VIEW
     if not isinstance(view, GameView):
         raise TypeError(f"{module}.VIEW is not a GameView")
     return view

@@ -7,21 +7,23 @@ fishermen, workers; a fresh deck shuffled from each game's seed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from builders.bench import legal_generation_figures, random_game_figures
 from builders.kingdom.setup import new_state
+from builders.kingdom.state import KingdomState
 
 WORKLOAD_SECTIONS = [["oracle", False], ["paddock", False], ["harbor", False], ["farm", False]]
 WORKLOAD_CARDS = ["miners", "fishermen", "workers"]
 
 
-def workload_setup(players: int, seed: int) -> dict:
+def workload_setup(players: int, seed: int) -> dict[str, Any]:
     return {"players": players, "sections": WORKLOAD_SECTIONS, "cards": WORKLOAD_CARDS,
             "start_player": 0, "seed": seed}
 
 
-def maker(players: int) -> Callable[[int], object]:
-    def make(seed: int):
+def maker(players: int) -> Callable[[int], KingdomState]:
+    def make(seed: int) -> KingdomState:
         return new_state(workload_setup(players, seed))
     return make
 

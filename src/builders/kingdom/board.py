@@ -7,6 +7,7 @@ Hex (R, C) has index ``R * 20 + C``; a set of hexes is a Python int with bit ``i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from builders.kingdom.data import SECTION_NAMES, map_rows
@@ -64,7 +65,7 @@ def neighbours(row: int, col: int) -> list[tuple[int, int]]:
     return out
 
 
-def _mask(cells) -> int:
+def _mask(cells: Iterable[tuple[int, int]]) -> int:
     m = 0
     for r, c in cells:
         m |= 1 << index(r, c)
@@ -209,6 +210,6 @@ def _board(sections: tuple[tuple[str, bool], ...]) -> Board:
     return Board(sections)
 
 
-def get_board(sections) -> Board:
+def get_board(sections: Iterable[Sequence[object]]) -> Board:
     """The (cached) board of 4 ``(name, turned)`` sections in slots 0-3."""
     return _board(tuple((str(n), bool(t)) for n, t in sections))

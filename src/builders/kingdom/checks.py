@@ -7,9 +7,9 @@ other, never a TypeError.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypeGuard
 
-from builders.core.errors import InvalidSetup
+from builders.core.errors import BuildersError, InvalidSetup
 from builders.core.rng import seed_from
 from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS
 
@@ -43,7 +43,7 @@ def shown(value: Any, depth: int = 0) -> str:
     return text
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """A whole number (JSON integer), not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -56,13 +56,13 @@ def check_players(players: Any) -> int:
     return players
 
 
-def check_sections(sections: Any, error=InvalidSetup) -> tuple[tuple[str, bool], ...]:
+def check_sections(sections: Any, error: type[BuildersError] = InvalidSetup) -> tuple[tuple[str, bool], ...]:
     """4 distinct (name, turned) pairs for slots 0-3."""
     if not isinstance(sections, (list, tuple)):
         raise error("sections must be a list of 4 [name, turned] pairs")
     if len(sections) != 4:
         raise error(f"the map needs 4 sections, not {len(sections)}")
-    out = []
+    out: list[tuple[str, bool]] = []
     for slot, pair in enumerate(sections):
         if isinstance(pair, str):
             name, turned = pair, False
@@ -81,7 +81,7 @@ def check_sections(sections: Any, error=InvalidSetup) -> tuple[tuple[str, bool],
     return tuple(out)
 
 
-def check_cards(cards: Any, error=InvalidSetup) -> tuple[str, ...]:
+def check_cards(cards: Any, error: type[BuildersError] = InvalidSetup) -> tuple[str, ...]:
     if not isinstance(cards, (list, tuple)):
         raise error("cards must be a list of 3 Kingdom Builder card names")
     if len(cards) != 3:
@@ -95,7 +95,7 @@ def check_cards(cards: Any, error=InvalidSetup) -> tuple[str, ...]:
     return tuple(cards)
 
 
-def check_terrain_names(value: Any, error, what: str) -> list[str]:
+def check_terrain_names(value: Any, error: type[BuildersError], what: str) -> list[str]:
     """A list of terrain names (any number); ``what`` names the list in the message."""
     if not isinstance(value, (list, tuple)):
         raise error(f"the {what} must be a list of terrain names, not {shown(value)}")
@@ -106,7 +106,7 @@ def check_terrain_names(value: Any, error, what: str) -> list[str]:
     return list(value)
 
 
-def check_deck(deck: Any, error=InvalidSetup, what: str = "deck") -> list[str]:
+def check_deck(deck: Any, error: type[BuildersError] = InvalidSetup, what: str = "deck") -> list[str]:
     """25 terrain names, 5 of each."""
     if not isinstance(deck, (list, tuple)):
         raise error(f"the {what} must be a list of 25 terrain names, top first")
@@ -120,7 +120,7 @@ def check_deck(deck: Any, error=InvalidSetup, what: str = "deck") -> list[str]:
     return list(deck)
 
 
-def check_seed(seed: Any, error=InvalidSetup) -> int:
+def check_seed(seed: Any, error: type[BuildersError] = InvalidSetup) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise error(f"the seed must be an integer, not {shown(seed)}")
     try:

@@ -7,6 +7,8 @@ K castle, L location hex of the section's own kind (the section is named after i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 #: section names in their canonical order (also the location / tile kinds)
 SECTION_NAMES: tuple[str, ...] = (
     "oracle",
@@ -142,7 +144,7 @@ def section_rows(name: str, turned: bool = False) -> tuple[str, ...]:
     return tuple(row[::-1] for row in reversed(rows))
 
 
-def map_rows(sections) -> tuple[str, ...]:
+def map_rows(sections: Iterable[tuple[str, bool]]) -> tuple[str, ...]:
     """The 20 rows of 20 letters of the map made of 4 (name, turned) sections in slots 0-3.
 
     Slot 0 is top-left, 1 top-right, 2 bottom-left, 3 bottom-right. Every location hex is written
@@ -154,6 +156,6 @@ def map_rows(sections) -> tuple[str, ...]:
     return top + bottom
 
 
-def location_kind_at(sections, row: int, col: int) -> str:
+def location_kind_at(sections: Sequence[tuple[str, bool]], row: int, col: int) -> str:
     """The kind of the location hex at global (row, col): the name of the section it lies in."""
     return sections[(row >= 10) * 2 + (col >= 10)][0]

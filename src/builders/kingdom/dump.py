@@ -8,13 +8,14 @@ from typing import Any
 
 from builders.kingdom.board import BIT, bits
 from builders.kingdom.data import TERRAINS
+from builders.kingdom.protocol import Position
 
 
 def _rc(i: int) -> list[int]:
     return [i // 20, i % 20]
 
 
-def dump_position(st) -> dict[str, Any]:
+def dump_position(st: Position) -> dict[str, Any]:
     board = st.board
     players = []
     for p in range(st.num_players):
@@ -47,7 +48,7 @@ def dump_position(st) -> dict[str, Any]:
     }
 
 
-def observation(st, seat: int) -> dict[str, Any]:
+def observation(st: Position, seat: int) -> dict[str, Any]:
     """The position as ``seat`` sees it: the hidden hand cards of the other seats are null (the card
     of the player to move is public: it was revealed when the turn began) and the deck is only
     its size, ``deck_count``."""

@@ -6,10 +6,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from builders.core.errors import InvalidSetup
-from builders.core.state import Game
+from builders.core.state import Game, GameState
 from builders.kingdom import native as _native
 from builders.kingdom import setup as _setup
-from builders.kingdom.state import KingdomState
 
 
 class KingdomBuilder(Game):
@@ -30,11 +29,12 @@ class KingdomBuilder(Game):
         """The recommended first game (tavern, paddock, oasis, farm; fishermen, merchants, knights)."""
         return _setup.first_game_setup(players)
 
-    def new_state(self, setup: Mapping[str, Any]) -> KingdomState:
-        """The initial state, on the core ``BUILDERS_CORE`` asks for (see builders.kingdom.native)."""
+    def new_state(self, setup: Mapping[str, Any]) -> GameState[int]:
+        """The initial state, on the core ``BUILDERS_CORE`` asks for (see builders.kingdom.native): a
+        KingdomState or a NativeKingdomState."""
         return _native.select(_setup.new_state(setup))
 
-    def state_for_record(self, setup: Mapping[str, Any], record_format: int) -> KingdomState:
+    def state_for_record(self, setup: Mapping[str, Any], record_format: int) -> GameState[int]:
         """The initial state for a record of ``record_format``: format 1 replays under its own
         reshuffle rule (see :mod:`builders.kingdom.state`)."""
         if record_format not in self.record_formats:

@@ -52,19 +52,21 @@ _CODE = {t: i for i, t in enumerate(TERRAINS)}
 def _hex(value: Any, what: str) -> int:
     if (not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) for v in value)):
         raise InvalidPosition(f"{what} must be a [R, C] pair, not {shown(value)}")
+    r: int
+    c: int
     r, c = value
     if not (0 <= r < 20 and 0 <= c < 20):
         raise InvalidPosition(f"{what}: hex {shown(r)},{shown(c)} is off the map")
     return r * 20 + c
 
 
-def _list(value: Any, what: str) -> list | tuple:
+def _list(value: Any, what: str) -> list[Any] | tuple[Any, ...]:
     if not isinstance(value, (list, tuple)):
         raise InvalidPosition(f"{what} must be a list, not {shown(value)}")
     return value
 
 
-def _object(value: Any, keys: tuple[str, ...], what: str, required: tuple[str, ...] = ()) -> Mapping:
+def _object(value: Any, keys: tuple[str, ...], what: str, required: tuple[str, ...] = ()) -> Mapping[str, Any]:
     """``value`` as a JSON object with only ``keys`` (and every one of ``required``)."""
     if not isinstance(value, Mapping):
         raise InvalidPosition(f"{what} must be an object with keys {', '.join(keys)}, not {shown(value)}")
@@ -268,8 +270,9 @@ def load_position(pos: Any, seed: int = 0) -> KingdomState:
         raise InvalidPosition("final_round must be true: a supply is empty")
     for i in range(n):
         q = (st.to_move + i) % n
-        if hands[q] is not None:
-            st.hand[q] = hands[q]
+        hand = hands[q]
+        if hand is not None:
+            st.hand[q] = hand
         elif not st.over and (st.deck or st.discard):
             st.hand[q] = st._draw()
     st.history = []

@@ -11,11 +11,12 @@ from builders.kingdom.data import SECTION_NAMES
 from builders.kingdom.notation import (
     BUILD, END, END_CODE, HARBOR, PADDOCK, SHIFT, TWO_HEX, decode, to_string,
 )
+from builders.kingdom.protocol import Position
 from builders.kingdom.tiles import BUILD_TILES, MOVE_TILES, paddock_reaches, tavern_line_ends
 
 
 
-def legal_actions(st) -> list[int]:
+def legal_actions(st: Position) -> list[int]:
     """Every legal action of the player to move, in a fixed order: builds (hex order), tile actions
     (tile order), end. This is ``KingdomState.legal_actions``.
 
@@ -56,7 +57,7 @@ def legal_actions(st) -> list[int]:
     return acts
 
 
-def free_hexes(st, p: int, code: int) -> list[int]:
+def free_hexes(st: Position, p: int, code: int) -> list[int]:
     """The free hexes of terrain ``code`` next to ``p``'s settlements, or all free hexes of it if none
     is (building rule 3), in index order: the mandatory build, the Oracle, the Farm and the Oasis."""
     board = st.board
@@ -89,7 +90,7 @@ def free_hexes(st, p: int, code: int) -> list[int]:
 _TILE_TERRAIN = {1: GRASS, 2: DESERT}
 
 
-def tile_actions(st, p: int, ready: int, supply: int) -> list[int]:
+def tile_actions(st: Position, p: int, ready: int, supply: int) -> list[int]:
     """The actions of the ready tiles (one set per kind, however many tiles of it are held)."""
     board = st.board
     kinds = board.kinds_of.get(ready)
@@ -114,7 +115,7 @@ def tile_actions(st, p: int, ready: int, supply: int) -> list[int]:
     return out
 
 
-def is_legal(st, action) -> bool:
+def is_legal(st: Position, action: object) -> bool:
     """Whether ``action`` is legal now (the same rules as :func:`legal_actions`, checked directly)."""
     if st.over or type(action) is not int or action < 0:
         return False
@@ -156,18 +157,18 @@ def is_legal(st, action) -> bool:
     return bool(((cand & dilate(own & ~sb)) or cand) >> dst & 1)
 
 
-def mandatory_done(st) -> bool:
+def mandatory_done(st: Position) -> bool:
     p = st.to_move
     return st.built >= 3 or not st.supply[p] or st.hand[p] < 0
 
 
-def ready_tile(st, p: int, kind: int) -> int:
+def ready_tile(st: Position, p: int, kind: int) -> int:
     """The mask of one ready tile of ``kind`` held by ``p`` (the lowest location hex), or 0."""
     ready = st.held[p] & ~st.used[p] & ~st.new[p] & st.board.kind_mask[kind]
     return ready & -ready
 
 
-def _why_no_ready_tile(st, p: int, kind: int, name: str) -> str:
+def _why_no_ready_tile(st: Position, p: int, kind: int, name: str) -> str:
     """Why ``p`` cannot use a ``kind`` tile now: none held, taken this turn, or used this turn."""
     held = st.held[p] & st.board.kind_mask[kind]
     if not held:
@@ -185,7 +186,7 @@ def _why_no_ready_tile(st, p: int, kind: int, name: str) -> str:
 
 # -- changes ------------------------------------------------------------------------------------
 
-def take_tiles(st, p: int, h: int) -> None:
+def take_tiles(st: Position, p: int, h: int) -> None:
     """Location tiles rule 1: a settlement put on ``h`` takes a tile from each location next to it
     that still has one and that ``p`` never took from."""
     board = st.board
@@ -201,7 +202,7 @@ def take_tiles(st, p: int, h: int) -> None:
             st.new[p] |= low
 
 
-def lose_tiles(st, p: int, h: int) -> None:
+def lose_tiles(st: Position, p: int, h: int) -> None:
     """Location tiles rule 2: after a settlement left ``h``, lose each tile whose location has no
     own settlement next to it any more; of two tiles of a kind, the one used this turn goes (FAQ 6)."""
     board = st.board
@@ -226,7 +227,7 @@ def lose_tiles(st, p: int, h: int) -> None:
         st.new[p] &= ~low
 
 
-def place(st, p: int, h: int) -> None:
+def place(st: Position, p: int, h: int) -> None:
     """Put a settlement of ``p`` on ``h`` (the supply is the caller's business) and take tiles."""
     b = BIT[h]
     st.own[p] |= b
@@ -236,7 +237,7 @@ def place(st, p: int, h: int) -> None:
         take_tiles(st, p, h)
 
 
-def move(st, p: int, src: int, dst: int) -> None:
+def move(st: Position, p: int, src: int, dst: int) -> None:
     """Lift the settlement of ``p`` on ``src``, put it on ``dst``, then lose tiles left behind."""
     b = BIT[src]
     st.own[p] ^= b
@@ -249,7 +250,7 @@ def move(st, p: int, src: int, dst: int) -> None:
 
 # -- explanations of illegal actions ------------------------------------------------------------
 
-def _explain_target(st, p: int, h: int, terrain: int, what: str, occ: int, near: int) -> str | None:
+def _explain_target(st: Position, p: int, h: int, terrain: int, what: str, occ: int, near: int) -> str | None:
     if occ & BIT[h]:
         return f"hex {hex_name(h)} is taken"
     if not terrain & BIT[h]:
@@ -262,7 +263,7 @@ def _explain_target(st, p: int, h: int, terrain: int, what: str, occ: int, near:
     return None
 
 
-def why_illegal(st, action) -> str:
+def why_illegal(st: Position, action: object) -> str:
     """Why ``action`` is not legal now (for error messages)."""
     if st.over:
         return "the game is over"

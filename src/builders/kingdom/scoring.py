@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from builders.core.state import Result, winners_of
 from builders.kingdom.board import ROW_MASKS, SECTOR_MASKS, bits, cell, dilate
+from builders.kingdom.protocol import Position
 
 
 def groups(own: int) -> list[int]:
@@ -26,30 +27,30 @@ def groups(own: int) -> list[int]:
     return out
 
 
-def castles(st, seat: int) -> int:
+def castles(st: Position, seat: int) -> int:
     """3 gold per castle hex with at least one own settlement next to it."""
     own = st.own[seat]
     nbr = st.board.nbr_mask
     return 3 * sum(1 for c in st.board.castles if nbr[c] & own)
 
 
-def fishermen(st, seat: int) -> int:
+def fishermen(st: Position, seat: int) -> int:
     """1 per own settlement next to water; a settlement standing on water does not score (FAQ 3)."""
     b = st.board
     return (st.own[seat] & b.near_water & ~b.water).bit_count()
 
 
-def miners(st, seat: int) -> int:
+def miners(st: Position, seat: int) -> int:
     """1 per own settlement next to at least one mountain hex."""
     return (st.own[seat] & st.board.near_mountain).bit_count()
 
 
-def workers(st, seat: int) -> int:
+def workers(st: Position, seat: int) -> int:
     """1 per own settlement next to at least one castle or location hex."""
     return (st.own[seat] & st.board.near_special).bit_count()
 
 
-def merchant_links(st, seat: int) -> int:
+def merchant_links(st: Position, seat: int) -> int:
     """The castle and location hexes linked by own settlement chains to at least one other one."""
     special = st.board.special
     linked = 0
@@ -62,34 +63,34 @@ def merchant_links(st, seat: int) -> int:
     return linked
 
 
-def merchants(st, seat: int) -> int:
+def merchants(st: Position, seat: int) -> int:
     """4 per castle or location hex linked to at least one other by own settlements (FAQ 5)."""
     return 4 * merchant_links(st, seat).bit_count()
 
 
-def discoverers(st, seat: int) -> int:
+def discoverers(st: Position, seat: int) -> int:
     """1 per horizontal line (global row) with at least one own settlement."""
     own = st.own[seat]
     return sum(1 for row in ROW_MASKS if own & row)
 
 
-def knights(st, seat: int) -> int:
+def knights(st: Position, seat: int) -> int:
     """2 per own settlement on the row where the player has the most."""
     own = st.own[seat]
     return 2 * max((own & row).bit_count() for row in ROW_MASKS)
 
 
-def hermits(st, seat: int) -> int:
+def hermits(st: Position, seat: int) -> int:
     """1 per separate group of own settlements (a lone settlement is a group)."""
     return len(groups(st.own[seat]))
 
 
-def citizens(st, seat: int) -> int:
+def citizens(st: Position, seat: int) -> int:
     """1 per 2 own settlements in the largest group (rounded down)."""
     return max((g.bit_count() for g in groups(st.own[seat])), default=0) // 2
 
 
-def lords(st, seat: int) -> int:
+def lords(st: Position, seat: int) -> int:
     """Per sector: 12 to every player with the highest count, 6 to every player with the second-highest
     distinct count; zero counts take part (FAQ 9-11)."""
     gold = 0
@@ -104,7 +105,7 @@ def lords(st, seat: int) -> int:
     return gold
 
 
-def farmers(st, seat: int) -> int:
+def farmers(st: Position, seat: int) -> int:
     """3 per own settlement in the sector where the player has the fewest (0 if a sector has none)."""
     own = st.own[seat]
     return 3 * min((own & sector).bit_count() for sector in SECTOR_MASKS)
@@ -124,7 +125,7 @@ CARD_RULES = {
 }
 
 
-def breakdown(st, seat: int) -> dict[str, int]:
+def breakdown(st: Position, seat: int) -> dict[str, int]:
     """``{"castles": n, card1: n, card2: n, card3: n}`` in the setup's card order."""
     out = {"castles": castles(st, seat)}
     for card in st.cards:
@@ -132,13 +133,13 @@ def breakdown(st, seat: int) -> dict[str, int]:
     return out
 
 
-def result(st) -> Result:
+def result(st: Position) -> Result:
     parts = tuple(breakdown(st, seat) for seat in range(st.num_players))
     scores = tuple(sum(p.values()) for p in parts)
     return Result(scores, parts, winners_of(scores))
 
 
-def scoring_hexes(st, seat: int, card: str) -> list[tuple[int, int]]:
+def scoring_hexes(st: Position, seat: int, card: str) -> list[tuple[int, int]]:
     """The hexes that score ``card`` (or "castles") for ``seat``, as (R, C) in index order:
     the castles reached; the settlements counted; for merchants the linked castles and locations;
     for knights the settlements of the best row; for citizens the largest group; for lords and

@@ -93,13 +93,13 @@ def random_setup(players: int, seed: int | str) -> dict[str, Any]:
 _CODE = {t: i for i, t in enumerate(TERRAINS)}
 
 
-def new_state(setup: Any):
+def new_state(setup: Any) -> KingdomState:
     """The initial state of a setup: each player draws 1 card, in seat order from the start player."""
     norm = normalize_setup(setup)
     return start_state(norm)
 
 
-def start_state(norm: dict[str, Any]):
+def start_state(norm: dict[str, Any]) -> KingdomState:
     """The initial state of an already normalized setup."""
     board = get_board(norm["sections"])
     rng = Rng(norm["seed"])

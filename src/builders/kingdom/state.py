@@ -34,15 +34,38 @@ _SLOTS = (
 )
 
 
-class KingdomState(GameState):
+class KingdomState(GameState[int]):
     """A Kingdom Builder position. Build one with ``KingdomBuilder().new_state(setup)`` or
-    :meth:`from_json`."""
+    :meth:`from_json`. Its fields are those of :class:`builders.kingdom.protocol.Position`."""
 
     GAME = "kingdom"
     RECORD_FORMAT = 2
     __slots__ = _SLOTS
 
     board: Board
+    cards: tuple[str, ...]
+    _setup: dict[str, Any]
+    start_player: int
+    to_move: int
+    own: list[int]
+    occ: int
+    near: list[int]
+    supply: list[int]
+    hand: list[int]
+    deck: list[int]
+    discard: list[int]
+    removed: list[int]
+    held: list[int]
+    used: list[int]
+    new: list[int]
+    taken: list[int]
+    left: list[int]
+    built: int
+    final_round: bool
+    over: bool
+    turn: int
+    legacy: bool
+    _legal: tuple[int, ...] | None
 
     # -- construction -------------------------------------------------------------------------
     @classmethod

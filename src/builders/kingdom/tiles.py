@@ -10,6 +10,7 @@ from builders.kingdom.board import (
     BIT, DESERT, DIRECTIONS, GRASS, JUMP_DELTA, JUMP_FROM, bit_list, shift,
 )
 from builders.kingdom.notation import BARN, HARBOR, PADDOCK, SHIFT, SRC_SHIFT
+from builders.kingdom.protocol import Position
 
 
 def adjacent_if_possible(candidates: int, near: int) -> int:
@@ -19,7 +20,7 @@ def adjacent_if_possible(candidates: int, near: int) -> int:
 
 # -- build tiles: one extra settlement from the supply ------------------------------------------
 
-def oracle_targets(st, p: int) -> int:
+def oracle_targets(st: Position, p: int) -> int:
     """Oracle: a free hex of the played terrain; adjacent if possible."""
     t = st.hand[p]
     if t < 0:
@@ -27,17 +28,17 @@ def oracle_targets(st, p: int) -> int:
     return adjacent_if_possible(st.board.code_mask[t] & ~st.occ, st.near[p])
 
 
-def farm_targets(st, p: int) -> int:
+def farm_targets(st: Position, p: int) -> int:
     """Farm: a free grass hex; adjacent if possible."""
     return adjacent_if_possible(st.board.code_mask[GRASS] & ~st.occ, st.near[p])
 
 
-def oasis_targets(st, p: int) -> int:
+def oasis_targets(st: Position, p: int) -> int:
     """Oasis: a free desert hex; adjacent if possible."""
     return adjacent_if_possible(st.board.code_mask[DESERT] & ~st.occ, st.near[p])
 
 
-def tower_targets(st, p: int) -> int:
+def tower_targets(st: Position, p: int) -> int:
     """Tower: a free buildable hex on the edge of the map; adjacent if possible among those."""
     return adjacent_if_possible(st.board.edge_buildable & ~st.occ, st.near[p])
 
@@ -52,7 +53,7 @@ def tavern_line_ends(own: int) -> int:
     return ends
 
 
-def tavern_targets(st, p: int) -> int:
+def tavern_targets(st: Position, p: int) -> int:
     """Tavern: a free buildable hex at either end of a line of 3+ own settlements; no adjacency."""
     return tavern_line_ends(st.own[p]) & st.board.buildable & ~st.occ
 
@@ -69,7 +70,7 @@ def near_once(own: int) -> int:
     return one & ~two
 
 
-def lift_moves(st, p: int, terrain: int, code: int) -> list[int]:
+def lift_moves(st: Position, p: int, terrain: int, code: int) -> list[int]:
     """Moves onto a free hex of ``terrain`` (a mask), adjacency judged without the lifted settlement.
 
     The lifted hex counts as free (it may be the target). For each source, the targets next to the
@@ -100,7 +101,7 @@ def lift_moves(st, p: int, terrain: int, code: int) -> list[int]:
     return out
 
 
-def barn_moves(st, p: int) -> list[int]:
+def barn_moves(st: Position, p: int) -> list[int]:
     """Barn: move a settlement to a free hex of the played terrain; adjacent if possible."""
     t = st.hand[p]
     if t < 0:
@@ -108,7 +109,7 @@ def barn_moves(st, p: int) -> list[int]:
     return lift_moves(st, p, st.board.code_mask[t], BARN)
 
 
-def harbor_moves(st, p: int) -> list[int]:
+def harbor_moves(st: Position, p: int) -> list[int]:
     """Harbor: move a settlement to a free water hex; adjacent if possible."""
     return lift_moves(st, p, st.board.water, HARBOR)
 
@@ -123,7 +124,7 @@ _JUMPS = [
 ]
 
 
-def paddock_moves(st, p: int) -> list[int]:
+def paddock_moves(st: Position, p: int) -> list[int]:
     """Paddock: move a settlement exactly 2 hexes in a straight line, jumping anything, onto a free
     buildable hex; adjacency does not apply. One whole-board shift per direction gives every target
     of that direction at once."""
@@ -136,7 +137,8 @@ def paddock_moves(st, p: int) -> list[int]:
             continue
         targets = (src << delta if delta > 0 else src >> -delta) & free
         if targets:
-            out += map(base.__getitem__, bit_list(targets))
+            # a target of a jump is where the jump ends: its entry is never None
+            out += map(base.__getitem__, bit_list(targets))  # type: ignore[arg-type]
     return out
 
 

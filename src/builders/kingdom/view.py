@@ -7,16 +7,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from builders.core.errors import InvalidSetup
-from builders.core.state import GameState
 from builders.core.view import GameView
 from builders.kingdom.data import TERRAINS, location_kind_at, map_rows
 from builders.kingdom.setup import first_game_setup, random_setup
+from builders.kingdom.state import KingdomState
 
 #: the tiles that move a settlement (the others build one)
 _MOVING_TILES = {"barn", "harbor", "paddock"}
 
 
-class KingdomView(GameView):
+class KingdomView(GameView[KingdomState, int]):
+    """Kingdom Builder's view (of a KingdomState, or of a NativeKingdomState, which has its fields)."""
+
     def setup(self, players: int, seed: int, mode: str = "random",
               sections: Sequence[Sequence[Any]] | None = None,
               cards: Sequence[str] | None = None) -> dict[str, Any]:
@@ -41,7 +43,7 @@ class KingdomView(GameView):
         setup["seed"] = dealt["seed"]
         return setup
 
-    def observe(self, state: GameState, seat: int | None) -> dict[str, Any]:
+    def observe(self, state: KingdomState, seat: int | None) -> dict[str, Any]:
         if seat is not None:
             return state.observation(seat)
         # a spectator sees the terrain card of the player to move only (it is shown on the table)
@@ -52,10 +54,10 @@ class KingdomView(GameView):
                 player["terrain"] = None
         return obs
 
-    def score_parts(self, state: GameState) -> list[dict[str, int]]:
+    def score_parts(self, state: KingdomState) -> list[dict[str, int]]:
         return state.score_breakdown()
 
-    def fixed(self, state: GameState) -> dict[str, Any]:
+    def fixed(self, state: KingdomState) -> dict[str, Any]:
         """The map: its rows of terrain letters and the kind of each location."""
         sections = [tuple(s) for s in state.setup["sections"]]
         rows = list(map_rows(sections))
@@ -63,7 +65,7 @@ class KingdomView(GameView):
                      for r, row in enumerate(rows) for c, letter in enumerate(row) if letter == "L"]
         return {"board": {"rows": rows, "locations": locations}}
 
-    def shared(self, state: GameState, fixed: dict[str, Any]) -> dict[str, Any]:
+    def shared(self, state: KingdomState, fixed: dict[str, Any]) -> dict[str, Any]:
         out = dict(fixed)
         if state.is_over():
             out["scoring_hexes"] = scoring_hexes(state)
@@ -72,7 +74,7 @@ class KingdomView(GameView):
     def replay(self, fixed: dict[str, Any], final_shared: dict[str, Any]) -> dict[str, Any]:
         return {"board": fixed["board"], "scoring_hexes": final_shared.get("scoring_hexes")}
 
-    def log_text(self, after: GameState, action: str, chance: Sequence[str]) -> str:
+    def log_text(self, after: KingdomState, action: str, chance: Sequence[str]) -> str:
         """The card drawn at the end of a turn stays hidden (it is shown when its owner's next turn
         starts); a replacement card drawn during a turn is public."""
         verb, _, rest = action.partition(" ")
@@ -95,7 +97,7 @@ class KingdomView(GameView):
         return words
 
 
-def scoring_hexes(state: GameState) -> dict[str, dict[str, list[list[int]]]]:
+def scoring_hexes(state: KingdomState) -> dict[str, dict[str, list[list[int]]]]:
     """Per seat (as a string) and per scoring card (castles included), the hexes that scored."""
     return {str(seat): {card: [list(h) for h in state.scoring_hexes(seat, card)]
                         for card in ("castles", *state.cards)}

@@ -16,14 +16,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from builders.core.state import GameState
 from builders.middle_ages.game import MiddleAges
-from builders.middle_ages.state import MiddleAgesState
 
 
-def make_state(players: int) -> Callable[[int], MiddleAgesState]:
+def make_state(players: int) -> Callable[[int], GameState[int]]:
     game = MiddleAges()
 
-    def make(seed: int) -> MiddleAgesState:
+    def make(seed: int) -> GameState[int]:
         return game.new_state(game.random_setup(players, seed))
 
     return make
@@ -37,7 +37,7 @@ class Run:
     decisions: int
 
 
-def play(make: Callable[[int], MiddleAgesState], games: int, seed: int) -> Run:
+def play(make: Callable[[int], GameState[int]], games: int, seed: int) -> Run:
     """Play ``games`` random games, the setup of each included."""
     uniform = random.Random(seed).random
     decisions = 0
@@ -51,11 +51,11 @@ def play(make: Callable[[int], MiddleAgesState], games: int, seed: int) -> Run:
     return Run(time.process_time() - cpu, time.perf_counter() - wall, games, decisions)
 
 
-def legal_only(make: Callable[[int], MiddleAgesState], games: int, runs: int, seed: int = 1) -> list[Run]:
+def legal_only(make: Callable[[int], GameState[int]], games: int, runs: int, seed: int = 1) -> list[Run]:
     """``legal_actions()`` alone, over every position of ``games`` random games (each run: one call per
     position; ``games`` counts the games whose positions were covered)."""
     randrange = random.Random(seed).randrange
-    positions: list[MiddleAgesState] = []
+    positions: list[GameState[int]] = []
     for g in range(games):
         state = make(seed * 100_003 + g)
         while not state.is_over():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from builders.core.state import Game
+from builders.core.state import Game, GameState
 from builders.middle_ages.setup import MAX_PLAYERS, MIN_PLAYERS, check_setup, random_setup
 from builders.middle_ages.state import MiddleAgesState
 
@@ -20,11 +20,11 @@ class MiddleAges(Game):
         """A complete setup drawn from ``Rng(seed)`` (see :func:`builders.middle_ages.setup.random_setup`)."""
         return random_setup(players, seed, random_start)
 
-    def new_state(self, setup: Mapping[str, Any]) -> MiddleAgesState:
+    def new_state(self, setup: Mapping[str, Any]) -> GameState[int]:
         """The initial state; raises InvalidSetup saying what is wrong with ``setup``."""
         return MiddleAgesState(check_setup(setup))
 
-    def new_random_state(self, players: int, seed: int | str) -> MiddleAgesState:
+    def new_random_state(self, players: int, seed: int | str) -> GameState[int]:
         return MiddleAgesState(check_setup(random_setup(players, seed)))
 
     def state_from_json(self, position: Mapping[str, Any], setup: Mapping[str, Any]) -> MiddleAgesState:

@@ -20,7 +20,7 @@ from builders.middle_ages.cards import (
 )
 from builders.middle_ages.codes import (
     ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
-    START_COINS,
+    START_COINS, is_action_code,
 )
 from builders.middle_ages.notation import action_text, parse
 from builders.middle_ages.scoring import final_result
@@ -38,7 +38,9 @@ _PICK = tuple(itemgetter(w) for w in range(NUM_CARDS))
 _AFFORD = tuple(frozenset(w for w in range(NUM_CARDS) if COST[w] <= c).__contains__ for c in range(5))
 
 
-class MiddleAgesState(GameState):
+class MiddleAgesState(GameState[int]):
+    """A position of The Builders: Middle Ages (cards are indices into ``cards.IDS``, actions ints)."""
+
     GAME = "middle-ages"
 
     __slots__ = (
@@ -50,8 +52,29 @@ class MiddleAgesState(GameState):
     # placed: site -> tuple of the workers on it (a tuple, so that copy() copies the dict only);
     # touched: the sites that got a worker this turn (their ``sent`` count is not 0), reset by end;
     # unrecruited: the packed production of the workers in the worker row and deck (for the end test).
+    _setup: Mapping[str, Any]
+    start: int
+    cur: int
+    actions: int
+    over: bool
+    final_round: bool
+    turn: int
+    coins: list[int]
+    crew: list[list[int]]
+    sites: list[list[int]]
+    placed: dict[int, tuple[int, ...]]
+    progress: list[int]
+    sent: list[int]
+    touched: list[int]
+    done: list[list[int]]
+    vp: list[int]
+    unrecruited: int
+    brow: list[int]
+    bdeck: list[int]
+    wrow: list[int]
+    wdeck: list[int]
 
-    def __init__(self, setup: Mapping[str, Any]):
+    def __init__(self, setup: Mapping[str, Any]) -> None:
         """The initial state of a checked setup (use ``MiddleAges().new_state`` for unchecked input)."""
         n = setup["players"]
         self._setup = setup
@@ -291,7 +314,7 @@ class MiddleAgesState(GameState):
 
     # -- notation ----------------------------------------------------------------------------------
     def action_to_string(self, action: Any) -> str:
-        if not rules.is_action_code(action):
+        if not is_action_code(action):
             raise IllegalAction(f"{shown(action)} is not an action of The Builders: Middle Ages")
         return action_text(action)
 

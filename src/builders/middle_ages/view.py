@@ -7,15 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from builders.core.errors import InvalidSetup
-from builders.core.state import Action, GameState
 from builders.core.view import GameView
 from builders.middle_ages.cards import COST
-from builders.middle_ages.rules import ACTION_PRICE, BUY, COIN_GAIN, COINS, END, OPEN, SEND, send_parts
+from builders.middle_ages.codes import ACTION_PRICE, BUY, COIN_GAIN, COINS, END, OPEN, SEND, send_parts
 from builders.middle_ages.scoring import breakdown
 from builders.middle_ages.setup import random_setup
+from builders.middle_ages.state import MiddleAgesState
 
 
-class MiddleAgesView(GameView):
+class MiddleAgesView(GameView[MiddleAgesState, int]):
     def setup(self, players: int, seed: int, mode: str = "random",
               sections: Sequence[Sequence[Any]] | None = None,
               cards: Sequence[str] | None = None) -> dict[str, Any]:
@@ -23,21 +23,21 @@ class MiddleAgesView(GameView):
             raise InvalidSetup("The Builders: Middle Ages takes only a seed in its setup")
         return random_setup(players, seed)
 
-    def observe(self, state: GameState, seat: int | None) -> dict[str, Any]:
+    def observe(self, state: MiddleAgesState, seat: int | None) -> dict[str, Any]:
         if seat is not None:
             return state.observation(seat)
         obs = state.observation(0)
         obs["seat"] = None
         return obs
 
-    def score_parts(self, state: GameState) -> list[dict[str, int]]:
+    def score_parts(self, state: MiddleAgesState) -> list[dict[str, int]]:
         return [breakdown(state, seat) for seat in range(state.num_players)]
 
     def replay(self, fixed: dict[str, Any], final_shared: dict[str, Any]) -> dict[str, Any]:
         # the replay JSON carries these keys for every game; this game has no map and no scored hexes
         return {"board": None, "scoring_hexes": None}
 
-    def legal_costs(self, state: GameState, actions: Sequence[Action]) -> dict[str, dict[str, int]]:
+    def legal_costs(self, state: MiddleAgesState, actions: Sequence[int]) -> dict[str, dict[str, int]]:
         """What each legal action costs: actions and coins (a negative cost is a gain)."""
         out = {}
         for a in actions:
@@ -56,7 +56,7 @@ class MiddleAgesView(GameView):
             out[state.action_to_string(a)] = cost
         return out
 
-    def log_text(self, after: GameState, action: str, chance: Sequence[str]) -> str:
+    def log_text(self, after: MiddleAgesState, action: str, chance: Sequence[str]) -> str:
         """Every draw of this game is public: the cards that came into a row are named."""
         verb, _, rest = action.partition(" ")
         if verb == "open":

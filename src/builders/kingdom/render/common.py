@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn, TypeGuard
 
 from builders.core.errors import InvalidPosition
 from builders.kingdom.checks import shown
@@ -119,11 +119,11 @@ class _View:
         return (r >= 10) * 2 + (c >= 10)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise InvalidPosition(message)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -145,7 +145,7 @@ def _hex(value: Any, where: str) -> Hex:
     return (r, c)
 
 
-def _list(value: Any, where: str) -> list:
+def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, (list, tuple)):
         _fail(f"{where} must be a list, not {shown(value)}")
     return list(value)

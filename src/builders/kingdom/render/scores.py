@@ -17,7 +17,7 @@ from builders.kingdom.render.common import SEAT_COLOURS, SEAT_INK, _is_int, _rea
 # Score table
 
 
-def score_table(position: dict, result: dict) -> RenderableType:
+def score_table(position: dict[str, Any], result: dict[str, Any]) -> RenderableType:
     """The final score: one row per card (castles first, then the position's cards, then anything else
     the result names) and a total row; one column per seat; winners marked with a star."""
     view = _read(position)

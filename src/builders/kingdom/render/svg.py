@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Iterable, Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
 from builders.core.errors import InvalidPosition
@@ -247,7 +248,7 @@ def _panel(view: _View, x0: float, y0: float) -> tuple[list[str], float]:
     return out, y
 
 
-def render_svg(position: dict, *, highlight: Sequence[Sequence[int]] = (), title: str | None = None) -> str:
+def render_svg(position: dict[str, Any], *, highlight: Sequence[Sequence[int]] = (), title: str | None = None) -> str:
     """The position as a standalone SVG document (a string).
 
     Exact pointy-top odd-r hexes (400 polygons of class ``hex`` with ``data-r``/``data-c``), terrain

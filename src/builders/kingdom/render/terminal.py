@@ -5,8 +5,10 @@ Each hex is a 3-character cell followed by a 1-character gap, and odd rows are i
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.text import Text
 
@@ -205,7 +207,7 @@ class _MapAndLegend:
     def __init__(self, view: _View):
         self.view = view
 
-    def __rich_console__(self, console, options):
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if options.max_width >= FULL_WIDTH:
             yield _map_text(self.view, plain=False)
             yield _legend(self.view, plain=False)
@@ -249,7 +251,7 @@ def _player_panel(view: _View, p: _Player) -> Panel:
     return Panel(body, title=title, title_align="left", border_style="bold" if moving else "dim", width=38)
 
 
-def render_terminal(position: dict) -> RenderableType:
+def render_terminal(position: dict[str, Any]) -> RenderableType:
     """The position for the terminal: the map in colour with coordinates, a legend, a panel per
     player and the three cards.
 
@@ -271,7 +273,7 @@ def render_terminal(position: dict) -> RenderableType:
     )
 
 
-def render_terminal_text(position: dict) -> str:
+def render_terminal_text(position: dict[str, Any]) -> str:
     """The same layout as :func:`render_terminal` as plain text: a letter per terrain, a digit per seat.
 
     Each hex is 3 characters and a blank; odd rows are indented by 2. A terrain hex reads `` G `` (empty)
