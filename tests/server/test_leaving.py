@@ -137,3 +137,55 @@ def test_a_resignation_stops_the_clock(api):
     resign(api, gid, tokens[0])
     clock = view(api, gid)["clock"]
     assert clock["running"] is None and 299.0 < clock["left"][0] <= 300.0
+
+
+def test_every_player_is_told_of_timeouts_resignations_and_seats_handed_over(api):
+    """The view's events: what happened to a seat besides its moves, after which move, with the bot
+    that plays it now (the web client shows them in the log and as a notice)."""
+    r = api.post("/api/games", json={"game": "middle-ages",
+                                     "seats": [{"type": "human"}, {"type": "human"}, {"type": "human"}]})
+    gid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+    act(api, gid, tokens[0], "coins 1")
+    resign(api, gid, tokens[1], bot="hard")
+    api.post(f"/api/games/{gid}/take-back", headers={"X-Seat-Token": tokens[1]})
+    resign(api, gid, tokens[2])
+    events = state(api, gid, tokens[0])["events"]
+    assert [(e["kind"], e["seat"], e["bot"], e["after"]) for e in events] == [
+        ("handed_over", 1, "hard", 1), ("took_back", 1, None, 1), ("resigned", 2, "easy", 1)]
+    assert all(abs(e["at"] - time.time()) < 30 for e in events)
+
+
+def test_the_deadline_of_the_player_to_move_is_in_the_summary(api):
+    r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}],
+                                     "clock": {"kind": "turn", "per_turn": 2 * 86400}})
+    gid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+    assert api.get(f"/api/games/{gid}").json()["deadline"] is None  # no move yet: no clock running
+    first_move(api, gid, tokens[0])
+    clock = view(api, gid)["clock"]
+    summary = api.get(f"/api/games/{gid}").json()
+    assert summary["deadline"] == clock["since"] + 2 * 86400
+    listed = {g["id"]: g for g in api.get("/api/games", params={"status": "running"}).json()}
+    assert listed[gid]["deadline"] == summary["deadline"]
+
+
+def test_running_out_of_time_in_a_rated_game_of_two_loses_it(server, people):
+    from tests.server.test_ratings import name
+
+    ada_name, bo_name = name(), name()
+    ada, bo = people(ada_name), people(bo_name)
+    created = ada.post("/api/games", json={"game": "kingdom", "rated": True,
+                                           "clock": {"kind": "live", "total": 1, "increment": 0},
+                                           "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]})
+    assert created.status_code == 201, created.text
+    gid = created.json()["id"]
+    legal = ada.get(f"/api/games/{gid}/state").json()["legal"]
+    assert ada.post(f"/api/games/{gid}/actions", json={"action": legal[0]}).status_code == 200
+    deadline = time.monotonic() + 15
+    while (summary := ada.get(f"/api/games/{gid}").json())["status"] != "finished":
+        assert time.monotonic() < deadline, "the clock never ran out"
+        time.sleep(0.1)
+    assert summary["result"]["winners"] == [1] and summary["result"]["resigned"] == [0]
+    events = ada.get(f"/api/games/{gid}/state").json()["events"]
+    assert [(e["kind"], e["seat"]) for e in events] == [("timeout", 0)]
+    changes = {c["seat"]: c["change"] for c in summary["rating_changes"]}
+    assert changes[0] < 0 < changes[1]

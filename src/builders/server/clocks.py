@@ -10,7 +10,8 @@ A game's clock is part of its stored options (``options["clock"]``)::
 The clocks start once every seat is taken and the first move of the game is made (as on lichess);
 then the clock runs for the seat to move while a person plays it (never for a bot). When the seat to move changes, the one that moved is charged (and given the increment,
 live); a turn-based clock starts each turn at ``per_turn``. When a clock runs out the server hands
-the seat to a bot of the level chosen at creation. The acting process checkpoints running clocks
+the seat to a bot of the level chosen at creation; in a rated game it is a loss, as a resignation is
+(a game of two ends at once). Every player is told by the game's events (kind "timeout"). The acting process checkpoints running clocks
 every few seconds and when it stops; after a restart a clock goes on from its last checkpoint, so
 the time the server was down is not charged.
 
@@ -214,7 +215,7 @@ class Clocks:
                 continue
             seat = live.state.current_player
             if not live.over and live.seats[seat]["type"] == "human" and live.seats[seat]["claimed"]:
-                await self.service.resign_as(live, seat, "medium")
+                await self.service.resign_as(live, seat, "medium", kind="timeout")
                 settled.append(live.id)
         if expired or settled:
             log.info("housekeeping: %d abandoned games deleted, %d idle games settled", len(expired), len(settled))
@@ -324,6 +325,9 @@ class Clocks:
         clock.setdefault("flagged", []).append(seat)
         log.info("game %s: the clock of seat %s ran out; a %s bot takes over", live.id, seat, clock["bot"])
         try:
-            await self.service.resign_as(live, seat, clock["bot"])
+            # in a rated game running out of time loses, as resigning does (a game of two ends);
+            # else the bot chosen at creation plays on
+            level = None if live.options.get("rated") else clock["bot"]
+            await self.service.resign_as(live, seat, level, kind="timeout")
         except ApiError as e:
             log.warning("game %s: seat %s could not be handed over: %s", live.id, seat, e.detail)

@@ -744,6 +744,7 @@ class GameService:
                 "rated": bool(live.options.get("rated")), "hints": bool(live.options.get("hints")),
                 "colours": live.options.get("colours"), "spectators": self.spectators(live),
                 "rating_changes": live.options.get("rating_changes"),
+                "deadline": _deadline(live.options.get("clock")),
             }
         return cached
 
@@ -790,6 +791,7 @@ class GameService:
                 "seeded": summary["seeded"],
                 "rematch": summary["rematch"],
                 "clock": live.options.get("clock"),
+                "events": live.options.get("events") or [],
                 "hints": summary["hints"],
                 "colours": summary["colours"],
                 "spectators": summary["spectators"],
@@ -979,7 +981,7 @@ class GameService:
         return live
 
     async def resign_as(self, live: Live, seat: int, level: str | None, address: str | None = None,
-                        caps: tuple[int, int] | None = None) -> None:
+                        caps: tuple[int, int] | None = None, kind: str | None = None) -> None:
         """``level`` given: a bot of that level takes ``seat`` over (the player hands the seat over,
         and may take it back in an unrated game). None: the player resigns, a real loss: placed last
         and rated so; with one player left the game ends and that player wins, else the others play
@@ -988,7 +990,8 @@ class GameService:
         When no person is left playing, the game becomes one of bots alone: the caps of those count it
         for its creator and for ``address`` (a digest of the address of who left, if known); with
         ``caps`` (per creator, on the server: :meth:`check_bots_only`) a leaving beyond them is
-        refused (409), as the creation of such a game would be."""
+        refused (409), as the creation of such a game would be. The game's events (``kind``: default
+        resigned or handed_over; the clocks say timeout) note it for every player."""
         async with live.lock:
             if live.over:
                 raise ApiError(409, "the game is over")
@@ -1008,6 +1011,8 @@ class GameService:
                     seats[seat].update(type="bot", level=live.options.get("resign_bot") or "easy")
             else:
                 seats[seat].update(type="bot", level=level, resigned=False)
+            options = _with_event(options or live.options, kind or ("resigned" if level is None else "handed_over"),
+                                  seat, seats[seat]["level"] if seats[seat]["type"] == "bot" else None, live)
             if (options is None or "ended" not in options) and all(s["type"] == "bot" for s in seats) \
                     and not live.options.get("bots_only"):
                 if caps is not None:
@@ -1042,9 +1047,9 @@ class GameService:
                 raise ApiError(409, f"seat {seat}'s time ran out: it stays with the bot")
             seats = [dict(x) for x in live.seats]
             seats[seat].update(type="human", level=None)
-            options = None
+            options = _with_event(live.options, "took_back", seat, None, live)
             if live.options.get("bots_only"):
-                options = {**live.options, "bots_only": False}
+                options["bots_only"] = False
             with _saving():
                 self._save_seats(live, seats, options)
             live.seats = seats
@@ -1247,6 +1252,19 @@ class GameService:
         return {"status": _status(state, live.seats), "version": version, "actions": actions,
                 "turn": state.turn, "to_move": None if over else state.current_player,
                 "result": state.result().to_json() if over else None, "bot_turn": _bot_turn(state, live.seats)}
+
+
+def _with_event(options: dict[str, Any], kind: str, seat: int, bot: str | None, live: Live) -> dict[str, Any]:
+    """``options`` with an event of ``seat`` added (see :class:`builders.server.schemas.GameEvent`)."""
+    event = {"kind": kind, "seat": seat, "bot": bot, "after": len(live.steps), "at": time.time()}
+    return {**options, "events": [*(options.get("events") or []), event]}
+
+
+def _deadline(clock: dict[str, Any] | None) -> float | None:
+    """When the running clock runs out (None: no clock running)."""
+    if not clock or clock.get("running") is None:
+        return None
+    return clock["since"] + clock["left"][clock["running"]]
 
 
 def final_result(presenter: GameView, state: GameState, options: dict[str, Any]) -> dict[str, Any] | None:

@@ -183,6 +183,8 @@ class Summary(BaseModel):
     spectators: int = Field(0, description="sockets watching the game without a seat, on every server process")
     rating_changes: list[RatingChange] | None = Field(
         None, description="a finished rated game: each player's rating after it and the change it made")
+    deadline: float | None = Field(None, description="when the clock of the player to move runs out (seconds "
+                                                     "since 1970, UTC; none: no clock running)")
 
 
 class MyGame(Summary):
@@ -228,6 +230,20 @@ class LogEntry(BaseModel):
     text: str
 
 
+class GameEvent(BaseModel):
+    """Something that happened to a seat besides its moves: a notice for every player, and a line of
+    the game's log after the move it followed."""
+
+    kind: Literal["timeout", "resigned", "handed_over", "took_back"] = Field(
+        description="timeout: the clock ran out and a bot plays on (in a rated game a loss); resigned: the "
+                    "player resigned; handed_over: the player handed the seat to a bot; took_back: the "
+                    "player plays the seat again")
+    seat: int
+    bot: Level | None = Field(None, description="the level of the bot that plays the seat now, if any")
+    after: int = Field(description="the number of actions in the game when it happened")
+    at: float = Field(description="when (seconds since 1970, UTC)")
+
+
 class View(BaseModel):
     id: str
     game: GameName
@@ -251,6 +267,7 @@ class View(BaseModel):
     spectators: int = Field(0, description="sockets watching the game without a seat, on every server process")
     clock: dict[str, Any] | None = Field(None, description="the clock (see builders.server.clocks): "
                                                            "left, running, since, kind, ...")
+    events: list[GameEvent] = Field([], description="timeouts, resignations and seats handed over or taken back")
     board: dict[str, Any] | None = None
     scoring_hexes: dict[str, dict[str, list[list[int]]]] | None = None
 
