@@ -14,7 +14,7 @@ and a seed means the same game everywhere.
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -67,7 +67,7 @@ class Rng:
     def choice(self, seq: Sequence[T]) -> T:
         return seq[self.randbelow(len(seq))]
 
-    def shuffle(self, seq: MutableSequence[Any]) -> None:
+    def shuffle(self, seq: MutableSequence[T]) -> None:
         """Fisher-Yates shuffle in place."""
         for i in range(len(seq) - 1, 0, -1):
             j = self.randbelow(i + 1)

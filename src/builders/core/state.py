@@ -73,9 +73,9 @@ def winners_of(keys: Sequence[Any]) -> tuple[int, ...]:
 class GameState(ABC, Generic[A]):
     """One position of a game, with its history; ``A`` is the type of its actions.
 
-    Engines subclass this (``GameState[int]``). ``apply`` raises :class:`~builders.core.errors.IllegalAction` (and
-    changes nothing) for an action that is not legal. ``copy`` is cheap and independent: applying to
-    the copy never changes the original.
+    Engines subclass this (``GameState[int]``). ``apply`` raises
+    :class:`~builders.core.errors.IllegalAction` (and changes nothing) for an action that is not
+    legal. ``copy`` is cheap and independent: applying to the copy never changes the original.
     """
 
     #: the registry name of the game ("kingdom", "middle-ages")
