@@ -174,7 +174,7 @@ def test_a_password_change_ends_the_other_sessions_and_the_tokens_with_their_soc
     assert ada.send("GET", "/api/session").json()["account"]["username"] == name
 
 
-def test_deleting_the_account_closes_its_sockets_leaves_its_seats_to_bots_and_frees_the_name(pair):
+def test_deleting_the_account_closes_its_sockets_resigns_its_seats_and_frees_the_name(pair):
     a, b = pair
     ada, name = sign_up(a.url)
     gid = game_of(ada)
@@ -193,8 +193,8 @@ def test_deleting_the_account_closes_its_sockets_leaves_its_seats_to_bots_and_fr
     assert r.status_code == 204
     took, code, _ = closed_within(ws, 5)
     assert code == 4401 and took < 1.0
-    seat = httpx.get(f"{b.url}/api/games/{gid}", timeout=10).json()["seats"][0]
-    assert (seat["type"], seat["resigned"]) == ("bot", True)
+    seat = httpx.get(f"{a.url}/api/games/{gid}", timeout=10).json()["seats"][0]
+    assert (seat["resigned"], seat["name"]) == (True, "deleted player")  # resigned, as by POST resign
     assert ada.send("GET", "/api/session").json()["account"] is None
     refused = Browser(a.url).send("POST", "/api/session", {"username": name, "password": PASSWORD})
     assert (refused.status_code, refused.json()) == (401, {"detail": "wrong username or password"})

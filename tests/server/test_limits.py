@@ -313,3 +313,12 @@ def test_limits_in_the_database_are_shared_by_its_processes(tmp_path):
     finally:
         one.close()
         two.close()
+
+
+def test_the_sign_in_limits_fall_back_to_the_database_while_redis_is_away(accounts):
+    held = Accounts(accounts.store, redis_url="redis://127.0.0.1:9/0", login_per_name=(2, 3600.0))
+    assert [refused(held, f"203.0.113.{i}", "wrong") for i in range(3)] == [401, 401, 429]
+    assert held.limits.failures == 1  # Redis tried once, then the database for FALLBACK_SECONDS
+    with accounts.store.engine.connect() as conn:
+        keys = conn.exec_driver_sql("select key from rate_limits where key like 'login:name:%'").scalars().all()
+    assert keys == ["login:name:ada"]

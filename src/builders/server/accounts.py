@@ -415,7 +415,7 @@ class Accounts:
         """The account is deleted (:meth:`check_password_of` first): its sessions, tokens, known addresses
         and name go (the name is free again), its sockets are closed; its row stays, marked deleted,
         for the seats of finished games (shown as "deleted player"), and so do its ratings (no longer
-        listed). Its seats of games going on are left to bots before (see :func:`leave_games`)."""
+        listed). Its seats of the games going on are resigned next (see :func:`leave_games`)."""
         with self.engine.begin() as conn:
             ended = self._credentials(conn, account.id)
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
@@ -575,8 +575,8 @@ def address_digest(address: str) -> str:
 
 
 async def leave_games(service: Any, account_id: int) -> list[str]:
-    """Bots take over the account's seats of the games going on (as when a player leaves: each seat
-    marked resigned); a game left to bots alone this way counts for the caps of those but is not
+    """The account resigns its seats of the games going on (as ``POST /api/games/{id}/resign``
+    without a bot does); a game left to bots alone this way counts for the caps of those but is not
     refused by them (the person is gone). Returns the games."""
     left = []
     for row in await asyncio.to_thread(service.store.games_of, account_id, 1000):
@@ -610,7 +610,7 @@ def session_info(account: Account | None, csrf: str | None) -> dict[str, Any]:
 def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) -> APIRouter:
     """The HTTP routes of accounts and sessions (Argon2 runs in the thread pool). ``on_sign_in(guest,
     account)`` (a coroutine function) is called when a guest's browser signs in to a named account,
-    ``on_delete(account)`` (one too) before an account is deleted."""
+    ``on_delete(account)`` (one too) once an account is deleted."""
     r = APIRouter(tags=["accounts"])
 
     @r.get("/api/session", response_model=SessionInfo, summary="Who this browser is signed in as")
@@ -710,9 +710,9 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
         if who.account.guest:
             raise ApiError(403, "a guest account has no password to confirm with: sign up first, or just sign out")
         await run_in_threadpool(accounts.check_password_of, who.account, body.password, "the password is wrong")
+        await run_in_threadpool(accounts.delete_account, who.account)  # its credentials end first
         if on_delete is not None:
-            await on_delete(who.account.id)  # its seats of games going on go to bots first
-        await run_in_threadpool(accounts.delete_account, who.account)
+            await on_delete(who.account.id)  # then its seats of the games going on are resigned
         response = Response(status_code=204)
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
         return response
