@@ -189,3 +189,31 @@ def test_running_out_of_time_in_a_rated_game_of_two_loses_it(server, people):
     assert [(e["kind"], e["seat"]) for e in events] == [("timeout", 0)]
     changes = {c["seat"]: c["change"] for c in summary["rating_changes"]}
     assert changes[0] < 0 < changes[1]
+
+
+def test_guests_are_marked_and_rated_games_show_account_names(server, people, api):
+    """Issue: a guest looked like a registered player in the lobby, and a signed-in player could show
+    as another name. Seats of people without a registered account are marked guests; in a rated game
+    a player is shown by their account's name, whatever name the seat was given."""
+    from tests.server.test_ratings import name
+
+    guest = people()
+    made = guest.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human", "name": "Mallory"},
+                                                                       {"type": "human", "open": True}]}).json()
+    seats = api.get(f"/api/games/{made['id']}").json()["seats"]
+    assert (seats[0]["name"], seats[0]["guest"]) == ("Mallory", True)
+    assert seats[1]["guest"] is False  # not taken yet: nobody to mark
+    by_token = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]}).json()
+    seats = api.get(f"/api/games/{by_token['id']}").json()["seats"]
+    assert seats[0]["guest"] is True and seats[1]["guest"] is False
+
+    ada_name, bo_name = name(), name()
+    ada, bo = people(ada_name), people(bo_name)
+    rated = ada.post("/api/games", json={"game": "kingdom", "rated": True,
+                                         "clock": {"kind": "live", "total": 600, "increment": 0},
+                                         "seats": [{"type": "human", "name": "Someone Else"},
+                                                   {"type": "human", "user": bo_name}]}).json()
+    seats = api.get(f"/api/games/{rated['id']}").json()["seats"]
+    assert [(s["name"], s["guest"]) for s in seats] == [(ada_name, False), (bo_name, False)]
+    listed = {g["id"]: g for g in api.get("/api/games").json()}
+    assert [s["name"] for s in listed[rated["id"]]["seats"]] == [ada_name, bo_name]

@@ -128,12 +128,18 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def public_seat(seat: dict[str, Any], connected: bool, names: dict[int, str] | None = None) -> dict[str, Any]:
+def public_seat(seat: dict[str, Any], connected: bool, names: dict[int, str] | None = None,
+                rated: bool = False) -> dict[str, Any]:
+    """A seat as everyone may see it. A person without a registered account (a guest, or a seat
+    token's holder) is marked ``guest``; in a rated game a player shows by their account's name."""
     account = seat.get("account")
     user = (names or {}).get(account) if account is not None else None
-    out = {"seat": seat["seat"], "type": seat["type"], "name": seat.get("name") or user, "open": seat["open"],
+    registered = user is not None and " " not in user  # (usernames hold no spaces; "guest 12" does)
+    name = user if rated and registered else seat.get("name") or user
+    out = {"seat": seat["seat"], "type": seat["type"], "name": name, "open": seat["open"],
            "claimed": seat["claimed"], "connected": connected, "resigned": seat.get("resigned", False),
-           "user": user, "invited": bool(seat.get("invite_sha")) and not seat["claimed"]}
+           "user": user, "invited": bool(seat.get("invite_sha")) and not seat["claimed"],
+           "guest": seat["type"] == "human" and seat["claimed"] and (user is None or user.startswith("guest "))}
     if seat["type"] == "bot":
         out["level"] = seat["level"]
     return out
@@ -737,7 +743,8 @@ class GameService:
             cached = live.cache["summary"] = {
                 "id": live.id, "game": live.game, "name": live.name, "status": live.status,
                 "created": live.created,
-                "seats": [public_seat(s, s["seat"] in on, names) for s in live.seats],
+                "seats": [public_seat(s, s["seat"] in on, names, bool(live.options.get("rated")))
+                          for s in live.seats],
                 "to_move": live.to_move, "turn": live.state.turn, "version": live.version,
                 "result": result, "private": bool(live.options.get("private")),
                 "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
@@ -767,12 +774,14 @@ class GameService:
                 out.append({
                     "id": row["id"], "game": row["game"], "name": row["name"], "status": row["status"],
                     "created": row["created"],
-                    "seats": [public_seat(s, False, self._names(row["seats"])) for s in row["seats"]],
+                    "seats": [public_seat(s, False, self._names(row["seats"]), bool(options.get("rated")))
+                              for s in row["seats"]],
                     "to_move": row["to_move"], "turn": row["turn"], "version": row["version"],
                     "result": row["result"], "private": bool(options.get("private")),
                     "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
                     "rated": bool(options.get("rated")), "hints": bool(options.get("hints")),
                     "colours": options.get("colours"), "spectators": 0,
+                    "rating_changes": options.get("rating_changes"), "deadline": _deadline(options.get("clock")),
                 })
         return out
 

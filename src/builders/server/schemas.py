@@ -123,6 +123,8 @@ class SeatInfo(BaseModel):
     resigned: bool = False
     user: str | None = Field(None, description="the name of the account that plays the seat")
     invited: bool = Field(False, description="waiting for its invitation link to be opened")
+    guest: bool = Field(False, description="played by a person without a registered account (a guest, or a "
+                                           "seat token's holder): the name is theirs to choose, not a player's")
 
 
 class CreatedSeat(BaseModel):
