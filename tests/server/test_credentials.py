@@ -2,7 +2,8 @@
 the account close every game socket opened with the credential, on the process that ended it at once
 and on every other process of the database within a second (code 4401, with the reason); the closed
 socket's client cannot act any more. A password change ends the account's other sessions and its API
-tokens; an API token cannot make tokens. Two real `builders serve` processes on one database."""
+tokens; an API token cannot make tokens. Two real `builders serve` processes on one database (a SQLite
+file, and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -214,3 +215,27 @@ def test_a_guest_cannot_delete_its_account_and_a_token_cannot_make_tokens(pair):
     r = httpx.post(f"{a.url}/api/account/tokens", json={"name": "another"}, headers=bearer, timeout=10)
     assert (r.status_code, r.json()) == (403, {"detail": "a personal API token cannot make tokens: sign in to make one"})
     assert [t["name"] for t in ada.send("GET", "/api/account/tokens").json()] == ["my bot"]
+
+
+def test_on_postgresql_too_a_socket_on_the_other_process_is_closed_within_a_second(pg_url, tmp_path):
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("BUILDERS_RATES", "login=10000/60,create=10000/60")
+        a = ProcessServer(pg_url, log_path=tmp_path / "a.log").start()
+        b = ProcessServer(pg_url, log_path=tmp_path / "b.log").start()
+    try:
+        ada, _ = sign_up(a.url)
+        gid = game_of(ada)
+        made = ada.send("POST", "/api/account/tokens", {"name": "my bot"}).json()
+        by_cookie, _ = socket(b, gid, {"Cookie": ada.cookie()})
+        by_token, _ = socket(b, gid, {"Authorization": f"Bearer {made['token']}"})
+        assert ada.send("DELETE", f"/api/account/tokens/{made['id']}").status_code == 204
+        took, code, _ = closed_within(by_token, 5)
+        assert code == 4401 and took < 1.0
+        by_cookie.send(json.dumps({"type": "ping"}))  # the session's socket is not the token's
+        assert json.loads(by_cookie.recv(timeout=5)) == {"type": "pong"}
+        assert ada.send("DELETE", "/api/session").status_code == 204
+        took, code, _ = closed_within(by_cookie, 5)
+        assert code == 4401 and took < 1.0
+    finally:
+        a.stop()
+        b.stop()

@@ -302,8 +302,9 @@ def test_the_limits_on_redis_fall_back_to_each_process_while_redis_is_away(redis
     assert there.failures == 0 and limits_module.FALLBACK_SECONDS == 5.0
 
 
-def test_limits_in_the_database_are_shared_by_its_processes(tmp_path):
-    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_limits_in_the_database_are_shared_by_its_processes(kind, tmp_path, request):
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
     one, two = Store(prepare(url, True), create=False), Store(url, create=False)
     try:
         first, second = DatabaseLimits(one.engine), DatabaseLimits(two.engine)
