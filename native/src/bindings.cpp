@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kb.hpp"
+#include "ma.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -42,13 +43,15 @@ void fill_small(int8_t* a, int& n, const std::vector<int>& v) {
 // a native state as Python sees it: the core's state, and what the Python side keeps with it (meta:
 // board, cards and setup; the pending forced draws; a cache of Python objects made from the
 // position, valid while version, bumped by every change, is the same)
-struct KB {
-    kb::State st;
+template <class S> struct Native {
+    S st;
     std::vector<int32_t> buf;
     nb::object meta, forced, cache, hist;
     uint64_t version = 0, cache_version = ~0ULL, hist_version = ~0ULL;
-    KB() : meta(nb::none()), forced(nb::steal(PyList_New(0))), cache(nb::none()), hist(nb::none()) {}
+    Native() : meta(nb::none()), forced(nb::steal(PyList_New(0))), cache(nb::none()), hist(nb::none()) {}
 };
+using KB = Native<kb::State>;
+using MA = Native<ma::State>;
 
 // the ints 0-399 and END made once: most lists of actions are made of them
 PyObject* small_ints[401];
@@ -73,8 +76,37 @@ bool legal_int(const kb::State& st, nb::handle h, long long& a) {
     return !overflow && st.is_legal(a);
 }
 
+// what both games' native states offer Python alike
+template <class N> void bind_common(nb::class_<N>& cls) {
+    cls.def("copy", [](nb::handle self) {
+            // an independent copy, of the same Python class (the pending forced draws copied too)
+            N& s = nb::cast<N&>(self);
+            nb::object out = nb::inst_alloc(self.type());
+            N* p = nb::inst_ptr<N>(out);
+            new (p) N();
+            p->st = s.st;
+            p->meta = s.meta;
+            p->forced = nb::steal(PySequence_List(s.forced.ptr()));
+            if (!p->forced.is_valid()) throw nb::python_error();
+            nb::inst_mark_ready(out);
+            return out;
+        })
+        .def("legal_actions", [](N& s) { s.st.legal_actions(s.buf); return to_list(s.buf); })
+        .def("is_over", [](const N& s) { return s.st.over; })
+        .def_prop_rw("meta", [](const N& s) { return s.meta; }, [](N& s, nb::object v) { s.meta = v; })
+        .def_prop_rw("forced", [](const N& s) { return s.forced; }, [](N& s, nb::object v) { s.forced = v; })
+        .def_prop_ro("version", [](const N& s) { return s.version; })
+        .def_prop_rw("cache", [](const N& s) { return s.cache_version == s.version ? s.cache : nb::none(); },
+                     [](N& s, nb::object v) { s.cache = v; s.cache_version = s.version; })
+        .def_prop_rw("hist", [](const N& s) { return s.hist_version == s.version ? s.hist : nb::none(); },
+                     [](N& s, nb::object v) { s.hist = v; s.hist_version = s.version; })
+        .def_prop_ro("history_codes", [](const N& s) { return to_list(s.st.history); })
+        .def("set_history", [](N& s, const std::vector<int32_t>& h) { s.st.history = h; s.version++; })
+        .def_prop_ro("nbytes", [](const N& s) { return sizeof(s.st) + s.st.history.capacity() * sizeof(int32_t); });
+}
+
 // random playouts: each decision picks legal[rng.randbelow(len(legal))]
-int64_t playout(kb::State& st, kb::Rng& pick, std::vector<int32_t>& buf) {
+template <class S> int64_t playout(S& st, kb::Rng& pick, std::vector<int32_t>& buf) {
     int64_t decisions = 0;
     while (!st.over) {
         st.legal_actions(buf);
@@ -177,7 +209,8 @@ NB_MODULE(builders_native, m) {
     for (int i = 0; i < 400; i++) small_ints[i] = PyLong_FromLong(i);
     small_ints[400] = PyLong_FromLong(kb::END);
 
-    nb::class_<KB>(m, "KBState")
+    nb::class_<KB> kbstate(m, "KBState");
+    kbstate
         .def("__init__", [](KB* self, std::shared_ptr<kb::Board> board, int players, const std::vector<int>& cards,
                             int start) {
             // an empty map before any draw (KingdomState.blank)
@@ -216,21 +249,6 @@ NB_MODULE(builders_native, m) {
             s.st = other.st;
             s.version++;
         })
-        .def("copy", [](nb::handle self) {
-            // an independent copy, of the same Python class (the pending forced draws copied too)
-            KB& s = nb::cast<KB&>(self);
-            nb::object out = nb::inst_alloc(self.type());
-            KB* p = nb::inst_ptr<KB>(out);
-            new (p) KB();
-            p->st = s.st;
-            p->meta = s.meta;
-            p->forced = nb::steal(PySequence_List(s.forced.ptr()));
-            if (!p->forced.is_valid()) throw nb::python_error();
-            nb::inst_mark_ready(out);
-            return out;
-        })
-        .def("legal_actions", [](KB& s) { s.st.legal_actions(s.buf); return to_list(s.buf); })
-        .def("is_over", [](const KB& s) { return s.st.over; })
         .def_prop_ro("current_player", [](const KB& s) { return s.st.to_move; })
         .def("is_legal", [](const KB& s, nb::handle h) { long long a; return legal_int(s.st, h, a); },
              "action"_a.none())
@@ -273,13 +291,6 @@ NB_MODULE(builders_native, m) {
             s.version++;
             return playout(s.st, pick, s.buf);
         })
-        .def_prop_rw("meta", [](const KB& s) { return s.meta; }, [](KB& s, nb::object v) { s.meta = v; })
-        .def_prop_rw("forced", [](const KB& s) { return s.forced; }, [](KB& s, nb::object v) { s.forced = v; })
-        .def_prop_ro("version", [](const KB& s) { return s.version; })
-        .def_prop_rw("cache", [](const KB& s) { return s.cache_version == s.version ? s.cache : nb::none(); },
-                     [](KB& s, nb::object v) { s.cache = v; s.cache_version = s.version; })
-        .def_prop_rw("hist", [](const KB& s) { return s.hist_version == s.version ? s.hist : nb::none(); },
-                     [](KB& s, nb::object v) { s.hist = v; s.hist_version = s.version; })
         .def_static("random_games", [](std::shared_ptr<kb::Board> board, int players, const std::vector<int>& cards,
                                        uint64_t first_seed, int games, uint64_t pick_seed) {
             // whole random games inside the core, each from a new game of seed first_seed + g; the
@@ -298,9 +309,6 @@ NB_MODULE(builders_native, m) {
             }
             return std::make_tuple(decisions, total);
         })
-        .def_prop_ro("history_codes", [](const KB& s) { return to_list(s.st.history); })
-        .def("set_history", [](KB& s, const std::vector<int32_t>& h) { s.st.history = h; s.version++; })
-        .def_prop_ro("history_len", [](const KB& s) { return s.st.history.size(); })
         // the fields, read and written as the Python state keeps them
         .def_prop_ro("num_players", [](const KB& s) { return s.st.num_players; })
         .def_prop_rw("start_player", [](const KB& s) { return s.st.start_player; },
@@ -343,7 +351,8 @@ NB_MODULE(builders_native, m) {
                      [](KB& s, const std::vector<int>& v) { fill_small(s.st.discard, s.st.discard_n, v); })
         .def_prop_rw("removed", [](const KB& s) { return small_list(s.st.removed, s.st.removed_n); },
                      [](KB& s, const std::vector<int>& v) { fill_small(s.st.removed, s.st.removed_n, v); })
-        .def_prop_ro("nbytes", [](const KB& s) { return sizeof(kb::State) + s.st.history.capacity() * sizeof(int32_t); });
+        ;
+    bind_common(kbstate);
 
     nb::class_<Batch>(m, "KBBatch")
         .def("__init__", [](Batch* self, std::shared_ptr<kb::Board> board, int players, const std::vector<int>& cards,
@@ -456,4 +465,174 @@ NB_MODULE(builders_native, m) {
                 if (p0 >= 0 && p1 >= 0) out[(18 + b.players) * 400 + p1] = 1;
             }
         });
+
+    // -- The Builders: Middle Ages ----------------------------------------------------------------
+    m.def("ma_tables", &ma::set_tables, "cost"_a, "prod"_a, "req"_a, "reward"_a, "vp"_a, "machines"_a);
+
+    nb::class_<MA> mastate(m, "MAState");
+    mastate
+        .def(nb::init<>())
+        .def_prop_ro("current_player", [](const MA& s) { return s.st.cur; })
+        .def("is_legal", [](const MA& s, nb::handle h) {
+            if (!PyLong_CheckExact(h.ptr())) return false;
+            int overflow = 0;
+            long long a = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+            return !overflow && s.st.is_legal(a);
+        }, "action"_a.none())
+        .def("apply", [](nb::handle self, nb::handle action) {
+            // play a legal action; anything else (and any action while forced draws are pending) goes
+            // to the Python side's _apply_slow
+            MA& s = nb::cast<MA&>(self);
+            PyObject* f = s.forced.ptr();
+            bool pending = PyList_CheckExact(f) ? PyList_GET_SIZE(f) != 0 : PyObject_IsTrue(f) != 0;
+            if (!pending && PyLong_CheckExact(action.ptr())) {
+                int overflow = 0;
+                long long a = PyLong_AsLongLongAndOverflow(action.ptr(), &overflow);
+                if (!overflow && s.st.is_legal(a)) {
+                    s.st.apply((int32_t)a);
+                    s.version++;
+                    return;
+                }
+            }
+            self.attr("_apply_slow")(action);
+        }, "action"_a.none())
+        .def("apply_forced", [](MA& s, int64_t a, int card) {
+            // play legal action a with the next draw forced to card (-1: a name of no card): 1 if the
+            // draw was used, 0 if none was made; (-1 building / -2 worker) the card is not in that deck
+            s.st.forced_card = card;
+            try {
+                int used = s.st.apply((int32_t)a);
+                s.st.forced_card = -2;
+                s.version++;
+                return used;
+            } catch (const ma::ForcedError& e) {
+                s.st.forced_card = -2;
+                return e.building ? -1 : -2;
+            }
+        })
+        .def("breakdown", [](const MA& s, int seat) {
+            if (seat < 0 || seat >= s.st.num_players) throw nb::index_error("seat out of range");
+            int out[3];
+            s.st.breakdown(seat, out);
+            return std::make_tuple(out[0], out[1], out[2]);
+        })
+        .def("can_gain_vp", [](const MA& s) { return s.st.can_gain_vp(); })
+        .def("playout", [](MA& s, uint64_t seed) {
+            kb::Rng pick{seed};
+            s.version++;
+            return playout(s.st, pick, s.buf);
+        })
+        .def_static("random_games", [](std::vector<MA*> starts, int repeat, uint64_t pick_seed) {
+            // each start state played to its end `repeat` times inside the core; the decisions made
+            std::vector<ma::State> games;
+            for (MA* m : starts) games.push_back(m->st);
+            kb::Rng pick{pick_seed};
+            std::vector<int32_t> buf;
+            int64_t decisions = 0;
+            nb::gil_scoped_release release;
+            for (int r = 0; r < repeat; r++)
+                for (const ma::State& g : games) {
+                    ma::State st = g;
+                    st.keep_history = false;
+                    decisions += playout(st, pick, buf);
+                }
+            return decisions;
+        })
+        .def("fields", [](const MA& s) {
+            // the position with the names and forms of MiddleAgesState's fields
+            const ma::State& st = s.st;
+            int n = st.num_players;
+            nb::dict d;
+            auto lists = [&](auto arr) {
+                nb::list out;
+                for (int p = 0; p < n; p++) {
+                    nb::list one;
+                    for (auto x : arr[p]) one.append((int)x);
+                    out.append(one);
+                }
+                return out;
+            };
+            auto list_of = [](const auto& small) {
+                nb::list out;
+                for (auto x : small) out.append((int)x);
+                return out;
+            };
+            d["num_players"] = n;
+            d["start"] = st.start;
+            d["cur"] = st.cur;
+            d["actions"] = st.actions;
+            d["over"] = st.over;
+            d["final_round"] = st.final_round;
+            d["turn"] = st.turn;
+            d["coins"] = std::vector<int>(st.coins, st.coins + n);
+            d["vp"] = std::vector<int>(st.vp, st.vp + n);
+            d["crew"] = lists(st.crew);
+            d["sites"] = lists(st.sites);
+            d["done"] = lists(st.done);
+            nb::dict placed;
+            for (int c = 0; c < ma::NUM_CARDS; c++)
+                if (st.has_placed[c]) {
+                    nb::list on;
+                    for (auto x : st.placed[c]) on.append((int)x);
+                    placed[nb::int_(c)] = nb::tuple(on);
+                }
+            d["placed"] = placed;
+            d["progress"] = std::vector<int64_t>(st.progress, st.progress + ma::NUM_CARDS);
+            d["sent"] = std::vector<int>(st.sent, st.sent + ma::NUM_CARDS);
+            d["touched"] = list_of(st.touched);
+            d["brow"] = list_of(st.brow);
+            d["wrow"] = list_of(st.wrow);
+            d["bdeck"] = list_of(st.bdeck);
+            d["wdeck"] = list_of(st.wdeck);
+            d["unrecruited"] = st.unrecruited;
+            return d;
+        })
+        .def("set_fields", [](MA& s, nb::dict d) {
+            // take the position from a dict of MiddleAgesState's fields (as fields() writes it)
+            ma::State& st = s.st;
+            auto get_int = [&](const char* k) { return nb::cast<int64_t>(d[k]); };
+            int n = (int)get_int("num_players");
+            if (n < 2 || n > 4) throw nb::value_error("2 to 4 players");
+            st.num_players = n;
+            st.start = (int)get_int("start");
+            st.cur = (int)get_int("cur");
+            st.actions = (int)get_int("actions");
+            st.over = nb::cast<bool>(d["over"]);
+            st.final_round = nb::cast<bool>(d["final_round"]);
+            st.turn = (int)get_int("turn");
+            st.unrecruited = get_int("unrecruited");
+            auto coins = nb::cast<std::vector<int>>(d["coins"]);
+            auto vp = nb::cast<std::vector<int>>(d["vp"]);
+            for (int p = 0; p < n; p++) { st.coins[p] = coins.at(p); st.vp[p] = vp.at(p); }
+            auto fill = [](auto& small, const std::vector<int>& v, int cap) {
+                if ((int)v.size() > cap) throw nb::value_error("a list too long for the native state");
+                small.n = 0;
+                for (int x : v) small.push(x);
+            };
+            auto crew = nb::cast<std::vector<std::vector<int>>>(d["crew"]);
+            auto sites = nb::cast<std::vector<std::vector<int>>>(d["sites"]);
+            auto done = nb::cast<std::vector<std::vector<int>>>(d["done"]);
+            for (int p = 0; p < n; p++) {
+                fill(st.crew[p], crew.at(p), 64);
+                fill(st.sites[p], sites.at(p), 48);
+                fill(st.done[p], done.at(p), 48);
+            }
+            for (int c = 0; c < ma::NUM_CARDS; c++) { st.has_placed[c] = false; st.placed[c].n = 0; }
+            for (auto item : nb::cast<nb::dict>(d["placed"])) {
+                int c = nb::cast<int>(item.first);
+                if (c < 0 || c >= ma::NUM_CARDS) throw nb::value_error("no such site");
+                st.has_placed[c] = true;
+                fill(st.placed[c], nb::cast<std::vector<int>>(item.second), 40);
+            }
+            auto progress = nb::cast<std::vector<int64_t>>(d["progress"]);
+            auto sent = nb::cast<std::vector<int>>(d["sent"]);
+            for (int c = 0; c < ma::NUM_CARDS; c++) { st.progress[c] = progress.at(c); st.sent[c] = sent.at(c); }
+            fill(st.touched, nb::cast<std::vector<int>>(d["touched"]), 48);
+            fill(st.brow, nb::cast<std::vector<int>>(d["brow"]), 5);
+            fill(st.wrow, nb::cast<std::vector<int>>(d["wrow"]), 5);
+            fill(st.bdeck, nb::cast<std::vector<int>>(d["bdeck"]), 48);
+            fill(st.wdeck, nb::cast<std::vector<int>>(d["wdeck"]), 48);
+            s.version++;
+        });
+    bind_common(mastate);
 }

@@ -73,10 +73,11 @@ struct Rng {
         return z ^ (z >> 31);
     }
     uint64_t randbelow(uint64_t n) {
-        unsigned __int128 limit = (((unsigned __int128)1 << 64) / n) * n;
+        // x < (2**64 // n) * n, that is x < 2**64 - (2**64 % n), and 2**64 % n == (2**64 - n) % n
+        uint64_t rest = (0 - n) % n;
         while (true) {
             uint64_t x = next64();
-            if ((unsigned __int128)x < limit) return x % n;
+            if (!rest || x < 0 - rest) return x % n;
         }
     }
     template <class T> void shuffle(T* a, int n) {

@@ -21,16 +21,17 @@ def version_line() -> str:
     """``builders X.Y.Z`` and the core each game runs on (see ``BUILDERS_CORE`` in docs/native.md)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from builders.kingdom.native import available, core_name
+    from builders.core.games import core_setting
+    from builders.kingdom.native import available
 
     try:
         number = version("builders-games")
     except PackageNotFoundError:
         number = "(not installed)"
-    kingdom = "native core" if core_name() == "native" else "Python engine"
+    core = "native core" if core_setting() == "native" and available() else "Python engine"
     built = "built" if available() else "not built"
-    return (f"builders {number}: Kingdom Builder on the {kingdom} (native core {built}); "
-            f"The Builders: Middle Ages on the Python engine")
+    return (f"builders {number}: Kingdom Builder and The Builders: Middle Ages on the {core} "
+            f"(native core {built})")
 
 
 def _show_version(value: bool) -> None:

@@ -38,7 +38,7 @@ def test_batched_steps_are_the_python_games(players):
                 flat = encoding(codec, st, st.current_player, prefixes[i], mask)
                 assert np.array_equal(planes[i].ravel(), flat[:planes[i].size]), (step, i)
         actions = batch.sample().copy()
-        masks, rewards, dones, to_move = batch.step(actions)
+        _, rewards, dones, to_move = batch.step(actions)
         for i in range(size):
             prefixes[i].append(int(actions[i]))
             expected = np.zeros(players, dtype=np.float32)

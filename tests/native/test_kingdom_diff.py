@@ -18,7 +18,13 @@ from builders.kingdom import native
 from builders.kingdom.game import KingdomBuilder
 from builders.kingdom.state import KingdomState
 from tests.kingdom.golden.make_golden import moves_hash
-from tests.native.diff_kingdom import Tally, play_both, random_games, random_policy, state_difference
+from tests.native.diff_kingdom import (
+    Tally,
+    play_both,
+    random_games,
+    random_policy,
+    state_difference,
+)
 
 if not native.available():
     pytest.fail("the native core is not built: run `make native` (pip install ./native)", pytrace=False)
@@ -74,7 +80,7 @@ def test_bot_games_agree(level):
     game = KingdomBuilder()
     for seed in range(3):
         bot = make_bot("kingdom", level, seed)
-        play_both(game.random_setup(2 + seed, 900 + seed), lambda st, legal: bot.act(st), tally)
+        play_both(game.random_setup(2 + seed, 900 + seed), lambda st, legal, bot=bot: bot.act(st), tally)
     assert tally.disagreements == []
     assert tally.decisions > 300
 

@@ -13,13 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builders.core.errors import BuildersError, IllegalAction
+from builders.core.errors import IllegalAction
 from builders.core.games import CoreError
 from builders.core.record import replay
 from builders.kingdom import native
 from builders.kingdom.data import TERRAINS
 from builders.kingdom.game import KingdomBuilder
 from builders.kingdom.state import KingdomState
+from tests.native.helpers import outcome, positions_along
 
 if not native.available():
     pytest.fail("the native core is not built: run `make native` (pip install ./native)", pytrace=False)
@@ -30,32 +31,8 @@ RECORD = {key: value for key, value in json.loads(GOLDEN.read_text("utf-8")).ite
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-def _positions() -> list[KingdomState]:
-    """Python states along random games: turn starts, mid-builds, tiles in hand, the end."""
-    game = KingdomBuilder()
-    out = []
-    for seed in range(4):
-        state = game.new_state(game.random_setup(2 + seed % 3, 700 + seed))
-        rnd = random.Random(seed)
-        n = 0
-        while not state.is_over():
-            if n % 17 == 0:
-                out.append(state.copy())
-            legal = state.legal_actions()
-            state.apply(legal[rnd.randrange(len(legal))])
-            n += 1
-        out.append(state)
-    return out
-
-
-POSITIONS = _positions()
-
-
-def _outcome(fn):
-    try:
-        return ("ok", fn())
-    except BuildersError as e:
-        return (type(e).__name__, str(e))
+POSITIONS = positions_along((KingdomBuilder().new_state(KingdomBuilder().random_setup(2 + seed % 3, 700 + seed))
+                                  for seed in range(4)), 17)
 
 
 def _both(position: int):
@@ -78,8 +55,8 @@ actions = st.one_of(
 def test_any_action_is_refused_or_played_alike(position, action):
     py, nat = _both(position)
     before = nat.to_json()
-    a = _outcome(lambda: py.apply(action))
-    b = _outcome(lambda: nat.apply(action))
+    a = outcome(lambda: py.apply(action))
+    b = outcome(lambda: nat.apply(action))
     assert a == b
     if a[0] != "ok":
         assert nat.to_json() == before
@@ -97,7 +74,7 @@ def test_any_action_is_refused_or_played_alike(position, action):
               st.sampled_from([">", "", " > ", ","]))))
 def test_any_action_text_is_parsed_alike(position, text):
     py, nat = _both(position)
-    assert _outcome(lambda: nat.parse_action(text)) == _outcome(lambda: py.parse_action(text))
+    assert outcome(lambda: nat.parse_action(text)) == outcome(lambda: py.parse_action(text))
 
 
 @FUZZ
@@ -111,8 +88,8 @@ def test_recorded_draws_that_cannot_be_drawn_are_refused_alike(position, forced,
     action = legal[pick % len(legal)]
     py.forced, nat.forced = list(forced), list(forced)
     before = nat.to_json()
-    a = _outcome(lambda: py.apply(action))
-    b = _outcome(lambda: nat.apply(action))
+    a = outcome(lambda: py.apply(action))
+    b = outcome(lambda: nat.apply(action))
     assert a == b
     assert nat.forced == py.forced
     if a[0] != "ok":
@@ -145,7 +122,7 @@ def test_broken_records_fail_alike(seed, monkeypatch):
 
     def run(core):
         monkeypatch.setenv("BUILDERS_CORE", core)
-        return _outcome(lambda: replay(bad).to_record())
+        return outcome(lambda: replay(bad).to_record())
 
     assert run("native") == run("python")
 

@@ -36,15 +36,17 @@ def bench_native(
     runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
     games: int = typer.Option(100, min=1, help="Two-player games per run on the Python engine's side."),
 ) -> None:
-    """Kingdom Builder's native core beside the Python engine, per CPU second (docs/native.md)."""
+    """Both games' native core beside the Python engines, per CPU second (docs/native.md)."""
     from builders.kingdom.native import available
 
     if not available():
         typer.echo("error: the native core is not built (make native)", err=True)
         raise typer.Exit(2)
     from builders.kingdom.native_bench import run
+    from builders.middle_ages.native_bench import run as run_middle_ages
 
     run(runs=runs, games=games, echo=typer.echo)
+    run_middle_ages(runs=runs, games=max(1, games // 3), echo=typer.echo)
 
 
 @app.command("rl")

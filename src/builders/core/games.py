@@ -33,6 +33,16 @@ def core_setting() -> str | None:
     return value
 
 
+def native_wanted(built: bool) -> bool:
+    """Whether ``BUILDERS_CORE`` asks for the native core (``built``: whether the game's native core
+    is there); CoreError if it asks for it and it is not built."""
+    if core_setting() != "native":
+        return False
+    if not built:
+        raise CoreError("BUILDERS_CORE=native, but the native core is not built (make native)")
+    return True
+
+
 def game_names() -> list[str]:
     return list(_GAMES)
 

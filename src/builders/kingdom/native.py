@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from builders.core.errors import IllegalAction
-from builders.core.games import CoreError, core_setting
+from builders.core.games import CoreError, core_setting, native_wanted
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, check_not_over, winners_of
 from builders.kingdom import notation, rules
@@ -298,12 +298,7 @@ GameState.register(NativeKingdomState)
 def select(state: KingdomState) -> GameState:
     """``state`` on the core the environment asks for (``BUILDERS_CORE``): the Python engine by
     default and for "python", the native core for "native" (CoreError if it is not built)."""
-    core = core_setting()
-    if core != "native":
-        return state
-    if _native is None:
-        raise CoreError("BUILDERS_CORE=native, but the native core is not built (make native)")
-    return from_python(state)
+    return from_python(state) if native_wanted(_native is not None) else state
 
 
 def core_name() -> str:

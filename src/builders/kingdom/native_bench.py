@@ -109,9 +109,9 @@ def run(runs: int = 5, games: int = 100, echo: Callable[[str], None] = print) ->
          f"{runs} runs; oracle, paddock, harbor, farm; miners, fishermen, workers)")
     for players in (2, 4):
         n = games if players == 2 else max(1, games // 2)
-        py = _median(runs, lambda: _cpu(lambda: python_random_games(players, max(1, n // 5))))
-        core = _median(runs, lambda: _cpu(lambda: native_random_games(players, n * 10)))
-        api = _median(runs, lambda: _cpu(lambda: api_random_games(players, n)))
+        py = _median(runs, lambda p=players, n=n: _cpu(lambda: python_random_games(p, max(1, n // 5))))
+        core = _median(runs, lambda p=players, n=n: _cpu(lambda: native_random_games(p, n * 10)))
+        api = _median(runs, lambda p=players, n=n: _cpu(lambda: api_random_games(p, n)))
         out[f"python_{players}p"], out[f"core_{players}p"], out[f"api_{players}p"] = py, core, api
         echo(f"  {players} players, random games: Python {py:>12,.0f} decisions/s")
         echo(f"  {players} players, random games inside the core: {core:>12,.0f} decisions/s  "

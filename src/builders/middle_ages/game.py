@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from builders.core.state import Game, GameState
+from builders.middle_ages import native as _native
 from builders.middle_ages.setup import MAX_PLAYERS, MIN_PLAYERS, check_setup, random_setup
 from builders.middle_ages.state import MiddleAgesState
 
@@ -22,10 +23,10 @@ class MiddleAges(Game):
 
     def new_state(self, setup: Mapping[str, Any]) -> GameState[int]:
         """The initial state; raises InvalidSetup saying what is wrong with ``setup``."""
-        return MiddleAgesState(check_setup(setup))
+        return _native.select(MiddleAgesState(check_setup(setup)))
 
     def new_random_state(self, players: int, seed: int | str) -> GameState[int]:
-        return MiddleAgesState(check_setup(random_setup(players, seed)))
+        return _native.select(MiddleAgesState(check_setup(random_setup(players, seed))))
 
     def state_from_json(self, position: Mapping[str, Any], setup: Mapping[str, Any]) -> MiddleAgesState:
         """A position given as ``to_json`` output (see :meth:`MiddleAgesState.from_json`)."""

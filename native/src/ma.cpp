@@ -1,0 +1,195 @@
+// The Builders: Middle Ages: the native core (see ma.hpp). Each function names the Python it ports.
+#include "ma.hpp"
+
+namespace ma {
+
+Tables T;
+
+void set_tables(const std::vector<int>& cost, const std::vector<int64_t>& prod, const std::vector<int64_t>& req,
+                const std::vector<int>& reward, const std::vector<int>& vp, const std::vector<int>& machines) {
+    for (int c = 0; c < NUM_CARDS; c++) {
+        T.cost[c] = cost[c];
+        T.prod[c] = prod[c];
+        T.req[c] = req[c];
+        T.reward[c] = reward[c];
+        T.vp[c] = vp[c];
+        T.machine[c] = false;
+    }
+    for (int c : machines) T.machine[c] = true;
+}
+
+static inline bool covers(int64_t progress, int64_t requirement) {
+    return (((progress | GUARD) - requirement) & GUARD) == GUARD;
+}
+
+// MiddleAgesState.legal_actions
+void State::legal_actions(std::vector<int32_t>& out) const {
+    out.clear();
+    if (over) return;
+    int left = actions, p = cur, c = coins[p];
+    if (!left) {
+        out.push_back(END);
+        if (c >= ACTION_PRICE) out.push_back(BUY);
+        return;
+    }
+    if (c >= ACTION_PRICE) out.push_back(BUY);
+    for (int k = 1; k <= (left < 3 ? left : 3); k++) out.push_back(COINS + k);
+    for (int16_t a : brow) out.push_back(a);
+    for (int16_t a : wrow) out.push_back(a);
+    const auto& cr = crew[p];
+    if (!cr.n || !sites[p].n) return;
+    int8_t ready[64];
+    int nready = 0;
+    for (int8_t w : cr)
+        if (c >= 5 || T.cost[w] <= c) ready[nready++] = w;
+    if (!nready) return;
+    bool filter = touched.n > 0;
+    for (int8_t s : sites[p]) {
+        if (filter && !(sent[s] < left)) continue;
+        for (int i = 0; i < nready; i++) out.push_back(SEND + (s << 7) + ready[i]);
+    }
+}
+
+// the refusals of MiddleAgesState.apply
+bool State::is_legal(int64_t action) const {
+    if (over) return false;
+    int p = cur;
+    if (action < OPEN) {
+        if (action > BUY) {
+            int64_t k = action - COINS;
+            return !(k > 3 || k > actions);
+        }
+        if (action == END) return !actions;
+        if (action != BUY) return false;
+        return coins[p] >= ACTION_PRICE;
+    }
+    if (action >= SEND) {
+        int64_t w = action & 127, s = (action >> 7) - (SEND >> 7);
+        if (s >= NUM_CARDS || !crew[p].has((int8_t)w) || !sites[p].has((int8_t)s)) return false;
+        int need = sent[s] + 1;
+        return !(need > actions || coins[p] - T.cost[w] < 0);
+    }
+    const auto& row = action >= RECRUIT ? wrow : brow;
+    return row.has((int16_t)action) && actions;
+}
+
+// MiddleAgesState.apply (the action is legal)
+int State::apply(int32_t action) {
+    int p = cur;
+    if (action < OPEN) {
+        if (action > BUY) {
+            int k = action - COINS;
+            actions -= k;
+            static const int gain[4] = {0, 1, 3, 6};
+            coins[p] += gain[k];
+            if (keep_history) history.push_back(action);
+            return 0;
+        }
+        if (action == END) {
+            if (keep_history) history.push_back(END);
+            for (int8_t s : touched) sent[s] = 0;
+            touched.n = 0;
+            if (vp[p] >= END_TRIGGER_VP) final_round = true;
+            turn++;
+            p++;
+            if (p == num_players) p = 0;
+            if (p == start && (final_round || !(brow.n || bdeck.n || can_gain_vp()))) over = true;
+            cur = p;
+            actions = FREE_ACTIONS;
+            return 0;
+        }
+        coins[p] -= ACTION_PRICE;
+        actions++;
+        if (keep_history) history.push_back(BUY);
+        return 0;
+    }
+    if (action >= SEND) {
+        int w = action & 127, s = (action >> 7) - (SEND >> 7);
+        auto& cr = crew[p];
+        int need = sent[s] + 1;
+        int c = coins[p] - T.cost[w];
+        actions -= need;
+        sent[s] = need;
+        if (need == 1) touched.push((int8_t)s);
+        cr.remove((int8_t)w);
+        int64_t prog = progress[s] + T.prod[w];
+        if (keep_history) history.push_back(action);
+        if (covers(prog, T.req[s])) {
+            for (int8_t x : placed[s]) cr.push(x);
+            placed[s].n = 0;
+            has_placed[s] = false;
+            cr.push((int8_t)w);
+            sites[p].remove((int8_t)s);
+            done[p].push((int8_t)s);
+            vp[p] += T.vp[s];
+            c += T.reward[s];
+            progress[s] = 0;
+            sent[s] = 0;
+            if (T.machine[s]) cr.push((int8_t)s);
+        } else {
+            placed[s].push((int8_t)w);
+            progress[s] = prog;
+        }
+        coins[p] = c;
+        return 0;
+    }
+    bool recruit = action >= RECRUIT;
+    auto& row = recruit ? wrow : brow;
+    auto& deck = recruit ? wdeck : bdeck;
+    int forced = -1, used = 0;
+    if (forced_card != -2 && deck.n) {
+        if (forced_card < 0 || !deck.has((int8_t)forced_card)) throw ForcedError{!recruit};
+        forced = forced_card;
+        used = 1;
+    }
+    actions--;
+    int base;
+    if (recruit) {
+        base = RECRUIT;
+        crew[p].push((int8_t)(action - RECRUIT));
+        unrecruited -= T.prod[action - RECRUIT];
+    } else {
+        base = OPEN;
+        int c = action - OPEN;
+        sites[p].push((int8_t)c);
+        placed[c].n = 0;
+        has_placed[c] = true;
+    }
+    if (keep_history) history.push_back(action);
+    if (deck.n) {
+        int nw;
+        if (forced >= 0) {
+            deck.remove((int8_t)forced);
+            nw = forced;
+        } else {
+            nw = deck.v[--deck.n];
+        }
+        row.v[row.find((int16_t)action)] = (int16_t)(base + nw);
+        if (keep_history) history.push_back(-(nw + 1));
+    } else {
+        row.remove((int16_t)action);
+    }
+    return used;
+}
+
+// rules.can_gain_vp
+bool State::can_gain_vp() const {
+    if (brow.n || bdeck.n) return true;
+    for (int p = 0; p < num_players; p++) {
+        if (!sites[p].n) continue;
+        int64_t mine = unrecruited;
+        for (int8_t w : crew[p]) mine += T.prod[w];
+        for (int8_t s : sites[p])
+            if (covers(progress[s] + mine, T.req[s])) return true;
+    }
+    return false;
+}
+
+// scoring.breakdown
+void State::breakdown(int seat, int out[3]) const {
+    out[0] = out[1] = 0;
+    for (int8_t c : done[seat]) out[T.machine[c] ? 1 : 0] += T.vp[c];
+    out[2] = coins[seat] / 10;
+}
+
+}  // namespace ma

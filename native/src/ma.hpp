@@ -1,0 +1,72 @@
+// The Builders: Middle Ages: the native core, a port of builders.middle_ages.state (legal_actions,
+// apply), rules.can_gain_vp and scoring. The card tables come from builders.middle_ages.cards
+// (ma::set_tables) so that the numbers are the Python engine's own.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace ma {
+
+constexpr int NUM_CARDS = 84;
+constexpr int END = 0, BUY = 1, COINS = 1, OPEN = 256, RECRUIT = 512, SEND = 1024;
+constexpr int FREE_ACTIONS = 3, ACTION_PRICE = 5, START_COINS = 10, END_TRIGGER_VP = 17;
+constexpr int64_t GUARD = 0x80808080LL;
+
+struct Tables {
+    int cost[NUM_CARDS];
+    int64_t prod[NUM_CARDS], req[NUM_CARDS];
+    int reward[NUM_CARDS], vp[NUM_CARDS];
+    bool machine[NUM_CARDS];
+};
+extern Tables T;
+void set_tables(const std::vector<int>& cost, const std::vector<int64_t>& prod, const std::vector<int64_t>& req,
+                const std::vector<int>& reward, const std::vector<int>& vp, const std::vector<int>& machines);
+
+// a list kept in place (a copy of the state is one memcpy)
+template <class T, int N> struct Small {
+    T v[N];
+    int n = 0;
+    void push(T x) { v[n++] = x; }
+    int find(T x) const { for (int i = 0; i < n; i++) if (v[i] == x) return i; return -1; }
+    bool has(T x) const { return find(x) >= 0; }
+    void erase_at(int i) { for (int j = i; j < n - 1; j++) v[j] = v[j + 1]; n--; }
+    void remove(T x) { int i = find(x); if (i >= 0) erase_at(i); }
+    T* begin() { return v; }
+    T* end() { return v + n; }
+    const T* begin() const { return v; }
+    const T* end() const { return v + n; }
+};
+
+// an error the Python side turns into the engine's message: the recorded draw is not in the deck
+struct ForcedError { bool building; };
+
+struct State {
+    int num_players = 2, start = 0, cur = 0, actions = FREE_ACTIONS, turn = 0;
+    bool over = false, final_round = false;
+    int coins[4] = {0, 0, 0, 0}, vp[4] = {0, 0, 0, 0};
+    Small<int8_t, 64> crew[4];
+    Small<int8_t, 48> sites[4], done[4];
+    Small<int8_t, 40> placed[NUM_CARDS];
+    bool has_placed[NUM_CARDS];
+    int64_t progress[NUM_CARDS];
+    int sent[NUM_CARDS];
+    Small<int8_t, 48> touched;
+    Small<int16_t, 5> brow, wrow;       // action codes
+    Small<int8_t, 48> bdeck, wdeck;     // top card last
+    int64_t unrecruited = 0;
+    std::vector<int32_t> history;       // actions >= 0; a drawn card c as -(c + 1)
+    bool keep_history = true;
+    int forced_card = -2;               // the next draw (replay): a card index, -1 none such, -2 nothing forced
+
+    State() {
+        for (int c = 0; c < NUM_CARDS; c++) { has_placed[c] = false; progress[c] = 0; sent[c] = 0; }
+    }
+    void legal_actions(std::vector<int32_t>& out) const;
+    bool is_legal(int64_t action) const;
+    // play a legal action; returns 1 if it consumed the forced draw; throws ForcedError (nothing changed)
+    int apply(int32_t action);
+    bool can_gain_vp() const;
+    void breakdown(int seat, int out[3]) const;  // buildings, machines, coins
+};
+
+}  // namespace ma

@@ -1,0 +1,185 @@
+"""The Builders: Middle Ages on the native core: :class:`NativeMiddleAgesState`, a ``GameState``
+that is the C++ module ``builders_native``'s state (built from ``native/``).
+
+It plays exactly like :class:`~builders.middle_ages.state.MiddleAgesState`: the same actions in the
+same order, the same draws, scores, records and error messages. ``legal_actions``, ``apply``,
+``is_over``, ``copy`` and ``current_player`` are the core's own; the rest (error messages, JSON
+positions and observations, the fields the bots read: ``coins``, ``crew``, ``sites``, ...) comes from
+a Python ``MiddleAgesState`` made from it on demand and kept until the next action (read-only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from builders.core.errors import IllegalAction
+from builders.core.games import CoreError, native_wanted
+from builders.core.rng import Rng
+from builders.core.state import Chance, GameState, Result, winners_of
+from builders.middle_ages import cards as _cards
+from builders.middle_ages.cards import IDS, INDEX
+from builders.middle_ages.state import MiddleAgesState
+
+try:  # the native module is optional: without it the Python engine plays
+    import builders_native as _native
+except ImportError:  # pragma: no cover - depends on the install
+    _native = None
+
+if _native is not None:
+    _native.ma_tables(list(_cards.COST), list(_cards.PROD), list(_cards.REQ), list(_cards.REWARD), list(_cards.VP),
+                      list(_cards.MACHINES))
+
+_CHANCE = [Chance(card) for card in IDS]
+#: the fields of MiddleAgesState that the native state keeps (see MAState.fields)
+FIELDS = ("num_players", "start", "cur", "actions", "over", "final_round", "turn", "coins", "vp", "crew",
+          "sites", "done", "placed", "progress", "sent", "touched", "brow", "wrow", "bdeck", "wdeck",
+          "unrecruited")
+
+
+def available() -> bool:
+    """Whether the native module ``builders_native`` is installed."""
+    return _native is not None
+
+
+def _encode_history(history: list) -> list[int]:
+    return [-(INDEX[e] + 1) if isinstance(e, Chance) else e for e in history]
+
+
+def from_python(st: MiddleAgesState) -> NativeMiddleAgesState:
+    """The native state of a Python ``MiddleAgesState`` (history and forced draws included)."""
+    if _native is None:
+        raise CoreError("the native core is not built (make native)")
+    n = NativeMiddleAgesState()
+    n.meta = st._setup
+    n.set_fields({name: getattr(st, name) for name in FIELDS})
+    n.set_history(_encode_history(st.history))
+    n.forced = list(st.forced)
+    return n
+
+
+class NativeMiddleAgesState(_native.MAState if _native is not None else object):  # type: ignore[misc]
+    """A position of The Builders: Middle Ages on the native core, with the protocol of
+    ``MiddleAgesState`` (registered as a ``GameState``)."""
+
+    GAME = "middle-ages"
+    RECORD_FORMAT = 1
+    __slots__ = ()
+
+    _setup = property(lambda self: self.meta)
+
+    def to_python(self) -> MiddleAgesState:
+        """This position as a Python ``MiddleAgesState`` (a new, independent one)."""
+        st = MiddleAgesState.__new__(MiddleAgesState)
+        for name, value in self.fields().items():
+            setattr(st, name, value)
+        st._setup = self.meta
+        st.rng = Rng(self.meta.get("seed", 0))
+        st.history = self.history[:]
+        st.forced = list(self.forced)
+        return st
+
+    def _python(self) -> MiddleAgesState:
+        py = self.cache
+        if py is None:
+            py = self.cache = self.to_python()
+        return py
+
+    def _apply_slow(self, action: Any) -> None:
+        """``apply`` of an action with a pending forced draw, or of one that is not legal."""
+        if self.forced and self.is_legal(action):
+            name = self.forced[0]
+            card = INDEX.get(name, -1) if isinstance(name, str) else -1
+            status = self.apply_forced(action, card)
+            if status == 1:
+                self.forced.pop(0)
+            if status >= 0:
+                return
+            which = "building" if status == -1 else "worker"
+            raise IllegalAction(f"the recorded draw {name} is not in the {which} deck")
+        self._python()._refuse(action)
+
+    @property
+    def history(self) -> list:
+        """The history (actions and Chance entries); one list per position (do not change it)."""
+        hist = self.hist
+        if hist is None:
+            hist = self.hist = [e if e >= 0 else _CHANCE[-e - 1] for e in self.history_codes]
+        return hist
+
+    @history.setter
+    def history(self, value: list) -> None:
+        self.set_history(_encode_history(value))
+
+    @property
+    def num_players(self) -> int:
+        return self.meta["players"]
+
+    @property
+    def rng(self) -> Rng:
+        return Rng(self.meta.get("seed", 0))
+
+    @property
+    def record_format(self) -> int:
+        return self.RECORD_FORMAT
+
+    # -- results ------------------------------------------------------------------------------
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """``{"buildings", "machines", "coins"}`` VP of each seat now (scoring.breakdown)."""
+        return [dict(zip(("buildings", "machines", "coins"), self.breakdown(seat))) for seat in range(self.num_players)]
+
+    def result(self) -> Result:
+        if not self.is_over():
+            raise ValueError("the game is not over")
+        parts = tuple(self.score_breakdown())
+        scores = tuple(sum(b.values()) for b in parts)
+        coins = self.coins
+        keys = [(scores[p], parts[p]["buildings"] + parts[p]["machines"], coins[p]) for p in range(len(parts))]
+        return Result(scores, parts, winners_of(keys))
+
+    returns = GameState.returns
+
+    # -- notation and records -----------------------------------------------------------------
+    action_to_string = MiddleAgesState.action_to_string
+    apply_string = GameState.apply_string
+    history_strings = GameState.history_strings
+    player_actions = GameState.player_actions
+    take_forced = GameState.take_forced
+    to_record = GameState.to_record
+
+    def parse_action(self, text: str) -> int:
+        return self._python().parse_action(text)
+
+    # -- information --------------------------------------------------------------------------
+    setup = MiddleAgesState.setup
+
+    def to_json(self) -> dict[str, Any]:
+        return self._python().to_json()
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return self._python().observation(seat)
+
+    def resample_hidden(self, seat: int, rng: Rng) -> NativeMiddleAgesState:
+        """As ``MiddleAgesState.resample_hidden``, on the native core."""
+        return from_python(self.to_python().resample_hidden(seat, rng))
+
+    def __repr__(self) -> str:
+        return f"<NativeMiddleAgesState {self.num_players} players, seat {self.current_player}>"
+
+
+def _read_python(name: str) -> property:
+    def read(self: NativeMiddleAgesState) -> Any:
+        return getattr(self._python(), name)
+
+    read.__doc__ = f"``MiddleAgesState.{name}`` of this position (read it, do not change it)."
+    return property(read)
+
+
+for _name in FIELDS[1:]:
+    setattr(NativeMiddleAgesState, _name, _read_python(_name))
+
+GameState.register(NativeMiddleAgesState)
+
+
+def select(state: MiddleAgesState) -> GameState:
+    """``state`` on the core ``BUILDERS_CORE`` asks for (see builders.kingdom.native.select)."""
+    return from_python(state) if native_wanted(_native is not None) else state

@@ -1,0 +1,60 @@
+"""The Builders: Middle Ages on the native core beside the Python engine, per CPU second
+(``builders bench native``; see builders.kingdom.native_bench for the method)."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from builders.middle_ages.game import MiddleAges
+from builders.middle_ages.state import MiddleAgesState
+
+
+def _starts(players: int, games: int) -> list[MiddleAgesState]:
+    game = MiddleAges()
+    return [MiddleAgesState(game.random_setup(players, seed)) for seed in range(games)]
+
+
+def _api(states: list, seed: int) -> float:
+    """Decisions of random games from ``states`` through legal_actions() and apply() from Python."""
+    rnd = random.Random(seed).random
+    decisions = 0
+    for st in states:
+        is_over, legal_actions, apply = st.is_over, st.legal_actions, st.apply
+        while not is_over():
+            legal = legal_actions()
+            apply(legal[int(rnd() * len(legal))])
+            decisions += 1
+    return decisions
+
+
+def _rate(runs: int, make: Callable[[], object], play: Callable[[object], float]) -> float:
+    """The median of ``runs`` runs of decisions per CPU second (the states made outside the timing)."""
+    rates = []
+    for _ in range(runs):
+        made = make()
+        start = time.process_time()
+        count = play(made)
+        rates.append(count / (time.process_time() - start))
+    return statistics.median(rates)
+
+
+def run(runs: int = 5, games: int = 40, echo: Callable[[str], None] = print) -> dict[str, float]:
+    from builders.middle_ages.native import _native, from_python
+
+    out: dict[str, float] = {}
+    echo(f"The Builders: Middle Ages, native core vs Python engine (per CPU second, median of {runs} runs; "
+         f"random setups)")
+    for players in (2, 4):
+        py = _rate(runs, lambda p=players: [s.copy() for s in _starts(p, games)], lambda states: _api(states, 1))
+        api = _rate(runs, lambda p=players: [from_python(s) for s in _starts(p, games)], lambda states: _api(states, 1))
+        core = _rate(runs, lambda p=players: [from_python(s) for s in _starts(p, games)],
+                     lambda states: _native.MAState.random_games(states, 10, 1))
+        out[f"python_{players}p"], out[f"api_{players}p"], out[f"core_{players}p"] = py, api, core
+        echo(f"  {players} players, random games: Python {py:>12,.0f} decisions/s")
+        echo(f"  {players} players, random games inside the core: {core:>12,.0f} decisions/s  ({core / py:,.1f}x)")
+        echo(f"  {players} players, legal_actions() + apply() from Python on the core: {api:>12,.0f} "
+             f"decisions/s  ({api / py:,.1f}x)")
+    return out

@@ -1,0 +1,33 @@
+"""Helpers of the native core's tests: positions along random games, and the outcome of a call."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from builders.core.errors import BuildersError
+
+
+def positions_along(states: Iterable[Any], every: int) -> list[Any]:
+    """Copies of each state every ``every`` random decisions of its game, and its end."""
+    out = []
+    for seed, state in enumerate(states):
+        rnd = random.Random(seed)
+        n = 0
+        while not state.is_over():
+            if n % every == 0:
+                out.append(state.copy())
+            legal = state.legal_actions()
+            state.apply(legal[rnd.randrange(len(legal))])
+            n += 1
+        out.append(state)
+    return out
+
+
+def outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
+    """("ok", the value) or (the engine error's class name, its message)."""
+    try:
+        return ("ok", fn())
+    except BuildersError as e:
+        return (type(e).__name__, str(e))

@@ -1,0 +1,215 @@
+"""The Builders: Middle Ages on the native core against the Python engine: every decision's legal
+actions (in order), every field of the state, the scores and the records; golden games and records
+replayed on the native core; bad input (Hypothesis) refused with the same words.
+
+These tests need the native module (``make native``): without it they fail, they do not skip."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builders.ai.factory import make_bot
+from builders.core.errors import BuildersError
+from builders.core.record import replay
+from builders.core.rng import Rng
+from builders.middle_ages import native
+from builders.middle_ages.cards import IDS
+from builders.middle_ages.game import MiddleAges
+from builders.middle_ages.state import MiddleAgesState
+from tests.native.helpers import outcome, positions_along
+
+if not native.available():
+    pytest.fail("the native core is not built: run `make native` (pip install ./native)", pytrace=False)
+
+GOLDEN = json.loads((Path(__file__).parents[1] / "middle_ages" / "golden" / "legal_counts.json").read_text("utf-8"))
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def difference(py: MiddleAgesState, nat: native.NativeMiddleAgesState) -> str | None:
+    other = nat.to_python()
+    for name in (*native.FIELDS, "history", "forced"):
+        if getattr(py, name) != getattr(other, name):
+            return f"{name}: {getattr(py, name)!r} != {getattr(other, name)!r}"
+    return None
+
+
+def play_both(py: MiddleAgesState, choose) -> tuple[int, list[str]]:
+    nat = native.from_python(py)
+    problems: list[str] = []
+    decisions = 0
+    while not py.is_over():
+        legal = py.legal_actions()
+        if nat.legal_actions() != legal:
+            return decisions, [f"decision {decisions}: legal actions differ"]
+        action = choose(py, legal)
+        py.apply(action)
+        nat.apply(action)
+        decisions += 1
+        diff = difference(py, nat)
+        if diff:
+            return decisions, [f"decision {decisions}: {diff}"]
+        if decisions % 10 == 0 and nat.score_breakdown() != [py_breakdown(py, s) for s in range(py.num_players)]:
+            return decisions, [f"decision {decisions}: scores differ"]
+    if not nat.is_over() or nat.to_record() != py.to_record() or nat.result() != py.result():
+        problems.append("the ends differ")
+    return decisions, problems
+
+
+def py_breakdown(py: MiddleAgesState, seat: int) -> dict[str, int]:
+    from builders.middle_ages.scoring import breakdown
+
+    return breakdown(py, seat)
+
+
+def test_random_games_agree_over_100000_decisions():
+    game = MiddleAges()
+    total, problems, players = 0, [], set()
+    seed = 0
+    while total < 100_000:
+        py = game.new_state(game.random_setup(2 + seed % 3, seed))
+        players.add(py.num_players)
+        rnd = random.Random(seed)
+        made, found = play_both(py, lambda state, legal, rnd=rnd: legal[rnd.randrange(len(legal))])
+        total += made
+        problems += [f"seed {seed}: {p}" for p in found]
+        seed += 1
+    assert problems == []
+    assert players == {2, 3, 4}
+
+
+@pytest.mark.parametrize("level", ["medium", "easy"])
+def test_bot_games_agree(level):
+    game = MiddleAges()
+    for seed in range(2):
+        bot = make_bot("middle-ages", level, seed)
+        made, problems = play_both(game.new_state(game.random_setup(2 + seed, 70 + seed)), lambda s, legal, bot=bot: bot.act(s))
+        assert problems == [] and made > 50
+
+
+@pytest.mark.parametrize("golden", GOLDEN, ids=lambda g: f"{g['players']}p-seed{g['seed']}")
+def test_golden_games_on_the_native_core(golden, monkeypatch):
+    monkeypatch.setenv("BUILDERS_CORE", "native")
+    game = MiddleAges()
+    state = game.new_state(game.random_setup(golden["players"], golden["seed"]))
+    assert type(state) is native.NativeMiddleAgesState
+    rnd = random.Random(golden["seed"])
+    counts = []
+    while not state.is_over():
+        actions = state.legal_actions()
+        counts.append(len(actions))
+        state.apply(actions[rnd.randrange(len(actions))])
+    assert counts == golden["legal_counts"]
+    assert state.history_strings() == golden["history"]
+    assert state.result().to_json() == golden["result"]
+    record = {"game": "middle-ages", "format": 1, "setup": game.random_setup(golden["players"], golden["seed"]),
+              "history": golden["history"]}
+    replayed = replay(record)
+    assert type(replayed) is native.NativeMiddleAgesState
+    assert replayed.result().to_json() == golden["result"]
+    assert replayed.to_json() == state.to_json()
+
+
+def test_playouts_inside_the_core_are_the_games_python_plays_with_the_same_picks():
+    game = MiddleAges()
+    for seed in range(9):
+        py = game.new_state(game.random_setup(2 + seed % 3, seed))
+        nat = native.from_python(py)
+        decisions = nat.playout(seed)
+        rng = Rng(seed)
+        count = 0
+        while not py.is_over():
+            legal = py.legal_actions()
+            py.apply(legal[rng.randbelow(len(legal))])
+            count += 1
+        assert decisions == count
+        assert nat.to_record() == py.to_record()
+
+
+POSITIONS = positions_along((MiddleAges().new_state(MiddleAges().random_setup(2 + seed, 500 + seed))
+                                  for seed in range(3)), 23)
+
+
+@FUZZ
+@given(position=st.integers(0, 1000), action=st.one_of(
+    st.integers(-3, 2000), st.integers(-(1 << 70), 1 << 70),
+    st.builds(lambda s, w: 1024 + (s << 7) + w, st.integers(0, 90), st.integers(0, 127)),
+    st.booleans(), st.floats(), st.text(max_size=6), st.none()))
+def test_any_action_is_refused_or_played_alike(position, action):
+    py = POSITIONS[position % len(POSITIONS)].copy()
+    nat = native.from_python(py)
+    assert outcome(lambda: nat.apply(action)) == outcome(lambda: py.apply(action))
+    assert difference(py, nat) is None
+    assert nat.is_legal(action) == py.is_legal(action)
+
+
+@FUZZ
+@given(position=st.integers(0, 1000), text=st.one_of(
+    st.text(max_size=20),
+    st.builds(lambda verb, a, b: f"{verb} {a} {b}".strip(),
+              st.sampled_from(["open", "recruit", "send", "coins", "buy", "end", "take"]),
+              st.sampled_from([*IDS[::7], "1", "3", "B99", ""]), st.sampled_from([*IDS[40:50], ""]))))
+def test_any_action_text_is_parsed_alike(position, text):
+    py = POSITIONS[position % len(POSITIONS)].copy()
+    nat = native.from_python(py)
+    assert outcome(lambda: nat.parse_action(text)) == outcome(lambda: py.parse_action(text))
+
+
+@FUZZ
+@given(position=st.integers(0, 1000), forced=st.lists(st.one_of(st.sampled_from(IDS), st.text(max_size=4)),
+                                                      max_size=3), pick=st.integers(0, 10_000))
+def test_recorded_draws_that_cannot_be_drawn_are_refused_alike(position, forced, pick):
+    py = POSITIONS[position % len(POSITIONS)].copy()
+    if py.is_over():
+        return
+    nat = native.from_python(py)
+    legal = py.legal_actions()
+    action = legal[pick % len(legal)]
+    py.forced, nat.forced = list(forced), list(forced)
+    assert outcome(lambda: nat.apply(action)) == outcome(lambda: py.apply(action))
+    assert difference(py, nat) is None
+
+
+
+
+@FUZZ
+@given(seed=st.integers(0, 1 << 30))
+def test_broken_records_fail_alike(seed, monkeypatch):
+    golden = GOLDEN[seed % len(GOLDEN)]
+    record = {"game": "middle-ages", "format": 1,
+              "setup": MiddleAges().random_setup(golden["players"], golden["seed"]), "history": golden["history"]}
+    bad = copy.deepcopy(record)
+    rnd = random.Random(seed)
+    i = rnd.randrange(len(bad["history"]))
+    choice = rnd.randrange(4)
+    if choice == 0:
+        bad["history"][i] = rnd.choice(["end", "buy", "coins 3", "open B07", "recruit W01", "send W01 B01", "x"])
+    elif choice == 1:
+        bad["history"].insert(i, {"chance": rnd.choice([*IDS[::11], "Z9"])})
+    elif choice == 2:
+        del bad["history"][i]
+    else:
+        bad["history"][i] = {"chance": rnd.choice(IDS)}
+
+    def run(core):
+        monkeypatch.setenv("BUILDERS_CORE", core)
+        return outcome(lambda: replay(bad).to_record())
+
+    assert run("native") == run("python")
+
+
+def test_the_core_is_chosen_by_builders_core(monkeypatch):
+    game = MiddleAges()
+    monkeypatch.delenv("BUILDERS_CORE", raising=False)
+    assert type(game.new_state(game.random_setup(2, 1))) is MiddleAgesState
+    monkeypatch.setenv("BUILDERS_CORE", "native")
+    assert type(game.new_random_state(3, 1)) is native.NativeMiddleAgesState
+    monkeypatch.setattr(native, "_native", None)
+    with pytest.raises(BuildersError, match=r"^BUILDERS_CORE=native, but the native core is not built \(make native\)$"):
+        game.new_state(game.random_setup(2, 1))
