@@ -23,6 +23,7 @@ from builders.middle_ages import native
 from builders.middle_ages.cards import IDS
 from builders.middle_ages.game import MiddleAges
 from builders.middle_ages.state import MiddleAgesState
+from tests.native.diff_middle_ages import difference, play_both
 from tests.native.helpers import outcome, positions_along
 
 if not native.available():
@@ -30,42 +31,6 @@ if not native.available():
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "middle_ages" / "golden" / "legal_counts.json").read_text("utf-8"))
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-def difference(py: MiddleAgesState, nat: native.NativeMiddleAgesState) -> str | None:
-    other = nat.to_python()
-    for name in (*native.FIELDS, "history", "forced"):
-        if getattr(py, name) != getattr(other, name):
-            return f"{name}: {getattr(py, name)!r} != {getattr(other, name)!r}"
-    return None
-
-
-def play_both(py: MiddleAgesState, choose) -> tuple[int, list[str]]:
-    nat = native.from_python(py)
-    problems: list[str] = []
-    decisions = 0
-    while not py.is_over():
-        legal = py.legal_actions()
-        if nat.legal_actions() != legal:
-            return decisions, [f"decision {decisions}: legal actions differ"]
-        action = choose(py, legal)
-        py.apply(action)
-        nat.apply(action)
-        decisions += 1
-        diff = difference(py, nat)
-        if diff:
-            return decisions, [f"decision {decisions}: {diff}"]
-        if decisions % 10 == 0 and nat.score_breakdown() != [py_breakdown(py, s) for s in range(py.num_players)]:
-            return decisions, [f"decision {decisions}: scores differ"]
-    if not nat.is_over() or nat.to_record() != py.to_record() or nat.result() != py.result():
-        problems.append("the ends differ")
-    return decisions, problems
-
-
-def py_breakdown(py: MiddleAgesState, seat: int) -> dict[str, int]:
-    from builders.middle_ages.scoring import breakdown
-
-    return breakdown(py, seat)
 
 
 def test_random_games_agree_over_100000_decisions():
