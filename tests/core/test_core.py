@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from builders.core import games as games_module
+from builders.core import plugins
 from builders.core.agents import RandomAgent, play
 from builders.core.errors import RecordError, ReplayError
 from builders.core.record import load_json, replay, steps
@@ -17,8 +17,10 @@ from .toy import ToyGame
 
 
 @pytest.fixture
-def toy_registry(monkeypatch):
-    monkeypatch.setitem(games_module._GAMES, "toy", ("tests.core.toy", "ToyGame"))
+def toy_registry():
+    plugins.register(plugins.GamePlugin(name="toy", title="Toy", game="tests.core.toy:ToyGame", view=""))
+    yield
+    plugins.unregister("toy")
 
 
 def test_rng_is_the_same_on_every_machine():

@@ -1,17 +1,12 @@
-"""The registry of games, by name."""
+"""The registry of games, by name: the games' plugins (:mod:`builders.core.plugins`)."""
 
 from __future__ import annotations
 
 import os
-from importlib import import_module
 
-from builders.core.errors import BuildersError, RecordError
+from builders.core.errors import BuildersError
+from builders.core.plugins import plugin, plugins
 from builders.core.state import Game
-
-_GAMES = {
-    "kingdom": ("builders.kingdom.game", "KingdomBuilder"),
-    "middle-ages": ("builders.middle_ages.game", "MiddleAges"),
-}
 
 
 #: the engines a game can run on (``BUILDERS_CORE``): the Python engines, or the native (C++) core
@@ -44,13 +39,11 @@ def native_wanted(built: bool) -> bool:
 
 
 def game_names() -> list[str]:
-    return list(_GAMES)
+    """The names of the registered games."""
+    return [p.name for p in plugins()]
 
 
 def get_game(name: str) -> Game:
-    try:
-        module, cls = _GAMES[name]
-    except KeyError:
-        raise RecordError(f"unknown game {name!r}; the games are {', '.join(_GAMES)}") from None
-    game: Game = getattr(import_module(module), cls)()
+    """A new :class:`Game` of the game registered as ``name`` (RecordError for an unknown game)."""
+    game: Game = plugin(name).load("game")()
     return game

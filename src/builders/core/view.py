@@ -2,10 +2,10 @@
 
 The server (and any other front end) knows no game. Everything it sends that depends on the game,
 the deal of a new game from a request, what one seat may see, the score table, the costs of the legal
-actions, the words of the public log, comes from the game's :class:`GameView`. Each game package has a
-module ``view`` beside its ``game`` module with one instance of its view as ``VIEW``;
-:func:`get_view` finds it from the game's name in the registry of :mod:`builders.core.games`, so a
-new game is shown by writing its package and one registry line, with no change to the server.
+actions, the words of the public log, comes from the game's :class:`GameView`. Each game's plugin
+(:mod:`builders.core.plugins`) names one instance of its view; :func:`get_view` finds it from the
+game's name, so a new game is shown by writing its package and its plugin, with no change to the
+server.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from functools import cache
-from importlib import import_module
 from typing import Any, Generic, TypeVar
 
-from builders.core.games import get_game
+from builders.core.plugins import plugin
 from builders.core.state import A, GameState
 
 #: the state type a view shows
@@ -77,8 +76,7 @@ class GameView(ABC, Generic[S, A]):
 @cache
 def get_view(name: str) -> GameView[Any, Any]:
     """The view of the game registered as ``name`` (raises RecordError for an unknown game)."""
-    module = type(get_game(name)).__module__.rpartition(".")[0] + ".view"
-    view: object = import_module(module).VIEW
+    view: object = plugin(name).load("view")
     if not isinstance(view, GameView):
-        raise TypeError(f"{module}.VIEW is not a GameView")
+        raise TypeError(f"the view of {name} ({plugin(name).view}) is not a GameView")
     return view

@@ -1,0 +1,127 @@
+"""The games as plugins: one registration per game brings everything the rest of the package needs.
+
+A game registers a :class:`GamePlugin` in the entry point group ``builders.games`` (in the
+``pyproject.toml`` of the package it lives in)::
+
+    [project.entry-points."builders.games"]
+    kingdom = "builders.kingdom.plugin:PLUGIN"
+
+The plugin names each part of the game as a ``"module:attr"`` string, imported only when a layer
+asks for it (:func:`load`): the server loads the view and the setup schema, the bots the AI kit,
+the research kit the RL kit, so that a layer never imports a part of another layer, and no module
+outside a game's own files names a game. :func:`register` adds a plugin directly (a game that is
+not installed, such as the one the tests ship).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import Any
+
+from builders.core.errors import RecordError
+
+#: the entry point group the games register in
+GROUP = "builders.games"
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Everything the layers above the games need of one game (each part a ``"module:attr"``)."""
+
+    #: the registry name (``GameState.GAME``, the server's ``game``, record files)
+    name: str
+    #: the name people read
+    title: str
+    #: the :class:`~builders.core.state.Game` subclass
+    game: str
+    #: the :class:`~builders.core.view.GameView` instance
+    view: str
+    #: a pydantic model of the server's ``setup`` choices beyond ``seed`` (their names are the
+    #: keyword arguments of the view's ``setup``); None: a seed is the only choice
+    setup_schema: str | None = None
+    #: the AI kit (``builders.ai.kit.AiKit``): evaluation, planner, move ordering, turn budget...;
+    #: None: the generic agents play it with the kit's defaults
+    ai: str | None = None
+    #: the RL kit (``builders.rl.kit.RlKit``): the encoding of observations and actions
+    rl: str | None = None
+    #: a function of a finished game's row (setup, seats, final view) and a seat to the profile's
+    #: statistics of that seat's game (``{"favourites": [...]}``); None: no statistics of its own
+    profile: str | None = None
+    #: the web client's table module of the game (a file of ``builders/web/static``)
+    web_table: str = ""
+    #: the other static files of the web client that belong to the game (modules its table imports)
+    web_files: tuple[str, ...] = ()
+    #: the modules of other layers that belong to the game (its AI and RL kits and what they use)
+    modules: tuple[str, ...] = field(default=())
+
+    def load(self, part: str) -> Any:
+        """The object named by the part ``part`` (``"view"``, ``"ai"``...), or None when unset."""
+        ref = getattr(self, part)
+        return None if ref is None else load(ref)
+
+
+_PLUGINS: dict[str, GamePlugin] = {}
+_found = False
+
+
+def load(ref: str) -> Any:
+    """The object a ``"module:attr"`` string names (``attr`` may be dotted)."""
+    module, _, attr = ref.partition(":")
+    obj: Any = import_module(module)
+    for name in attr.split(".") if attr else ():
+        obj = getattr(obj, name)
+    return obj
+
+
+def _discover() -> None:
+    global _found
+    if _found:
+        return
+    _found = True
+    for point in entry_points(group=GROUP):
+        plugin = point.load()
+        if not isinstance(plugin, GamePlugin):
+            raise TypeError(f"entry point {point.name} of {GROUP} is not a GamePlugin")
+        if point.name != plugin.name:
+            raise ValueError(f"entry point {point.name} of {GROUP} registers the game {plugin.name!r}")
+        _PLUGINS.setdefault(plugin.name, plugin)
+
+
+def register(plugin: GamePlugin) -> None:
+    """Add ``plugin`` to the registry (again: no change); ValueError if another holds its name."""
+    _discover()
+    held = _PLUGINS.get(plugin.name)
+    if held is not None and held != plugin:
+        raise ValueError(f"a game named {plugin.name!r} is registered already")
+    _PLUGINS[plugin.name] = plugin
+    part.cache_clear()
+
+
+def unregister(name: str) -> None:
+    """Remove the game ``name`` from the registry (a test's own game, when it is done)."""
+    _PLUGINS.pop(name, None)
+    part.cache_clear()
+
+
+def plugins() -> list[GamePlugin]:
+    """The registered games' plugins, in registration order."""
+    _discover()
+    return list(_PLUGINS.values())
+
+
+def plugin(name: str) -> GamePlugin:
+    """The plugin of the game ``name``; RecordError for an unknown game."""
+    _discover()
+    try:
+        return _PLUGINS[name]
+    except KeyError:
+        raise RecordError(f"unknown game {name!r}; the games are {', '.join(_PLUGINS)}") from None
+
+
+@cache
+def part(name: str, which: str) -> Any:
+    """The part ``which`` of the game ``name``'s plugin, loaded once (None when the game has none)."""
+    return plugin(name).load(which)

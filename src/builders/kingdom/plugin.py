@@ -1,0 +1,19 @@
+"""Kingdom Builder as a plugin (the entry point ``kingdom`` of ``builders.games``)."""
+
+from __future__ import annotations
+
+from builders.core.plugins import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="kingdom",
+    title="Kingdom Builder",
+    game="builders.kingdom.game:KingdomBuilder",
+    view="builders.kingdom.view:VIEW",
+    setup_schema="builders.kingdom.schema:KingdomSetup",
+    ai="builders.ai.kit_kingdom:KIT",
+    rl="builders.rl.kingdom:KIT",
+    profile="builders.kingdom.profile:statistics",
+    web_table="kingdom.js",
+    modules=("builders.ai.kit_kingdom", "builders.ai.eval_kingdom", "builders.ai.planner_kingdom",
+             "builders.rl.kingdom"),
+)

@@ -1,0 +1,19 @@
+"""The Builders: Middle Ages as a plugin (the entry point ``middle-ages`` of ``builders.games``)."""
+
+from __future__ import annotations
+
+from builders.core.plugins import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="middle-ages",
+    title="The Builders: Middle Ages",
+    game="builders.middle_ages.game:MiddleAges",
+    view="builders.middle_ages.view:VIEW",
+    ai="builders.ai.kit_middle_ages:KIT",
+    rl="builders.rl.middle_ages:KIT",
+    profile="builders.middle_ages.profile:statistics",
+    web_table="middle_ages.js",
+    web_files=("ma_cards.js",),
+    modules=("builders.ai.kit_middle_ages", "builders.ai.eval_middle_ages", "builders.ai.planner_middle_ages",
+             "builders.rl.middle_ages"),
+)
