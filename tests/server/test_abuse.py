@@ -261,4 +261,5 @@ def test_kinds_of_limited_requests():
                                          "/api/account/password")} == {"login"}
     assert kind_of("GET", "/api/games") == kind_of("GET", "/api/games/abc/state") == kind_of("HEAD", "/") == "read"
     assert kind_of("GET", "/healthz") is None and kind_of("GET", "/metrics") is None
+    assert kind_of("GET", "/static/api.js") is None
     assert kind_of("DELETE", "/api/account") == "login" and kind_of("DELETE", "/api/session") is None

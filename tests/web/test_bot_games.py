@@ -13,10 +13,11 @@ from builders.server.guard import Limits
 from tests.server.helpers import ThreadServer
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def server(tmp_path_factory):
     """The browser tests' server with the default limits of games of bots alone; its bots wait a
-    minute before each move, so that the games stay going on during the test."""
+    minute before each move, so that the games stay going on during the test. One for each test:
+    the games of bots alone one test leaves going on would count against the next one's caps."""
     db_path = tmp_path_factory.mktemp("web-bot-games") / "games.sqlite3"
     limits = Limits()
     limits.rates = {**limits.rates, "create": (10_000, 60.0), "login": (10_000, 60.0)}

@@ -4,8 +4,8 @@
 
 - an optional list of allowed ``Host`` names (400 for another);
 - rate limits per client address and kind of request (create, join, action, login, chat, hint, and
-  read: every GET): a token bucket each (:mod:`builders.server.limits`: shared by the server
-  processes through Redis when there is one), 429 with ``Retry-After`` when empty;
+  read: every GET but the static files): a token bucket each (:mod:`builders.server.limits`: shared
+  by the server processes through Redis when there is one), 429 with ``Retry-After`` when empty;
 - ``Retry-After`` (whole seconds) on every 429 of the application too: the seconds its detail names,
   else :data:`RETRY_AFTER_429`;
 - a request body not complete within :attr:`Limits.body_seconds` of the request's start gets 408
@@ -55,7 +55,8 @@ SECURITY_HEADERS = [
 RETRY_AFTER_429 = 60
 #: "... in 12 seconds", "wait 3 s": the seconds a 429's detail names
 _SECONDS = re.compile(rb"(\d+) ?(?:s|seconds?)\b")
-#: GET requests not counted by the "read" limit (monitoring)
+#: GET requests not counted by the "read" limit (monitoring; and files under /static/, which browsers
+#: keep and which cost the server no database work)
 UNCOUNTED = ("/healthz", "/metrics")
 
 
@@ -103,7 +104,7 @@ class Limits:
 def kind_of(method: str, path: str) -> str | None:
     """The rate-limited kind of a request (None: not limited)."""
     if method in ("GET", "HEAD"):
-        return None if path in UNCOUNTED else "read"
+        return None if path in UNCOUNTED or path.startswith("/static/") else "read"
     if method == "DELETE" and path == "/api/account":  # a password is checked
         return "login"
     if method != "POST":
