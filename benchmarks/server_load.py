@@ -55,7 +55,7 @@ def start_server(db: str, port: int, redis: str | None = None, log: Path | None 
     ``env_extra`` adds to its environment."""
     # every player of the benchmark is on 127.0.0.1: lift the limits per address
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"),
-               BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60,hint=1000000/60",
+               BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60,hint=1000000/60,read=1000000/60",
                BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000",
                BUILDERS_GAMES_PER_PLAYER="1000000", BUILDERS_WAITING_GAMES_PER_PLAYER="100000", **(env_extra or {}))
     proc = subprocess.Popen([sys.executable, "-m", "builders.server", "--port", str(port), "--db", db,

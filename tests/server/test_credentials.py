@@ -213,7 +213,8 @@ def test_a_guest_cannot_delete_its_account_and_a_token_cannot_make_tokens(pair):
     made = ada.send("POST", "/api/account/tokens", {"name": "my bot"}).json()
     bearer = {"Authorization": f"Bearer {made['token']}"}
     r = httpx.post(f"{a.url}/api/account/tokens", json={"name": "another"}, headers=bearer, timeout=10)
-    assert (r.status_code, r.json()) == (403, {"detail": "a personal API token cannot make tokens: sign in to make one"})
+    assert (r.status_code, r.json()) == (
+        403, {"detail": "a personal API token cannot make tokens: sign in to make one"})
     assert [t["name"] for t in ada.send("GET", "/api/account/tokens").json()] == ["my bot"]
 
 

@@ -4,8 +4,7 @@ generous limit per address; the limits are shared by the server processes (sign-
 the database, the address limits through Redis) and fall back to each process's own when Redis is
 away; failed sign-ins from rotating addresses slow an attacker without locking the owner out of the
 address they signed in from before; leaving a game to bots alone is refused beyond the caps of
-games of bots alone. Real servers on 127.x.x.x addresses, a real PostgreSQL-free SQLite file and a
-real Redis."""
+games of bots alone. Real servers on 127.x.x.x addresses, SQLite files, PostgreSQL and Redis."""
 
 from __future__ import annotations
 
