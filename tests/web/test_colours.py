@@ -4,6 +4,7 @@ the map's houses, the seat chips and the replay."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -19,8 +20,10 @@ from tests.web.learn import axe_violations, contrast
 STATIC = Path(__file__).resolve().parents[2] / "src" / "builders" / "web" / "static"
 API = (STATIC / "api.js").read_text()
 KINGDOM = (STATIC / "kingdom.js").read_text()
-PALETTE = [dict(zip(("id", "name", "fill", "ink"), m)) for m in re.findall(
-    r'\{ id: "(\w+)", name: "(\w+)", fill: "(#[0-9a-f]{6})", ink: "(#[0-9a-f]{6})" \}', API)]
+# the names of the colours are the English catalogue's (colour.red: "Red", ...)
+ENGLISH = json.loads((STATIC / "i18n" / "en.json").read_text())
+PALETTE = [dict(zip(("id", "name", "fill", "ink"), (m[0], ENGLISH[m[1]], m[2], m[3]))) for m in re.findall(
+    r'\{ id: "(\w+)", name: t\("(colour\.\w+)"\), fill: "(#[0-9a-f]{6})", ink: "(#[0-9a-f]{6})" \}', API)]
 TERRAIN_FILL = dict(re.findall(r'(\w): "(#[0-9a-f]{6})"', re.search(r"TERRAIN_FILL = \{(.*?)\};", KINGDOM, re.S).group(1)))
 HOUSE_OUTLINE = "#1b1b1b"  # the stroke of every house drawn on the map (kingdom.js)
 RED_CHIP = "#c2401c"  # style.css draws red chips darker, for white letters
