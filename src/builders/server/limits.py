@@ -113,10 +113,6 @@ class DatabaseLimits:
             now = time.time()
         return per / count  # never reached in practice: many processes at once on one key
 
-    def forget(self, key: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(delete(RateLimitRow).where(RateLimitRow.key == (self.prefix + key)[:200]))
-
 
 class RedisLimits:
     """The limits on Redis (``url``), with ``fallback`` while Redis cannot be reached."""
@@ -126,7 +122,7 @@ class RedisLimits:
 
         self.prefix = prefix
         self.fallback = fallback
-        options = dict(socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
+        options = {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT}
         self.sync = redis.Redis.from_url(url, **options)
         self.sync_script = self.sync.register_script(GCRA)
         self.url = url
@@ -168,14 +164,6 @@ class RedisLimits:
         if hasattr(self.fallback, "take_async"):
             return await self.fallback.take_async(key, count, per)
         return self.fallback.take(key, count, per)
-
-    def forget(self, key: str) -> None:
-        try:
-            self.sync.delete(self.prefix + key)
-        except Exception:  # noqa: BLE001
-            pass
-        if hasattr(self.fallback, "forget"):
-            self.fallback.forget(key)
 
 
 def shared(redis_url: str | None, engine: Any = None, prefix: str = "") -> Any:
