@@ -71,6 +71,10 @@ def _register() -> None:
 
     app.command("worker", help="Compute bot moves, hints and analyses for game servers that share a Redis.")(
         worker.worker)
+    from builders.commands import dataset
+
+    app.command("dataset", help="Write self-play games of bots as records and per-decision arrays (rl extra).")(
+        dataset.dataset)
 
 
 _register()

@@ -53,7 +53,7 @@ def make_codec(game: str, num_players: int):
 class Match:
     """One game seen as a sequence of index decisions."""
 
-    __slots__ = ("codec", "state", "prefix", "_legal", "_mask")
+    __slots__ = ("codec", "state", "prefix", "_legal", "_mask", "_encoders")
 
     def __init__(self, codec, state):
         self.codec = codec
@@ -61,6 +61,7 @@ class Match:
         self.prefix: list[int] = []
         self._legal: list | None = None
         self._mask: np.ndarray | None = None
+        self._encoders = [codec.encoder(seat) for seat in range(codec.num_players)]
 
     def copy(self) -> Match:
         """An independent copy (the engine state copied, the codec shared)."""
@@ -127,6 +128,12 @@ class Match:
         self._mask = None
         return action
 
+    def indices(self, action: Any) -> tuple[int, ...]:
+        """The indices that play the whole engine action ``action`` (one, or a tile's two or three)."""
+        if self.codec.game == "kingdom":
+            return _kingdom.action_to_index(action)
+        return (_middle_ages.action_to_index(action),)
+
     def _engine_action(self, prefix: list[int]):
         if self.codec.game == "kingdom":
             return _kingdom.index_to_action(prefix)
@@ -153,7 +160,7 @@ class Match:
             mask = self.mask().copy()
         else:
             mask = np.zeros(codec.num_actions, dtype=np.int8)
-        return codec.observation(codec.encode(state, seat, self.prefix), mask, observation)
+        return codec.observation(self._encoders[seat](state, self.prefix), mask, observation)
 
     def rewards(self, kind: str) -> list[float]:
         """Final rewards (docs/rl.md, "Rewards"): "win" = 1 for a sole winner, 1/k for each of k tied

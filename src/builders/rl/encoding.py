@@ -35,6 +35,14 @@ class Layout:
     def layout(self) -> tuple[tuple[str, tuple[int, ...], Any], ...]:
         raise NotImplementedError
 
+    def encode(self, state, seat: int, prefix) -> np.ndarray:
+        raise NotImplementedError
+
+    def encoder(self, seat: int):
+        """A callable ``(state, prefix)`` giving ``seat``'s flat observation (a codec whose encoding
+        gains from the last observation returns an object that keeps it)."""
+        return lambda state, prefix: self.encode(state, seat, prefix)
+
     def offsets(self) -> dict[str, int]:
         """The offset of each part in the flat vector, and ``"end"``, its length."""
         out, at = {}, 0

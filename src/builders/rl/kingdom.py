@@ -154,6 +154,69 @@ class _StaticPlanes:
         return found
 
 
+class KingdomEncoder:
+    """The observations of one seat, kept between calls: the board planes are updated where the
+    position differs from the last one encoded (settlements placed or moved, tiles taken), the rest
+    is filled anew. Any state may come next (another game, an earlier position): every part is
+    compared with what was encoded, never assumed."""
+
+    __slots__ = ("codec", "seat", "board", "cards", "planes", "card_bytes", "own", "left", "src")
+
+    def __init__(self, codec: KingdomCodec, seat: int):
+        self.codec = codec
+        self.seat = seat
+        self.board = None
+
+    def _start(self, state) -> None:
+        """Encode the board planes from scratch for the map and cards of ``state``."""
+        board = state.board
+        codec = self.codec
+        n = codec.num_players
+        static, _, cards = _StaticPlanes.get(board, state.cards)
+        own = [state.own[(self.seat + k) % n] for k in range(n)]
+        planes = bytearray(codec.board_size)
+        planes[:_STATIC_SIZE] = static.tobytes()
+        planes[_STATIC_SIZE + 400:_STATIC_SIZE + 400 * (n + 1)] = _mask_bytes(own).tobytes()
+        self.planes = planes
+        self.own = own
+        self.left = [0] * len(board.locations)
+        self.src = -1
+        self.card_bytes = cards.tobytes()
+        self.cards = state.cards[:]
+        self.board = board
+
+    def __call__(self, state, prefix: Sequence[int]) -> np.ndarray:
+        if state.board is not self.board or state.cards != self.cards:
+            self._start(state)
+        planes = self.planes
+        left = state.left
+        if left != self.left:
+            at = _STATIC_SIZE
+            for h, count in zip(state.board.locations, left):
+                planes[at + h] = count
+            self.left = left[:]
+        own, kept = state.own, self.own
+        n = len(kept)
+        seat = self.seat
+        for k in range(n):
+            m = own[(seat + k) % n]
+            was = kept[k]
+            if m != was:
+                at = _STATIC_SIZE + 400 * (k + 1)
+                for x in bits(m ^ was):
+                    planes[at + x] = (m >> x) & 1
+                kept[k] = m
+        src = prefix[1] if len(prefix) == 2 and prefix[0] - TILE0 in TWO_HEX_KINDS else -1
+        if src != self.src:
+            at = _STATIC_SIZE + 400 * (n + 1)
+            if self.src >= 0:
+                planes[at + self.src] = 0
+            if src >= 0:
+                planes[at + src] = 1
+            self.src = src
+        return np.frombuffer(planes + self.codec.tail(state, seat, prefix, self.card_bytes), dtype=np.uint8)
+
+
 class KingdomCodec(Layout):
     """Spaces, masks and observations of Kingdom Builder for ``num_players`` seats."""
 
@@ -272,6 +335,60 @@ class KingdomCodec(Layout):
 
         Seats are relative: row 0 of every per-seat part is ``seat`` itself, row k the seat k places
         after it."""
+        return KingdomEncoder(self, seat)(state, prefix)
+
+    def encoder(self, seat: int) -> KingdomEncoder:
+        """An encoder of ``seat``'s observations that keeps the last one and updates only what changed
+        (for the environments, which observe one game step by step)."""
+        return KingdomEncoder(self, seat)
+
+    def tail(self, state, seat: int, prefix: Sequence[int], cards: bytes) -> bytearray:
+        """The parts after the board (``cards`` to ``phase``), filled byte by byte."""
+        n = self.num_players
+        out = bytearray(self.size - self.board_size)
+        out[:len(CARDS)] = cards
+        at = len(CARDS)
+        over = state.is_over()
+        to_move = state.current_player
+        hand, held = state.hand, state.held
+        loc_kind = state.board.loc_kind
+        tiles_at = at + n * 5
+        for k in range(n):
+            q = (seat + k) % n
+            t = hand[q]
+            if t >= 0 and (k == 0 or (q == to_move and not over)):
+                out[at + 5 * k + t] = 1
+            h = held[q]
+            if h:
+                used, new = state.used[q], state.new[q]
+                row = tiles_at + 24 * k
+                for x in bits(h):
+                    b = BIT[x]
+                    out[row + 3 * loc_kind[x] + (1 if used & b else 2 if new & b else 0)] += 1
+        at = tiles_at + 24 * n
+        supply = state.supply
+        for k in range(n):
+            out[at + k] = supply[(seat + k) % n]
+        at += n
+        for c in state.discard:
+            out[at + c] += 1
+        for c in state.removed:
+            out[at + 5 + c] += 1
+        at += 10
+        turn = state.turn
+        out[at:at + 6] = bytes((state.built, state.final_round, len(state.deck), to_move == seat and not over,
+                                turn if turn < 255 else 255, (state.start_player - seat) % n))
+        at += 6
+        if not prefix:
+            out[at + PHASE_ACTION] = 1
+        else:
+            out[at + self.phase(prefix)] = 1
+            out[at + len(PHASES) + prefix[0] - TILE0] = 1
+        return out
+
+    def encode_reference(self, state, seat: int, prefix: Sequence[int]) -> np.ndarray:
+        """:meth:`encode` written plainly with numpy (slower): the definition the fast encoder is tested
+        against (tests/rl/test_fast_encoding.py)."""
         n = self.num_players
         board = state.board
         out = np.empty(self.size, dtype=np.uint8)

@@ -57,6 +57,7 @@ _CODE_LIST = _CODES.tolist()
 _SLOT_OF = {card: _worker_slot(card) for card in [*WORKERS, *MACHINES]}
 #: the requirement of each building-deck card (stone, wood, knowledge, tile)
 _REQ = np.array([unpack(REQ[c]) for c in BUILDING_DECK], dtype=np.int16)
+_REQ_BYTES = [tuple(row) for row in _REQ.tolist()]
 _INDEX_OF = {c: i for i, c in enumerate(_CODE_LIST)}
 assert len(_INDEX_OF) == NUM_ACTIONS
 
@@ -82,6 +83,108 @@ def index_table() -> list[tuple[str, str]]:
             ("89-2188", "send worker slot (W01-W42, M1-M8) to site slot: 89 + 50 * site + worker")]
 
 
+def _site_bytes(card: int, packed: int) -> tuple[bytes, bytes]:
+    """(resources on the site, resources still needed) of building-deck card ``card`` (4 bytes each)."""
+    key = (card, packed)
+    found = _SITE_BYTES.get(key)
+    if found is None:
+        have = packed.to_bytes(4, "little")
+        need = bytes(max(r - h, 0) for r, h in zip(_REQ_BYTES[card - _FIRST_SITE], have))
+        if len(_SITE_BYTES) > 100_000:
+            _SITE_BYTES.clear()
+        found = _SITE_BYTES[key] = (have, need)
+    return found
+
+
+_SITE_BYTES: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+
+
+class MiddleAgesEncoder:
+    """The observations of one seat, kept between calls: each part is filled again only when its source
+    in the state differs from what was last encoded (compared, never assumed: any state may come next)."""
+
+    __slots__ = ("codec", "seat", "buf", "rows", "crews", "sites", "progress", "sent")
+
+    def __init__(self, codec: MiddleAgesCodec, seat: int):
+        self.codec = codec
+        self.seat = seat
+        self.buf = bytearray(codec.size)
+        self.rows: tuple = ()
+        n = codec.num_players
+        self.crews: list[tuple] = [()] * n
+        self.sites: list[list[int]] = [[] for _ in range(n)]
+        self.progress: list[int] = []
+        self.sent: list[int] = []
+
+    def __call__(self, state, prefix: Sequence[int]) -> np.ndarray:
+        codec = self.codec
+        n = codec.num_players
+        seat = self.seat
+        brow0, top0, wrow0, crew0, done0, site0, have0, need0, sent0, coins0, vp0, progress0 = codec._at
+        buf = self.buf
+        bdeck = state.bdeck
+        rows = (state.brow, bdeck[-1] if bdeck else -1, state.wrow)
+        if rows != self.rows:
+            buf[brow0 + OPEN + _FIRST_SITE:crew0] = bytes(crew0 - brow0 - OPEN - _FIRST_SITE)
+            for c in state.brow:
+                buf[brow0 + c] = 1
+            if bdeck:
+                buf[top0 + bdeck[-1]] = 1
+            for c in state.wrow:
+                buf[wrow0 + c] = 1
+            self.rows = (state.brow[:], rows[1], state.wrow[:])
+        crews, dones, site_lists = state.crew, state.done, state.sites
+        sites_changed = False
+        for k in range(n):
+            q = (seat + k) % n
+            crew, done, sites = crews[q], dones[q], site_lists[q]
+            if (crew, done, sites) != self.crews[k]:
+                row = crew0 + NUM_WORKERS * k
+                buf[row:row + NUM_WORKERS] = bytes(NUM_WORKERS)
+                for w in crew:
+                    buf[row + _SLOT_OF[w]] = 1
+                row = done0 + NUM_SITES * k
+                buf[row + _FIRST_SITE:row + _FIRST_SITE + NUM_SITES] = bytes(NUM_SITES)
+                for c in done:
+                    buf[row + c] = 1
+                row = site0 + NUM_SITES * k
+                buf[row + _FIRST_SITE:row + _FIRST_SITE + NUM_SITES] = bytes(NUM_SITES)
+                for c in sites:
+                    buf[row + c] = 1
+                self.crews[k] = (crew[:], done[:], sites[:])
+                if sites != self.sites[k]:
+                    self.sites[k] = sites[:]
+                    sites_changed = True
+        packed_of, sent_of = state.progress, state.sent
+        if sites_changed or packed_of != self.progress or sent_of != self.sent:
+            if sites_changed:  # every open site again
+                buf[have0:coins0] = bytes(coins0 - have0)
+                changed = [c for sites in self.sites for c in sites]
+            else:  # the open sites whose resources or workers sent changed
+                was, sent_was = self.progress, self.sent
+                changed = [c for sites in self.sites for c in sites
+                           if packed_of[c] != was[c] or sent_of[c] != sent_was[c]]
+            for c in changed:
+                at = 4 * (c - _FIRST_SITE)
+                buf[have0 + at:have0 + at + 4], buf[need0 + at:need0 + at + 4] = _site_bytes(c, packed_of[c])
+                sent = sent_of[c]
+                buf[sent0 + c - _FIRST_SITE] = sent if sent < 255 else 255
+            self.progress = packed_of[:]
+            self.sent = sent_of[:]
+        coins, vp = state.coins, state.vp
+        for k in range(n):
+            q = (seat + k) % n
+            value = coins[q]
+            buf[coins0 + k] = value if value < 255 else 255
+            value = vp[q]
+            buf[vp0 + k] = value if value < 255 else 255
+        actions, turn = state.actions, state.turn
+        buf[progress0:progress0 + 7] = bytes((actions if actions < 255 else 255, turn if turn < 255 else 255,
+                                              state.final_round, state.current_player == seat and not state.is_over(),
+                                              len(bdeck), len(state.wdeck), (state.start - seat) % n))
+        return np.frombuffer(bytearray(buf), dtype=np.uint8)
+
+
 class MiddleAgesCodec(Layout):
     """Spaces, masks and observations of The Builders: Middle Ages for ``num_players`` seats."""
 
@@ -90,8 +193,12 @@ class MiddleAgesCodec(Layout):
 
     def __init__(self, num_players: int):
         self.num_players = num_players
-        self._offsets = self.offsets()
-        self.size = self._offsets["end"]
+        self._offsets = o = self.offsets()
+        self.size = o["end"]
+        # where card c (or a worker slot) lands: part offsets less the first code or card of each part
+        self._at = (o["building_row"] - OPEN - _FIRST_SITE, o["building_deck_top"] - _FIRST_SITE,
+                    o["worker_row"] - RECRUIT, o["crew"], o["completed"] - _FIRST_SITE, o["sites"] - _FIRST_SITE,
+                    o["site_progress"], o["site_need"], o["site_sent"], o["coins"], o["vp"], o["progress"])
 
     def layout(self) -> tuple[tuple[str, tuple[int, ...], Any], ...]:
         """(key, shape, highest value) of each part of the observation, in the order of the flat vector."""
@@ -146,6 +253,16 @@ class MiddleAgesCodec(Layout):
         """The flat uint8 observation of ``seat`` (the parts of :meth:`layout` in order): what the seat may
         know (rules.md "Information": everything but the deck orders below the building deck's top card).
         Per-seat rows are relative: row 0 is ``seat``. Counts above 255 are shown as 255."""
+        return MiddleAgesEncoder(self, seat)(state, prefix)
+
+    def encoder(self, seat: int) -> MiddleAgesEncoder:
+        """An encoder of ``seat``'s observations that keeps the last one and fills again only the parts
+        whose source changed (for the environments, which observe one game step by step)."""
+        return MiddleAgesEncoder(self, seat)
+
+    def encode_reference(self, state, seat: int, prefix: Sequence[int]) -> np.ndarray:
+        """:meth:`encode` written plainly with numpy (slower): the definition the fast encoder is tested
+        against (tests/rl/test_fast_encoding.py)."""
         n = self.num_players
         o = self._offsets
         out = np.zeros(self.size, dtype=np.uint8)
