@@ -53,16 +53,18 @@ template <class S> struct Native {
 using KB = Native<kb::State>;
 using MA = Native<ma::State>;
 
-// the ints 0-399 and END made once: most lists of actions are made of them
-PyObject* small_ints[401];
+// the ints below 16384 (every Kingdom Builder build, every action of The Builders) and Kingdom
+// Builder's END made once: lists of actions take them instead of making new ints
+constexpr int SMALL_INTS = 16384;
+PyObject* small_ints[SMALL_INTS + 1];
 
 nb::list to_list(const std::vector<int32_t>& v) {
     PyObject* list = PyList_New((Py_ssize_t)v.size());
     for (size_t i = 0; i < v.size(); i++) {
         int32_t a = v[i];
         PyObject* o;
-        if (a >= 0 && a < 400) { o = small_ints[a]; Py_INCREF(o); }
-        else if (a == kb::END) { o = small_ints[400]; Py_INCREF(o); }
+        if (a >= 0 && a < SMALL_INTS) { o = small_ints[a]; Py_INCREF(o); }
+        else if (a == kb::END) { o = small_ints[SMALL_INTS]; Py_INCREF(o); }
         else o = PyLong_FromLong(a);
         PyList_SET_ITEM(list, (Py_ssize_t)i, o);
     }
@@ -206,8 +208,8 @@ NB_MODULE(builders_native, m) {
         })
         .def_prop_ro("nloc", [](const kb::Board& b) { return b.nloc; });
 
-    for (int i = 0; i < 400; i++) small_ints[i] = PyLong_FromLong(i);
-    small_ints[400] = PyLong_FromLong(kb::END);
+    for (int i = 0; i < SMALL_INTS; i++) small_ints[i] = PyLong_FromLong(i);
+    small_ints[SMALL_INTS] = PyLong_FromLong(kb::END);
 
     nb::class_<KB> kbstate(m, "KBState");
     kbstate
