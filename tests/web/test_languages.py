@@ -276,6 +276,14 @@ def test_builders_game_against_a_bot_to_the_end(new_page, api, code):
     shot(page, f"i18n-{code}-builders-game-over")
     page.set_viewport_size(PHONE)
     check(page, code, "builders: game over on a phone", phone=True)
+    # the replay tells the game again in the language, with the offer of an analysis
+    page.locator("#replay-link").click()
+    page.wait_for_url("**/replay/**")
+    page.locator("#analyse-btn").wait_for()
+    page.wait_for_function("t => document.querySelector('#step-text').textContent === t", arg=cat["replay.start"])
+    page.locator("#next").click()
+    page.wait_for_function("() => document.body.dataset.step === '1'")
+    check(page, code, "replay on a phone", phone=True)
 
 
 def test_two_accounts_chat_and_resign_in_german_and_french(new_page, api, browser, server):

@@ -4,7 +4,7 @@
 import { api, el, svg, GAME_TITLES, t } from "./api.js";
 import { formatNumber, has } from "./i18n.js";
 
-const one = (x) => formatNumber(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const one = (x) => formatNumber(x, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
 import { mountAccount } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -31,7 +31,7 @@ function plot(history) {
     chart.appendChild(svg("polyline", { points: points.map(([h, i]) => `${x(i)},${y(h.rating)}`).join(" "), fill: "none", stroke: GAME_COLOURS[game], "stroke-width": 2, "data-game": game }));
     for (const [h, i] of points) {
       chart.appendChild(svg("circle", { cx: x(i), cy: y(h.rating), r: 3.5, fill: GAME_COLOURS[game], class: "rating-point", "data-game-id": h.game_id },
-        svg("title", { text: t("profile.point", { game: GAME_TITLES[game], rating: formatNumber(h.rating, { minimumFractionDigits: 2, maximumFractionDigits: 2 }), rank: h.rank }) })));
+        svg("title", { text: t("profile.point", { game: GAME_TITLES[game], rating: formatNumber(h.rating, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }), rank: h.rank }) })));
     }
   }
   box.replaceChildren(chart);
