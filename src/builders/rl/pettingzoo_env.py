@@ -20,6 +20,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from builders.rl.base import Match, check_reward, make_codec, max_turns
 from builders.rl.encoding import ENCODING_VERSION, check_format
 from builders.rl.render import check_render_mode, render
+from builders.rl.wrappers import OrderEnforcing
 
 
 class BuildersAEC(AECEnv):
@@ -128,7 +129,7 @@ def kingdom_env(num_players: int = 2, setup: Any = None, reward: str = "win", re
     ``setup``: None or "random" (a random map, cards and deck from each reset's seed), "first" (the
     recommended first game, deck from the seed) or a setup dict (its deck from the seed unless it
     gives one)."""
-    return OrderEnforcingWrapper(BuildersAEC("kingdom", num_players, setup, reward, render_mode, observation))
+    return OrderEnforcing(BuildersAEC("kingdom", num_players, setup, reward, render_mode, observation))
 
 
 def middle_ages_env(num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
@@ -136,5 +137,5 @@ def middle_ages_env(num_players: int = 2, setup: Any = None, reward: str = "win"
     """The Builders: Middle Ages as a PettingZoo AEC environment (``setup``: None for a random setup
     from each reset's seed, or a setup dict). The rules set no bound on a game's length: after
     ``max_rounds`` rounds (default 100) every agent is truncated."""
-    return OrderEnforcingWrapper(BuildersAEC("middle-ages", num_players, setup, reward, render_mode, observation,
+    return OrderEnforcing(BuildersAEC("middle-ages", num_players, setup, reward, render_mode, observation,
                                              max_rounds))
