@@ -25,6 +25,18 @@ def _median(runs: int, fn: Callable[[], tuple[float, float]]) -> float:
     return statistics.median(rates)
 
 
+def _paired(runs: int, measures: list[Callable[[], tuple[float, float]]]) -> list[tuple[float, float]]:
+    """Each measure ``() -> (count, cpu_seconds)`` run in turn, ``runs`` rounds: per measure, the
+    median rate and the median over the rounds of its rate over the first measure's rate of the same
+    round (neighbouring runs see the same load on a shared machine)."""
+    rates: list[list[float]] = [[] for _ in measures]
+    for _ in range(runs):
+        for i, measure in enumerate(measures):
+            count, seconds = measure()
+            rates[i].append(count / seconds)
+    return [(statistics.median(r), statistics.median(x / b for x, b in zip(r, rates[0]))) for r in rates]
+
+
 def _cpu(fn: Callable[[], float]) -> tuple[float, float]:
     start = time.process_time()
     count = fn()
@@ -106,18 +118,22 @@ def run(runs: int = 5, games: int = 100, echo: Callable[[str], None] = print) ->
     """Print the figures (decisions per CPU second, medians of ``runs``) and return them."""
     out: dict[str, float] = {}
     echo("Kingdom Builder, native core vs Python engine (per CPU second, one core, median of "
-         f"{runs} runs; oracle, paddock, harbor, farm; miners, fishermen, workers)")
+         f"{runs} runs, the ratios those of each run's neighbouring measures; oracle, paddock, harbor, farm; "
+         "miners, fishermen, workers)")
     for players in (2, 4):
         n = games if players == 2 else max(1, games // 2)
-        py = _median(runs, lambda p=players, n=n: _cpu(lambda: python_random_games(p, max(1, n // 5))))
-        core = _median(runs, lambda p=players, n=n: _cpu(lambda: native_random_games(p, n * 10)))
-        api = _median(runs, lambda p=players, n=n: _cpu(lambda: api_random_games(p, n)))
-        out[f"python_{players}p"], out[f"core_{players}p"], out[f"api_{players}p"] = py, core, api
-        echo(f"  {players} players, random games: Python {py:>12,.0f} decisions/s")
-        echo(f"  {players} players, random games inside the core: {core:>12,.0f} decisions/s  "
-             f"({core / py:,.1f}x)")
-        echo(f"  {players} players, legal_actions() + apply() from Python on the core: {api:>12,.0f} "
-             f"decisions/s  ({api / py:,.1f}x)")
+        py, core, api = _paired(runs, [
+            lambda p=players, n=n: _cpu(lambda: python_random_games(p, max(1, n // 5))),
+            lambda p=players, n=n: _cpu(lambda: native_random_games(p, n * 10)),
+            lambda p=players, n=n: _cpu(lambda: api_random_games(p, n)),
+        ])
+        out[f"python_{players}p"], out[f"core_{players}p"], out[f"api_{players}p"] = py[0], core[0], api[0]
+        out[f"core_ratio_{players}p"], out[f"api_ratio_{players}p"] = core[1], api[1]
+        echo(f"  {players} players, random games: Python {py[0]:>12,.0f} decisions/s")
+        echo(f"  {players} players, random games inside the core: {core[0]:>12,.0f} decisions/s  "
+             f"({core[1]:,.1f}x)")
+        echo(f"  {players} players, legal_actions() + apply() from Python on the core: {api[0]:>12,.0f} "
+             f"decisions/s  ({api[1]:,.1f}x)")
     steps = _median(runs, lambda: _cpu(lambda: batched_steps(256, 200)))
     out["batched_2p"] = steps
     echo(f"  2 players, batched masked random steps (256 games, numpy in and out): {steps:>12,.0f} steps/s")

@@ -30,31 +30,32 @@ def _api(states: list, seed: int) -> float:
     return decisions
 
 
-def _rate(runs: int, make: Callable[[], object], play: Callable[[object], float]) -> float:
-    """The median of ``runs`` runs of decisions per CPU second (the states made outside the timing)."""
-    rates = []
-    for _ in range(runs):
-        made = make()
-        start = time.process_time()
-        count = play(made)
-        rates.append(count / (time.process_time() - start))
-    return statistics.median(rates)
-
-
 def run(runs: int = 5, games: int = 40, echo: Callable[[str], None] = print) -> dict[str, float]:
+    """Print the figures (decisions per CPU second, medians of ``runs``; each ratio the median of the
+    ratios of neighbouring measures of one round) and return them."""
     from builders.middle_ages.native import _native, from_python
 
     out: dict[str, float] = {}
     echo(f"The Builders: Middle Ages, native core vs Python engine (per CPU second, median of {runs} runs; "
          f"random setups)")
     for players in (2, 4):
-        py = _rate(runs, lambda p=players: [s.copy() for s in _starts(p, games)], lambda states: _api(states, 1))
-        api = _rate(runs, lambda p=players: [from_python(s) for s in _starts(p, games)], lambda states: _api(states, 1))
-        core = _rate(runs, lambda p=players: [from_python(s) for s in _starts(p, games)],
-                     lambda states: _native.MAState.random_games(states, 10, 1))
-        out[f"python_{players}p"], out[f"api_{players}p"], out[f"core_{players}p"] = py, api, core
+        rates: dict[str, list[float]] = {"python": [], "core": [], "api": []}
+        for _ in range(runs):
+            starts = _starts(players, games)
+            for key, states, play in (
+                ("python", [s.copy() for s in starts], lambda states: _api(states, 1)),
+                ("core", [from_python(s) for s in starts], lambda states: _native.MAState.random_games(states, 10, 1)),
+                ("api", [from_python(s) for s in starts], lambda states: _api(states, 1)),
+            ):
+                start = time.process_time()
+                count = play(states)
+                rates[key].append(count / (time.process_time() - start))
+        py, core, api = (statistics.median(rates[k]) for k in ("python", "core", "api"))
+        core_x, api_x = (statistics.median(x / b for x, b in zip(rates[k], rates["python"])) for k in ("core", "api"))
+        out[f"python_{players}p"], out[f"core_{players}p"], out[f"api_{players}p"] = py, core, api
+        out[f"core_ratio_{players}p"], out[f"api_ratio_{players}p"] = core_x, api_x
         echo(f"  {players} players, random games: Python {py:>12,.0f} decisions/s")
-        echo(f"  {players} players, random games inside the core: {core:>12,.0f} decisions/s  ({core / py:,.1f}x)")
+        echo(f"  {players} players, random games inside the core: {core:>12,.0f} decisions/s  ({core_x:,.1f}x)")
         echo(f"  {players} players, legal_actions() + apply() from Python on the core: {api:>12,.0f} "
-             f"decisions/s  ({api / py:,.1f}x)")
+             f"decisions/s  ({api_x:,.1f}x)")
     return out
