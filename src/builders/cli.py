@@ -75,6 +75,10 @@ def _register() -> None:
 
     app.command("dataset", help="Write self-play games of bots as records and per-decision arrays (rl extra).")(
         dataset.dataset)
+    from builders.commands import ladder
+
+    app.command("ladder", help="Rate the bot levels (and a PPO policy) on one Elo scale by a round robin (rl "
+                "extra).")(ladder.ladder)
 
 
 _register()

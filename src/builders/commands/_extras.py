@@ -20,6 +20,7 @@ EXTRAS = {
                                   "platformdirs", "prometheus_client", "pwdlib", "openskill")),
     "plot": ("plots", ("matplotlib",)),
     "rl": ("the research kit", ("numpy", "gymnasium", "pettingzoo", "pyspiel")),
+    "rl-train": ("a PPO policy", ("sb3_contrib", "torch")),
 }
 
 
