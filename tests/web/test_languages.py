@@ -18,7 +18,7 @@ import pytest
 
 from builders.web import STATIC_DIR
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.helpers import click_and_wait, play_builders_turn, play_to_end, wait_ready
+from tests.web.helpers import click_and_wait, play_builders_turn, play_kingdom_turn, play_to_end, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 # the screenshots of docs/i18n.md are made with BUILDERS_DOCS_SHOTS=1; other runs keep theirs in out/web/
@@ -166,6 +166,20 @@ def test_lobby_rules_and_account_pages_in_the_language(new_page, code):
     page.locator("#status-text").wait_for()
     page.wait_for_function("t => document.querySelector('#status-text').textContent !== t", arg=CATALOGUES[code]["common.loading"])
     check(page, code, "account", phone=True)
+    # sign up in the language, then the player's page with its ratings and results
+    name = f"{code}_{random.randrange(10**6):06d}"
+    page.locator("#signup-name").fill(name)
+    page.locator("#signup-password").fill("a long enough password")
+    page.locator("#signup-btn").click()
+    page.wait_for_function("t => document.querySelector('#status-text').textContent === t",
+                           arg=CATALOGUES[code]["account.status.named"].format(name=name))
+    page.locator(".toast", has_text=CATALOGUES[code]["account.welcome"].format(name=name)).wait_for()
+    check(page, code, "signed up", phone=True)
+    page.goto(f"/players/{name}")
+    page.locator("#games-played").wait_for()
+    assert page.locator("#profile-stats dt").all_inner_texts()[:2] == [CATALOGUES[code]["profile.games_played"], CATALOGUES[code]["profile.win_rate"]]
+    assert page.locator("#rating-plot").inner_text().strip() == CATALOGUES[code]["lobby.no_rated"]
+    check(page, code, "player's page", phone=True)
 
 
 def test_the_browser_language_and_the_switcher(browser, server):
@@ -324,3 +338,26 @@ def test_two_accounts_chat_and_resign_in_german_and_french(new_page, api, browse
                          arg=CATALOGUES["de"]["play.handed_chip"].format(colour=CATALOGUES["de"]["colour.red"], level=CATALOGUES["de"]["bot.level.easy"]))
     de.locator(".toast", has_text=CATALOGUES["de"]["bot.handed.easy"].format(colour=CATALOGUES["de"]["colour.red"])).wait_for()
     check(de, "de", "after the hand-over")
+
+
+def test_kingdom_builder_to_the_end_in_german(new_page, api):
+    """A whole game of Kingdom Builder in German: every turn by clicking, then the final score with the cards'
+    German names, every hidden card shown, the game-over line; desktop and phone."""
+    cat = CATALOGUES["de"]
+    body = {"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}], "setup": {"mode": "first"}}
+    made = api.post("/api/games", json=body).json()
+    token = next(s["token"] for s in made["seats"] if s["seat"] == 0)
+    page = new_page(DESKTOP)
+    page.goto(f"/play/{made['id']}?lang=de#seat=0&token={token}")
+    wait_ready(page)
+    check(page, "de", "kingdom: first turn")
+    play_to_end(page, play_kingdom_turn, random.Random(3), max_turns=40)
+    page.locator("#final-scores").wait_for()
+    names = [n.strip() for n in page.locator("#final-scores .card-name b").all_inner_texts()]
+    assert names == [cat[f"kb.card.{c}"] for c in ("castles", "fishermen", "merchants", "knights")]
+    assert page.locator("#game-over-line").inner_text().startswith(cat["common.game_over"])
+    page.locator(".their-terrain").first.wait_for()
+    check(page, "de", "kingdom: game over")
+    shot(page, "i18n-de-kingdom-game-over")
+    page.set_viewport_size(PHONE)
+    check(page, "de", "kingdom: game over on a phone", phone=True)
