@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
 
-from builders.ai import evaluate as E  # noqa: E402
+from builders.ai import eval_kingdom as E  # noqa: E402
 from builders.ai import make_bot  # noqa: E402
 from builders.ai.tournament import local_games  # noqa: E402
 from builders.core.games import get_game  # noqa: E402

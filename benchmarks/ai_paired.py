@@ -3,7 +3,7 @@ the same games, the way the changes tried in docs/ai.md were measured.
 
     .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
         --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
-        [--set evaluate.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--cards NAME,...] [--seat K] \\
+        [--set eval_kingdom.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--cards NAME,...] [--seat K] \\
         [--workers 2] [--out-dir DIR | --dir DIR]
 
 Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from ai_strength import MATCHES, SEED, first_leads  # noqa: E402
 from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
 
-from builders.ai import evaluate  # noqa: E402
+from builders.ai import eval_kingdom  # noqa: E402
 from builders.ai.agents import AgentSpec, parse_agent, parse_agents  # noqa: E402
 from builders.ai.tournament import derive_seed, local_games, rotations, seating  # noqa: E402
 from builders.core.games import get_game  # noqa: E402
@@ -69,7 +69,7 @@ def parse_set(text: str) -> tuple[str, str, float | int]:
     with the reason for anything else."""
     m = re.fullmatch(r"([a-z_]+)\.([A-Za-z_][A-Za-z0-9_]*)=(.+)", text.strip())
     if not m:
-        raise ValueError(f"--set {text!r}: write MODULE.NAME=VALUE, e.g. evaluate.KB_FRONTIER=0.5")
+        raise ValueError(f"--set {text!r}: write MODULE.NAME=VALUE, e.g. eval_kingdom.KB_FRONTIER=0.5")
     module, name, raw = m.groups()
     try:
         mod = importlib.import_module(f"builders.ai.{module}")
@@ -99,14 +99,14 @@ class Changed:
 
     def act(self, state):
         saved = [(mod, name, getattr(mod, name)) for mod, name, _ in self.sets]
-        contexts = evaluate._KB_CONTEXTS
+        contexts = eval_kingdom._KB_CONTEXTS
         for mod, name, value in self.sets:
             setattr(mod, name, value)
-        evaluate._KB_CONTEXTS = self.contexts
+        eval_kingdom._KB_CONTEXTS = self.contexts
         try:
             return self.agent.act(state)
         finally:
-            evaluate._KB_CONTEXTS = contexts
+            eval_kingdom._KB_CONTEXTS = contexts
             for mod, name, value in saved:
                 setattr(mod, name, value)
 

@@ -149,8 +149,8 @@ def hint_times(game: str, turns: int, seed: int = 0) -> dict[str, list[float]]:
 def rollout_times(setups: int, runs: int) -> dict[int, float]:
     """Median over ``runs`` of the mean CPU milliseconds of a game played out by hard's planner, per
     number of settlements on the map at the start of the turn played out from."""
-    from builders.ai.planner import TurnPlanner
-    from builders.ai.evaluate import _kingdom_context
+    from builders.ai.planner_kingdom import TurnPlanner
+    from builders.ai.eval_kingdom import _kingdom_context
 
     g = get_game("kingdom")
     starts = {}

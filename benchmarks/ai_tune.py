@@ -15,7 +15,7 @@ step (``theta_i = (value_i - default_i) / step_i``), so one gain fits them all, 
 their bounds.
 
 A parameter is either a search constant of ``MCTSAgent`` (``c``, ``scale``, ``widen``) or a module
-constant of ``builders.ai.evaluate`` (the move heuristic's weights ``KB_MOVE_*``, which only the
+constant of ``builders.ai.eval_kingdom`` (the move heuristic's weights ``KB_MOVE_*``, which only the
 search reads, and with ``--params`` the evaluation's weights, which greedy reads too): each agent
 sets its own values of those constants around each of its decisions (both agents play in one
 process, one after the other), with Kingdom Builder's evaluation caches of its own
@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from ai_paired import Changed  # noqa: E402
 from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
 
-from builders.ai import evaluate  # noqa: E402
+from builders.ai import eval_kingdom as evaluate  # noqa: E402
 from builders.ai.mcts import MCTSAgent  # noqa: E402
 from builders.ai.tournament import derive_seed  # noqa: E402
 from builders.core.games import get_game  # noqa: E402
@@ -85,7 +85,7 @@ class Tuned:
         self.agent = MCTSAgent(seed, time_limit=None, turn_time=None if iterations else turn,
                                iterations=iterations, prior=prior, reuse=True, clock="cpu", **kwargs)
         # the constants hold around its own decisions, with evaluation caches of its own
-        self.changed = Changed(self.agent, [("evaluate", k, v) for k, v in self.module.items()])
+        self.changed = Changed(self.agent, [("eval_kingdom", k, v) for k, v in self.module.items()])
 
     def act(self, state):
         return self.changed.act(state)

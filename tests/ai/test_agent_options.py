@@ -11,7 +11,7 @@ from builders.ai.agents import OPTIONS, AgentSpec, LevelAgent, parse_agent, pars
 from builders.ai.factory import EASY_NOISE, LEVELS, TURN_TIME, BotError, check_turn_time, make_bot
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import MCTSAgent
-from builders.ai.planner import LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
+from builders.ai.planner_kingdom import LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
 from builders.ai.planner_middle_ages import LEVEL_SETTINGS as MIDDLE_AGES_SETTINGS
 from builders.ai.planner_middle_ages import MiddleAgesPlanner
 from builders.ai.tournament import run_tournament

@@ -197,7 +197,8 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     """The first action of the hard level's plan (the game's turn planner, with the analysis's budget
     counted in positions: the same hint on every run), with the analysis's win chance of that action."""
     from builders.ai.analysis import PLAN_SHARE_OF_ITERATIONS, decisions_before
-    from builders.ai.planner import COUNT_RATE, LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
+    from builders.ai.planner import COUNT_RATE
+    from builders.ai.planner_kingdom import LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
     from builders.ai.planner_middle_ages import MiddleAgesPlanner
     from builders.ai.tournament import derive_seed
 

@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from builders.ai.calibration import MAPS, fit, honest, logistic, logit
+from builders.ai.calibration import fit, honest, logistic, logit
+from builders.ai.kit import kit
+from builders.core.games import game_names
+
+MAPS = {(game, estimator): ab for game in game_names() for estimator, ab in kit(game).calibration.items()}
 
 
 def test_the_fit_finds_the_map_that_made_the_results():

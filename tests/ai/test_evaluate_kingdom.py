@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 from builders.ai import evaluate
-from builders.ai.evaluate import _kingdom_context
+from builders.ai.eval_kingdom import _kingdom_context
 from builders.kingdom import KingdomBuilder
 from builders.kingdom.notation import END, SHIFT
 
@@ -67,7 +67,7 @@ def test_values_of_a_build_child_are_those_of_a_fresh_position():
 @settings(max_examples=200, deadline=None)
 @given(mask=hst.integers(0, (1 << 400) - 1), density=hst.integers(0, 6))
 def test_row_flags_count_the_rows_a_mask_touches(mask, density):
-    from builders.ai.evaluate import _row_flags
+    from builders.ai.eval_kingdom import _row_flags
     from builders.kingdom.board import ROW_MASKS
 
     for _ in range(density):  # sparser masks, as settlements are

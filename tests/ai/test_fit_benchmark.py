@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from builders.ai import evaluate, make_bot
+from builders.ai import eval_kingdom, make_bot
 from builders.core.games import get_game
 from tests.ai.helpers import benchmark
 
@@ -93,4 +93,4 @@ def test_bad_arguments_are_refused_and_nothing_is_written(tmp_path, capsys, args
 def test_the_hand_set_value_recorded_is_the_evaluations():
     task = fit.play({"index": 5})
     assert task["positions"][0]["hand"] == pytest.approx(
-        evaluate._kingdom_values(get_game("kingdom").new_state(get_game("kingdom").random_setup(2, 1005))))
+        eval_kingdom._kingdom_values(get_game("kingdom").new_state(get_game("kingdom").random_setup(2, 1005))))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from builders.ai import GreedyAgent, MCTSAgent
-from builders.ai.planner import TurnPlanner
+from builders.ai.planner_kingdom import TurnPlanner
 from builders.ai.planner_middle_ages import MiddleAgesPlanner
 from builders.core.rng import Rng
 from builders.core.state import Chance

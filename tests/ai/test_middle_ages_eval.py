@@ -1,12 +1,13 @@
 """The Builders' evaluation (builders.ai.eval_middle_ages), the medium bot that plays one action ahead
-on it, and how the searching bots split a turn of The Builders (builders.ai.budget)."""
+on it, and how the searching bots split a turn of The Builders (builders.ai.kit_middle_ages)."""
 
 from __future__ import annotations
 
 import pytest
 
 from builders.ai import GreedyAgent, MCTSAgent
-from builders.ai.budget import MA_AFTER_BUY, MA_END, MA_FIRST, MA_FORCED_END, MA_TOTAL, turn_share
+from builders.ai.budget import turn_share
+from builders.ai.kit_middle_ages import MA_AFTER_BUY, MA_END, MA_FIRST, MA_FORCED_END, MA_TOTAL
 from builders.ai.eval_middle_ages import finished_seats, last_turn_gain, values
 from builders.ai.mcts import TURN_MARGIN
 from builders.ai.tournament import derive_seed, play_game
@@ -196,9 +197,11 @@ def test_a_seat_far_ahead_ends_the_game_instead_of_taking_coins_for_ever(make):
 
 def test_a_won_game_that_ends_is_worth_more_than_the_same_lead_kept():
     """The win values of a game still going on keep a margin from 0 and 1, smaller once the end is
-    triggered (builders.ai.evaluate.WIN_MARGIN, END_MARGIN): a sure lead is 0.98 before and 0.998
+    triggered (the AI kit's win_margin, end_margin): a sure lead is 0.98 before and 0.998
     after, a finished won game 1."""
-    from builders.ai.evaluate import END_MARGIN, WIN_MARGIN, win_value, win_values
+    from builders.ai.evaluate import win_value, win_values
+    from builders.ai.kit import kit
+    WIN_MARGIN, END_MARGIN = {"middle-ages": kit("middle-ages").win_margin}, {"middle-ages": kit("middle-ages").end_margin}
 
     state = far_ahead()
     state.turn = 20     # round 10: not a long game (late_factor 1)

@@ -7,25 +7,25 @@ import json
 
 import pytest
 
-from builders.ai import eval_middle_ages, evaluate
+from builders.ai import eval_kingdom, eval_middle_ages
 from tests.ai.helpers import benchmark
 
 paired = benchmark("ai_paired")
 
 
 def test_a_constant_is_parsed_with_its_own_type():
-    assert paired.parse_set("evaluate.KB_FRONTIER=0.5") == ("evaluate", "KB_FRONTIER", 0.5)
-    assert paired.parse_set("planner.TILE_ACTIONS=40") == ("planner", "TILE_ACTIONS", 40)
+    assert paired.parse_set("eval_kingdom.KB_FRONTIER=0.5") == ("eval_kingdom", "KB_FRONTIER", 0.5)
+    assert paired.parse_set("planner_kingdom.TILE_ACTIONS=40") == ("planner_kingdom", "TILE_ACTIONS", 40)
 
 
 @pytest.mark.parametrize("text, message", [
-    ("KB_FRONTIER=0.5", "--set 'KB_FRONTIER=0.5': write MODULE.NAME=VALUE, e.g. evaluate.KB_FRONTIER=0.5"),
+    ("KB_FRONTIER=0.5", "--set 'KB_FRONTIER=0.5': write MODULE.NAME=VALUE, e.g. eval_kingdom.KB_FRONTIER=0.5"),
     ("nowhere.X=1", "--set 'nowhere.X=1': builders.ai has no module 'nowhere'"),
-    ("evaluate.KB_NOTHING=1", "--set 'evaluate.KB_NOTHING=1': builders.ai.evaluate has no number 'KB_NOTHING'"),
-    ("evaluate.WIN_SCALE=1", "--set 'evaluate.WIN_SCALE=1': builders.ai.evaluate has no number 'WIN_SCALE'"),
-    ("planner.TILE_ACTIONS=2.5", "--set 'planner.TILE_ACTIONS=2.5': '2.5' is not a whole number"),
-    ("evaluate.KB_FRONTIER=lots", "--set 'evaluate.KB_FRONTIER=lots': 'lots' is not a number"),
-    ("evaluate.KB_FRONTIER=inf", "--set 'evaluate.KB_FRONTIER=inf': 'inf' is not a finite number"),
+    ("eval_kingdom.KB_NOTHING=1", "--set 'eval_kingdom.KB_NOTHING=1': builders.ai.eval_kingdom has no number 'KB_NOTHING'"),
+    ("eval_kingdom.WIN_SCALE=1", "--set 'eval_kingdom.WIN_SCALE=1': builders.ai.eval_kingdom has no number 'WIN_SCALE'"),
+    ("planner_kingdom.TILE_ACTIONS=2.5", "--set 'planner_kingdom.TILE_ACTIONS=2.5': '2.5' is not a whole number"),
+    ("eval_kingdom.KB_FRONTIER=lots", "--set 'eval_kingdom.KB_FRONTIER=lots': 'lots' is not a number"),
+    ("eval_kingdom.KB_FRONTIER=inf", "--set 'eval_kingdom.KB_FRONTIER=inf': 'inf' is not a finite number"),
     ("eval_middle_ages.MA_COIN=0.2",
      "--set 'eval_middle_ages.MA_COIN=0.2': MA_COIN is baked into tables when the module is imported"),
 ])
@@ -40,15 +40,15 @@ def test_the_changed_agent_sees_its_values_and_the_module_keeps_its_own():
 
     class Reader:
         def act(self, state):
-            seen.append((evaluate.KB_FRONTIER, eval_middle_ages.MA_ACTION, evaluate._KB_CONTEXTS))
+            seen.append((eval_kingdom.KB_FRONTIER, eval_middle_ages.MA_ACTION, eval_kingdom._KB_CONTEXTS))
             return "x"
 
-    before = evaluate._KB_CONTEXTS
-    changed = paired.Changed(Reader(), [("evaluate", "KB_FRONTIER", 0.75), ("eval_middle_ages", "MA_ACTION", 0.5)])
+    before = eval_kingdom._KB_CONTEXTS
+    changed = paired.Changed(Reader(), [("eval_kingdom", "KB_FRONTIER", 0.75), ("eval_middle_ages", "MA_ACTION", 0.5)])
     assert changed.act(None) == "x"
     assert seen == [(0.75, 0.5, changed.contexts)]
     assert changed.contexts is not before
-    assert (evaluate.KB_FRONTIER, eval_middle_ages.MA_ACTION, evaluate._KB_CONTEXTS) == (0.25, 0.25, before)
+    assert (eval_kingdom.KB_FRONTIER, eval_middle_ages.MA_ACTION, eval_kingdom._KB_CONTEXTS) == (0.25, 0.25, before)
 
 
 def _arm(directory, name):
@@ -96,13 +96,13 @@ def test_a_changed_weight_is_compared_game_by_game(tmp_path, capsys):
     (["--games", "3"], "error: --games must be a positive multiple of 2 (the seat rotations), not 3"),
     ([], "error: the variant is the base: give --variant, --set or --reseed"),
     (["--reseed", "-1"], "error: --reseed must be 0 (the base's seeds) or more, not -1"),
-    (["--set", "evaluate.KB_FRONTIER=1", "--null", "1,x"],
+    (["--set", "eval_kingdom.KB_FRONTIER=1", "--null", "1,x"],
      "error: --null takes whole numbers of at least 1 separated by commas, not '1,x'"),
-    (["--set", "evaluate.KB_FRONTIER=1", "--null", "0"],
+    (["--set", "eval_kingdom.KB_FRONTIER=1", "--null", "0"],
      "error: --null takes whole numbers of at least 1 separated by commas, not '0'"),
     (["--variant", "hard:depth=9"], "error: option depth of hard must be 1, 2 or 3, not 9"),
-    (["--set", "evaluate.KB_FRONTIER"], "error: --set 'evaluate.KB_FRONTIER': write MODULE.NAME=VALUE, "
-                                         "e.g. evaluate.KB_FRONTIER=0.5"),
+    (["--set", "eval_kingdom.KB_FRONTIER"], "error: --set 'eval_kingdom.KB_FRONTIER': write MODULE.NAME=VALUE, "
+                                         "e.g. eval_kingdom.KB_FRONTIER=0.5"),
 ])
 def test_bad_arguments_are_refused_and_nothing_is_played(tmp_path, capsys, extra, message):
     assert paired.main(["--match", "ma-medium-easy", "--dir", str(tmp_path), *extra]) == 2
@@ -147,13 +147,13 @@ def test_a_variant_is_compared_with_the_mean_of_the_base_and_its_null_arms(tmp_p
     """``--null 1,2``: the two null arms of easy are played and kept in their files, and the second
     line of the report is the variant's lead less the mean of the three runs' leads, game by game."""
     args = ["--match", "kb-easy-random", "--games", "4", "--others", "random", "--base", "easy",
-            "--set", "evaluate.KB_FRONTIER=0.5", "--null", "1,2", "--workers", "1", "--dir", str(tmp_path)]
+            "--set", "eval_kingdom.KB_FRONTIER=0.5", "--null", "1,2", "--workers", "1", "--dir", str(tmp_path)]
     assert paired.main(args) == 0
     out = capsys.readouterr()
     assert out.err.count(": 4 games played") == 4
     first, second = out.out.strip().splitlines()
     runs = [_arm(tmp_path, f"kb-easy-random__easy{k}__vs_random.jsonl") for k in ("", "+reseed=1", "+reseed=2")]
-    variant = _arm(tmp_path, "kb-easy-random__easy+evaluate.KB_FRONTIER=0.5__vs_random.jsonl")
+    variant = _arm(tmp_path, "kb-easy-random__easy+eval_kingdom.KB_FRONTIER=0.5__vs_random.jsonl")
     assert runs[1] != runs[0] and runs[2] != runs[1]
     lead = lambda g: g["scores"][g["seats"].index(0)] - g["scores"][1 - g["seats"].index(0)]  # noqa: E731
     diffs = [lead(variant[i]) - sum(lead(run[i]) for run in runs) / 3 for i in range(4)]
@@ -178,7 +178,7 @@ def test_cards_keep_only_the_games_whose_setup_holds_them(tmp_path, capsys):
     assert chosen == [g for g in range(12) if "citizens" in every[g]]
     assert 0 < len(chosen) < 12
     args = ["--match", "kb-easy-random", "--games", "12", "--others", "random", "--base", "medium",
-            "--set", "evaluate.KB_CITIZENS_HALF=1.0", "--cards", "citizens", "--workers", "1", "--dir", str(tmp_path)]
+            "--set", "eval_kingdom.KB_CITIZENS_HALF=1.0", "--cards", "citizens", "--workers", "1", "--dir", str(tmp_path)]
     assert paired.main(args) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith("kb-easy-random against random, games 0-11 with citizens: base medium: ")
@@ -194,7 +194,7 @@ def test_cards_keep_only_the_games_whose_setup_holds_them(tmp_path, capsys):
     ("ma-medium-easy", "citizens", "error: --cards is for Kingdom Builder matches only"),
 ])
 def test_bad_cards_are_refused_and_nothing_is_played(tmp_path, capsys, match, cards, message):
-    assert paired.main(["--match", match, "--set", "evaluate.KB_FRONTIER=1", "--cards", cards,
+    assert paired.main(["--match", match, "--set", "eval_kingdom.KB_FRONTIER=1", "--cards", cards,
                         "--dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == message
     assert not list(tmp_path.iterdir())

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from builders.ai.evaluate import advantages
-from builders.ai.planner import PlannerError, TurnPlanner, _card_weights
+from builders.ai.planner import PlannerError
+from builders.ai.planner_kingdom import TurnPlanner, _card_weights
 from builders.core.games import get_game
 from builders.core.rng import Rng
 from builders.kingdom.notation import END
@@ -158,7 +159,7 @@ def test_the_rest_of_a_plan_stops_at_a_card_drawn_in_the_turn():
 
 def test_a_planner_made_with_its_defaults_is_the_hard_level_without_games_played_out():
     from builders.ai import make_bot
-    from builders.ai.planner import LEVEL_SETTINGS
+    from builders.ai.planner_kingdom import LEVEL_SETTINGS
 
     plain, hard = TurnPlanner(1), make_bot("kingdom", "hard", 1)
     assert (plain.beam, plain.plans, plain.reply, plain.turn_time) == (*LEVEL_SETTINGS["hard"], 2.0)
@@ -358,7 +359,8 @@ def test_in_a_round_a_seat_still_to_play_surely_ends_the_planner_counts_no_next_
     Red's turn is its last. The planner values Red's plans at its points alone (held tiles are worth
     nothing once the game is over) and looks at Blue's answer, never at a next turn of Red. Its turn
     now brings Red to 74 gold; valuing the tiles kept, as if the game went on, it played for 73."""
-    from builders.ai.evaluate import last_round, values
+    from builders.ai.eval_kingdom import last_round
+    from builders.ai.evaluate import values
 
     assert not last_round(ending_position())  # Black, the last seat, is to move: no seat plays after it
     state = ending_position(until=250)  # Black has played: Red begins the next round
@@ -434,7 +436,8 @@ def test_a_game_played_out_is_the_same_on_the_same_draws():
 def test_without_time_for_enough_rounds_the_look_ahead_chooses():
     """Games are played out with what is left of the turn after the look-ahead; with room for fewer
     than ``MIN_ROUNDS`` rounds the look-ahead's choice stands."""
-    from builders.ai.planner import COUNT_RATE, MIN_ROUNDS
+    from builders.ai.planner import COUNT_RATE
+    from builders.ai.planner_kingdom import MIN_ROUNDS
 
     state = midgame("kingdom", 2, 3, 40)
     plain = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3)

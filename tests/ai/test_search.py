@@ -12,8 +12,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from builders.ai import GreedyAgent, MCTSAgent, make_bot
-from builders.ai import evaluate
-from builders.ai.budget import KB_AFTER, KB_BUILDS, KB_END, turn_share
+from builders.ai import eval_kingdom
+from builders.ai.budget import turn_share
+from builders.ai.kit_kingdom import KB_AFTER, KB_BUILDS, KB_END
 from builders.ai.evaluate import decision_key, move_values, values
 from builders.ai.mcts import TURN_MARGIN
 from builders.core.agents import RandomAgent, play
@@ -32,7 +33,7 @@ def plain_kingdom_values(st) -> list[float]:
     n = st.num_players
     counts = [[(own & s).bit_count() for s in SECTOR_MASKS] for own in st.own]
     turns_left = min(st.supply) / 3.0
-    tile_value = evaluate.KB_TILE_BASE + evaluate.KB_TILE_PER_TURN * min(turns_left, 12.0)
+    tile_value = eval_kingdom.KB_TILE_BASE + eval_kingdom.KB_TILE_PER_TURN * min(turns_left, 12.0)
     free = board.buildable & ~st.occ
     out = []
     for p in range(n):
@@ -46,31 +47,31 @@ def plain_kingdom_values(st) -> list[float]:
         for card in st.cards:
             good = {"fishermen": board.near_water & ~board.water, "miners": board.near_mountain,
                     "workers": board.near_special, "merchants": board.near_special}.get(card, 0)
-            v += evaluate.KB_FRONTIER * min(evaluate.KB_FRONTIER_CAP, (frontier & good).bit_count())
+            v += eval_kingdom.KB_FRONTIER * min(eval_kingdom.KB_FRONTIER_CAP, (frontier & good).bit_count())
             if card == "discoverers":
-                v += evaluate.KB_NEW_ROW * sum(1 for row in ROW_MASKS if frontier & row and not own & row)
+                v += eval_kingdom.KB_NEW_ROW * sum(1 for row in ROW_MASKS if frontier & row and not own & row)
             if card == "farmers":
                 low = sorted(counts[p])
-                v += evaluate.KB_FARMERS_LOW * (low[0] + low[1])
+                v += eval_kingdom.KB_FARMERS_LOW * (low[0] + low[1])
                 for k in range(4):
                     if own and not counts[p][k]:
                         reach, steps = own, 0
                         while not reach & SECTOR_MASKS[k] and steps < 8:
                             reach |= dilate(reach)
                             steps += 1
-                        v -= evaluate.KB_FARMERS_GAP * steps
+                        v -= eval_kingdom.KB_FARMERS_GAP * steps
             if card == "lords":
                 for k in range(4):
                     lead = counts[p][k] - max(counts[q][k] for q in range(n) if q != p)
-                    v += evaluate.KB_LORDS_LEAD * max(-3, min(2, lead))
+                    v += eval_kingdom.KB_LORDS_LEAD * max(-3, min(2, lead))
             if card == "citizens":
-                v += evaluate.KB_CITIZENS_HALF * (max((g.bit_count() for g in groups(own)), default=0) & 1)
+                v += eval_kingdom.KB_CITIZENS_HALF * (max((g.bit_count() for g in groups(own)), default=0) & 1)
         for o, h in enumerate(board.locations):
             if st.left[o] and not (st.taken[p] >> h) & 1 and board.nbr_mask[h] & frontier:
-                v += evaluate.KB_LOCATION_REACH
+                v += eval_kingdom.KB_LOCATION_REACH
         for c in board.castles:
             if not board.nbr_mask[c] & own and board.nbr_mask[c] & frontier:
-                v += evaluate.KB_CASTLE_REACH
+                v += eval_kingdom.KB_CASTLE_REACH
         out.append(v)
     return out
 
@@ -91,7 +92,7 @@ def test_kingdom_evaluation_equals_the_plain_one_over_whole_games(players, seed)
 
 def test_the_groups_of_the_evaluation_are_the_scoring_groups():
     state = midgame("kingdom", 3, 11, 60)
-    ctx = evaluate._kingdom_context(state)
+    ctx = eval_kingdom._kingdom_context(state)
     for own in state.own:
         assert sorted(ctx.groups(own)) == sorted(groups(own))
 
@@ -115,7 +116,7 @@ def test_kingdom_move_values_favour_a_castle_and_put_end_at_zero():
         if a == END:
             assert v == 0.0
         if a < 400 and near_new_castle >> a & 1:
-            assert v >= evaluate.KB_MOVE_CASTLE
+            assert v >= eval_kingdom.KB_MOVE_CASTLE
     assert move_values(midgame("middle-ages", 2, 3, 10), [1]) is None
 
 

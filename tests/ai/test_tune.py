@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from builders.ai import evaluate
+from builders.ai import eval_kingdom, evaluate
 from builders.ai.mcts import MCTSAgent
 from tests.ai.helpers import benchmark, midgame
 
@@ -28,20 +28,20 @@ def test_a_tuned_agent_searches_with_its_constants_and_restores_them():
     """Its decision is the one a plain search makes with the module constant set to its value (and
     differs from the default's here); after the decision the module holds the default again."""
     state = midgame("kingdom", 2, 8, 40)
-    default = evaluate.KB_MOVE_CASTLE
+    default = eval_kingdom.KB_MOVE_CASTLE
     tuned = tune.Tuned(3, {"KB_MOVE_CASTLE": 0.0, "KB_MOVE_GOOD": 4.0, "c": 0.6}, None, iterations=400)
     action = tuned.act(state)
-    assert evaluate.KB_MOVE_CASTLE == default and evaluate.KB_MOVE_GOOD == 1.0
+    assert eval_kingdom.KB_MOVE_CASTLE == default and eval_kingdom.KB_MOVE_GOOD == 1.0
     visits = {a: ch.visits for a, ch in tuned.agent.last_root.children.items()}
 
     def plain(castle: float, good: float, c: float):
-        saved = evaluate.KB_MOVE_CASTLE, evaluate.KB_MOVE_GOOD
-        evaluate.KB_MOVE_CASTLE, evaluate.KB_MOVE_GOOD = castle, good
+        saved = eval_kingdom.KB_MOVE_CASTLE, eval_kingdom.KB_MOVE_GOOD
+        eval_kingdom.KB_MOVE_CASTLE, eval_kingdom.KB_MOVE_GOOD = castle, good
         try:
             agent = MCTSAgent(3, time_limit=None, iterations=400, prior="fast", reuse=True, c=c)
             return agent.act(state), {a: ch.visits for a, ch in agent.last_root.children.items()}
         finally:
-            evaluate.KB_MOVE_CASTLE, evaluate.KB_MOVE_GOOD = saved
+            eval_kingdom.KB_MOVE_CASTLE, eval_kingdom.KB_MOVE_GOOD = saved
 
     assert plain(0.0, 4.0, 0.6) == (action, visits)
     assert plain(default, 1.0, 0.3)[1] != visits
@@ -57,7 +57,7 @@ def test_a_tuned_agents_evaluation_weights_do_not_leak_through_the_caches():
     state = g.new_state(g.random_setup(2, 7))
     assert "farmers" in state.cards
     rnd = __import__("random").Random(1)
-    while sum(1 for s in evaluate._kingdom_context(state).sectors if state.own[0] & s) != 3:
+    while sum(1 for s in eval_kingdom._kingdom_context(state).sectors if state.own[0] & s) != 3:
         legal = state.legal_actions()
         state.apply(legal[rnd.randrange(len(legal))])
     default = evaluate.values(state)

@@ -66,7 +66,7 @@ def test_a_planning_bot_plays_its_turns_plan_from_one_decision():
     rest of its plan (three builds, then end or the tiles), each legal in turn, the first the same as
     choose_action's; the other levels give one action. A plan stops at a card drawn in the turn
     (rules.md, building rule 4), after which the bot is asked again."""
-    from builders.ai.planner import TurnPlanner
+    from builders.ai.planner_kingdom import TurnPlanner
     from builders.core.games import get_game
     from builders.server.bots import choose_action, choose_turn
 

@@ -17,31 +17,21 @@ mcts       ``time`` (seconds per decision, default 1), ``iters`` (iterations per
            for matches on a busy machine), ``finish`` (at most this many actions of the leaf's
            player, best by the move heuristic, before the evaluation; default 0), ``top`` (the
            root tries only this many actions, best by the evaluation; default 0: all)
-plan       the game's turn planner (``builders.ai.planner``, ``builders.ai.planner_middle_ages``):
-           ``turn`` (seconds a turn, default 2), ``beam``, ``plans``, ``reply`` (Kingdom Builder
-           30, 16, 4; The Builders 30, 20, 6), ``depth`` (Kingdom Builder: 1, the next turns
-           valued from the plan's end, or 2, the next seat's best turn applied before the seat's
-           own; The Builders: 1, the other seats' answers, 2, then the seat's next turn, or 3,
-           then the answers to it; default 1 and 2), ``clock`` (``wall``,
-           ``cpu`` or ``count``: time counted in positions evaluated, so that a game is played
-           the same on every run and machine); Kingdom
-           Builder only: ``ahead``, ``block`` (the weights of the next turns, default 1, 1),
-           ``rollouts`` (the most rounds of games played out to the end from the ``finalists``
-           best plans, in the turn's time left; ``plan`` 0, hard 64, expert 100),
-           ``finalists`` (default 4, expert 6), ``rbeam`` (the beam of the turns played out,
-           default 1); The Builders only: ``samples`` (determinizations the turn is planned on,
-           default 1, expert 6), ``staffed`` and ``horizon`` (the evaluation's ``MA_STAFFED`` and
-           ``MA_HORIZON`` for the planner's valuations; default the evaluation's, 0.4 and 2.5,
-           expert 0.6 and 4.5)
+plan       the game's turn planner (its AI kit's ``planner``, see :mod:`builders.ai.kit`), with the
+           options the kit names (``planner_options``; the docstring of each game's kit module
+           says what they do): of ``turn`` (seconds a turn, default 2), ``beam``, ``plans``,
+           ``reply``, ``depth``, ``clock`` (``wall``, ``cpu`` or ``count``: time counted in
+           positions evaluated, so that a game is played the same on every run and machine),
+           ``ahead``, ``block``, ``rollouts``, ``finalists``, ``rbeam``, ``samples``,
+           ``staffed`` and ``horizon``; a game without a planner takes ``turn`` only (the
+           search plays it)
 easy,      the bot levels of ``make_bot``; hard and expert are the game's planner with the level's
 medium,    settings and take its options
 hard,
 expert
 =========  ====================================================================================
 
-``mcts`` with its defaults is the search as it was before the fast move ordering and turn budgets
-(``mcts:time=1`` was the hard level of both games then); ``mcts:turn=2:prior=fast:reuse=1`` (with
-``top=3`` by default in The Builders) was The Builders' hard level before its planner.
+``mcts`` with its defaults is the search as it was before the fast move ordering and turn budgets.
 
 A list of agents is written with commas: ``mcts:time=0.2,greedy``. A comma-separated item that is
 only ``key=value`` adds an option to the agent before it, so ``mcts:time=0.2,c=0.7,greedy`` is the
@@ -56,7 +46,8 @@ from typing import Any
 from builders.ai.factory import EASY_NOISE, TURN_TIME, make_planner
 from builders.ai.greedy import GreedyAgent
 from builders.ai.mcts import PRIORS, MCTSAgent
-from builders.ai.planner import PLANNER_CLOCKS, TurnPlanner
+from builders.ai.kit import kit
+from builders.ai.planner import PLANNER_CLOCKS
 from builders.core.agents import Agent, RandomAgent
 
 #: per agent name: option -> (type, keyword of the constructor)
@@ -75,9 +66,6 @@ OPTIONS["plan"] = {"turn": (float, "turn_time"), "beam": (int, "beam"), "plans":
                    "staffed": (float, "staffed"), "horizon": (float, "horizon")}
 #: the agents that plan whole turns (the planner of the game they play)
 PLANNERS = ("plan", "hard", "expert")
-#: the planner options that only Kingdom Builder's planner takes, and only The Builders'
-KINGDOM_ONLY = ("ahead", "block", "rollouts", "finalists", "rbeam")
-MIDDLE_AGES_ONLY = ("samples", "staffed", "horizon")
 CLOCK_NAMES = ("wall", "cpu")
 OPTIONS.update({"easy": {}, "medium": {}, "hard": dict(OPTIONS["plan"]), "expert": dict(OPTIONS["plan"])})
 
@@ -124,21 +112,20 @@ class AgentSpec:
         return agent
 
     def check(self, game: str | None) -> None:
-        """ValueError if this spec cannot play ``game`` (None: any game) with its options: the
-        planner of The Builders takes no ``ahead`` or ``block`` (Kingdom Builder's weights of the
-        next turns, where the next card is a draw), Kingdom Builder's no ``samples``."""
+        """ValueError if this spec cannot play ``game`` (None: any game) with its options: each
+        game's planner takes the options its AI kit names (``planner_options``, checked by its
+        ``check_planner``); a game without a planner (the search plays its hard and expert levels)
+        takes only ``turn``."""
         if self.kind not in PLANNERS or game is None:
             return
-        depth = self.options.get("depth")
-        if game == "kingdom" and depth is not None and depth not in TurnPlanner.DEPTHS:
-            allowed = " or ".join(str(d) for d in TurnPlanner.DEPTHS)
-            raise ValueError(f"option depth of {self.kind} must be {allowed} in Kingdom Builder, not {depth}")
-        foreign, title = (KINGDOM_ONLY, "The Builders'") if game == "middle-ages" else \
-            (MIDDLE_AGES_ONLY, "Kingdom Builder's")
+        found = kit(game)
+        own = found.planner_options if found.planner is not None else ("turn",)
+        owner = found.options_owner or f"{game}'s"
         for key in self.options:
-            if key in foreign:
-                own = ", ".join(k for k in OPTIONS["plan"] if k not in foreign)
-                raise ValueError(f"option {key} of {self.kind} is not one of {title} (options there: {own})")
+            if key not in own:
+                raise ValueError(f"option {key} of {self.kind} is not one of {owner} (options there: {', '.join(own)})")
+        if found.check_planner is not None:
+            found.check_planner(self.kind, self.options)
 
 
 class LevelAgent:

@@ -8,7 +8,8 @@ medium-vs-medium games (``benchmarks/ai_calibration.py --fit``, docs/ai.md "Cali
     honest = 1 / (1 + exp(-(a * logit(raw) + b)))
 
 ``a`` below 1 pulls the extremes in, ``b`` below 0 takes away the mover's optimism. The map is
-increasing, so the order of the actions (the best move) never changes.
+increasing, so the order of the actions (the best move) never changes. Each game's ``(a, b)`` per
+estimator is its AI kit's ``calibration`` (``builders.ai.kit``).
 """
 
 from __future__ import annotations
@@ -16,17 +17,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from builders.ai.kit import kit
+
 #: raw estimates are clipped to this distance from 0 and 1 before the map (a finished game's exact
 #: result is not an estimate and is not mapped)
 EDGE = 1e-3
-#: (game, estimator) -> (a, b), fitted by ``benchmarks/ai_calibration.py --fit`` on the runs named in
-#: docs/ai.md; "analysis" is the search of the analysis and the hints
-MAPS: dict[tuple[str, str], tuple[float, float]] = {
-    ("kingdom", "analysis"): (0.388, -0.230),
-    ("middle-ages", "analysis"): (0.521, -0.200),
-}
-
-
 def logit(p: float) -> float:
     p = min(1.0 - EDGE, max(EDGE, p))
     return math.log(p / (1.0 - p))
@@ -42,7 +37,7 @@ def logistic(z: float) -> float:
 def honest(game: str, estimator: str, raw: float) -> float:
     """The win chance ``raw`` of ``estimator`` (``"analysis"``) in ``game`` mapped onto the observed
     win rates (unchanged where no map was fitted)."""
-    found = MAPS.get((game, estimator))
+    found = kit(game).calibration.get(estimator)
     if found is None:
         return raw
     return honest_with(*found, raw)

@@ -7,31 +7,25 @@ random    uniformly random legal actions
 easy      greedy with noise (one ply, the game's evaluation plus a Gaussian error): fast
 medium    greedy (one ply, the game's evaluation): fast
 hard      the game's turn planner, 2 s a turn: whole turns by beam search, the best looked ahead
-          (Kingdom Builder: ``builders.ai.planner``, the next turns over the cards to come; The
-          Builders: ``builders.ai.planner_middle_ages``, the other seats' best answers and the
-          seat's next turn)
-expert    the same with 10 s a turn (more plans, with wider beams; The Builders: on six
-          determinizations, with weights of the evaluation tuned by the planner's self-play)
+          (its AI kit's ``planner``: :mod:`builders.ai.kit`; a game without one gets the search,
+          ``builders.ai.mcts``, with the same time)
+expert    the same with 10 s a turn (the game's planner at its expert settings)
 ========  ======================================================================================
 
-The time of hard and expert covers the seat's whole turn (Kingdom Builder: the three builds, the
-tiles and ``end``; The Builders: every action until ``end``): the planner spends it on the turn's
-first decision and plays the rest of its plan. ``turn_time`` sets another. The search
+The time of hard and expert covers the seat's whole turn (every action until the end of the turn): a
+planner spends it on the turn's first decision and plays the rest of its plan. ``turn_time`` sets another. The search
 (``builders.ai.mcts``, the hard level before the planners) stays an agent of its own.
 """
 
 from __future__ import annotations
 
 from builders.ai.greedy import GreedyAgent
-from builders.ai.planner import LEVEL_SETTINGS, ROLLOUT_SETTINGS, TurnPlanner
-from builders.ai.planner_middle_ages import LEVEL_DEPTH as MIDDLE_AGES_DEPTH
-from builders.ai.planner_middle_ages import LEVEL_SETTINGS as MIDDLE_AGES_SETTINGS
-from builders.ai.planner_middle_ages import LEVEL_WEIGHTS as MIDDLE_AGES_WEIGHTS
-from builders.ai.planner_middle_ages import MiddleAgesPlanner
+from builders.ai.kit import kit
+from builders.ai.mcts import MCTSAgent
 from builders.core.agents import Agent, RandomAgent
 from builders.core.errors import BuildersError
+from builders.core.games import game_names
 
-GAMES = ("kingdom", "middle-ages")
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: the noise of the easy level, in units of the game's win scale
 EASY_NOISE = 0.6
@@ -57,24 +51,19 @@ def check_turn_time(turn_time: object) -> float:
     return t
 
 
-def make_planner(seed: int | None, level: str, turn_time: float, game: str | None = "kingdom",
-                 **options) -> TurnPlanner | MiddleAgesPlanner:
+def make_planner(seed: int | None, level: str, turn_time: float, game: str, **options) -> Agent:
     """The turn planner of ``game`` at ``level`` (hard or expert) with ``turn_time`` seconds a
-    turn; ``options`` (beam, plans, reply, depth, clock; in Kingdom Builder ahead and block, in
-    The Builders samples, staffed and horizon) replace the level's settings."""
-    if game == "middle-ages":
-        beam, plans, reply, samples = MIDDLE_AGES_SETTINGS[level]
-        return MiddleAgesPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
-                                                                 "samples": samples, "depth": MIDDLE_AGES_DEPTH[level],
-                                                                 "weights": MIDDLE_AGES_WEIGHTS[level], **options})
-    beam, plans, reply = LEVEL_SETTINGS[level]
-    rollouts, finalists = ROLLOUT_SETTINGS[level]
-    return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
-                                                     "rollouts": rollouts, "finalists": finalists, **options})
+    turn; ``options`` (the options its kit's ``planner_options`` name) replace the level's settings.
+    A game whose kit has no planner gets the search with ``turn_time`` a turn."""
+    planner = kit(game).planner
+    if planner is None:
+        return MCTSAgent(seed, time_limit=None, turn_time=turn_time)
+    agent: Agent = planner(seed, level, turn_time, **options)
+    return agent
 
 
 def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | None = None) -> Agent:
-    """An agent for ``game`` ("kingdom" or "middle-ages") at ``level`` (random, easy, medium, hard,
+    """An agent for ``game`` (a registered game) at ``level`` (random, easy, medium, hard,
     expert).
 
     The agent decides from what ``state.current_player`` may know. ``turn_time`` (seconds, more
@@ -82,8 +71,8 @@ def make_bot(game: str, level: str, seed: int | None = None, turn_time: float | 
     10); the other levels take no time worth counting and ignore it. Raises BotError (a ValueError)
     for an unknown game or level or a turn time out of range.
     """
-    if game not in GAMES:
-        raise BotError(f"unknown game {game!r} (choose from {', '.join(GAMES)})")
+    if game not in game_names():
+        raise BotError(f"unknown game {game!r} (choose from {', '.join(game_names())})")
     if level not in LEVELS:
         raise BotError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
     if turn_time is not None:

@@ -1,13 +1,13 @@
 """The greedy agent: one ply, the game's evaluation (``builders.ai.evaluate``) after each legal action.
 
 Every action is tried on a determinized copy of the state (``resample_hidden`` from the agent's own
-generator), so an action that draws a card (Kingdom Builder's ``end``, The Builders' ``open`` and
-``recruit``) draws from what the seat may know, never from the true deck. The value of an action is the
+generator), so an action that draws a card draws from what the seat may know, never from the true
+deck. The value of an action is the
 seat's lead over the best other seat after it, compared first through its win value (so that a won game
-that ends beats the same lead kept, see ``builders.ai.evaluate.WIN_MARGIN``). ``noise`` adds a Gaussian error (in units of the
-game's win scale) to each value: the easy level. ``weights`` (The Builders: names of
-``eval_middle_ages.WEIGHT_NAMES`` -> values) are the agent's own weights of the evaluation, the others
-following the module at each decision.
+that ends beats the same lead kept: the AI kit's ``win_margin``). ``noise`` adds a Gaussian error
+(in units of the game's win scale) to each value: the easy level. ``weights`` (names of the game's
+weights of the evaluation -> values, checked by its kit's ``weights``) are the agent's own weights of
+the evaluation, the others following the module at each decision.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from builders.ai.eval_middle_ages import weights as eval_weights
-from builders.ai.evaluate import WIN_SCALE, advantages, win_value
+from builders.ai.evaluate import advantages, win_value
+from builders.ai.kit import kit
 from builders.core.rng import Rng
 from builders.core.state import Action, GameState
 
@@ -27,8 +27,8 @@ class GreedyAgent:
     def __init__(self, seed: int | None = None, noise: float = 0.0, name: str | None = None,
                  weights: Mapping[str, float] | None = None):
         self.seed = seed
+        #: the agent's own weights of the evaluation (checked by the game's kit at the first decision)
         self.weights = dict(weights or {})
-        eval_weights(self.weights)  # ValueError for a name that is not a weight
         self.noise = float(noise)
         self.random = random.Random(seed)
         self.rng = Rng(self.random.getrandbits(64))
@@ -44,8 +44,9 @@ class GreedyAgent:
         seat = state.current_player
         legal = state.legal_actions()
         det = state.resample_hidden(seat, self.rng)
-        sd = self.noise * WIN_SCALE[state.GAME]
-        w = eval_weights(self.weights) if self.weights else None
+        game = kit(state.GAME)
+        sd = self.noise * game.win_scale
+        w = game.weights(self.weights) if self.weights else None
         out = []
         for a in legal:
             child = det.copy()

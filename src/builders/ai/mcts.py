@@ -40,16 +40,10 @@ import time
 
 from builders.ai.budget import turn_share
 from builders.ai.evaluate import decision_key, move_values, win_values
+from builders.ai.kit import kit
 from builders.core.rng import Rng
 from builders.core.state import Action, Chance, GameState
 
-#: per game: exploration constant, evaluation scale (points), progressive widening, and the root's
-#: actions when ``top`` is None (the hard and expert levels: in The Builders a search free to choose
-#: any action found the positions its evaluation overvalues, and lost to the one-ply medium bot)
-DEFAULTS = {
-    "kingdom": {"c": 0.3, "scale": 4.0, "widen": 2.0, "top": 0},
-    "middle-ages": {"c": 0.5, "scale": 2.5, "widen": 2.0, "top": 3},
-}
 PRIORS = ("full", "fast", "own")
 #: ``wall``: budgets in elapsed time (what a person waits); ``cpu``: in the process's CPU time (the
 #: same search on a busy machine: for matches between agents)
@@ -164,7 +158,7 @@ class MCTSAgent:
 
     # -- the decision -------------------------------------------------------------------------
     def _setup(self, state: GameState) -> None:
-        defaults = DEFAULTS.get(state.GAME, DEFAULTS["middle-ages"])
+        defaults = kit(state.GAME).search
         self._c = defaults["c"] if self.c is None else float(self.c)
         self._scale = defaults["scale"] if self.scale is None else float(self.scale)
         self._widen = defaults["widen"] if self.widen is None else float(self.widen)
