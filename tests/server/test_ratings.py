@@ -124,13 +124,16 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
 
 
 def test_favourite_cards_of_the_builders_are_the_buildings_a_player_opened():
-    from builders.server.ratings import _opened
+    from builders.core.plugins import part
     from builders.server.store import StoredStep
 
     steps = [StoredStep(0, "open B04", [], False), StoredStep(1, "open B31", [], False),
              StoredStep(0, "recruit W01", [], False), StoredStep(0, "open B04", [], False), StoredStep(0, "end", [], False)]
-    assert _opened(steps, [0]) == ["B04 The Treehouse", "B04 The Treehouse"]
-    assert _opened(steps, [1]) == ["B31 The Chapel"]
+    favourites = part("middle-ages", "profile")  # the game's plugin brings its profile statistics
+    assert favourites({}, lambda: steps, [0]) == ["B04 The Treehouse", "B04 The Treehouse"]
+    assert favourites({}, lambda: steps, [1]) == ["B31 The Chapel"]
+    assert part("kingdom", "profile")({"cards": ["lords", "miners", "farmers"]}, lambda: steps, [0]) == \
+        ["lords", "miners", "farmers"]
 
 
 def test_the_rating_scale_and_the_changes_it_shows():

@@ -47,8 +47,9 @@ class GamePlugin:
     ai: str | None = None
     #: the RL kit (``builders.rl.kit.RlKit``): the encoding of observations and actions
     rl: str | None = None
-    #: a function of a finished game's row (setup, seats, final view) and a seat to the profile's
-    #: statistics of that seat's game (``{"favourites": [...]}``); None: no statistics of its own
+    #: the profile's statistics of a finished game: ``favourites(setup, steps, seats)``, the names
+    #: the game adds to the favourite cards of the player of ``seats`` (``steps()``: the game's
+    #: stored steps, each with ``seat`` and ``action``); None: the game adds none
     profile: str | None = None
     #: the web client's table module of the game (a file of ``builders/web/static``)
     web_table: str = ""

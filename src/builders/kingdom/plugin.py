@@ -11,9 +11,9 @@ PLUGIN = GamePlugin(
     view="builders.kingdom.view:VIEW",
     setup_schema="builders.kingdom.schema:KingdomSetup",
     ai="builders.ai.kit_kingdom:KIT",
-    rl="builders.rl.kingdom:KIT",
-    profile="builders.kingdom.profile:statistics",
+    rl="builders.rl.kit_kingdom:KIT",
+    profile="builders.kingdom.profile:favourites",
     web_table="kingdom.js",
     modules=("builders.ai.kit_kingdom", "builders.ai.eval_kingdom", "builders.ai.planner_kingdom",
-             "builders.rl.kingdom"),
+             "builders.rl.kingdom", "builders.rl.kit_kingdom", "builders.rl.spiel_kingdom"),
 )

@@ -1339,7 +1339,7 @@ def build_setup(game: str, players: int, spec: SetupSpec) -> dict[str, Any]:
     orders follow from it, so it must not be guessable."""
     seed = spec.seed if spec.seed is not None else secrets.randbelow(2**62)
     try:
-        return get_view(game).setup(players, seed, mode=spec.mode, sections=spec.sections, cards=spec.cards)
+        return get_view(game).setup(players, seed, **spec.choices())
     except InvalidSetup as e:
         raise ApiError(400, str(e)) from None
 

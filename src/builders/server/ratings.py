@@ -1,8 +1,7 @@
 """Ratings: rated games, their effect on each player's rating, leaderboards and profiles.
 
 A rated game has only people, each a signed-up account with one seat, a clock, and no chosen seed
-(undo stays within a turn, as in every game). Ratings are per game (Kingdom Builder, The Builders)
-with openskill's Plackett-Luce model (Weng-Lin: 2 to 4 players, shared places). When a rated game
+(undo stays within a turn, as in every game). Ratings are per registered game, with openskill's Plackett-Luce model (Weng-Lin: 2 to 4 players, shared places). When a rated game
 ends, the ratings of all its players and one change row per player are written in one transaction;
 the change rows' key (game, account) makes a second update of the same game impossible. A player
 whose clock ran out is placed last (a bot finished the game for them), and so is one who resigned.
@@ -18,13 +17,14 @@ from fastapi import APIRouter, Path as PathParam, Request
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from builders.core.games import game_names
+from builders.core.plugins import part
 from builders.server.accounts import Accounts
 from builders.server.games import ApiError, GameService, Live, final_result
 from builders.server.models import AccountRow, GameRow, RatingChangeRow, RatingRow
 from builders.server.privacy import account_of
 from builders.server.schemas import CreateGame, Leader, Profile
 
-GAMES = ("kingdom", "middle-ages")
 #: ratings are shown on the familiar scale: openskill's mu times SCALE, so a new player (mu 25) has 1500
 SCALE = 60.0
 #: a rating is provisional (shown with a "?") while its uncertainty sigma is above this (a new player's
@@ -89,18 +89,6 @@ def ranks_of(result: dict[str, Any], flagged: list[int]) -> list[int]:
     for i, s in enumerate(order):
         ranks[s] = ranks[order[i - 1]] if i and key[order[i - 1]] == key[s] else i + 1
     return [ranks[s] for s in sorted(players)]
-
-
-def _opened(steps: list[Any], seats: list[int]) -> list[str]:
-    """The buildings and machines ``seats`` opened in a game of The Builders, named."""
-    from builders.middle_ages.cards import describe, INDEX
-
-    out = []
-    for step in steps:
-        verb, _, card = step.action.partition(" ")
-        if step.seat in seats and verb == "open" and card in INDEX:
-            out.append(describe(INDEX[card]).split(" (")[0])
-    return out
 
 
 class Ratings:
@@ -214,10 +202,9 @@ class Ratings:
             won = any(s in (result.get("winners") or []) for s in mine)
             wins += won
             scores.extend(totals[s] for s in mine)
-            if row["game"] == "kingdom":  # the three cards of the game
-                favourites.update(row["setup"].get("cards") or [])
-            else:  # the buildings and machines the player opened
-                favourites.update(_opened(store.steps(row["id"]), mine))
+            found = part(row["game"], "profile")  # what the game adds to the favourite cards
+            if found is not None:
+                favourites.update(found(row["setup"], lambda gid=row["id"]: store.steps(gid), mine))
             games.append({"id": row["id"], "game": row["game"], "name": row["name"], "created": row["created"],
                           "seats": mine, "won": won, "scores": [totals[s] for s in mine],
                           "rated": bool((row.get("options") or {}).get("rated")),
@@ -255,7 +242,9 @@ def router(ratings: Ratings) -> APIRouter:
 
     @r.get("/api/leaderboard/{game}", response_model=list[Leader], summary="The best rated players of a game",
            description=MEANING)
-    def leaderboard(game: str = PathParam(pattern=r"^(kingdom|middle-ages)$")):
+    def leaderboard(game: str = PathParam(pattern=r"^[a-z0-9-]{1,40}$")):
+        if game not in game_names():
+            raise ApiError(404, f"there is no game named {game!r}")
         return ratings.leaderboard(game)
 
     @r.get("/api/players/{username}", response_model=Profile,

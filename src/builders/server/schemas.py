@@ -3,16 +3,26 @@ description served at ``/openapi.json``)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
 from builders.core.games import game_names
+from builders.core.plugins import part, plugin
 from builders.server import names
 
-#: the registered games (builders.core.games): a new game needs no change here
-GameName = Literal[tuple(game_names())]  # type: ignore[valid-type]
+
+def _known_game(name: str) -> str:
+    if name not in game_names():
+        raise ValueError(f"unknown game {name!r} (the games are {', '.join(game_names())})")
+    return name
+
+
+#: a registered game (builders.core.plugins), checked when a request comes: a new game needs no change here
+GameName = Annotated[str, AfterValidator(_known_game),
+                     Field(json_schema_extra=lambda schema: schema.update(enum=game_names()))]
 Level = Literal["easy", "medium", "hard", "expert"]
 Status = Literal["open", "running", "finished"]
 #: the type of the validation errors the application answers with 400, not 422: a text field holding a
@@ -71,15 +81,58 @@ SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="type")]
 
 
 class SetupSpec(_Strict):
-    """Kingdom Builder: ``mode`` first, random or custom (custom needs sections and cards).
-    The Builders: Middle Ages: only ``seed`` counts (mode random)."""
+    """The setup of a new game: ``seed``, and the choices of the game's own setup schema (its
+    plugin's ``setup_schema``, a pydantic model whose fields are keyword arguments of its view's
+    ``setup``); a game without one takes a seed only."""
 
-    mode: Literal["first", "random", "custom"] = "random"
     seed: Seed | None = Field(None, description="a seed makes the deal reproducible (and known to whoever "
                                                 "knows the seed); without one the server draws a secret one")
-    sections: list[tuple[Text("section", 40), bool]] | None = Field(  # type: ignore[valid-type]
-        None, min_length=4, max_length=4)
-    cards: list[Text("card", 40)] | None = Field(None, min_length=3, max_length=3)  # type: ignore[valid-type]
+
+    def choices(self) -> dict[str, Any]:
+        """The game's own choices, as keyword arguments of its view's ``setup`` (unset ones left out)."""
+        return self.model_dump(exclude={"seed"}, exclude_none=True)
+
+
+@cache
+def setup_model(game: str) -> type[SetupSpec]:
+    """The setup model of ``game``: the seed and its setup schema's fields."""
+    schema = part(game, "setup_schema")
+    if schema is None:
+        return SetupSpec
+    return create_model(f"{schema.__name__}Spec", __base__=(SetupSpec, schema))  # type: ignore[call-overload]
+
+
+def _check_texts(value: Any, field: str) -> None:
+    """BadText for a control character in any text of a setup: the text of a list ``cards`` is
+    called a ``card``, of a list ``sections`` a ``section``."""
+    if isinstance(value, str):
+        names.check_text(value, field)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_texts(item, str(key))
+    elif isinstance(value, list):
+        for item in value:
+            _check_texts(item, field[:-1] if field.endswith("s") else field)
+
+
+def parse_setup(game: str, raw: Any) -> SetupSpec:
+    """``raw`` as the setup of ``game``; a refusal (400) saying in one line what is wrong."""
+    model = setup_model(game)
+    try:
+        _check_texts(raw, "setup")
+    except names.BadText as e:
+        raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(e)}) from None
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in ("setup", *first["loc"]))
+        if first["type"] == "extra_forbidden":
+            allowed = ", ".join(model.model_fields)
+            reason = f"{where}: {plugin(game).title} takes no such choice (its setup: {allowed})"
+        else:
+            reason = f"{where}: {first['msg']}"
+        raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": reason[:300]}) from None
 
 
 class ClockSpec(_Strict):
@@ -96,7 +149,7 @@ class ClockSpec(_Strict):
 class CreateGame(_Strict):
     game: GameName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
-    setup: SetupSpec | None = None
+    setup: SetupSpec | None = Field(None, description="seed, and the game's own choices (its setup schema)")
     name: Text("game name", 40, 1) | None = None  # type: ignore[valid-type]
     private: bool = Field(False, description="not listed in the lobby: watched only with its link")
     clock: ClockSpec | None = Field(None, description="none: untimed")
@@ -110,6 +163,14 @@ class CreateGame(_Strict):
                                                       description="the colour of each seat, in seat order, each "
                                       "a different one of red, blue, white, black, yellow, purple, pink, teal (none: "
                                       "red, blue, white, black)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _game_setup(cls, data: Any) -> Any:
+        """The setup read by the schema of the game asked for (an unknown game is refused by ``game``)."""
+        if isinstance(data, dict) and isinstance(data.get("setup"), dict) and data.get("game") in game_names():
+            data = {**data, "setup": parse_setup(data["game"], data["setup"])}
+        return data
 
 
 class SeatInfo(BaseModel):
