@@ -118,12 +118,6 @@ def index_to_action(indices: Sequence[int]) -> int:
                         "(a hex, end, a one-hex tile and a hex, or a move tile and two hexes)")
 
 
-def first_indices(legal: Sequence[int]) -> np.ndarray:
-    """The first index of each legal engine action (vectorised)."""
-    arr = np.fromiter(legal, dtype=np.int64, count=len(legal))
-    return np.where(arr < NUM_HEXES, arr, np.where(arr == END, END_INDEX, TILE0 - 1 + (arr >> SHIFT)))
-
-
 def _mask_bytes(masks: Sequence[int]) -> np.ndarray:
     """Hex masks (400-bit ints) as a (len, 20, 20) uint8 array of 0/1."""
     buf = b"".join(m.to_bytes(50, "little") for m in masks)
@@ -250,11 +244,12 @@ class KingdomCodec(Layout):
     @staticmethod
     def mask(legal: Sequence[int], prefix: Sequence[int]) -> np.ndarray:
         """The legal next indices after ``prefix`` (a pick not yet completed), as int8 0/1."""
+        if not prefix:  # a Python loop over a few dozen actions costs less than numpy's calls
+            buf = bytearray(NUM_ACTIONS)
+            for a in legal:
+                buf[a if a < NUM_HEXES else END_INDEX if a == END else TILE0 - 1 + (a >> SHIFT)] = 1
+            return np.frombuffer(buf, dtype=np.int8)
         out = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if not prefix:
-            if legal:
-                out[first_indices(legal)] = 1
-            return out
         code = prefix[0] - TILE0 + 1
         arr = np.fromiter(legal, dtype=np.int64, count=len(legal))
         arr = arr[(arr >> SHIFT) == code]
