@@ -193,6 +193,45 @@ using U8Vec = nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using I32Vec = nb::ndarray<int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using U8Planes = nb::ndarray<uint8_t, nb::ndim<4>, nb::c_contig, nb::device::cpu>;
 
+
+// -- batched stepping of The Builders (the index encoding of builders.rl.middle_ages) -------------
+
+struct MABatch {
+    std::vector<ma::State> starts;
+    size_t next_start = 0;
+    std::vector<ma::State> games;
+    std::vector<std::vector<int32_t>> legal;
+    std::vector<int32_t> code_of, index_of;  // index -> engine action, engine action -> index
+    int players = 2;
+    kb::Rng pick;
+
+    void reset(size_t i) {
+        games[i] = starts[next_start++ % starts.size()];
+        games[i].keep_history = false;
+        games[i].legal_actions(legal[i]);
+    }
+    void mask(size_t i, uint8_t* out) const {
+        std::memset(out, 0, code_of.size());
+        for (int32_t a : legal[i]) out[index_of[a]] = 1;
+    }
+    void returns(size_t i, float* out) const {
+        // rules: the most VP, then the most VP of buildings and machines, then the most coins
+        const ma::State& st = games[i];
+        int64_t keys[4], best = -1;
+        for (int q = 0; q < players; q++) {
+            int b[3];
+            st.breakdown(q, b);
+            keys[q] = ((int64_t)(b[0] + b[1] + b[2]) << 40) | ((int64_t)(b[0] + b[1]) << 20) | st.coins[q];
+            best = std::max(best, keys[q]);
+        }
+        int k = 0;
+        for (int q = 0; q < players; q++) k += keys[q] == best;
+        for (int q = 0; q < players; q++) out[q] = keys[q] == best ? 1.0f / k : 0.0f;
+    }
+};
+
+using U8Mat = nb::ndarray<uint8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
 }  // namespace
 
 NB_MODULE(builders_native, m) {
@@ -637,4 +676,72 @@ NB_MODULE(builders_native, m) {
             s.version++;
         });
     bind_common(mastate);
+
+    nb::class_<MABatch>(m, "MABatch")
+        .def("__init__", [](MABatch* self, std::vector<MA*> starts, const std::vector<int>& codes, uint64_t pick_seed,
+                            size_t n) {
+            // n games of The Builders, game i starting as starts[i % len(starts)] and each game that
+            // ends starting again as the next start in turn; codes[index] is the engine action of an index
+            if (starts.empty() || n < 1) throw nb::value_error("at least one start and one game");
+            new (self) MABatch();
+            int maxcode = 0;
+            for (int c : codes) maxcode = std::max(maxcode, c);
+            self->code_of.assign(codes.begin(), codes.end());
+            self->index_of.assign(maxcode + 1, -1);
+            for (size_t k = 0; k < codes.size(); k++) self->index_of[codes[k]] = (int32_t)k;
+            for (MA* s : starts) self->starts.push_back(s->st);
+            self->players = self->starts[0].num_players;
+            for (const auto& s : self->starts)
+                if (s.num_players != self->players) throw nb::value_error("the starts differ in players");
+            self->pick.state = pick_seed;
+            self->games.resize(n);
+            self->legal.resize(n);
+            for (size_t i = 0; i < n; i++) self->reset(i);
+        })
+        .def_prop_ro("size", [](const MABatch& b) { return b.games.size(); })
+        .def_prop_ro("num_actions", [](const MABatch& b) { return b.code_of.size(); })
+        .def("masks", [](const MABatch& b, U8Mat out) {
+            if (out.shape(0) != b.games.size() || out.shape(1) != b.code_of.size()) throw nb::value_error("masks: (games, actions)");
+            for (size_t i = 0; i < b.games.size(); i++) b.mask(i, out.data() + i * b.code_of.size());
+        })
+        .def("step", [](MABatch& b, I64Vec actions, U8Mat masks, F32Mat rewards, U8Vec dones, I32Vec to_move) {
+            // play one index in every game (each allowed by its mask); the new masks, the returns of
+            // the games that ended (which start again) and the seats to move
+            size_t n = b.games.size(), na = b.code_of.size();
+            if (actions.shape(0) != n || masks.shape(0) != n || masks.shape(1) != na || rewards.shape(0) != n ||
+                rewards.shape(1) != (size_t)b.players || dones.shape(0) != n || to_move.shape(0) != n)
+                throw nb::value_error("step: one entry per game");
+            for (size_t i = 0; i < n; i++) {
+                int64_t idx = actions.data()[i];
+                if (idx < 0 || idx >= (int64_t)na || !masks.data()[i * na + idx])
+                    throw nb::value_error(("game " + std::to_string(i) + ": index " + std::to_string(idx) +
+                                           " is not allowed by its mask").c_str());
+            }
+            for (size_t i = 0; i < n; i++) {
+                float* r = rewards.data() + i * b.players;
+                for (int q = 0; q < b.players; q++) r[q] = 0.0f;
+                dones.data()[i] = 0;
+                b.games[i].apply(b.code_of[actions.data()[i]]);
+                if (b.games[i].over) {
+                    b.returns(i, r);
+                    dones.data()[i] = 1;
+                    b.reset(i);
+                } else {
+                    b.games[i].legal_actions(b.legal[i]);
+                }
+                b.mask(i, masks.data() + i * na);
+                to_move.data()[i] = b.games[i].cur;
+            }
+        })
+        .def("sample", [](MABatch& b, I64Vec out) {
+            // a uniform random legal index of every game (the generator of pick_seed)
+            for (size_t i = 0; i < b.games.size(); i++)
+                out.data()[i] = b.index_of[b.legal[i][b.pick.randbelow(b.legal[i].size())]];
+        })
+        .def("state", [](const MABatch& b, size_t i) {
+            if (i >= b.games.size()) throw nb::index_error("no such game");
+            MA out;
+            out.st = b.games[i];
+            return out;
+        });
 }

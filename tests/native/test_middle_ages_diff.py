@@ -178,3 +178,41 @@ def test_the_core_is_chosen_by_builders_core(monkeypatch):
     monkeypatch.setattr(native, "_native", None)
     with pytest.raises(BuildersError, match=r"^BUILDERS_CORE=native, but the native core is not built \(make native\)$"):
         game.new_state(game.random_setup(2, 1))
+
+
+def test_batched_steps_are_the_python_games():
+    import numpy as np
+
+    from builders.middle_ages.setup import check_setup, random_setup
+    from builders.rl.middle_ages import NUM_ACTIONS, action_to_index, index_to_action
+
+    codes = [index_to_action(i) for i in range(NUM_ACTIONS)]
+    size, players, seed, pool = 4, 3, 40, 6
+    batch = native.MiddleAgesBatch(size, codes, players, seed=seed, pick_seed=2, pool=pool)
+    states = [MiddleAgesState(check_setup(random_setup(players, seed + k))) for k in range(size)]
+    taken = size
+    ended = 0
+    for step in range(1500):
+        for i, state in enumerate(states):
+            expected = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+            expected[[action_to_index(a) for a in state.legal_actions()]] = 1
+            assert np.array_equal(batch.masks[i], expected), (step, i)
+        actions = batch.sample().copy()
+        _, rewards, dones, to_move = batch.step(actions)
+        for i in range(size):
+            states[i].apply(index_to_action(int(actions[i])))
+            want = np.zeros(players, dtype=np.float32)
+            if states[i].is_over():
+                want[:] = states[i].result().returns()
+                states[i] = MiddleAgesState(check_setup(random_setup(players, seed + taken % pool)))
+                taken += 1
+                ended += 1
+            assert np.array_equal(rewards[i], want) and dones[i] == want.any()
+            assert to_move[i] == states[i].current_player
+    assert ended >= 4
+    fields = batch.fields(1)
+    assert {name: getattr(states[1], name) for name in fields} == fields
+    bad = batch.sample().copy()
+    bad[2] = int(np.flatnonzero(batch.masks[2] == 0)[0])
+    with pytest.raises(ValueError, match=f"^game 2: index {bad[2]} is not allowed by its mask$"):
+        batch.step(bad)

@@ -180,6 +180,55 @@ for _name in FIELDS[1:]:
 GameState.register(NativeMiddleAgesState)
 
 
+class MiddleAgesBatch:
+    """``size`` games of The Builders stepped together inside the native core, for learning: numpy
+    arrays in and out, one index per engine action (``codes[index]`` is the engine action of an index:
+    ``[builders.rl.middle_ages.index_to_action(i) for i in range(NUM_ACTIONS)]`` for the research kit's
+    encoding). The games start from the random setups of seeds ``seed``, ``seed + 1``, ... (``pool``
+    of them, taken in turn: game ``i`` starts from the ``i``-th, a game that ends starts again from
+    the next one not yet taken, going round the pool). ``masks`` (size x len(codes), uint8) are the
+    legal indices now; :meth:`step` returns ``(masks, rewards, dones, to_move)``, ``rewards[i]`` every
+    seat's return on the step game ``i`` ended (1 for a sole winner, 1/k for k tied ones), else zeros."""
+
+    def __init__(self, size: int, codes: list[int], players: int = 2, seed: int = 0, pick_seed: int = 0,
+                 pool: int | None = None):
+        import numpy as np
+
+        from builders.middle_ages.setup import check_setup, random_setup
+
+        if _native is None:
+            raise CoreError("the native core is not built (make native)")
+        starts = [from_python(MiddleAgesState(check_setup(random_setup(players, seed + k))))
+                  for k in range(pool or 4 * size)]
+        self.players = players
+        self._b = _native.MABatch(starts, list(codes), pick_seed, size)
+        self.masks = np.zeros((size, len(codes)), dtype=np.uint8)
+        self.rewards = np.zeros((size, players), dtype=np.float32)
+        self.dones = np.zeros(size, dtype=np.uint8)
+        self.to_move = np.zeros(size, dtype=np.int32)
+        self._actions = np.zeros(size, dtype=np.int64)
+        self._setups = [s.meta for s in starts]
+        self._b.masks(self.masks)
+
+    def step(self, actions):
+        """Play ``actions[i]`` (an index allowed by ``masks[i]``) in every game; ValueError naming the
+        first game whose index is not allowed (nothing is played then)."""
+        import numpy as np
+
+        self._b.step(np.ascontiguousarray(actions, dtype=np.int64), self.masks, self.rewards, self.dones,
+                     self.to_move)
+        return self.masks, self.rewards, self.dones, self.to_move
+
+    def sample(self):
+        """A uniform random legal index for every game (drawn inside the core)."""
+        self._b.sample(self._actions)
+        return self._actions
+
+    def fields(self, i: int) -> dict[str, Any]:
+        """The fields of game ``i``'s position, as MiddleAgesState names them."""
+        return self._b.state(i).fields()
+
+
 def select(state: MiddleAgesState) -> GameState:
     """``state`` on the core ``BUILDERS_CORE`` asks for (see builders.kingdom.native.select)."""
     return from_python(state) if native_wanted(_native is not None) else state
