@@ -51,16 +51,19 @@ SCREEN_TEXT = """skip => {
   return out;
 }"""
 
-# Buttons, headings and chips whose text does not fit in them, and whether the page scrolls sideways.
+# Buttons, headings and chips whose text does not fit in them (the text's extent, so that a badge drawn on
+# a corner is not taken for text), and whether the page scrolls sideways.
 CUT_OFF = """() => {
   const cut = [];
   const sel = 'button, .btn, h1, h2, h3, h4, summary, .seat-chip, .tile-chip, .pill, .game-title, .turn-banner, label, select';
   for (const el of document.querySelectorAll(sel)) {
-    if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
-    if (el.closest('.map-box')) continue;
-    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
-      cut.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className}: "${el.textContent.trim().slice(0, 60)}" ${el.scrollWidth}>${el.clientWidth}`);
-    }
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden' || el.closest('.map-box')) continue;
+    const box = el.getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const text = range.getBoundingClientRect();
+    const wider = el.tagName === 'SELECT' ? el.scrollWidth > el.clientWidth + 1 : text.width > 0 && (text.right > box.right + 1 || text.left < box.left - 1);
+    if (wider) cut.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className}: "${el.textContent.trim().slice(0, 60)}" ${Math.round(text.width)}>${Math.round(box.width)}`);
   }
   const wide = document.documentElement.scrollWidth > window.innerWidth + 1;
   return {cut, wide, width: document.documentElement.scrollWidth};
@@ -361,3 +364,22 @@ def test_kingdom_builder_to_the_end_in_german(new_page, api):
     shot(page, "i18n-de-kingdom-game-over")
     page.set_viewport_size(PHONE)
     check(page, "de", "kingdom: game over on a phone", phone=True)
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+def test_a_hint_in_french(new_page, api, game):
+    """The hint button, the move in words and the hard bot's plan, in French, for both games."""
+    cat = CATALOGUES["fr"]
+    made = api.post("/api/games", json={"game": game, "hints": True, "setup": {"seed": 21},
+                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    link = made["seats"][0]["link"]
+    page = new_page(PHONE)
+    page.goto(link.replace("#", "?lang=fr#", 1))
+    wait_ready(page)
+    assert page.locator("#hint-btn").inner_text() == cat["hint.button"]
+    page.locator("#hint-btn").click()
+    page.wait_for_selector("#hint-text")
+    text = page.locator("#hint-text").inner_text()
+    assert text.startswith(cat["hint.text"].split("{move}")[0]), text
+    assert cat["hint.text"].split("{chance}")[0].split("{move}")[1] in text, text
+    check(page, "fr", f"hint in {game}", phone=True)
