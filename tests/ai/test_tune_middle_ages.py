@@ -118,7 +118,8 @@ def test_a_weight_baked_into_the_tables_or_an_agent_without_weights_is_refused()
 def test_greedy_with_weights_of_its_own_values_as_the_module_set_to_them(monkeypatch):
     """A greedy agent's own weights give, position after position, the values the module's weights
     set to the same numbers give, and leave the module as it was; on these positions they value
-    otherwise than the module's own weights. Kingdom Builder's evaluation has no such weights."""
+    otherwise than the module's own weights. Kingdom Builder's evaluation has no such weights (its AI kit
+    has none)."""
     own = {"MA_HORIZON": 0.5, "MA_SHORT": 0.4, "MA_PACE": 3.0}
     states = [midgame("middle-ages", 2, seed, 30 + 5 * seed) for seed in range(8)]
     mine = [GreedyAgent(seed, weights=own).scores(s) for seed, s in enumerate(states)]
@@ -128,7 +129,7 @@ def test_greedy_with_weights_of_its_own_values_as_the_module_set_to_them(monkeyp
     for name, value in own.items():
         monkeypatch.setattr(ema, name, value)
     assert [GreedyAgent(seed).scores(s) for seed, s in enumerate(states)] == mine
-    with pytest.raises(ValueError, match="^weights of the evaluation are The Builders' only, not kingdom's$"):
+    with pytest.raises(ValueError, match="^kingdom's evaluation has no weights of an agent's own$"):
         GreedyAgent(1, weights=own).act(midgame("kingdom", 2, 1, 10))
     with pytest.raises(ValueError, match="^unknown weight MA_COIN"):
         GreedyAgent(1, weights={"MA_COIN": 1.0})

@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 
 from builders.ai.evaluate import advantages, win_value
-from builders.ai.kit import kit
+from builders.ai.kit import check_weights, kit
 from builders.core.rng import Rng
 from builders.core.state import Action, GameState
 
@@ -27,8 +27,11 @@ class GreedyAgent:
     def __init__(self, seed: int | None = None, noise: float = 0.0, name: str | None = None,
                  weights: Mapping[str, float] | None = None):
         self.seed = seed
-        #: the agent's own weights of the evaluation (checked by the game's kit at the first decision)
+        #: the agent's own weights of the evaluation (of some game's; the game's kit checks them again
+        #: at a decision)
         self.weights = dict(weights or {})
+        if self.weights:
+            check_weights(self.weights)
         self.noise = float(noise)
         self.random = random.Random(seed)
         self.rng = Rng(self.random.getrandbits(64))
@@ -46,6 +49,8 @@ class GreedyAgent:
         det = state.resample_hidden(seat, self.rng)
         game = kit(state.GAME)
         sd = self.noise * game.win_scale
+        if self.weights and game.weights is None:
+            raise ValueError(f"{state.GAME}'s evaluation has no weights of an agent's own")
         w = game.weights(self.weights) if self.weights else None
         out = []
         for a in legal:

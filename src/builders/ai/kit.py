@@ -25,12 +25,6 @@ def _returns(state: GameState, turn_over: int | None = None, weights: Any = None
     return state.returns() if state.is_over() else [0.0] * state.num_players
 
 
-def _no_weights(overrides: Mapping[str, float] | None = None) -> Any:
-    if overrides:
-        raise ValueError(f"unknown weight {next(iter(overrides))!r}: the game's evaluation has no weights")
-    return None
-
-
 def _one_decision(state: GameState) -> tuple[float, float, float]:
     return 1.0, 1.0, 1.0
 
@@ -41,8 +35,9 @@ class AiKit:
 
     #: ``values(state, turn_over=None, weights=None)``: per-seat estimates of the final points
     values: Callable[..., list[float]] = _returns
-    #: ``weights(overrides)``: an agent's own weights of the evaluation, checked (ValueError)
-    weights: Callable[..., Any] = _no_weights
+    #: ``weights(overrides)``: an agent's own weights of the evaluation, checked (ValueError); None:
+    #: the evaluation has no weights of an agent's own
+    weights: Callable[..., Any] | None = None
     #: the logistic scale of the win values, in the game's points
     win_scale: float = 1.0
     #: the win values of a game going on stay this far from 0 and 1 ...
@@ -75,6 +70,26 @@ class AiKit:
 
 #: the kit of a game whose plugin names none
 DEFAULT = AiKit()
+
+
+def check_weights(weights: Mapping[str, float]) -> None:
+    """ValueError unless the evaluation of some registered game has these weights of an agent's own
+    (the first such game's reason)."""
+    from builders.core.games import game_names
+
+    reasons = []
+    for game in game_names():
+        check = kit(game).weights
+        if check is None:
+            continue
+        try:
+            check(weights)
+            return
+        except ValueError as e:
+            reasons.append(e)
+    if reasons:
+        raise reasons[0]
+    raise ValueError("no game's evaluation has weights of an agent's own")
 
 
 def kit(game: str) -> AiKit:
