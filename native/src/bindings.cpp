@@ -186,6 +186,23 @@ struct Batch {
     }
 };
 
+
+// the checks of a batched step: every array one entry per game; every index allowed by its mask
+void check_step(size_t actions, size_t masks, size_t rewards, size_t seats, size_t dones, size_t to_move, size_t n,
+                int players) {
+    if (actions != n || masks != n || rewards != n || seats != (size_t)players || dones != n || to_move != n)
+        throw nb::value_error("step: one entry per game");
+}
+
+void check_allowed(const int64_t* actions, const uint8_t* masks, size_t n, size_t na) {
+    for (size_t i = 0; i < n; i++) {
+        int64_t idx = actions[i];
+        if (idx < 0 || idx >= (int64_t)na || !masks[i * na + idx])
+            throw nb::value_error(("game " + std::to_string(i) + ": index " + std::to_string(idx) +
+                                   " is not allowed by its mask").c_str());
+    }
+}
+
 using U8Masks = nb::ndarray<uint8_t, nb::shape<-1, NUM_ACTIONS>, nb::c_contig, nb::device::cpu>;
 using I64Vec = nb::ndarray<int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using F32Mat = nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
@@ -422,15 +439,9 @@ NB_MODULE(builders_native, m) {
             // then write the new masks, the returns of the games that ended (which start again with the
             // next seed) and the seats to move
             size_t n = b.games.size();
-            if (actions.shape(0) != n || masks.shape(0) != n || rewards.shape(0) != n || rewards.shape(1) != (size_t)b.players ||
-                dones.shape(0) != n || to_move.shape(0) != n)
-                throw nb::value_error("step: one entry per game");
-            for (size_t i = 0; i < n; i++) {
-                int64_t idx = actions.data()[i];
-                if (idx < 0 || idx >= NUM_ACTIONS || !masks.data()[i * NUM_ACTIONS + idx])
-                    throw nb::value_error(("game " + std::to_string(i) + ": index " + std::to_string(idx) +
-                                           " is not allowed by its mask").c_str());
-            }
+            check_step(actions.shape(0), masks.shape(0), rewards.shape(0), rewards.shape(1), dones.shape(0),
+                       to_move.shape(0), n, b.players);
+            check_allowed(actions.data(), masks.data(), n, NUM_ACTIONS);
             for (size_t i = 0; i < n; i++) {
                 float* r = rewards.data() + i * b.players;
                 for (int q = 0; q < b.players; q++) r[q] = 0.0f;
@@ -708,15 +719,10 @@ NB_MODULE(builders_native, m) {
             // play one index in every game (each allowed by its mask); the new masks, the returns of
             // the games that ended (which start again) and the seats to move
             size_t n = b.games.size(), na = b.code_of.size();
-            if (actions.shape(0) != n || masks.shape(0) != n || masks.shape(1) != na || rewards.shape(0) != n ||
-                rewards.shape(1) != (size_t)b.players || dones.shape(0) != n || to_move.shape(0) != n)
-                throw nb::value_error("step: one entry per game");
-            for (size_t i = 0; i < n; i++) {
-                int64_t idx = actions.data()[i];
-                if (idx < 0 || idx >= (int64_t)na || !masks.data()[i * na + idx])
-                    throw nb::value_error(("game " + std::to_string(i) + ": index " + std::to_string(idx) +
-                                           " is not allowed by its mask").c_str());
-            }
+            if (masks.shape(1) != na) throw nb::value_error("step: one entry per game");
+            check_step(actions.shape(0), masks.shape(0), rewards.shape(0), rewards.shape(1), dones.shape(0),
+                       to_move.shape(0), n, b.players);
+            check_allowed(actions.data(), masks.data(), n, na);
             for (size_t i = 0; i < n; i++) {
                 float* r = rewards.data() + i * b.players;
                 for (int q = 0; q < b.players; q++) r[q] = 0.0f;
