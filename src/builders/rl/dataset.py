@@ -95,13 +95,16 @@ def write_dataset(game: str, players: int, bots: str, games: int, seed: int, out
         match = Match(codec, codec.new_state(None, setup_seed))
         agents = [spec.make(game_seed(seed, g, f"agent {seat}"), game) for seat, spec in enumerate(specs)]
         seats: list[int] = []
+        game_obs: list[np.ndarray] = []
+        game_masks: list[np.ndarray] = []
 
         def keep(m: Match, seat: int, index: int, g: int = g, seats: list[int] = seats) -> None:
             rows["game"].append(g)
             rows["step"].append(len(seats))
             rows["seat"].append(seat)
-            rows["observation"].append(m.codec.encode(m.state, seat, m.prefix))
-            rows["action_mask"].append(m.mask())
+            seen = m.observe(seat)
+            game_obs.append(seen["observation"])
+            game_masks.append(seen["action_mask"])
             rows["action"].append(index)
             seats.append(seat)
 
@@ -109,6 +112,8 @@ def write_dataset(game: str, players: int, bots: str, games: int, seed: int, out
         state = match.state
         final = [0.0] * players if truncated else match.rewards(reward)
         rewards.append(np.array([final[s] for s in seats], dtype=np.float32))
+        rows["observation"].append(np.stack(game_obs))
+        rows["action_mask"].append(np.stack(game_masks).view(np.uint8))
         scores = state.result().scores if state.is_over() else [0] * players
         per_game["game_seed"].append(setup_seed)
         per_game["scores"].append(list(scores))
@@ -123,8 +128,8 @@ def write_dataset(game: str, players: int, bots: str, games: int, seed: int, out
         "game": np.array(rows["game"], dtype=np.int32),
         "step": np.array(rows["step"], dtype=np.int32),
         "seat": np.array(rows["seat"], dtype=np.int8),
-        "observation": np.stack(rows["observation"]).astype(np.uint8, copy=False),
-        "action_mask": np.stack(rows["action_mask"]).astype(np.uint8, copy=False),
+        "observation": _join(rows["observation"]),
+        "action_mask": _join(rows["action_mask"]),
         "action": np.array(rows["action"], dtype=np.int16),
         "reward": np.concatenate(rewards),
         "game_seed": np.array(per_game["game_seed"], dtype=np.int64),
@@ -143,6 +148,17 @@ def write_dataset(game: str, players: int, bots: str, games: int, seed: int, out
     write_text_whole(records_path, "\n".join(records) + "\n")
     return {"games": games, "steps": len(arrays["action"]), "steps_file": steps_path, "records_file": records_path,
             "truncated": int(arrays["truncated"].sum())}
+
+
+def _join(blocks: list[np.ndarray]) -> np.ndarray:
+    """The per-game blocks as one array, each block let go once copied (about the memory of one copy)."""
+    out = np.empty((sum(len(b) for b in blocks), *blocks[0].shape[1:]), dtype=blocks[0].dtype)
+    at = 0
+    for i, block in enumerate(blocks):
+        out[at:at + len(block)] = block
+        at += len(block)
+        blocks[i] = None
+    return out
 
 
 def index_sequences(actions: np.ndarray, game_of: np.ndarray, g: int, codec) -> list[tuple[int, ...]]:
