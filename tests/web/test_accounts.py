@@ -238,6 +238,15 @@ def test_a_live_clock_ticks_and_hands_the_seat_to_a_bot_when_it_runs_out(new_pag
                                 clock: {kind: 'live', total: 4, bot: 'easy'}})}).then(r => r.json());
     }""")
     page.goto(f"/play/{created['id']}")
+    # nobody's clock runs before the first move of the game (as on lichess)
+    expect(page.locator('#clocks .clock[data-seat="0"]')).to_be_visible()
+    expect(page.locator("#clocks .clock.running")).to_have_count(0)
+    page.evaluate("""async (id) => {
+        const s = await fetch('/api/session').then(r => r.json());
+        const view = await fetch(`/api/games/${id}/state`).then(r => r.json());
+        await fetch(`/api/games/${id}/actions`, {method: 'POST', headers: {'Content-Type': 'application/json',
+          'X-CSRF-Token': s.csrf}, body: JSON.stringify({action: view.legal.find((a) => a !== 'end')})});
+    }""", created["id"])
     running = page.locator('#clocks .clock.running[data-seat="0"]')
     expect(running).to_be_visible()
     first = float(running.get_attribute("data-left"))
