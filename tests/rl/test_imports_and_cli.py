@@ -26,7 +26,7 @@ def test_bench_rl_reports_both_games_beside_connect_four() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("Environment steps per second: PettingZoo AEC loop on the default environments")
-    pattern = re.compile(r"^(Kingdom Builder|The Builders), [234] players +[\d,]+ steps/s \(wall +[\d,]+, "
+    pattern = re.compile(r"^(Kingdom Builder|The Builders: Middle Ages), [234] players +[\d,]+ steps/s \(wall +[\d,]+, "
                          r"[\d.]+x connect_four_v3\) +engine +[\d.]+ us/step, observation +[\d.]+ us/step "
                          r"\(\d+% of the two\)$")
     assert [bool(pattern.match(line)) for line in lines[1:7]] == [True] * 6

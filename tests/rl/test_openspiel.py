@@ -9,8 +9,10 @@ import pytest
 
 import builders.rl.openspiel as bos
 
+KINGDOM, MIDDLE_AGES = bos.short_name("kingdom"), bos.short_name("middle-ages")
 
-@pytest.mark.parametrize("name", [bos.KINGDOM, bos.MIDDLE_AGES])
+
+@pytest.mark.parametrize("name", [KINGDOM, MIDDLE_AGES])
 @pytest.mark.parametrize("players", [2, 4])
 def test_random_sim_test(name: str, players: int) -> None:
     game = pyspiel.load_game(name, {"players": players, "seed": 3})
@@ -19,7 +21,7 @@ def test_random_sim_test(name: str, players: int) -> None:
 
 def test_kingdom_chance_node_draws_from_the_deck() -> None:
     # rules.md "A turn": after the turn ends, the player draws a new terrain card
-    game = pyspiel.load_game(bos.KINGDOM, {"players": 2, "seed": 1})
+    game = pyspiel.load_game(KINGDOM, {"players": 2, "seed": 1})
     state = game.new_initial_state()
     rnd = np.random.default_rng(0)
     while not state.is_chance_node():
@@ -38,7 +40,7 @@ def test_kingdom_chance_node_draws_from_the_deck() -> None:
 
 def test_middle_ages_new_top_is_a_chance_node() -> None:
     # rules.md "Information": the building deck's top is public; the card under it is drawn
-    game = pyspiel.load_game(bos.MIDDLE_AGES, {"players": 2, "seed": 2})
+    game = pyspiel.load_game(MIDDLE_AGES, {"players": 2, "seed": 2})
     state = game.new_initial_state()
     engine = state.match.state
     top = engine.bdeck[-1]
@@ -55,7 +57,7 @@ def test_middle_ages_new_top_is_a_chance_node() -> None:
 
 
 def test_information_states_hide_the_other_hand() -> None:
-    game = pyspiel.load_game(bos.KINGDOM, {"players": 2, "seed": 1})
+    game = pyspiel.load_game(KINGDOM, {"players": 2, "seed": 1})
     state = game.new_initial_state()
     other = 1 - state.current_player()
     twin = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
@@ -68,7 +70,7 @@ def test_information_states_hide_the_other_hand() -> None:
 def test_ismcts_plays_the_builders() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = pyspiel.load_game(bos.MIDDLE_AGES, {"players": 2, "seed": 3})
+    game = pyspiel.load_game(MIDDLE_AGES, {"players": 2, "seed": 3})
     bot = ismcts.ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
                            uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))
     state = game.new_initial_state()
@@ -78,7 +80,7 @@ def test_ismcts_plays_the_builders() -> None:
 
 
 def test_observation_tensor_has_the_declared_size() -> None:
-    game = pyspiel.load_game(bos.MIDDLE_AGES, {"players": 3, "seed": 0})
+    game = pyspiel.load_game(MIDDLE_AGES, {"players": 3, "seed": 0})
     state = game.new_initial_state()
     observer = game.make_py_observer()
     observer.set_from(state, 0)
@@ -105,13 +107,13 @@ def _random_game(game, seed: int) -> tuple[object, int]:
 
 
 def test_game_lengths_are_bounded_by_the_rules() -> None:
-    # the bounds' arguments: docs of kingdom_max_length and middle_ages_max_length
-    assert [pyspiel.load_game(bos.KINGDOM, {"players": n}).max_game_length() for n in (2, 3, 4)] == [692, 1038, 1384]
+    # the bounds' arguments: docs of spiel_kingdom.kingdom_max_length and spiel_middle_ages.middle_ages_max_length
+    assert [pyspiel.load_game(KINGDOM, {"players": n}).max_game_length() for n in (2, 3, 4)] == [692, 1038, 1384]
     from builders.middle_ages.cards import REWARD
 
-    assert [pyspiel.load_game(bos.MIDDLE_AGES, {"players": n}).max_game_length() for n in (2, 3, 4)] == [
+    assert [pyspiel.load_game(MIDDLE_AGES, {"players": n}).max_game_length() for n in (2, 3, 4)] == [
         8 * 100 * n + (20 * n + 2 * sum(REWARD)) // 3 for n in (2, 3, 4)]
-    for name in (bos.KINGDOM, bos.MIDDLE_AGES):
+    for name in (KINGDOM, MIDDLE_AGES):
         for players in (2, 4):
             game = pyspiel.load_game(name, {"players": players, "seed": players})
             for seed in range(3):
@@ -120,7 +122,7 @@ def test_game_lengths_are_bounded_by_the_rules() -> None:
 
 
 def test_the_builders_is_cut_after_max_rounds_with_the_leader_winning() -> None:
-    game = pyspiel.load_game(bos.MIDDLE_AGES, {"players": 2, "seed": 1, "max_rounds": 3})
+    game = pyspiel.load_game(MIDDLE_AGES, {"players": 2, "seed": 1, "max_rounds": 3})
     state, decisions = _random_game(game, 0)
     engine = state.match.state
     assert not engine.is_over() and engine.turn == 6 and decisions <= game.max_game_length()
@@ -128,10 +130,10 @@ def test_the_builders_is_cut_after_max_rounds_with_the_leader_winning() -> None:
     winners = [p for p, v in enumerate(engine.vp) if v == best]
     assert state.returns() == [1 / len(winners) if p in winners else 0.0 for p in range(2)]
     with pytest.raises(ValueError, match="max_rounds must be at least 1, not 0"):
-        pyspiel.load_game(bos.MIDDLE_AGES, {"max_rounds": 0})
+        pyspiel.load_game(MIDDLE_AGES, {"max_rounds": 0})
 
 
-@pytest.mark.parametrize("name", [bos.KINGDOM, bos.MIDDLE_AGES])
+@pytest.mark.parametrize("name", [KINGDOM, MIDDLE_AGES])
 def test_zero_sum_utility_matches_the_environments(name: str) -> None:
     game = pyspiel.load_game(name, {"players": 3, "seed": 2, "utility": "zero-sum"})
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -143,7 +145,7 @@ def test_zero_sum_utility_matches_the_environments(name: str) -> None:
     assert pyspiel.load_game(name, {"players": 3}).get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
 
 
-@pytest.mark.parametrize("name", [bos.KINGDOM, bos.MIDDLE_AGES])
+@pytest.mark.parametrize("name", [KINGDOM, MIDDLE_AGES])
 def test_no_information_state_tensor_and_a_fast_observation_tensor(name: str) -> None:
     import time
 

@@ -1,9 +1,9 @@
 """The piece every environment shares: one game, its pending picks and its legal-index mask.
 
-A :class:`Match` plays indices (see :mod:`builders.rl.kingdom` and :mod:`builders.rl.middle_ages`) into
-an engine state. A pick that does not yet make a whole engine action (a Kingdom Builder tile, or the
-settlement a move tile moves) is kept here, never in the engine, so the game's record holds only
-whole actions.
+A :class:`Match` plays indices (the codec of the game's RL kit, :mod:`builders.rl.kit`) into an
+engine state. A pick that does not yet make a whole engine action (an action of several indices, such
+as a tile and the hexes it builds on) is kept here, never in the engine, so the game's record holds
+only whole actions.
 """
 
 from __future__ import annotations
@@ -13,12 +13,7 @@ from typing import Any
 import numpy as np
 
 from builders.core.errors import IllegalAction
-from builders.rl import kingdom as _kingdom
-from builders.rl import middle_ages as _middle_ages
-from builders.rl.kingdom import KingdomCodec
-from builders.rl.middle_ages import MiddleAgesCodec
-
-GAMES = ("kingdom", "middle-ages")
+from builders.rl.kit import rl_kit
 
 
 class IllegalIndex(IllegalAction):
@@ -27,14 +22,14 @@ class IllegalIndex(IllegalAction):
     Nothing changes when it is raised."""
 
 
-#: The Builders' rules set no bound on a game's length (seats that only take coins never end it): the
-#: environments cut a game after this many rounds (a round: every seat plays a turn)
+#: a game whose rules set no bound on its length (its kit is not ``bounded``: seats may never end it)
+#: is cut after this many rounds (a round: every seat plays a turn)
 MAX_ROUNDS = 100
 
 
 def max_turns(game: str, num_players: int, max_rounds: int | None) -> int | None:
-    """The turns after which a game is cut (None: never, as for Kingdom Builder, whose rules bound it)."""
-    if game == "kingdom":
+    """The turns after which a game is cut (None: never, for a game whose rules bound it)."""
+    if rl_kit(game).bounded:
         return None
     rounds = MAX_ROUNDS if max_rounds is None else max_rounds
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
@@ -43,17 +38,18 @@ def max_turns(game: str, num_players: int, max_rounds: int | None) -> int | None
 
 
 def make_codec(game: str, num_players: int):
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r} (choose from {', '.join(GAMES)})")
+    """The codec of ``game`` for ``num_players`` (its RL kit's); ValueError for an unknown game or a
+    number of players out of range."""
+    kit = rl_kit(game)
     if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= 4:
         raise ValueError(f"num_players must be 2, 3 or 4, not {num_players!r}")
-    return KingdomCodec(num_players) if game == "kingdom" else MiddleAgesCodec(num_players)
+    return kit.codec(num_players)
 
 
 class Match:
     """One game seen as a sequence of index decisions."""
 
-    __slots__ = ("codec", "state", "prefix", "_legal", "_mask", "_encoders")
+    __slots__ = ("codec", "state", "prefix", "_legal", "_mask", "_encoders", "_kit")
 
     def __init__(self, codec, state):
         self.codec = codec
@@ -62,6 +58,7 @@ class Match:
         self._legal: list | None = None
         self._mask: np.ndarray | None = None
         self._encoders = [codec.encoder(seat) for seat in range(codec.num_players)]
+        self._kit = rl_kit(codec.game)
 
     def copy(self) -> Match:
         """An independent copy (the engine state copied, the codec shared)."""
@@ -130,14 +127,10 @@ class Match:
 
     def indices(self, action: Any) -> tuple[int, ...]:
         """The indices that play the whole engine action ``action`` (one, or a tile's two or three)."""
-        if self.codec.game == "kingdom":
-            return _kingdom.action_to_index(action)
-        return (_middle_ages.action_to_index(action),)
+        return self._kit.action_to_index(action)
 
     def _engine_action(self, prefix: list[int]):
-        if self.codec.game == "kingdom":
-            return _kingdom.index_to_action(prefix)
-        return _middle_ages.index_to_action(prefix[0])
+        return self._kit.index_to_action(prefix)
 
     def play_action(self, action: Any) -> None:
         """Play a whole engine action (for built-in agents); only between picks."""

@@ -1,8 +1,9 @@
-"""``builders bench rl``: environment steps per second for both games, and where the time goes.
+"""``builders bench rl``: environment steps per second for every game with an RL kit, and where the time
+goes.
 
 The loop is PettingZoo's AEC loop with a random legal index at every step (``env.last()`` builds the
 observation, mask included; ``env.step`` plays the index), over whole games, on the environments as
-``kingdom_env(n)`` and ``middle_ages_env(n)`` return them (a new random setup every game), and on
+``env(game, n)`` returns them (a new random setup every game), and on
 PettingZoo's ``connect_four_v3`` in the same run for scale. The split times the same
 games again as engine only (``legal_actions`` + ``apply`` of the same actions) and as observation
 encoding only (the observations of the positions met). Figures are medians of ``runs`` runs, in
@@ -19,12 +20,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from builders.core.plugins import plugin
 from builders.rl.base import Match
-from builders.rl.pettingzoo_env import BuildersAEC, kingdom_env, middle_ages_env
-
-#: the Kingdom Builder workload of ``builders bench kingdom`` (the same map and cards)
-KINGDOM_SETUP = {"sections": [["oracle", False], ["paddock", False], ["harbor", False], ["farm", False]],
-                 "cards": ["miners", "fishermen", "workers"], "start_player": 0}
+from builders.rl.kit import rl_games
+from builders.rl.pettingzoo_env import BuildersAEC, env
 
 
 def default_env(game: str, players: int):
@@ -36,7 +35,7 @@ def default_env(game: str, players: int):
         from pettingzoo.classic import connect_four_v3
 
         return connect_four_v3.env()
-    return (kingdom_env if game == "kingdom" else middle_ages_env)(num_players=players)
+    return env(game, num_players=players)
 
 
 def aec_steps(game: str, players: int, games: int, seed: int) -> tuple[float, float, int]:
@@ -77,7 +76,7 @@ def split(game: str, players: int, games: int, seed: int) -> tuple[float, float,
             action = legal[rnd.randrange(len(legal))]
             match._legal = legal
             seat = state.current_player
-            for index in _indices(match, action):
+            for index in match.indices(action):
                 t1 = clock()
                 match._mask = None
                 match.observe(seat)  # the mask and the observation of one step
@@ -89,16 +88,6 @@ def split(game: str, players: int, games: int, seed: int) -> tuple[float, float,
             state.apply(action)
             engine_s += clock() - t2
     return engine_s, obs_s, steps
-
-
-def _indices(match: Match, action) -> tuple[int, ...]:
-    if match.codec.game == "kingdom":
-        from builders.rl.kingdom import action_to_index
-
-        return action_to_index(action)
-    from builders.rl.middle_ages import action_to_index as one
-
-    return (one(action),)
 
 
 def run(runs: int = 5, games: int = 20, echo: Callable[[str], None] = print) -> dict:
@@ -113,17 +102,18 @@ def run(runs: int = 5, games: int = 20, echo: Callable[[str], None] = print) -> 
         echo(f"connect_four_v3 is not measured: {e} (pip install pygame)")
         four = (float("nan"), float("nan"))
     out[("connect-four", 2)] = {"steps_per_s": four[0], "wall_steps_per_s": four[1]}
-    for game, label in (("kingdom", "Kingdom Builder"), ("middle-ages", "The Builders")):
+    for game in rl_games():
+        label = plugin(game).title
         for players in (2, 3, 4):
             rate, wall = _rates(game, players, runs, games)
             engine_s, obs_s, steps = split(game, players, games, seed=1)
             share = obs_s / (engine_s + obs_s)
             out[(game, players)] = {"steps_per_s": rate, "wall_steps_per_s": wall, "vs_connect_four": rate / four[0],
                                     "engine_us": 1e6 * engine_s / steps, "observation_us": 1e6 * obs_s / steps}
-            echo(f"{label + f', {players} players':<28} {rate:>8,.0f} steps/s (wall {wall:>7,.0f}, "
+            echo(f"{label + f', {players} players':<38} {rate:>8,.0f} steps/s (wall {wall:>7,.0f}, "
                  f"{rate / four[0]:.2f}x connect_four_v3)   engine {1e6 * engine_s / steps:5.1f} us/step, "
                  f"observation {1e6 * obs_s / steps:5.1f} us/step ({share:.0%} of the two)")
-    echo(f"{'connect_four_v3 (PettingZoo)':<28} {four[0]:>8,.0f} steps/s (wall {four[1]:>7,.0f})")
+    echo(f"{'connect_four_v3 (PettingZoo)':<38} {four[0]:>8,.0f} steps/s (wall {four[1]:>7,.0f})")
     return out
 
 

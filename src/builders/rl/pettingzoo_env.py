@@ -1,7 +1,8 @@
-"""PettingZoo AEC environments: :func:`kingdom_env` and :func:`middle_ages_env`.
+"""PettingZoo AEC environments of every game with an RL kit: :func:`env` (each game's kit module may
+offer a shorthand of its own, re-exported by :mod:`builders.rl`).
 
 Agents are ``"player_0"`` ... ``"player_{n-1}"`` (seat order). The agent to act is the game's current
-player; for a Kingdom Builder tile the same agent acts two or three times in a row (tile, then hexes).
+player; for an action of several indices (a pick) the same agent acts several times in a row.
 Observations follow PettingZoo's Classic convention, ``{"observation": flat uint8 vector,
 "action_mask": int8 mask}`` (``observation="dict"`` gives the named parts instead). Rewards come at
 the end only (``reward``: "win", "zero-sum" or "margin", see docs/rl.md). The functions return the
@@ -122,20 +123,9 @@ class BuildersAEC(AECEnv):
         return self.match.state
 
 
-def kingdom_env(num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                observation: str = "flat") -> OrderEnforcingWrapper:
-    """Kingdom Builder as a PettingZoo AEC environment.
-
-    ``setup``: None or "random" (a random map, cards and deck from each reset's seed), "first" (the
-    recommended first game, deck from the seed) or a setup dict (its deck from the seed unless it
-    gives one)."""
-    return OrderEnforcing(BuildersAEC("kingdom", num_players, setup, reward, render_mode, observation))
-
-
-def middle_ages_env(num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                    observation: str = "flat", max_rounds: int | None = None) -> OrderEnforcingWrapper:
-    """The Builders: Middle Ages as a PettingZoo AEC environment (``setup``: None for a random setup
-    from each reset's seed, or a setup dict). The rules set no bound on a game's length: after
-    ``max_rounds`` rounds (default 100) every agent is truncated."""
-    return OrderEnforcing(BuildersAEC("middle-ages", num_players, setup, reward, render_mode, observation,
-                                             max_rounds))
+def env(game: str, num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
+        observation: str = "flat", max_rounds: int | None = None) -> OrderEnforcingWrapper:
+    """``game`` as a PettingZoo AEC environment (``setup``: None for a random setup from each reset's
+    seed, or what the game's codec takes). A game whose rules set no bound on its length is cut after
+    ``max_rounds`` rounds (default 100): every agent is truncated."""
+    return OrderEnforcing(BuildersAEC(game, num_players, setup, reward, render_mode, observation, max_rounds))

@@ -1,8 +1,8 @@
 """Drawing an environment's game: "human" (printed), "ansi" (text) and "rgb_array" (pixels).
 
-Kingdom Builder's picture is the engine's SVG drawn with CairoSVG. The Builders has no picture in the
-engine (the web client draws it in the browser): its ``rgb_array`` is the terminal drawing set in a
-character grid, dark on light, one cell per character.
+Each game's codec draws it (``render``, ``render_rgb``): a game whose engine draws an SVG has it
+drawn with CairoSVG; one without a picture in the engine has its terminal drawing set in a character
+grid (:func:`text_picture`), dark on light, one cell per character.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
-#: the character cell of The Builders' text picture, in pixels
+#: the character cell of a text picture, in pixels
 CELL_W, CELL_H = 7, 14
 
 

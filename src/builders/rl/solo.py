@@ -1,9 +1,8 @@
 """Gymnasium single-agent environments: the learner plays one seat against built-in agents or policies.
 
-Registered ids (``import builders.rl`` first)::
-
-    gymnasium.make("builders.rl.KingdomSolo-v0", opponents="random", num_players=2)
-    gymnasium.make("builders.rl.MiddleAgesSolo-v0", opponents="greedy")
+Registered ids (``import builders.rl`` first): each game's RL kit names its own (``solo_id``; docs/rl.md
+lists them), made as ``gymnasium.make(solo_id, opponents="random", num_players=2)``; and
+``SoloEnv(game, ...)`` makes one of any game with an RL kit.
 
 ``opponents`` is an agent specification of :mod:`builders.ai.agents` (``random``, ``greedy``,
 ``greedy:noise=0.6``, ``mcts:time=0.2``, ``mcts:iters=200``), a comma-separated list with one per
@@ -26,10 +25,8 @@ from gymnasium import spaces
 
 from builders.rl.base import IllegalIndex, Match, check_reward, make_codec, max_turns
 from builders.rl.encoding import ENCODING_VERSION, check_format
+from builders.rl.kit import rl_games, rl_kit
 from builders.rl.render import RENDER_MODES, check_render_mode, render
-
-KINGDOM_SOLO = "builders.rl.KingdomSolo-v0"
-MIDDLE_AGES_SOLO = "builders.rl.MiddleAgesSolo-v0"
 
 
 class MaskedDiscrete(spaces.Discrete):
@@ -62,11 +59,11 @@ class MaskedDiscrete(spaces.Discrete):
 
 
 class SoloEnv(gymnasium.Env):
-    """``game`` ("kingdom" or "middle-ages") for one learner against built-in agents or policies."""
+    """``game`` (a game with an RL kit) for one learner against built-in agents or policies."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "encoding_version": ENCODING_VERSION}
 
-    def __init__(self, game: str = "kingdom", num_players: int = 2, opponents: Any = "random",
+    def __init__(self, game: str, num_players: int = 2, opponents: Any = "random",
                  seat: int | str = 0, setup: Any = None, reward: str = "win", render_mode: str | None = None,
                  illegal: str = "random", observation: str = "flat", max_rounds: int | None = None):
         self.codec = make_codec(game, num_players)
@@ -185,7 +182,9 @@ def _opponents(opponents: Any, game: str, num_players: int) -> list:
 
 
 def register() -> None:
-    """Register the two solo ids with Gymnasium (done on ``import builders.rl``)."""
-    for env_id, game in ((KINGDOM_SOLO, "kingdom"), (MIDDLE_AGES_SOLO, "middle-ages")):
-        if env_id not in gymnasium.registry:
+    """Register the solo id of every game whose RL kit names one with Gymnasium (done on ``import
+    builders.rl``)."""
+    for game in rl_games():
+        env_id = rl_kit(game).solo_id
+        if env_id is not None and env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="builders.rl.solo:SoloEnv", kwargs={"game": game})
