@@ -1,6 +1,6 @@
 """Speed benchmarks: random full games through the public API, medians of several runs.
 
-Run them with ``builders bench kingdom`` or ``builders bench middle-ages`` (or the scripts in
+Run them with ``builders bench <game>`` (each game's plugin names its benchmark; or the scripts in
 ``benchmarks/``). The figures are wall-clock on one core; the machine may be shared, so every
 figure is the median of ``runs`` runs.
 """

@@ -47,12 +47,13 @@ def _root(version: bool = typer.Option(False, "--version", callback=_show_versio
 
 
 def _register() -> None:
-    from builders.commands import bench, kingdom, middle_ages, play, serve, tournament
+    from builders.commands import bench, serve, tournament
+    from builders.core.plugins import plugins
 
-    app.add_typer(kingdom.app, name="kingdom", help="Kingdom Builder: positions, moves, records, pictures.")
-    app.add_typer(middle_ages.app, name="middle-ages", help="The Builders: Middle Ages: records and tools.")
+    for game in plugins():  # each game's own commands (its plugin's)
+        if game.commands is not None:
+            game.load("commands")(app)
     app.add_typer(bench.app, name="bench", help="Speed benchmarks (medians of several runs).")
-    app.command("play", help="Watch random players play a Kingdom Builder game in the terminal.")(play.play)
     app.command("serve", help="Start the game server and web app, and print the address to open.")(serve.serve)
     from builders.commands import db
 

@@ -5,30 +5,27 @@ from __future__ import annotations
 import typer
 
 from builders.commands._extras import need
+from builders.core.plugins import GamePlugin, plugins
 
 app = typer.Typer(no_args_is_help=True)
 
 
-@app.command("kingdom")
-def bench_kingdom(
-    runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
-    games: int = typer.Option(200, min=1, help="Two-player games per run (4-player: a quarter)."),
-) -> None:
-    """Random full Kingdom Builder games (tiles included) on the standard workload."""
-    from builders.kingdom.bench import run
+def _game_bench(game: GamePlugin) -> None:
+    """``builders bench <game>``: the game's own benchmark (its plugin's ``bench``)."""
 
-    run(runs=runs, games=games, echo=typer.echo)
+    def bench_game(
+        runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
+        games: int = typer.Option(200, min=1, help="Two-player games per run (4-player: a quarter)."),
+    ) -> None:
+        game.load("bench")(runs=runs, games=games, echo=typer.echo)
+
+    bench_game.__doc__ = f"Random full games of {game.title} on its standard workload."
+    app.command(game.name)(bench_game)
 
 
-@app.command("middle-ages")
-def bench_middle_ages(
-    runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
-    games: int = typer.Option(200, min=1, help="Two-player games per run (4-player: a quarter)."),
-) -> None:
-    """Random full games of The Builders: Middle Ages, 2 and 4 players."""
-    from builders.middle_ages.bench import run
-
-    run(runs=runs, games=games, echo=typer.echo)
+for _game in plugins():
+    if _game.bench is not None:
+        _game_bench(_game)
 
 
 @app.command("native")

@@ -12,8 +12,8 @@ from pathlib import Path
 import typer
 
 from builders.commands._errors import fail
+from builders.core.plugins import plugin
 
-GAME_NAMES = {"kingdom": "Kingdom Builder", "middle-ages": "The Builders: Middle Ages"}
 
 
 def hint(
@@ -54,7 +54,7 @@ def hint(
                                "win_chance": round(found.win_chance, 4), "plan": plan,
                                "evaluated": found.iterations}))
         return
-    typer.echo(f"{GAME_NAMES.get(state.GAME, state.GAME)}, after {done} actions: seat {seat} to move")
+    typer.echo(f"{plugin(state.GAME).title}, after {done} actions: seat {seat} to move")
     typer.echo(f"hint: {found.notation} (win chance {100 * found.win_chance:.0f}%)")
     if plan:
         typer.echo(f"then, in the hard bot's plan for this turn: {', '.join(plan)}")

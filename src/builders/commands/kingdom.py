@@ -242,3 +242,11 @@ def svg(
     except OSError as e:
         fail(f"cannot write {out}: {e.strerror or e}")
     typer.echo(f"wrote {out}")
+
+
+def register(cli: typer.Typer) -> None:
+    """Kingdom Builder's commands in ``builders`` (its plugin's ``commands``): this group, and ``play``."""
+    from builders.commands import play
+
+    cli.add_typer(app, name="kingdom", help="Kingdom Builder: positions, moves, records, pictures.")
+    cli.command("play", help="Watch random players play a Kingdom Builder game in the terminal.")(play.play)

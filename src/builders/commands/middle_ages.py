@@ -86,3 +86,8 @@ def score(record: Path = typer.Argument(..., help="A record (JSON) of a finished
     if not state.is_over():
         fail(f"the game of {record} is not over (it stops after {len(state.player_actions())} actions)")
     typer.echo(json.dumps(state.result().to_json()))
+
+
+def register(cli: typer.Typer) -> None:
+    """The Builders' commands in ``builders`` (its plugin's ``commands``): this group."""
+    cli.add_typer(app, name="middle-ages", help="The Builders: Middle Ages: records and tools.")

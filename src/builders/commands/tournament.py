@@ -15,7 +15,7 @@ from builders.core.record import write_text_whole
 
 
 def tournament(
-    game: str = typer.Argument(..., help="kingdom or middle-ages."),
+    game: str = typer.Argument(..., help="A registered game (builders --help lists each game's commands)."),
     agents: str = typer.Option("greedy,random", help="Comma-separated agents with options, e.g. "
                                "'mcts:time=0.2,greedy' (see docs/ai.md)."),
     players: int = typer.Option(2, help="Seats per game; with fewer agents than seats the first agent "

@@ -4,7 +4,7 @@ A game registers a :class:`GamePlugin` in the entry point group ``builders.games
 ``pyproject.toml`` of the package it lives in)::
 
     [project.entry-points."builders.games"]
-    kingdom = "builders.kingdom.plugin:PLUGIN"
+    <name> = "<package>.plugin:PLUGIN"
 
 The plugin names each part of the game as a ``"module:attr"`` string, imported only when a layer
 asks for it (:func:`load`): the server loads the view and the setup schema, the bots the AI kit,
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from builders.core.errors import RecordError
@@ -51,12 +52,27 @@ class GamePlugin:
     #: the game adds to the favourite cards of the player of ``seats`` (``steps()``: the game's
     #: stored steps, each with ``seat`` and ``action``); None: the game adds none
     profile: str | None = None
-    #: the web client's table module of the game (a file of ``builders/web/static``)
+    #: the web client's table module of the game: a file of ``builders/web/static``, or of ``web_dir``
+    #: as ``games/<name>/<file>``; it exports the game's table class as ``Table``
     web_table: str = ""
-    #: the other static files of the web client that belong to the game (modules its table imports)
+    #: the other static files of ``builders/web/static`` that belong to the game (modules its table imports)
     web_files: tuple[str, ...] = ()
-    #: the modules of other layers that belong to the game (its AI and RL kits and what they use)
+    #: a package whose folder holds the game's own web files, for a game packaged on its own: the
+    #: server serves them at ``/static/games/<name>/``
+    web_dir: str | None = None
+    #: ``register(app)``: adds the game's commands to the ``builders`` command (a typer app)
+    commands: str | None = None
+    #: ``run(runs, games, echo)``: the game's speed benchmark (``builders bench <name>``)
+    bench: str | None = None
+    #: the modules of other layers that belong to the game (its AI and RL kits, its commands)
     modules: tuple[str, ...] = field(default=())
+
+    def web_folder(self) -> str:
+        """The folder of the package ``web_dir``."""
+        if self.web_dir is None:
+            raise ValueError(f"{self.name} has no web files of its own")
+        module = import_module(self.web_dir)
+        return str(Path(module.__file__ or "").parent)
 
     def load(self, part: str) -> Any:
         """The object named by the part ``part`` (``"view"``, ``"ai"``...), or None when unset."""

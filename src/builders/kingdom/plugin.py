@@ -14,6 +14,9 @@ PLUGIN = GamePlugin(
     rl="builders.rl.kit_kingdom:KIT",
     profile="builders.kingdom.profile:favourites",
     web_table="kingdom.js",
+    commands="builders.commands.kingdom:register",
+    bench="builders.kingdom.bench:run",
     modules=("builders.ai.kit_kingdom", "builders.ai.eval_kingdom", "builders.ai.planner_kingdom",
-             "builders.rl.kingdom", "builders.rl.kit_kingdom", "builders.rl.spiel_kingdom"),
+             "builders.rl.kingdom", "builders.rl.kit_kingdom", "builders.rl.spiel_kingdom", "builders.commands.kingdom",
+             "builders.commands.play"),
 )

@@ -14,7 +14,9 @@ PLUGIN = GamePlugin(
     profile="builders.middle_ages.profile:favourites",
     web_table="middle_ages.js",
     web_files=("ma_cards.js",),
+    commands="builders.commands.middle_ages:register",
+    bench="builders.middle_ages.bench:run",
     modules=("builders.ai.kit_middle_ages", "builders.ai.eval_middle_ages", "builders.ai.planner_middle_ages",
              "builders.rl.middle_ages", "builders.rl.kit_middle_ages",
-             "builders.rl.spiel_middle_ages"),
+             "builders.rl.spiel_middle_ages", "builders.commands.middle_ages"),
 )
