@@ -14,7 +14,7 @@ mover's observation. Each prediction is paired with that seat's result
 win chance (mean prediction against the mean result, count) and the Brier score, next to the Brier
 score of always predicting the base rate of the sample. ``--fit`` also fits that map (the logistic
 of ``a * logit(raw) + b`` that makes the results most likely), prints its ``(a, b)`` for
-``calibration.MAPS``, the table and Brier score of the mapped chances, and the Brier score of a map
+each game's AI kit's ``calibration``, the table and Brier score of the mapped chances, and the Brier score of a map
 fitted on the even-numbered games and judged on the odd ones and the reverse (held out). The
 predictions and tables go to ``--out`` (default ``ai_calibration_GAME.json`` in ``--out-dir``,
 ``$BUILDERS_RESULTS`` or the user's data dir), with a manifest of the run beside it.

@@ -53,7 +53,7 @@ from builders.core.state import Action, GameState
 #: (label, smallest loss of win chance), worst first
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.15), ("mistake", 0.10), ("inaccuracy", 0.05))
 LABELS = tuple(name for name, _ in reversed(THRESHOLDS))
-#: the iterations of one decision's search, by default (about 0.1 to 0.3 s in Kingdom Builder)
+#: the iterations of one decision's search, by default (about 0.1 to 0.3 s in the games of this package)
 DEFAULT_ITERATIONS = 1000
 #: the analysis's hard bot: nominal seconds of a turn's plans per iteration of the search
 PLAN_SHARE_OF_ITERATIONS = 1e-3

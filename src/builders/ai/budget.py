@@ -7,8 +7,8 @@ weights of a whole turn. An agent that knows when its turn began gives this deci
 one that does not (a fresh agent for each decision, as the server makes them) gives it
 ``turn time x this / total``, which never adds up to more than the turn.
 
-The weights are the game's (its AI kit's ``turn_share``: see :mod:`builders.ai.kit_kingdom` and
-:mod:`builders.ai.kit_middle_ages`); a game whose kit gives none has turns of one decision.
+The weights are the game's (its AI kit's ``turn_share``, :mod:`builders.ai.kit`; each kit's module
+says how it weighs the decisions of a turn); a game whose kit gives none has turns of one decision.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ def values(state: GameState, turn_over: int | None = None, weights=None) -> list
 
     ``turn_over`` (the turn planners' valuation): the seat whose turn is complete in ``state`` (it is
     about to play its end of turn), or -1 for none; a game's evaluation may value its last round
-    exactly with it (see :mod:`builders.ai.eval_kingdom`)."""
+    exactly with it (the kit's ``values`` says)."""
     return kit(state.GAME).values(state, turn_over, weights)
 
 

@@ -20,7 +20,7 @@ With progressive widening a node gets its children best first, and only as its v
   heuristic use ``full``.
 
 Where the game says what, besides the actions leading to a node, decides its legal actions
-(``evaluate.decision_key``: in Kingdom Builder the terrain card of the player to move), a node keeps
+(``evaluate.decision_key``: in a game of cards, the cards in view that decide the actions), a node keeps
 its legal actions and their order per key, so that later iterations through it do not generate them
 again.
 
@@ -98,7 +98,7 @@ class MCTSAgent:
     - ``prior``: how widening orders the actions, ``full`` or ``fast`` (module docstring);
     - ``reuse``: keep the subtree of the action played for the next decision of the same turn;
     - ``top``: a new root tries only this many actions, the best by the full evaluation (0: all;
-      None: the game's default, 3 in The Builders, all in Kingdom Builder): the search then chooses
+      None: the game's default, its AI kit's ``search``): the search then chooses
       among the moves the one-ply evaluation ranks highest. A root kept from the decision before
       (``reuse``) keeps the children it grew there and adds none beyond ``top``;
     - ``clock``: ``wall`` (elapsed time, the default) or ``cpu`` (the process's CPU time, so that

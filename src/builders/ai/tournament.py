@@ -15,7 +15,7 @@ machine; give mcts an iteration budget, ``iters=N``, for results that repeat exa
 
 Per agent: wins (a shared win is split), the win rate with its 95% Wilson interval, the score (mean,
 standard deviation, and per scoring card or source the mean over the games in which it scored: a
-Kingdom Builder card counts only in the games that used it), the mean time per decision and, for
+card dealt to some games only counts in the games that used it), the mean time per decision and, for
 mcts, the simulations per second.
 """
 
