@@ -30,7 +30,7 @@ install: $(TESTS) native
 # The native core (native/, C++): optional. A failed build leaves the Python engines playing.
 NATIVE := $(VENV)/.installed-native
 native: $(NATIVE)
-$(NATIVE): $(STAMP) $(wildcard native/src/*) native/CMakeLists.txt native/pyproject.toml
+$(NATIVE): $(wildcard native/src/*) native/CMakeLists.txt native/pyproject.toml | $(STAMP)
 	@command -v g++ >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential cmake >/dev/null' || true
 	@if CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet ./native >$(VENV)/native-build.log 2>&1; then touch $@; else echo "native core not built (see $(VENV)/native-build.log): using the Python engines"; fi
 
