@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from builders.core.plugins import plugins
 from builders.server import accounts as accounts_module, seats as seats_module
 from builders.server.accounts import Accounts
 from builders.server.clocks import Clocks, initial as initial_clock
@@ -200,7 +201,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     app = FastAPI(
         title="Builders game server",
         version="1",
-        description="Play Kingdom Builder and The Builders: Middle Ages over the network. "
+        description=f"Play {' and '.join(game.title for game in plugins())} over the network. "
                     "Game sockets: /ws/games/{id} (see docs/server.md).",
         lifespan=lifespan,
         responses=_ERRORS,
@@ -422,5 +423,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     async def profile_page(username: str):
         return page("profile.html")
 
+    for game in plugins():  # a game packaged on its own brings its web files (builders.core.plugins)
+        if game.web_dir is not None:
+            app.mount(f"/static/games/{game.name}", StaticFiles(directory=game.web_folder()), name=f"web-{game.name}")
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     return app

@@ -32,6 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.errors import BuildersError, InvalidSetup
 from builders.core.games import get_game
+from builders.core.plugins import plugin
 from builders.core.state import GameState
 from builders.core.view import GameView, get_view
 from builders.server.bots import BotRunner
@@ -804,6 +805,7 @@ class GameService:
                 "hints": summary["hints"],
                 "colours": summary["colours"],
                 "spectators": summary["spectators"],
+                "table": plugin(live.game).web_table,
                 **live.presenter.shared(st, live.fixed),
             }
             live.cache["common"] = common
@@ -1129,7 +1131,7 @@ class GameService:
             "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
             "log": live.log[:n], "scores": scores(live.presenter, st),
             "result": common["result"], "seats": common["seats"], "colours": common["colours"],
-            **live.presenter.replay(live.fixed, common), "total": total,
+            "table": common["table"], **live.presenter.replay(live.fixed, common), "total": total,
         }
 
     # -- clients -------------------------------------------------------------------------------

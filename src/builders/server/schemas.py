@@ -331,6 +331,8 @@ class View(BaseModel):
     clock: dict[str, Any] | None = Field(None, description="the clock (see builders.server.clocks): "
                                                            "left, running, since, kind, ...")
     events: list[GameEvent] = Field([], description="timeouts, resignations and seats handed over or taken back")
+    table: str = Field("", description="the web client's module that draws the game's table (its plugin's "
+                                       "web_table)")
     board: dict[str, Any] | None = None
     scoring_hexes: dict[str, dict[str, list[list[int]]]] | None = None
 

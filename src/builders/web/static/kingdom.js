@@ -535,6 +535,13 @@ export class KingdomTable {
     if (legalChanged && legalKey && !this.keyboard) this.centreOnTargets();
   }
 
+  // The end of a game: every hand shown, from the whole last position (``view``: its replay view).
+  reveal(view) {
+    if (!view.players) return;
+    this.revealed = view.players.map((p) => p.terrain || null);
+    this.render();
+  }
+
   render() {
     const view = this.view;
     if (!view) return;
@@ -1209,3 +1216,6 @@ export class KingdomTable {
     }
   }
 }
+
+// the table module of the game (its plugin's web_table: builders.core.plugins)
+export { KingdomTable as Table };

@@ -484,3 +484,6 @@ export class BuildersTable {
     return panel;
   }
 }
+
+// the table module of the game (its plugin's web_table: builders.core.plugins)
+export { BuildersTable as Table };

@@ -6,8 +6,7 @@ import {
   ensureSession, currentSession, t, botLevel,
 } from "./api.js";
 import { mountAccount, setBaseTitle } from "./account.js";
-import { KingdomTable } from "./kingdom.js";
-import { BuildersTable } from "./middle_ages.js";
+import { loadTable } from "./tables.js";
 import { Guide } from "./tutorial.js";
 import { fetchHint, markMove, clearMarks, percent } from "./analysis.js";
 
@@ -332,7 +331,9 @@ function render(view) {
       extraSide: sideBox,
       afterRender: () => showHint(),
     };
-    table = view.game === "kingdom" ? new KingdomTable(tableRoot, opts) : new BuildersTable(tableRoot, opts);
+    const Table = loadTable(view, () => render(current));
+    if (!Table) return;  // its module is on its way: rendered when it comes
+    table = new Table(tableRoot, opts);
     table.shownSeat = shown.seat;
     document.body.dataset.game = view.game;
   }
@@ -351,13 +352,10 @@ function render(view) {
 async function gameOver(view) {
   overSeen = true;
   say(`${t("common.game_over")} ${winnersText(view.result, view.seats, playingSeat(view))}`);
-  if (view.game !== "kingdom") return;
+  if (!table || typeof table.reveal !== "function") return;  // a table with no hidden card to show
   try {
     const last = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${view.actions ?? (view.log || []).length}`);
-    if (table && last && last.view && last.view.players) {
-      table.revealed = last.view.players.map((p) => p.terrain || null);
-      table.render();
-    }
+    if (table && last && last.view) table.reveal(last.view);
   } catch (err) {
     /* the hidden cards simply stay hidden */
   }
@@ -474,7 +472,7 @@ function renderHeader(view) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "guide-btn", title: t("guide.button_title"), onclick: () => guide.restart() }, t("guide.button")));
   }
   toolsEl.appendChild(el("a", {
-    class: "btn small", id: "rules-link", href: `/static/rules.html#${view.game === "kingdom" ? "kingdom" : "middle-ages"}`,
+    class: "btn small", id: "rules-link", href: `/static/rules.html#${view.game}`,
     target: "_blank", rel: "noopener", title: t("play.rules_title"),
   }, t("play.rules")));
   toolsEl.appendChild(el("a", { class: "btn small", href: "/" }, t("common.lobby")));

@@ -1,8 +1,7 @@
 // The replay page (/replay/{id}): a finished game, step by step, with the table's own drawings.
 
 import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, applySeatColours, winnersText, logText, seatName, t } from "./api.js";
-import { KingdomTable } from "./kingdom.js";
-import { BuildersTable } from "./middle_ages.js";
+import { loadTable } from "./tables.js";
 import { AnalysisBoard } from "./analysis.js";
 
 const gameId = gameIdFromPath("replay");
@@ -68,7 +67,9 @@ async function show(k) {
   slider.max = String(total);
   if (!table) {
     const opts = { replay: true, winnersText: (v) => winnersText(v.result, v.seats, null), extraSide: logBox };
-    table = view.game === "kingdom" ? new KingdomTable(tableRoot, opts) : new BuildersTable(tableRoot, opts);
+    const Table = loadTable(view, () => show(k));
+    if (!Table) return;  // its module is on its way: shown when it comes
+    table = new Table(tableRoot, opts);
     document.getElementById("game-title").textContent = `${t("common.replay")} · ${GAME_TITLES[view.game] || view.game}`;
     document.body.dataset.game = view.game;
   }
