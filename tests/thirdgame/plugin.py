@@ -1,0 +1,18 @@
+"""Pig as a plugin: what ``builders.core.plugins.register`` takes (tests/thirdgame/conftest.py)."""
+
+from __future__ import annotations
+
+from builders.core.plugins import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="pig",
+    title="Pig",
+    game="tests.thirdgame.game:Pig",
+    view="tests.thirdgame.view:VIEW",
+    setup_schema="tests.thirdgame.schema:PigSetup",
+    ai="tests.thirdgame.ai:KIT",
+    rl="tests.thirdgame.rl:KIT",
+    profile="tests.thirdgame.profile:favourites",
+    web_table="games/pig/pig.js",
+    web_dir="tests.thirdgame.web",
+)
