@@ -1,0 +1,128 @@
+"""Nothing outside a game's own files names a game: the game-name check of ``make test``.
+
+A game's files are its package (``builders/<package>``), the modules of other layers its plugin lists
+as its own (``modules``: its AI and RL kits and what they use) and its web files (``web_table``,
+``web_files``). Every other file of ``src/builders`` (Python, JavaScript, HTML) that names a game (its
+registry name, its package, its title) fails the check, listed as file:line. ``ALLOWED`` holds the few
+lines that name a game without branching on it, each with its reason.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from builders.core.plugins import plugins
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "builders"
+STATIC = SRC / "web" / "static"
+#: the names of the two games: registry names, packages, titles (titles as written, the others in any case)
+NAMES = re.compile(r"(?i:kingdom|middle[-_ ]ages)|The Builders")
+#: (file, text of the line) -> why it may name a game: text that branches on nothing
+ALLOWED: dict[tuple[str, str], str] = {
+    ("src/builders/__init__.py", '"""builders: exact, fast engines for Kingdom Builder and The Builders: Middle Ages."""'):
+        "the package's one-line description",
+    ("src/builders/cli.py", 'help="Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play.",'):
+        "the command line's help text",
+    ("src/builders/cli.py", '"""Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play."""'):
+        "the command line's help text",
+    ("src/builders/core/record.py", '{"game": "kingdom", "format": 1, "setup": {...},'): "an example record in a docstring",
+    ("src/builders/core/state.py", '#: the registry name of the game ("kingdom", "middle-ages")'):
+        "examples of registry names in a comment",
+    ("src/builders/rl/__init__.py", '"""The research kit: every registered game with an RL kit (Kingdom Builder and The '
+                                    'Builders: Middle'): "the research kit's description",
+    ("src/builders/rl/__init__.py", "(``builders.rl.KingdomSolo-v0``, ``builders.rl.MiddleAgesSolo-v0``). The engines, "
+                                    "the server and the"): "the research kit's description",
+    ("src/builders/rl/__init__.py", "from builders.rl.kit_kingdom import KINGDOM_SOLO, kingdom_env"):
+        "the games' RL shorthands, re-exported as the research kit's public names",
+    ("src/builders/rl/__init__.py", "from builders.rl.kit_middle_ages import MIDDLE_AGES_SOLO, middle_ages_env"):
+        "the games' RL shorthands, re-exported as the research kit's public names",
+    ("src/builders/rl/__init__.py", '"ENCODING_VERSION", "BuildersAEC", "IllegalIndex", "KINGDOM_SOLO", "MIDDLE_AGES_SOLO", '
+                                    '"Match", "SoloEnv", "env",'): "the research kit's public names",
+    ("src/builders/rl/__init__.py", '"kingdom_env", "middle_ages_env", "register",'): "the research kit's public names",
+}
+#: files of work under way elsewhere that still name games, with the most lines they may do so in (a
+#: file may only go down; one that no longer names a game leaves the list)
+PENDING: dict[str, tuple[int, str]] = {
+    "src/builders/cli.py": (2, "the version line names each game's core (the native core's work)"),
+    "src/builders/commands/bench.py": (4, "builders bench native runs both games' native benchmarks"),
+    "src/builders/commands/dataset.py": (2, "new command: its game option's default and help"),
+    "src/builders/commands/ladder.py": (2, "new command: its game option's default and help"),
+    "src/builders/rl/dataset.py": (2, "new module: its docstring"),
+    "src/builders/rl/ladder.py": (1, "new module: its game argument's default"),
+    "src/builders/web/static/rules.js": (14, "the rules page of both games (to come from each game's web files)"),
+    "src/builders/web/static/index.html": (11, "the lobby's game choice and leaderboards (to come from the games' list)"),
+    "src/builders/web/static/lobby.js": (5, "the lobby: Kingdom Builder's custom setup form"),
+    "src/builders/web/static/tutorial.js": (5, "the guided first game of each game"),
+    "src/builders/web/static/analysis.js": (3, "comments on how each table marks a move"),
+    "src/builders/web/static/profile.js": (2, "the colour of each game's chart"),
+    "src/builders/web/static/rules.html": (2, "the rules page's links to each game"),
+    "src/builders/web/static/api.js": (1, "the games' titles"),
+}
+
+
+def _owned(src: Path) -> set[Path]:
+    """The files of ``src`` (a copy of ``src/builders``) that belong to a game."""
+    out: set[Path] = set()
+    for p in plugins():
+        out.update((src / p.game.partition(":")[0].split(".")[1]).rglob("*"))
+        for module in p.modules:
+            path = src.parent / (module.replace(".", "/") + ".py")
+            assert path.exists(), f"{p.name}'s plugin lists {module}, which is not a module"
+            out.add(path)
+        out.update(src / "web" / "static" / name for name in (p.web_table, *p.web_files) if name)
+    return out
+
+
+def offences(src: Path = SRC) -> list[str]:
+    """``file:line: text`` of every line of ``src`` outside the games' own files that names a game."""
+    owned = _owned(src)
+    found = []
+    for path in sorted(src.rglob("*")):
+        if path.suffix not in (".py", ".js", ".html") or path in owned or "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(src.parents[1]).as_posix()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if NAMES.search(line) and (rel, line.strip()) not in ALLOWED:
+                found.append(f"{rel}:{n}: {line.strip()}")
+    return found
+
+
+def test_no_file_outside_a_game_names_a_game():
+    found = offences()
+    per_file: dict[str, list[str]] = {}
+    for line in found:
+        per_file.setdefault(line.split(":")[0], []).append(line)
+    bad = [line for rel, lines in per_file.items() if len(lines) > PENDING.get(rel, (0, ""))[0] for line in lines]
+    assert not bad, f"{len(bad)} lines outside the games' own files name a game:\n" + "\n".join(bad)
+    stale = sorted(set(PENDING) - set(per_file))
+    assert not stale, f"these files no longer name a game: take them out of PENDING: {stale}"
+
+
+def test_the_check_finds_a_game_named_where_it_should_not_be(tmp_path):
+    """The check is not blind: on a small tree, the lines that name a game outside the games' own files
+    are found (a branch, a title, a package), and those in a game's package, its kit modules and its web
+    files are not."""
+    src = tmp_path / "src" / "builders"
+    files = {
+        "server/games.py": 'if game == "kingdom":\n    pass\nx = 1\n',
+        "web/static/play.js": 'const t = "The Builders: Middle Ages";\n',
+        "ai/greedy.py": "from builders.middle_ages import cards\n",
+        "kingdom/rules.py": 'GAME = "kingdom"\n',
+        "ai/kit_kingdom.py": 'KIT = "kingdom"\n',
+        "web/static/ma_cards.js": "// The Builders' cards\n",
+        "web/static/middle_ages.js": "// The Builders' table\n",
+    }
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text, encoding="utf-8")
+    for module in {m for p in plugins() for m in p.modules}:  # the kit modules the plugins list
+        path = src.parent / (module.replace(".", "/") + ".py")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    assert offences(src) == [
+        "src/builders/ai/greedy.py:1: from builders.middle_ages import cards",
+        'src/builders/server/games.py:1: if game == "kingdom":',
+        'src/builders/web/static/play.js:1: const t = "The Builders: Middle Ages";',
+    ]
