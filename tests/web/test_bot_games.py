@@ -70,7 +70,7 @@ def test_a_game_handed_to_a_bot_is_not_your_turn_in_the_lobby(new_page, shots):
     expect(row.locator(".status")).to_have_text("your turn")  # before: the seat is theirs to play
     page.goto(f"/play/{game_id}")
     page.wait_for_selector("#kb-map .hex")
-    page.locator("#resign-btn").click()
+    page.locator("#handover-btn").click()
     page.locator('.level-option[data-level="easy"]').click()
     page.locator("#bot-confirm").click()
     expect(page.locator("#bot-dialog")).to_have_count(0)

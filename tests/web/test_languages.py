@@ -332,7 +332,7 @@ def test_two_accounts_chat_and_resign_in_german_and_french(new_page, api, browse
     check(de, "de", "table with chat")
     check(fr, "fr", "table with chat on a phone", phone=True)
     # the German hands the seat over to a bot: the dialog, the toast and the chip in German
-    de.locator("#resign-btn").click()
+    de.locator("#handover-btn").click()
     de.locator("#bot-dialog").wait_for()
     check(de, "de", "hand-over dialog")
     de.locator('#bot-dialog input[value="easy"]').check()

@@ -119,7 +119,7 @@ def test_hand_over_to_a_bot_from_the_dialog(new_page, api, shots):
     click_and_wait(page, page.locator("#kb-map .target").first)
 
     # the dialog: three levels, each with a line about it; Cancel changes nothing
-    page.locator("#resign-btn").click()
+    page.locator("#handover-btn").click()
     dialog = page.locator("#bot-dialog")
     expect(dialog).to_be_visible()
     options = dialog.locator(".level-option")
@@ -132,13 +132,13 @@ def test_hand_over_to_a_bot_from_the_dialog(new_page, api, shots):
     dialog.locator("#bot-cancel").click()
     expect(dialog).to_have_count(0)
     assert api.get(f"/api/games/{game_id}").json()["seats"][0]["type"] == "human"
-    expect(page.locator("#resign-btn")).to_be_visible()
+    expect(page.locator("#handover-btn")).to_be_visible()
 
     # on a phone: the whole dialog fits on the screen; she picks the easy bot there
     phone = new_page(PHONE)
     phone.goto(link)
     wait_ready(phone)
-    phone.locator("#resign-btn").click()
+    phone.locator("#handover-btn").click()
     small = phone.locator("#bot-dialog")
     expect(small).to_be_visible()
     for part in ("#bot-dialog", "#bot-cancel", "#bot-confirm", '.level-option[data-level="hard"]'):
@@ -170,7 +170,7 @@ def test_hand_over_to_a_bot_from_the_dialog(new_page, api, shots):
     for p in (phone, page):
         expect(p.locator("#seat-chip")).to_have_text("Red: easy bot")
         expect(p.locator("#player-0 .player-name")).to_have_text("Red bot (easy)")
-        expect(p.locator("#resign-btn")).to_have_count(0)
+        expect(p.locator("#handover-btn")).to_have_count(0)
         expect(p.locator("#final-scores")).to_be_visible()
         assert not p.evaluate("document.body.classList.contains('your-turn')")
         expect(p.locator("#log li[data-n]")).to_have_count(len(final["log"]))

@@ -115,6 +115,16 @@ def _check_texts(value: Any, field: str) -> None:
             _check_texts(item, field[:-1] if field.endswith("s") else field)
 
 
+def _setup_choices(schema: dict[str, Any]) -> None:
+    """The API description of ``setup``: each registered game's choices beyond the seed."""
+    parts = []
+    for game in game_names():
+        fields = {k: f for k, f in setup_model(game).model_fields.items() if k != "seed"}
+        said = ", ".join(f"{k} ({f.description})" if f.description else k for k, f in fields.items())
+        parts.append(f"{game}: {said or 'the seed only'}")
+    schema["description"] = "seed, and the game's own choices: " + "; ".join(parts)
+
+
 def parse_setup(game: str, raw: Any) -> SetupSpec:
     """``raw`` as the setup of ``game``; a refusal (400) saying in one line what is wrong."""
     model = setup_model(game)
@@ -149,7 +159,8 @@ class ClockSpec(_Strict):
 class CreateGame(_Strict):
     game: GameName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
-    setup: SetupSpec | None = Field(None, description="seed, and the game's own choices (its setup schema)")
+    setup: SetupSpec | None = Field(None, description="seed, and the game's own choices (its setup schema)",
+                                    json_schema_extra=lambda schema: _setup_choices(schema))
     name: Text("game name", 40, 1) | None = None  # type: ignore[valid-type]
     private: bool = Field(False, description="not listed in the lobby: watched only with its link")
     clock: ClockSpec | None = Field(None, description="none: untimed")
@@ -331,6 +342,9 @@ class View(BaseModel):
     clock: dict[str, Any] | None = Field(None, description="the clock (see builders.server.clocks): "
                                                            "left, running, since, kind, ...")
     events: list[GameEvent] = Field([], description="timeouts, resignations and seats handed over or taken back")
+    rating_changes: list[RatingChange] | None = Field(None, description="a finished rated game's rating changes")
+    can_abort: bool = Field(False, description="the game may still be aborted (not every person has moved)")
+    rated: bool = Field(False, description="a rated game (its result moves the players' ratings)")
     table: str = Field("", description="the web client's module that draws the game's table (its plugin's "
                                        "web_table)")
     board: dict[str, Any] | None = None

@@ -388,7 +388,7 @@ async function loadLeaderboards() {
       const leaders = await api(`/api/leaderboard/${game}`);
       list.replaceChildren(...(leaders.length ? leaders.slice(0, 10).map((p) => el("li", { "data-user": p.username },
         el("a", { href: `/players/${encodeURIComponent(p.username)}`, text: p.username }),
-        el("span", { class: "muted small", text: ` ${t("lobby.rating_line", { rating: formatNumber(p.rating, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }), count: p.games })}` })))
+        el("span", { class: "muted small", text: ` ${t("lobby.rating_line", { rating: `${formatNumber(p.rating, { maximumFractionDigits: 0, useGrouping: false })}${p.provisional ? "?" : ""}`, count: p.games })}` })))
         : [el("li", { class: "muted empty", text: t("lobby.no_rated") })]));
     } catch (err) {
       list.replaceChildren(el("li", { class: "error-text empty", text: err.message }));

@@ -9,6 +9,7 @@ import { mountAccount, setBaseTitle } from "./account.js";
 import { loadTable } from "./tables.js";
 import { Guide } from "./tutorial.js";
 import { fetchHint, markMove, clearMarks, percent } from "./analysis.js";
+import { formatNumber } from "./i18n.js";
 
 const gameId = gameIdFromPath("play");
 const tableRoot = document.getElementById("table");
@@ -344,6 +345,7 @@ function render(view) {
   document.body.dataset.status = view.result ? "finished" : view.status || "";
   renderLog(shown);
   renderHeader(view);
+  showEvents(view);
   guide.update(shown);
   if (view.result && !overSeen) gameOver(view);
 }
@@ -436,7 +438,21 @@ function renderHeader(view) {
     toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, t("common.replay")));
     toolsEl.appendChild(el("a", { class: "btn small", href: `/replay/${encodeURIComponent(gameId)}?analyse`, id: "analyse-link", title: t("play.analyse_title") }, t("analysis.analyse")));
   } else if (mine !== null) {
-    toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", onclick: showBotDialog }, t("play.hand_over")));
+    toolsEl.appendChild(el("button", { class: "btn small", id: "resign-btn", title: t("play.resign_title"), onclick: showResignDialog }, t("play.resign")));
+    toolsEl.appendChild(el("button", { class: "btn small", id: "handover-btn", onclick: showBotDialog }, t("play.hand_over")));
+    if (view.can_abort) {
+      toolsEl.appendChild(el("button", { class: "btn small", id: "abort-btn", title: t("play.abort_title"), onclick: abortGame }, t("play.abort")));
+    }
+  } else if (bot && !bot.resigned && !view.rated && !((view.clock && view.clock.flagged) || []).includes(view.seat)) {
+    toolsEl.appendChild(el("button", { class: "btn small btn-primary", id: "take-back-btn", onclick: takeBack }, t("play.take_back")));
+  }
+  if (view.result && view.rating_changes) {
+    const parts = view.rating_changes.map((c) => t("rating.change_line", {
+      name: seatName(view.seats, c.seat, view.seat),
+      rating: `${formatNumber(c.rating, { maximumFractionDigits: 0, useGrouping: false })}${c.provisional ? "?" : ""}`,
+      change: `${c.change > 0 ? "+" : c.change < 0 ? "−" : "±"}${formatNumber(Math.abs(c.change), { maximumFractionDigits: 0 })}`,
+    }));
+    toolsEl.appendChild(el("span", { class: "rating-changes", id: "rating-changes", role: "status" }, `${t("rating.changes")} ${parts.join(" · ")}`));
   }
   if (view.hints && yourTurn && !bot) {
     toolsEl.appendChild(el("button", { class: "btn small", id: "hint-btn", title: t("hint.button_title"), onclick: askHint }, t("hint.button")));
@@ -654,6 +670,97 @@ function showBotDialog() {
   }
 }
 
+// Resigning: a real loss, asked for once more in a dialog.
+function showResignDialog() {
+  if (document.getElementById("resign-dialog") || seat === null) return;
+  const error = el("p", { class: "error-text dialog-error", role: "alert", hidden: true });
+  const cancel = el("button", { type: "button", class: "btn", id: "resign-cancel", onclick: () => dialog.close() }, t("common.cancel"));
+  const confirm = el("button", { type: "submit", class: "btn btn-primary", id: "resign-confirm" }, t("resign.confirm"));
+  const form = el("form", { method: "dialog", onsubmit: submit },
+    el("h3", { id: "resign-dialog-title", text: t("resign.dialog_title") }),
+    el("p", { class: "dialog-text", text: t("resign.dialog_text") }),
+    error,
+    el("div", { class: "dialog-buttons" }, cancel, confirm));
+  const dialog = el("dialog", { class: "bot-dialog", id: "resign-dialog", "aria-labelledby": "resign-dialog-title" }, form);
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.appendChild(dialog);
+  dialog.showModal();
+  cancel.focus();
+
+  async function submit(event) {
+    event.preventDefault();
+    confirm.disabled = true;
+    cancel.disabled = true;
+    error.hidden = true;
+    try {
+      await api(`/api/games/${encodeURIComponent(gameId)}/resign${seatQuery()}`, { method: "POST", token });
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+      confirm.disabled = false;
+      cancel.disabled = false;
+      return;
+    }
+    dialog.close();
+    await refresh();
+  }
+}
+
+async function abortGame() {
+  try {
+    await api(`/api/games/${encodeURIComponent(gameId)}/abort${seatQuery()}`, { method: "POST", token });
+  } catch (err) {
+    toast(err.message);
+    await refresh();
+    return;
+  }
+  showAborted();
+}
+
+// The game was aborted (here or by another player): nothing more to show but the way back.
+function showAborted() {
+  if (socket) socket.close();
+  if (table) {
+    table.destroy();
+    table = null;
+  }
+  toolsEl.replaceChildren(el("a", { class: "btn small", href: "/" }, t("common.lobby")));
+  tableRoot.replaceChildren(el("div", { class: "panel", id: "aborted", role: "status" },
+    el("p", { text: t("play.aborted") }), el("a", { class: "btn btn-primary", href: "/" }, t("common.lobby"))));
+}
+
+async function takeBack() {
+  try {
+    await api(`/api/games/${encodeURIComponent(gameId)}/take-back${seatQuery()}`, { method: "POST", token });
+  } catch (err) {
+    toast(err.message);
+  }
+  await refresh();
+}
+
+// What happened to a seat besides its moves (a timeout, a resignation, a seat handed over or taken
+// back): a notice for everyone at the table, said aloud, once per event.
+let eventsSeen = null;
+function showEvents(view) {
+  const events = view.events || [];
+  if (eventsSeen === null) {  // those of before the page opened are not news
+    eventsSeen = events.length;
+    return;
+  }
+  for (const event of events.slice(eventsSeen)) {
+    const name = seatName(view.seats, event.seat, view.seat);
+    const level = event.bot ? t(`bot.level.${event.bot}`) : "";
+    let text;
+    if (event.kind === "timeout") text = event.bot && !view.result ? t("event.timeout_bot", { name, level }) : t("event.timeout_lost", { name });
+    else if (event.kind === "resigned") text = t("event.resigned", { name });
+    else if (event.kind === "handed_over") text = t("event.handed_over", { name, level });
+    else text = t("event.took_back", { name });
+    toast(text, "info", 6000);
+    say(text);
+  }
+  eventsSeen = events.length;
+}
+
 function switchSeat(newSeat) {
   const held = seatsFor(gameId);
   const t = held && held.tokens && held.tokens[String(newSeat)];
@@ -709,7 +816,10 @@ async function main() {
     },
     onError: (message) => toast(message),
     onStatus: setConn,
-    onMessage: (msg) => { if (msg.type === "chat") addChat(msg); },
+    onMessage: (msg) => {
+      if (msg.type === "chat") addChat(msg);
+      else if (msg.type === "aborted") showAborted();
+    },
   });
   loadChat();
 }

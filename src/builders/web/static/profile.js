@@ -4,7 +4,8 @@
 import { api, el, svg, GAME_TITLES, t } from "./api.js";
 import { formatNumber, has } from "./i18n.js";
 
-const one = (x) => formatNumber(x, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
+// ratings are whole numbers on the familiar scale (1500 for a new player); "?" marks a provisional one
+const one = (x) => formatNumber(Math.round(x), { maximumFractionDigits: 0, useGrouping: false });
 import { mountAccount } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,7 +19,7 @@ function plot(history) {
   }
   const W = 460, H = 200, P = 30;
   const values = history.map((h) => h.rating);
-  const lo = Math.min(0, ...values), hi = Math.max(1, ...values);
+  const lo = Math.min(1500, ...values) - 25, hi = Math.max(1500, ...values) + 25;
   const x = (i) => P + (history.length === 1 ? (W - 2 * P) / 2 : (i * (W - 2 * P)) / (history.length - 1));
   const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo || 1);
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": t("profile.chart") },
@@ -31,7 +32,7 @@ function plot(history) {
     chart.appendChild(svg("polyline", { points: points.map(([h, i]) => `${x(i)},${y(h.rating)}`).join(" "), fill: "none", stroke: GAME_COLOURS[game], "stroke-width": 2, "data-game": game }));
     for (const [h, i] of points) {
       chart.appendChild(svg("circle", { cx: x(i), cy: y(h.rating), r: 3.5, fill: GAME_COLOURS[game], class: "rating-point", "data-game-id": h.game_id },
-        svg("title", { text: t("profile.point", { game: GAME_TITLES[game], rating: formatNumber(h.rating, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }), rank: h.rank }) })));
+        svg("title", { text: t("profile.point", { game: GAME_TITLES[game], rating: `${one(h.rating)} (${h.change > 0 ? "+" : h.change < 0 ? "−" : "±"}${one(Math.abs(h.change))})`, rank: h.rank }) })));
     }
   }
   box.replaceChildren(chart);
@@ -57,7 +58,7 @@ async function main() {
   $("player-title").textContent = profile.username;
   const rows = [];
   for (const [game, r] of Object.entries(profile.ratings)) {
-    rows.push(el("dt", { text: t("profile.rating", { game: GAME_TITLES[game] || game }) }), el("dd", { "data-game": game, class: "rating", text: t("profile.rating_value", { rating: one(r.rating), count: r.games }) }));
+    rows.push(el("dt", { text: t("profile.rating", { game: GAME_TITLES[game] || game }) }), el("dd", { "data-game": game, class: "rating", text: t("profile.rating_value", { rating: `${one(r.rating)}${r.provisional ? "?" : ""}`, count: r.games }) }));
   }
   rows.push(el("dt", { text: t("profile.games_played") }), el("dd", { id: "games-played", text: formatNumber(profile.games_played) }));
   rows.push(el("dt", { text: t("profile.win_rate") }), el("dd", { id: "win-rate", text: profile.win_rate === null ? "–" : formatNumber(profile.win_rate, { style: "percent", maximumFractionDigits: 0 }) }));
