@@ -99,8 +99,10 @@ def test_bad_pig_setups_are_refused_and_change_nothing(server, api, setup, statu
 
 
 def test_the_api_names_pig_among_its_games(api):
-    schema = api.get("/openapi.json").json()["components"]["schemas"]["CreateGame"]["properties"]["game"]
-    assert schema["enum"] == ["kingdom", "middle-ages", "pig"]
+    properties = api.get("/openapi.json").json()["components"]["schemas"]["CreateGame"]["properties"]
+    assert properties["game"]["enum"] == ["kingdom", "middle-ages", "pig"]
+    assert properties["setup"]["description"].endswith("; middle-ages: the seed only; pig: target (the points to "
+                                                       "bank to win)")
     r = api.post("/api/games", json={"game": "chess", "seats": TWO})
     assert (r.status_code, r.json()["detail"]) == (422, "game: Value error, unknown game 'chess' (the games are "
                                                         "kingdom, middle-ages, pig)")
