@@ -104,3 +104,25 @@ def test_the_end_of_a_rated_game_shows_each_rating_change(new_page, shots):
     assert re.search(rf"{ann_name} 1[0-9]{{3}}\? \(−[0-9]+\)", text), text
     assert re.search(r"You 1[0-9]{3}\? \(\+[0-9]+\)", text), text
     shots(ben.page, "rating-changes")
+
+
+def test_the_lobby_marks_guests_and_shows_the_time_left_in_words(new_page, api, shots):
+    """Issue: a guest looked like a registered player in the lobby, and turn-based games did not say
+    whose deadline was when. A guest's seat reads "(guest)"; a running clock's time left is in words."""
+    created = api.post("/api/games", json={"game": "kingdom", "clock": {"kind": "turn", "per_turn": 2 * 86400},
+                                           "seats": [{"type": "human", "name": "Mallory"},
+                                                     {"type": "human", "name": "Trent"}]}).json()
+    gid = created["id"]
+    token = created["seats"][0]["token"]
+    legal = api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": token}).json()["legal"]
+    api.post(f"/api/games/{gid}/actions", json={"action": legal[0]}, headers={"X-Seat-Token": token})
+    page = new_page()
+    page.goto("/")
+    row = page.locator(f'li.game-row[data-id="{gid}"]').first
+    expect(row).to_contain_text("Mallory (guest)")
+    expect(row.locator(".deadline")).to_have_text(re.compile(r" · 1 day left| · 2 days left"))
+    shots(page, "lobby-guest-and-deadline")
+    page.goto("/?lang=de")
+    row = page.locator(f'li.game-row[data-id="{gid}"]').first
+    expect(row).to_contain_text("Mallory (Gast)")
+    expect(row.locator(".deadline")).to_have_text(re.compile(r" · noch (1 Tag|2 Tage)"))

@@ -427,7 +427,7 @@ export function seatLabel(seats, seat, mySeat = null) {
   const info = (seats || []).find((s) => s.seat === seat) || {};
   let who;
   if (info.type === "bot") who = t("seat.bot_named", { name: info.name || t("seat.bot"), level: botLevel(info.level) });
-  else if (info.name) who = info.name;
+  else if (info.name) who = info.guest ? t("seat.guest_named", { name: info.name }) : info.name;
   else who = info.open && !info.claimed ? t("seat.open_seat") : t("seat.player");
   const you = mySeat === seat ? t("seat.you_suffix") : "";
   return `${SEAT_NAMES[seat] || t("seat.numbered", { seat: String(seat) })} · ${who}${you}`;

@@ -4,7 +4,7 @@ import {
   api, copyText, toast, el, loadSeats, forgetGame, playerName, setPlayerName, ensureSession, currentSession,
   GAME_TITLES, PALETTE, DEFAULT_COLOURS, t, joinNames,
 } from "./api.js";
-import { formatDate, formatNumber } from "./i18n.js";
+import { formatDate, formatNumber, lang } from "./i18n.js";
 import { mountAccount } from "./account.js";
 import { SECTIONS, CARD_NAMES, CARD_TEXT, tileName, cardName } from "./kingdom.js";
 
@@ -254,6 +254,7 @@ function seatChips(summary, mySeats = []) {
     else if (mySeats.includes(s.seat)) label = t("lobby.chip.you");
     else if (s.open && !s.claimed) label = t("lobby.chip.open");
     else label = s.name || t("lobby.chip.player");
+    if (s.guest && s.type !== "bot" && !mySeats.includes(s.seat)) label = t("seat.guest_named", { name: label });
     const chip = el("span", { class: `seat-chip small${s.connected ? " online" : ""}`, style: chipStyle(look(summary.colours, s.seat)), title: t(s.connected ? "lobby.chip.title_online" : "lobby.chip.title", { colour: look(summary.colours, s.seat).name, label }) }, label);
     box.appendChild(chip);
   }
@@ -266,6 +267,16 @@ function resultText(summary) {
   const scores = r.players.map((p) => `${look(summary.colours, p.seat).name} ${formatNumber(p.total)}`).join(" · ");
   const winners = joinNames((r.winners || []).map((w) => look(summary.colours, w).name));
   return `${winners ? `${t("lobby.won", { names: winners })} ` : ""}${scores}`;
+}
+
+/** The time left on the clock of the player to move, in words ("2 days left"). */
+function timeLeft(deadline) {
+  const seconds = Math.max(0, deadline - Date.now() / 1000);
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+  const [unit, size] = units.find(([, s]) => seconds >= s) || units[units.length - 1];
+  const amount = Math.floor(seconds / size);
+  const words = new Intl.NumberFormat(lang, { style: "unit", unit, unitDisplay: "long" }).format(amount);
+  return t("lobby.time_left", { time: words });
 }
 
 function when(iso) {
@@ -287,6 +298,8 @@ function gameRow(summary, { actions = [], mySeats = [], note = "" } = {}) {
       summary.name && summary.name !== title ? el("span", { class: "muted small", text: ` ${title}` }) : null,
       el("div", { class: "small" }, seatChips(summary, mySeats), " ", el("span", { class: `status status-${summary.status}`, text: status }),
         note ? el("span", { class: "muted", text: ` ${note}` }) : null,
+        summary.deadline && summary.status !== "finished"
+          ? el("span", { class: "deadline", "data-deadline": String(summary.deadline), text: ` · ${timeLeft(summary.deadline)}` }) : null,
         summary.created ? el("span", { class: "muted", text: ` · ${when(summary.created)}` }) : null)),
     el("div", { class: "game-row-actions" }, ...actions));
 }
