@@ -94,17 +94,25 @@ def load(ref: str) -> Any:
 
 
 def _discover() -> None:
+    """Load the plugins of the entry point group once (a plugin that cannot be loaded raises, and the
+    next call tries again)."""
     global _found
     if _found:
         return
-    _found = True
+    found = []
     for point in entry_points(group=GROUP):
         plugin = point.load()
         if not isinstance(plugin, GamePlugin):
             raise TypeError(f"entry point {point.name} of {GROUP} is not a GamePlugin")
         if point.name != plugin.name:
             raise ValueError(f"entry point {point.name} of {GROUP} registers the game {plugin.name!r}")
-        _PLUGINS.setdefault(plugin.name, plugin)
+        found.append(plugin)
+    registered = dict(_PLUGINS)
+    _PLUGINS.clear()
+    _PLUGINS.update({p.name: p for p in found})
+    for name, plugin in registered.items():  # those registered directly come after the installed ones
+        _PLUGINS.setdefault(name, plugin)
+    _found = True
 
 
 def register(plugin: GamePlugin) -> None:
