@@ -165,7 +165,7 @@ def fit_elo(wins: np.ndarray, games: np.ndarray, pinned: int = 0, prior_draws: f
         info = g * p * (1 - p)
         hess = np.diag(info.sum(axis=1)) - info  # minus the Hessian: the observed information
         sub = hess[np.ix_(free, free)]
-        step = np.linalg.solve(sub, grad[free])
+        step = np.clip(np.linalg.solve(sub, grad[free]), -2.0, 2.0)  # damped far from the maximum
         theta[free] += step
         if np.max(np.abs(step)) < 1e-10:
             break
