@@ -106,3 +106,9 @@ def test_the_api_names_pig_among_its_games(api):
     r = api.post("/api/games", json={"game": "chess", "seats": TWO})
     assert (r.status_code, r.json()["detail"]) == (422, "game: Value error, unknown game 'chess' (the games are "
                                                         "kingdom, middle-ages, pig)")
+
+
+def test_pig_has_a_leaderboard_and_an_unknown_game_none(api):
+    assert (api.get("/api/leaderboard/pig").status_code, api.get("/api/leaderboard/pig").json()) == (200, [])
+    r = api.get("/api/leaderboard/chess")
+    assert (r.status_code, r.json()) == (404, {"detail": "there is no game named 'chess'"})
