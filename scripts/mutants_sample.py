@@ -19,7 +19,6 @@ import json
 import random
 import subprocess
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 #: mutmut's exit codes of a detected mutant: a failing test (1, 3), a timeout (36, 24, -24, 152, 255), or

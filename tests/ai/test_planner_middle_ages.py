@@ -274,7 +274,6 @@ def test_a_plan_that_starts_the_final_round_is_looked_at_though_the_evaluation_r
 
     record = json.loads((Path(__file__).parent / "positions" / "middle_ages_ending.json").read_text())
     state = replay(record)
-    seat = state.current_player
     assert not state.final_round
 
     def first_plan(seed: int):

@@ -9,7 +9,7 @@ import pytest
 from builders.server.guard import Limits
 from tests.server.conftest import make_app
 from tests.server.helpers import ThreadServer
-from tests.server.test_accounts import Person, fresh_name, refused
+from tests.server.test_accounts import Person, fresh_name
 
 WAITING, GOING_ON, LOBBY = 4, 6, 2
 

@@ -172,7 +172,8 @@ def test_running_out_of_time_in_a_rated_game_of_two_loses_it(server, people):
     from tests.server.test_ratings import name
 
     ada_name, bo_name = name(), name()
-    ada, bo = people(ada_name), people(bo_name)
+    ada = people(ada_name)
+    people(bo_name)  # the other player's account
     created = ada.post("/api/games", json={"game": "kingdom", "rated": True,
                                            "clock": {"kind": "live", "total": 1, "increment": 0},
                                            "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]})
@@ -208,7 +209,8 @@ def test_guests_are_marked_and_rated_games_show_account_names(server, people, ap
     assert seats[0]["guest"] is True and seats[1]["guest"] is False
 
     ada_name, bo_name = name(), name()
-    ada, bo = people(ada_name), people(bo_name)
+    ada = people(ada_name)
+    people(bo_name)  # the other player's account
     rated = ada.post("/api/games", json={"game": "kingdom", "rated": True,
                                          "clock": {"kind": "live", "total": 600, "increment": 0},
                                          "seats": [{"type": "human", "name": "Someone Else"},

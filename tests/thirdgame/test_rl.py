@@ -43,8 +43,7 @@ def test_the_solo_environment_of_pig_against_greedy():
     obs, info = env.reset(seed=3)
     done, total = False, 0.0
     while not done:
-        banked, pot, target, rolled = obs["observation"][:2], obs["observation"][2], obs["observation"][3], \
-            obs["observation"][4]
+        pot, target, rolled = obs["observation"][2], obs["observation"][3], obs["observation"][4]
         assert target == 20 and info["seat"] == 1
         obs, reward, term, trunc, info = env.step(1 if not rolled or pot < 8 else 0)
         total += reward

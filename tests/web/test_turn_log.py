@@ -11,7 +11,7 @@ import pytest
 from builders.server.app import create_app
 from tests.server.helpers import ThreadServer
 from tests.web.conftest import DESKTOP
-from tests.web.helpers import CHANGED, click_and_wait, neighbours, wait_ready
+from tests.web.helpers import CHANGED, click_and_wait, wait_ready
 from tests.web.learn import create_game, open_seat, play_game, state
 
 TERRAIN = {"G": "grass", "C": "canyon", "D": "desert", "F": "flower field", "T": "forest"}
