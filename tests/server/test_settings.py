@@ -23,7 +23,7 @@ def clean_env(monkeypatch):
 
 
 def test_defaults_arguments_and_the_environment(monkeypatch):
-    assert [number(n) for n in NUMBERS] == [7.0, 30.0, 1, 0, 1000, 2, 20, 1]
+    assert [number(n) for n in NUMBERS] == [7.0, 30.0, 1, 0, 1000, 2, 20, 1, 5, 30, 600.0]
     assert number("BUILDERS_IDLE_DAYS", 0.5) == 0.5
     monkeypatch.setenv("BUILDERS_IDLE_DAYS", "2.5")
     monkeypatch.setenv("BUILDERS_ANALYSIS_WORKERS", " 3 ")
