@@ -201,3 +201,25 @@ def test_the_builders_truncates_every_agent_after_max_rounds() -> None:
         env.step(2 if mask[2] else 0)  # coins 1 while it can, else end: a game that never ends by itself
         steps += 1
     assert steps == 6 * 4 and env.unwrapped.game_state.turn == 6 and env.agents == []
+
+
+def test_infos_keep_one_shape_from_the_first_step_to_the_end():
+    """Learning libraries (Tianshou) keep infos in buffers: the same keys and shapes at every step of
+    every game, whatever the random setup (Kingdom Builder's scoring cards, shared wins)."""
+    from builders.rl import kingdom_env
+
+    env = kingdom_env(num_players=3)
+    rng = np.random.default_rng(5)
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        shapes = set()
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            shapes.add((tuple(sorted(info)), len(info["scores"]), len(info["winners"])))
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert shapes == {(("scores", "winners", "won"), 3, 3)}
+        assert env.unwrapped.result["winners"] and sum(info["winners"]) == len(env.unwrapped.result["winners"])
+        assert info["scores"] == [p["total"] for p in env.unwrapped.result["players"]]

@@ -70,7 +70,10 @@ class BuildersAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        # the same keys and shapes at every step (filled in at the end): learning libraries keep infos in buffers
+        blank = [0] * len(self.possible_agents)
+        self.infos = {a: {"scores": list(blank), "winners": list(blank), "won": False} for a in self.agents}
+        self.result = None
         self.agent_selection = self.possible_agents[self.match.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -96,11 +99,16 @@ class BuildersAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         if m.state.is_over():
             final = m.rewards(self.reward_kind)
-            result = m.state.result().to_json()
+            result = m.state.result()
+            #: the final result as JSON, with each score's breakdown (its keys vary from game to game)
+            self.result = result.to_json()
+            # every seat's score and whether it won, seat 0 first, and whether this agent won
+            scores = [int(x) for x in result.scores]
+            winners = [int(seat in result.winners) for seat in range(len(scores))]
             for a, seat in self._seat.items():
                 self.rewards[a] = final[seat]
                 self.terminations[a] = True
-                self.infos[a] = {"result": result}
+                self.infos[a] = {"scores": scores, "winners": winners, "won": bool(winners[seat])}
             self._accumulate_rewards()
         elif self.max_turns is not None and m.state.turn >= self.max_turns:
             for a in self._seat:
