@@ -149,16 +149,26 @@ def hex_name(i: int) -> str:
     return f"{r},{c}"
 
 
+#: the geometry every map shares, computed once: each hex's neighbours (DIRECTIONS order), as
+#: indices and as a mask, and its sector (the slot of the section it lies in)
+NBRS = [[index(r, c) for r, c in neighbours(*cell(i))] for i in range(CELLS)]
+NBR_MASK = [_mask(cell(j) for j in ns) for ns in NBRS]
+SECTOR_OF = [(r >= 10) * 2 + (c >= 10) for r, c in ALL_CELLS]
+
+
 class Board:
-    """One map: 4 sections in slots 0-3, each turned or not. Build it with :func:`get_board`."""
+    """One map: 4 sections in slots 0-3, each turned or not. Build it with :func:`get_board`.
+
+    The neighbour lists and masks (``nbrs``, ``nbr_mask``) and ``sector_of`` are the module's own
+    lists, the same for every map: read them, never change them."""
 
     def __init__(self, sections: tuple[tuple[str, bool], ...]):
         self.sections = sections
         self.rows = map_rows(sections)
         self.letters = "".join(self.rows)
         self.terrain = [CODE_OF_LETTER[ch] for ch in self.letters]
-        self.nbrs = [[index(r, c) for r, c in neighbours(*cell(i))] for i in range(CELLS)]
-        self.nbr_mask = [_mask(cell(j) for j in ns) for ns in self.nbrs]
+        self.nbrs = NBRS
+        self.nbr_mask = NBR_MASK
         self.code_mask = [0] * 9
         for i, code in enumerate(self.terrain):
             self.code_mask[code] |= 1 << i
@@ -183,7 +193,11 @@ class Board:
         #: ordinal of each location hex (for the tiles-left counters)
         self.loc_ord = {h: n for n, h in enumerate(self.locations)}
         #: per hex, the mask of location hexes next to it
-        self.adj_loc = [self.nbr_mask[i] & self.location for i in range(CELLS)]
+        adj_loc = [0] * CELLS
+        for h in self.locations:
+            for j in NBRS[h]:
+                adj_loc[j] |= BIT[h]
+        self.adj_loc = adj_loc
         self.near_water = dilate(self.water)
         self.near_mountain = dilate(self.mountain)
         self.near_special = dilate(self.special)
@@ -193,7 +207,7 @@ class Board:
         self.code_hexes = [tuple(bits(m)) for m in self.code_mask]
         #: the tile kinds (sorted) of a set of location hexes, filled as sets come up (at most 2^16)
         self.kinds_of: dict[int, tuple[int, ...]] = {}
-        self.sector_of = [(r >= 10) * 2 + (c >= 10) for r, c in ALL_CELLS]
+        self.sector_of = SECTOR_OF
 
     def letter(self, row: int, col: int) -> str:
         return self.letters[index(row, col)]
