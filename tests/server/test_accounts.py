@@ -269,8 +269,8 @@ def test_an_invitation_link_is_a_one_time_claim_code(server, people, api):
     # the link is dead now, for everyone
     before = counts(server)
     eve.guest()
-    refused(eve.post(f"/api/games/{gid}/claim", json={"code": code}), 410, "used already")
-    refused(ada.post(f"/api/games/{gid}/claim", json={"code": code}), 410, "used already")
+    refused(eve.post(f"/api/games/{gid}/claim", json={"code": code}), 410, "already used")
+    refused(ada.post(f"/api/games/{gid}/claim", json={"code": code}), 410, "already used")
     assert counts(server) == before
     summary = api.get(f"/api/games/{gid}").json()
     assert summary["status"] == "running" and summary["seats"][1]["user"] is not None

@@ -32,6 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.errors import BuildersError, InvalidSetup
 from builders.core.games import get_game
+from builders.core.messages import Message, msg
 from builders.core.plugins import plugin
 from builders.core.state import GameState
 from builders.core.view import GameView, get_view
@@ -56,12 +57,14 @@ LOBBY_PER_CREATOR = 3
 
 
 class ApiError(Exception):
-    """A refused request: an HTTP status and one sentence saying what was wrong."""
+    """A refused request: an HTTP status and one sentence saying what was wrong, a message that is
+    translated for its reader (``detail`` is its English text)."""
 
-    def __init__(self, status: int, detail: str):
-        super().__init__(detail)
+    def __init__(self, status: int, message: Message | str):
+        super().__init__(str(message))
         self.status = status
-        self.detail = detail
+        self.message = message if isinstance(message, Message) else msg("{text}", text=message)
+        self.detail = str(message)
 
 
 class Client(Protocol):
@@ -658,7 +661,8 @@ class GameService:
         token = None if account is not None else secrets.token_urlsafe(24)
         seats = [dict(x) for x in live.seats]
         seats[seat].update(claimed=True, token_sha=token_hash(token) if token else None, account=account,
-                           invite_sha=None, name=name or s.get("name"))
+                           invite_sha=None, name=name or s.get("name"),
+                           used_invite_sha=s.get("invite_sha") or s.get("used_invite_sha"))  # (seats.py: "used")
         with _saving():
             self._save_seats(live, seats)
         live.seats = seats
@@ -753,6 +757,7 @@ class GameService:
                 "colours": live.options.get("colours"), "spectators": self.spectators(live),
                 "rating_changes": live.options.get("rating_changes"),
                 "deadline": _deadline(live.options.get("clock")),
+                "clock_kind": (live.options.get("clock") or {}).get("kind"),
             }
         return cached
 
@@ -783,6 +788,7 @@ class GameService:
                     "rated": bool(options.get("rated")), "hints": bool(options.get("hints")),
                     "colours": options.get("colours"), "spectators": 0,
                     "rating_changes": options.get("rating_changes"), "deadline": _deadline(options.get("clock")),
+                    "clock_kind": (options.get("clock") or {}).get("kind"),
                 })
         return out
 

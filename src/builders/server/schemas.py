@@ -11,6 +11,7 @@ from pydantic_core import PydanticCustomError
 
 from builders.core.games import game_names
 from builders.core.plugins import part, plugin
+from builders.core.messages import msg
 from builders.server import names
 
 
@@ -35,7 +36,7 @@ def _refusing(check: Any, *args: Any) -> AfterValidator:
         try:
             return check(value, *args)
         except names.BadText as e:
-            raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(e)}) from None
+            raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(e), "message": e.message}) from None
     return AfterValidator(validate)
 
 
@@ -131,18 +132,18 @@ def parse_setup(game: str, raw: Any) -> SetupSpec:
     try:
         _check_texts(raw, "setup")
     except names.BadText as e:
-        raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(e)}) from None
+        raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(e), "message": e.message}) from None
     try:
         return model.model_validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in ("setup", *first["loc"]))
         if first["type"] == "extra_forbidden":
-            allowed = ", ".join(model.model_fields)
-            reason = f"{where}: {plugin(game).title} takes no such choice (its setup: {allowed})"
+            reason = msg("{field}: {game} takes no such choice (its setup: {allowed})", field=where,
+                         game=plugin(game).title, allowed=", ".join(model.model_fields))
         else:
-            reason = f"{where}: {first['msg']}"
-        raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": reason[:300]}) from None
+            reason = msg("{field}: {problem}", field=where, problem=first["msg"])
+        raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(reason)[:300], "message": reason}) from None
 
 
 class ClockSpec(_Strict):
@@ -259,11 +260,24 @@ class Summary(BaseModel):
         None, description="a finished rated game: each player's rating after it and the change it made")
     deadline: float | None = Field(None, description="when the clock of the player to move runs out (seconds "
                                                      "since 1970, UTC; none: no clock running)")
+    clock_kind: Literal["live", "turn"] | None = Field(None, description="the game's clock: live (a total time "
+                                                                        "each), turn (a time per turn) or none")
 
 
 class MyGame(Summary):
     my_seats: list[int] = Field(description="the seats of this account")
     waiting: bool = Field(description="it is one of your seats' turn")
+
+
+class WaitingGame(BaseModel):
+    id: str
+    game: GameName
+    name: str | None = None
+    turn: int
+
+
+class Waiting(BaseModel):
+    games: list[WaitingGame] = Field(description="the games in which it is one of your seats' turn, newest first")
 
 
 class MySeats(BaseModel):
@@ -374,6 +388,12 @@ class AccountInfo(BaseModel):
     username: str | None = Field(description="null for a guest")
     guest: bool
     name: str = Field(description="the name shown at the table")
+    language: str | None = Field(None, description="the language chosen for the server's words (null: the browser's)")
+
+
+class LanguageChoice(_Strict):
+    language: Literal["en", "de", "fr"] | None = Field(
+        description="the language of the server's refusals and log lines (null: the browser's Accept-Language)")
 
 
 class SessionInfo(BaseModel):

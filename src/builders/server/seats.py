@@ -8,15 +8,19 @@ seats of the game (pass-and-play); without it the account's seat to move, else i
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request
+from sqlalchemy import select
 
+from builders.core.messages import msg
 from builders.server.accounts import Accounts, Who
-from builders.server.games import ApiError, GameService, Live, _saving
+from builders.server.games import ApiError, GameService, Live, _saving, token_hash
+from builders.server.models import GameRow, SeatOwnerRow
 from builders.server.privacy import check_visible, visible
 from builders.server.ratings import check_claim
-from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats
+from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats, Waiting
 
 
 def seat_for(service: GameService, accounts: Accounts, live: Live, request: Any, token: Any,
@@ -25,23 +29,44 @@ def seat_for(service: GameService, accounts: Accounts, live: Live, request: Any,
     if token is not None:
         seat = service.seat_of(live, token)
         if wanted is not None and wanted != seat:
-            raise ApiError(403, f"the seat token is seat {seat}'s, not seat {wanted}'s")
+            raise ApiError(403, msg("the seat token is seat {seat}'s, not seat {wanted}'s", seat=seat, wanted=wanted))
         return seat
     who = accounts.identify(request, write=write)
     mine = service.seats_of(live, who.account.id if who.account else None)
     if wanted is not None:
         if wanted not in mine:
-            raise ApiError(403, f"seat {wanted} is not yours in this game")
+            raise ApiError(403, msg("seat {wanted} is not yours in this game", wanted=wanted))
         return wanted
     if not mine:
         if write:
             if who.account is None:
-                raise ApiError(401, "this needs the seat token (header X-Seat-Token) or a signed-in player "
-                                    "of the seat")
-            raise ApiError(403, "you have no seat in this game")
+                raise ApiError(401, msg("this needs the seat token (header X-Seat-Token) or a signed-in player of the seat"))
+            raise ApiError(403, msg("you have no seat in this game"))
         return None
     to_move = live.to_move
     return to_move if to_move in mine else mine[0]
+
+
+def used_invitation(live: Live, code: str) -> bool:
+    """Whether ``code`` is the invitation of a seat that was taken with it (every seat is looked at)."""
+    digest = token_hash(code).encode()
+    used = False
+    for s in live.seats:
+        used |= hmac.compare_digest((s.get("used_invite_sha") or "").encode(), digest)
+    return used
+
+
+def waiting_games(service: GameService, account: int) -> list[dict[str, Any]]:
+    """The games not over in which it is one of ``account``'s seats' turn (a seat a bot plays is not
+    waiting), newest first: one query on the seat owners joined at the seat to move."""
+    query = (select(GameRow.id, GameRow.game, GameRow.name, GameRow.turn, GameRow.to_move, GameRow.seats)
+             .join(SeatOwnerRow, (SeatOwnerRow.game_id == GameRow.id) & (SeatOwnerRow.seat == GameRow.to_move))
+             .where(SeatOwnerRow.account_id == account, GameRow.status != "finished")
+             .order_by(GameRow.created.desc(), GameRow.id).limit(200))
+    with service.store.engine.connect() as conn:
+        rows = conn.execute(query).all()
+    return [{"id": r.id, "game": r.game, "name": r.name, "turn": r.turn} for r in rows
+            if 0 <= r.to_move < len(r.seats) and r.seats[r.to_move]["type"] == "human"]
 
 
 def account_for_seat_claim(accounts: Accounts, request: Request) -> int | None:
@@ -82,6 +107,12 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
         live = await service.fetch(game_id)
         if service.invited_seat(live, body.code) is None:  # (an invitation is the way into a private game)
             check_visible(service, accounts, live, request)
+            # what is wrong with the link comes first: a used one is said to be used, whoever opens it
+            if used_invitation(live, body.code):
+                raise ApiError(410, msg("this invitation was already used"))
+            raise ApiError(404, msg("this invitation link is not valid: ask for a new one"))
+        if live.over:
+            raise ApiError(409, msg("the game is over"))
         who = accounts.identify(request, write=True)
         check_claim(live, who.account, service)
         return service.claim(game_id, body.code, account_for_seat_claim(accounts, request))
@@ -92,6 +123,12 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
         live = await visible(service, accounts, game_id, request, request.headers.get("x-seat-token"))
         who = accounts.identify(request)
         return {"seats": service.seats_of(live, who.account.id if who.account else None)}
+
+    @r.get("/api/account/waiting", response_model=Waiting, tags=["accounts"],
+           summary="The games in which it is your turn (cheap: asked every few seconds by the pages)")
+    async def waiting(request: Request):
+        who = accounts.identify(request)
+        return {"games": waiting_games(service, who.account.id) if who.account else []}
 
     @r.get("/api/account/games", response_model=list[MyGame], tags=["accounts"],
            summary="Your games, newest first (with the games of bots alone you created, while they go on); "
