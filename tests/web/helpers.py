@@ -39,6 +39,17 @@ def click_and_wait(page, locator) -> None:
     page.wait_for_function(CHANGED, arg=old)
 
 
+def send_and_wait(page, button) -> None:
+    """Clicks a "Send here" button of The Builders and waits for the new view; a worker that brings
+    nothing the site still needs asks first ("send anyway?"), and the question is answered yes."""
+    old = page.evaluate("document.body.dataset.version")
+    button.click()
+    anyway = page.locator("#send-anyway")
+    if anyway.count():
+        anyway.click()
+    page.wait_for_function(CHANGED, arg=old)
+
+
 def pick(rng: random.Random, locator):
     return locator.nth(rng.randrange(locator.count()))
 
@@ -142,7 +153,7 @@ def play_builders_turn(page, rng: random.Random, stats: dict) -> None:
             if send.count():
                 # the price is on the button before the click
                 assert send.first.locator(".price").inner_text().strip()
-                click_and_wait(page, pick(rng, send))
+                send_and_wait(page, pick(rng, send))
                 stats["sends"] = stats.get("sends", 0) + 1
                 continue
             page.keyboard.press("Escape")

@@ -18,7 +18,7 @@ import pytest
 
 from builders.web import STATIC_DIR
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.helpers import click_and_wait, play_builders_turn, play_kingdom_turn, play_to_end, wait_ready
+from tests.web.helpers import click_and_wait, play_builders_turn, play_kingdom_turn, play_to_end, send_and_wait, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 # the screenshots of docs/i18n.md are made with BUILDERS_DOCS_SHOTS=1; other runs keep theirs in out/web/
@@ -275,7 +275,7 @@ def test_builders_game_against_a_bot_to_the_end(new_page, api, code):
     check(page, code, "builders: a worker chosen")
     if code == "fr":
         shot(page, "i18n-fr-builders-desktop")
-    click_and_wait(page, page.locator("#my-sites button.send").first)
+    send_and_wait(page, page.locator("#my-sites button.send").first)
     page.locator("#guide-skip").click()
     page.set_viewport_size(PHONE)
     check(page, code, "builders: phone", phone=True)

@@ -4,7 +4,7 @@ setup, with a hint per step that follows what the player does; skippable and rep
 from __future__ import annotations
 
 from tests.web.conftest import PHONE
-from tests.web.helpers import click_and_wait, wait_ready
+from tests.web.helpers import click_and_wait, send_and_wait, wait_ready
 
 GUIDE_TITLE = "() => (document.querySelector('#guide-title') || {}).textContent"
 
@@ -104,7 +104,7 @@ def test_builders_walkthrough_on_a_phone(new_page, shots):
     click_and_wait(page, page.locator('#building-row button[data-action^="open"]').first)
     wait_title(page, "Send a worker")
     page.locator("#my-crew .ma-card.sendable").first.click()
-    click_and_wait(page, page.locator("#my-sites button.send").first)
+    send_and_wait(page, page.locator("#my-sites button.send").first)
     wait_title(page, "Recruit and take coins")
     shots(page, "guide-send-phone")
     while page.evaluate("() => document.body.classList.contains('your-turn')"):

@@ -8,6 +8,8 @@ const RES_COLOUR = { stone: "#8d8a84", wood: "#9a6232", knowledge: "#2f6fb0", ti
 export const resourceWord = (res) => t(`ma.res.${res}`);
 const kindWord = (kind) => t(`ma.kind.${kind}`);
 export const cardName = (id) => (CARDS[id] && CARDS[id].name ? t(`ma.card.${id}`) : "");
+/** A touch screen (a finger, no Esc key): the table says "tap" there. */
+export const touchScreen = () => Boolean((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || "ontouchstart" in window);
 
 export function resourceIcon(res, size = 14) {
   const s = svg("svg", { viewBox: "-8 -8 16 16", width: size, height: size, class: `res-icon res-${res}`, "aria-hidden": "true" });
@@ -137,9 +139,11 @@ export class BuildersTable {
     this.view = null;
     this.selected = null; // a worker id in my crew
     this.legalKey = "";
+    this.notice = null; // {text, confirm: the send action a second click makes} under the action bar
     this.onKey = (event) => {
-      if (event.key === "Escape" && this.selected) {
+      if (event.key === "Escape" && (this.selected || this.notice)) {
         this.selected = null;
+        this.notice = null;
         this.render();
         return;
       }
@@ -163,6 +167,7 @@ export class BuildersTable {
   }
 
   update(view) {
+    if (this.view && view.version !== this.view.version) this.notice = null;
     this.view = view;
     const legalKey = (view.legal || []).join("|");
     if (legalKey !== this.legalKey) {
@@ -182,11 +187,11 @@ export class BuildersTable {
     return null;
   }
 
-  actionButton(action, label, { cls = "btn", fallbackCost = null } = {}) {
+  actionButton(action, label, { cls = "btn", fallbackCost = null, name = label, onclick = null } = {}) {
     const ok = this.legal(action);
     const cost = this.cost(action) || fallbackCost;
     const price = cost && ok ? describeCost(cost) : "";
-    const b = el("button", { class: `${cls} act`, "data-action": action, disabled: !ok, onclick: () => this.act(action), "aria-label": price ? `${label}: ${price}` : label },
+    const b = el("button", { class: `${cls} act`, "data-action": action, disabled: !ok, onclick: onclick || (() => this.act(action)), "aria-label": price ? `${name}: ${price}` : name },
       el("span", { class: "act-label", text: label }),
       price ? el("span", { class: "price", text: price }) : null);
     return b;
@@ -259,7 +264,77 @@ export class BuildersTable {
 
   act(action) {
     this.selected = null;
+    this.notice = null;
     if (this.opts.onAction) this.opts.onAction(action);
+  }
+
+  // Why a worker of this player's crew cannot be sent now, in words (rules.md, "A turn": a send costs
+  // the worker's coins and one action per worker already sent to that site this turn, plus one).
+  whyNotSent(worker) {
+    const view = this.view;
+    const obs = view.view;
+    const me = view.seat;
+    if (view.result || obs.over) return t("ma.why.over");
+    if (view.to_move !== me) return t("ma.why.not_turn", { name: seatName(view.seats, view.to_move, me) });
+    const p = obs.players[me];
+    const sites = p.sites || [];
+    if (!sites.length) return t("ma.why.no_site");
+    const left = obs.actions_left;
+    if (left < 1) return p.coins >= 5 ? t("ma.why.no_action_buy") : t("ma.why.no_action");
+    const cost = (CARDS[worker] || {}).cost || 0;
+    if (cost > p.coins) return t("ma.why.coins", { cost: t("ma.coins", { count: cost }), coins: t("ma.coins", { count: p.coins }) });
+    const need = Math.min(...sites.map((s) => (s.sent_this_turn || 0) + 1));
+    return t("ma.why.actions", { need: t("ma.actions", { count: need }), left: t("ma.actions", { count: left }) });
+  }
+
+  // The resources a site still lacks that ``worker`` brings (none: sending it there is legal, but
+  // helps nothing).
+  helps(worker, site) {
+    const prod = (CARDS[worker] || {}).prod || [0, 0, 0, 0];
+    const req = site.requirement || (CARDS[site.card] || {}).req || [0, 0, 0, 0];
+    const prog = site.progress || [0, 0, 0, 0];
+    return RESOURCES.filter((res, i) => prod[i] > 0 && req[i] > prog[i]);
+  }
+
+  // "Send here" on a site the worker brings nothing to: a warning and a second click, not a refusal.
+  sendOrWarn(action, site) {
+    const worker = action.split(" ")[1];
+    if (this.helps(worker, site).length || (this.notice && this.notice.confirm === action)) {
+      this.act(action);
+      return;
+    }
+    const req = site.requirement || (CARDS[site.card] || {}).req || [0, 0, 0, 0];
+    const prog = site.progress || [0, 0, 0, 0];
+    const lacking = RESOURCES.filter((res, i) => req[i] > prog[i]).map(resourceWord);
+    const needs = lacking.length < 2 ? lacking.join("") : t("ma.or_list", { first: lacking.slice(0, -1).join(", "), last: lacking[lacking.length - 1] });
+    this.notice = { text: t("ma.warn.useless", { worker: this.named(worker), needs, site: this.named(site.card) }), confirm: action };
+    this.render();
+    const again = this.root.querySelector("#send-anyway");
+    if (again) again.focus();
+  }
+
+  // The status line under the action bar: why a click did nothing, or a warning to confirm. It stays
+  // in the page across redraws (a live region read out when its text changes).
+  statusLine() {
+    if (!this.status) this.status = el("div", { class: "ma-status", id: "ma-status", role: "status", "aria-live": "polite" });
+    const notice = this.notice;
+    const key = notice ? `${notice.text}|${notice.confirm || ""}` : "";
+    if (this.status.dataset.key !== key) {
+      this.status.dataset.key = key;
+      this.status.replaceChildren();
+      if (notice) {
+        this.status.append(el("span", { class: "ma-status-text", text: notice.text }));
+        if (notice.confirm) {
+          this.status.append(" ",
+            el("button", { type: "button", class: "btn small btn-primary", id: "send-anyway", onclick: () => this.act(notice.confirm) }, t("ma.warn.send_anyway")),
+            " ",
+            el("button", { type: "button", class: "btn small", id: "send-cancel", onclick: () => { this.notice = null; this.render(); } }, t("common.cancel")));
+        }
+      }
+    }
+    this.status.classList.toggle("warning", Boolean(notice && notice.confirm));
+    this.status.hidden = !notice;
+    return this.status;
   }
 
   render() {
@@ -317,12 +392,13 @@ export class BuildersTable {
       root.appendChild(bar);
       const hint = el("div", { class: "hint", id: "hint" });
       if (mine) {
-        if (this.selected) hint.textContent = t("ma.hint.send", { worker: this.selected });
+        if (this.selected) hint.textContent = t(touchScreen() ? "ma.hint.send_touch" : "ma.hint.send", { worker: this.selected });
         else if (obs.actions_left > 0) hint.textContent = t("ma.hint.actions");
         else if (this.legal("end")) hint.textContent = t("ma.hint.none_left");
       }
       hint.hidden = !hint.textContent;
       root.appendChild(hint);
+      root.appendChild(this.statusLine());
     }
 
     const grid = el("div", { class: "ma-grid" });
@@ -338,7 +414,7 @@ export class BuildersTable {
     // building row
     const brow = el("div", { class: "card-row", id: "building-row" });
     for (const id of obs.building_row || []) {
-      brow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`open ${id}`, t("ma.open"), { cls: "btn small", fallbackCost: { actions: 1 } }) }));
+      brow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`open ${id}`, t("ma.open"), { cls: "btn small", fallbackCost: { actions: 1 }, name: t("ma.open_card", { card: this.named(id) }) }) }));
     }
     // the live views give the deck sizes; a replay has the whole position, decks included
     const bsize = obs.building_deck_size ?? (Array.isArray(obs.building_deck) ? obs.building_deck.length : null);
@@ -352,7 +428,7 @@ export class BuildersTable {
     // worker row
     const wrow = el("div", { class: "card-row", id: "worker-row" });
     for (const id of obs.worker_row || []) {
-      wrow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`recruit ${id}`, t("ma.recruit"), { cls: "btn small", fallbackCost: { actions: 1 } }) }));
+      wrow.appendChild(cardElement(id, { extra: this.opts.replay ? null : this.actionButton(`recruit ${id}`, t("ma.recruit"), { cls: "btn small", fallbackCost: { actions: 1 }, name: t("ma.recruit_card", { card: this.named(id) }) }) }));
     }
     const wsize = obs.worker_deck_size ?? (Array.isArray(obs.worker_deck) ? obs.worker_deck.length : null);
     wrow.appendChild(el("div", { class: "deck-info", id: "worker-deck" }, el("span", { class: "deck-count", text: wsize === null || wsize === undefined ? t("ma.deck_unknown") : t("ma.deck", { count: wsize }) })));
@@ -398,19 +474,24 @@ export class BuildersTable {
       if (isMe && !this.opts.replay) {
         const sendable = (view.legal || []).some((a) => a.startsWith(`send ${w} `));
         const cardEl = cardElement(w, { small: !isMe, cls: `${sendable ? "sendable" : ""}${this.selected === w ? " selected" : ""}` });
-        if (sendable) {
-          cardEl.setAttribute("role", "button");
-          cardEl.setAttribute("aria-label", t("ma.choose_worker", { title: cardTitle(w) }));
-          cardEl.setAttribute("aria-pressed", String(this.selected === w));
-          cardEl.tabIndex = 0;
-          cardEl.dataset.worker = w;
-          const choose = () => {
+        cardEl.setAttribute("role", "button");
+        cardEl.setAttribute("aria-label", t(sendable ? "ma.choose_worker" : "ma.choose_worker_why", { title: cardTitle(w) }));
+        cardEl.tabIndex = 0;
+        cardEl.dataset.worker = w;
+        // one that cannot be sent now still answers (with the reason): not disabled, only not pressable
+        if (sendable) cardEl.setAttribute("aria-pressed", String(this.selected === w));
+        const choose = () => {
+          if (sendable) {
             this.selected = this.selected === w ? null : w;
-            this.render();
-          };
-          cardEl.addEventListener("click", choose);
-          cardEl.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(); } });
-        }
+            this.notice = null;
+          } else {
+            this.selected = null;
+            this.notice = { text: this.whyNotSent(w) };
+          }
+          this.render();
+        };
+        cardEl.addEventListener("click", choose);
+        cardEl.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(); } });
         crew.appendChild(cardEl);
       } else {
         const card = CARDS[w] || {};
@@ -419,7 +500,7 @@ export class BuildersTable {
       }
     }
     if (!(p.crew || []).length) crew.appendChild(el("span", { class: "muted", text: t("ma.no_worker") }));
-    box.append(el("h4", {}, `${isMe ? t("ma.crew_mine") : t("ma.crew")} `, isMe ? helpLink("ma-send", t("help.sending")) : null), crew);
+    box.append(el("h4", {}, `${isMe ? t(touchScreen() ? "ma.crew_mine_touch" : "ma.crew_mine") : t("ma.crew")} `, isMe ? helpLink("ma-send", t("help.sending")) : null), crew);
 
     // sites
     const sites = el("div", { class: "card-row sites", id: isMe ? "my-sites" : null });
@@ -427,7 +508,14 @@ export class BuildersTable {
       let sendButton = null;
       if (isMe && this.selected) {
         const action = `send ${this.selected} ${site.card}`;
-        if (this.legal(action)) sendButton = this.actionButton(action, t("ma.send_here", { worker: this.selected }), { cls: "btn small btn-primary send" });
+        if (this.legal(action)) {
+          const useless = !this.helps(this.selected, site).length;
+          sendButton = this.actionButton(action, t("ma.send_here", { worker: this.selected }), {
+            cls: `btn small btn-primary send${useless ? " useless" : ""}`, onclick: () => this.sendOrWarn(action, site),
+            name: useless ? `${t("ma.send_here", { worker: this.selected })} (${t("ma.warn.short")})` : t("ma.send_here", { worker: this.selected }),
+          });
+          if (useless) sendButton = el("div", { class: "send-box" }, sendButton, el("span", { class: "send-warn", text: t("ma.warn.short") }));
+        }
       }
       sites.appendChild(siteElement(site, { small: !isMe, sendButton }));
     }
