@@ -133,7 +133,7 @@ def test_two_accounts_invite_play_chat_and_nothing_leaks(new_page, server, shots
     # the link is dead now: a third person is told so and only watches
     eve = Browser(new_page)
     eve.page.goto(link)
-    expect(eve.page.locator(".toast").first).to_contain_text("used already")
+    expect(eve.page.locator("#invite-notice")).to_contain_text("This invitation was already used.")
     expect(eve.page.locator("#seat-chip")).to_have_text("watching")
 
     # they play two turns each

@@ -1,23 +1,34 @@
 // The account corner of every page's top bar: who you are, the games waiting for you (also in the tab
 // title), and an opt-in notification with a sound when it becomes your turn in any of your games.
+// The count is asked for every 2 seconds while the page is seen, at once when it comes back into
+// view, and at once when a game of this page changes ("builders:moved").
 
 import { api, currentSession, el, GAME_TITLES, t } from "./api.js";
 
 const NOTIFY_KEY = "builders.notify";
-const POLL_MS = 10000;
+const POLL_MS = 2000;
 
 let box = null;
 let waitingIds = null; // ids of the games waiting for you at the last look (null: not looked yet)
 let baseTitle = document.title;
 let timer = null;
+let chatUnread = 0; // unread chat messages of the table page: they lead the tab title
+let asking = null;
 
 export function setBaseTitle(title) {
   baseTitle = title;
-  updateTitle(waitingIds ? waitingIds.size : 0);
+  updateTitle();
 }
 
-function updateTitle(count) {
+/** The table page's unread chat messages: while there are any, the title starts with their number. */
+export function setChatUnread(count) {
+  chatUnread = count;
+  updateTitle();
+}
+
+function updateTitle() {
   const own = baseTitle.replace(/^\(\d+\) /, "");
+  const count = chatUnread || (waitingIds ? waitingIds.size : 0);
   document.title = count ? `(${count}) ${own}` : own;
 }
 
@@ -78,11 +89,27 @@ async function toggleNotify(button) {
 export async function waitingGames() {
   const info = await currentSession();
   if (!info.account) return [];
-  const games = await api("/api/account/games");
-  return games.filter((g) => g.waiting);
+  return (await api("/api/account/waiting")).games;
 }
 
-async function refresh() {
+// one look at a time: a look asked for during one is made once it is done
+let again = false;
+function refresh() {
+  if (asking) {
+    again = true;
+    return asking;
+  }
+  asking = look().finally(() => {
+    asking = null;
+    if (again) {
+      again = false;
+      refresh();
+    }
+  });
+  return asking;
+}
+
+async function look() {
   if (!box) return;
   let info;
   try {
@@ -110,15 +137,46 @@ async function refresh() {
     for (const g of waiting) if (!waitingIds.has(g.id)) announce(g);
   }
   waitingIds = ids;
-  updateTitle(ids.size);
-  const count = box.querySelector("#waiting-count");
-  count.textContent = String(ids.size);
-  count.hidden = ids.size === 0;
+  updateTitle();
+  showCount(ids.size);
   const list = box.querySelector("#waiting-list");
-  list.replaceChildren(...(waiting.length ? waiting.map((g) => el("li", { "data-id": g.id },
-    el("a", { href: `/play/${encodeURIComponent(g.id)}`, text: `${g.name || GAME_TITLES[g.game] || g.game} · ${t("lobby.status.turn", { turn: g.turn })}` })))
-    : [el("li", { class: "muted", text: t("account.none_waiting") })]));
+  const items = waiting.map((g) => el("li", { "data-id": g.id },
+    el("a", { href: `/play/${encodeURIComponent(g.id)}`, text: `${g.name || GAME_TITLES[g.game] || g.game} · ${t("lobby.status.turn", { turn: g.turn })}` })));
+  if (!items.length) items.push(el("li", { class: "muted", text: t("account.none_waiting") }));
+  items.push(el("li", { class: "waiting-all" }, el("a", { href: "/#my-games-panel", id: "waiting-all" }, t("account.all_games"))));
+  list.replaceChildren(...items);
   document.dispatchEvent(new CustomEvent("builders:waiting", { detail: waiting }));
+}
+
+// "Your turn (2)" while games wait for you, else "Your games"
+function showCount(n) {
+  const label = box.querySelector("#waiting-label");
+  const count = box.querySelector("#waiting-count");
+  label.textContent = n ? t("play.your_turn") : t("account.your_games");
+  count.textContent = String(n);
+  box.querySelector("#waiting-paren").hidden = n === 0;
+  box.querySelector("#waiting-btn").classList.toggle("has-waiting", n > 0);
+}
+
+// The menu of the games waiting: opened by the button, closed by it, by Esc (the focus back on the
+// button) and by a click anywhere else.
+function menu(button, list) {
+  const open = (on) => {
+    list.hidden = !on;
+    button.setAttribute("aria-expanded", String(on));
+  };
+  button.addEventListener("click", () => {
+    open(list.hidden);
+    if (!list.hidden) refresh();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || list.hidden) return;
+    open(false);
+    button.focus();
+  });
+  document.addEventListener("click", (event) => {
+    if (!list.hidden && !button.contains(event.target) && !list.contains(event.target)) open(false);
+  });
 }
 
 /** Puts the account corner into the top bar (once per page) and keeps it current. */
@@ -127,14 +185,17 @@ export function mountAccount() {
   if (!bar || box) return;
   const notify = el("button", { type: "button", class: "btn small ghost", id: "notify-btn", "aria-pressed": notifyWanted() ? "true" : "false", title: t("account.alerts_title") }, notifyWanted() ? t("account.alerts_on") : t("account.alerts_off"));
   notify.addEventListener("click", () => toggleNotify(notify));
-  const waitingBtn = el("button", { type: "button", class: "btn small", id: "waiting-btn", "aria-haspopup": "true", title: t("account.waiting_title") },
-    `${t("play.your_turn")} `, el("span", { class: "waiting-count", id: "waiting-count", hidden: true, text: "0" }));
+  const waitingBtn = el("button", { type: "button", class: "btn small", id: "waiting-btn", "aria-haspopup": "true", "aria-expanded": "false", "aria-controls": "waiting-list", title: t("account.waiting_title") },
+    el("span", { id: "waiting-label", text: t("account.your_games") }),
+    el("span", { id: "waiting-paren", hidden: true }, " (", el("span", { class: "waiting-count", id: "waiting-count", text: "0" }), ")"));
   const list = el("ul", { class: "waiting-list", id: "waiting-list", hidden: true });
-  waitingBtn.addEventListener("click", () => { list.hidden = !list.hidden; });
+  menu(waitingBtn, list);
   box = el("div", { class: "account-box", id: "account-box" },
     waitingBtn, list, notify, el("a", { class: "btn small", id: "account-name", href: "/account" }, "…"));
   bar.appendChild(box);
   document.addEventListener("builders:session", () => refresh());
+  document.addEventListener("builders:moved", () => refresh());
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
   refresh();
   clearInterval(timer);
   timer = setInterval(() => { if (document.visibilityState === "visible") refresh(); }, POLL_MS);

@@ -57,18 +57,30 @@ function form(id, errorId, handler) {
   });
 }
 
+// ?next=/play/... : where to go back to once signed up or in (a page of this site only)
+function goNext() {
+  const next = new URLSearchParams(location.search).get("next");
+  if (next && /^\/(?!\/)[^\\]*$/.test(next)) {
+    location.href = next;
+    return true;
+  }
+  return false;
+}
+
 function init() {
   mountAccount();
   form("signup-form", "signup-error", async () => {
     await currentSession();
     const made = await api("/api/accounts", { method: "POST", body: { username: $("signup-name").value, password: $("signup-password").value } });
     setSession(made);
+    if (goNext()) return;
     toast(t("account.welcome", { name: made.account.username }), "info");
     await render();
   });
   form("signin-form", "signin-error", async () => {
     const made = await api("/api/session", { method: "POST", body: { username: $("signin-name").value, password: $("signin-password").value } });
     setSession(made);
+    if (goNext()) return;
     await render();
   });
   form("password-form", "password-error", async () => {

@@ -433,6 +433,11 @@ export function seatLabel(seats, seat, mySeat = null) {
   return `${SEAT_NAMES[seat] || t("seat.numbered", { seat: String(seat) })} · ${who}${you}`;
 }
 
+/** The badge of a rated game (its result moves the players' ratings): in the lobby's rows, on the table. */
+export function ratedBadge(id = null) {
+  return el("span", { class: "rated-badge", id, title: t("rated.title") }, t("lobby.rated"));
+}
+
 /** A bot's level in words ("easy", "hard"; none: "bot"). */
 export function botLevel(level) {
   return level ? t(`bot.level.${level}`) : t("seat.bot_lower");

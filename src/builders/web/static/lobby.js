@@ -2,7 +2,7 @@
 
 import {
   api, copyText, toast, el, loadSeats, forgetGame, playerName, setPlayerName, ensureSession, currentSession,
-  GAME_TITLES, PALETTE, DEFAULT_COLOURS, t, joinNames,
+  GAME_TITLES, PALETTE, DEFAULT_COLOURS, t, joinNames, botLevel, ratedBadge,
 } from "./api.js";
 import { formatDate, formatNumber, lang } from "./i18n.js";
 import { mountAccount } from "./account.js";
@@ -88,6 +88,18 @@ function updateNote() {
   seed.title = others ? t("lobby.seed_refused") : "";
   if (others) seed.value = "";
   $("start-note").textContent = note;
+  checkRated();
+}
+
+/** A rated game needs a clock: said as soon as Rated and Untimed are both chosen, and Start waits. */
+function checkRated() {
+  const refused = $("rated").checked && !$("clock").value;
+  const reason = $("rated-reason");
+  reason.textContent = refused ? t("lobby.rated_needs_clock") : "";
+  reason.hidden = !refused;
+  $("start").disabled = refused;
+  if (refused) $("start").setAttribute("aria-describedby", "rated-reason");
+  else $("start").removeAttribute("aria-describedby");
 }
 
 function selectGame(game) {
@@ -220,6 +232,7 @@ async function startGame() {
     toast(err.message);
   } finally {
     button.disabled = false;
+    checkRated();
   }
 }
 
@@ -269,9 +282,16 @@ function resultText(summary) {
   return `${winners ? `${t("lobby.won", { names: winners })} ` : ""}${scores}`;
 }
 
-/** The time left on the clock of the player to move, in words ("2 days left"). */
-function timeLeft(deadline) {
+/** The time left on the clock of the player to move: in words for a turn-based clock ("2 days left"),
+ *  as minutes and seconds for a live one ("4:05 left"). */
+function timeLeft(deadline, kind) {
   const seconds = Math.max(0, deadline - Date.now() / 1000);
+  if (kind === "live") {
+    const s = Math.floor(seconds);
+    const h = Math.floor(s / 3600);
+    const ms = `${String(Math.floor((s % 3600) / 60)).padStart(h ? 2 : 1, "0")}:${String(s % 60).padStart(2, "0")}`;
+    return t("lobby.time_left", { time: h ? `${h}:${ms}` : ms });
+  }
   const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
   const [unit, size] = units.find(([, s]) => seconds >= s) || units[units.length - 1];
   const amount = Math.floor(seconds / size);
@@ -286,22 +306,45 @@ function when(iso) {
   return formatDate(d);
 }
 
+/** The name of the player to move in a game's row ("Mallory (guest)", "Blue bot (easy)"). */
+function moverName(summary) {
+  const s = (summary.seats || []).find((x) => x.seat === summary.to_move);
+  if (!s) return "";
+  const colour = look(summary.colours, s.seat).name;
+  if (s.type === "bot") return t("seat.colour_bot", { colour, level: botLevel(s.level) });
+  const name = s.name || s.user || colour;
+  return s.guest ? t("seat.guest_named", { name }) : name;
+}
+
 function gameRow(summary, { actions = [], mySeats = [], note = "" } = {}) {
   const title = GAME_TITLES[summary.game] || summary.game;
   // a seat of yours a bot now plays (you left the game) is not your turn
   const yourTurn = summary.status !== "finished" && mySeats.includes(summary.to_move)
     && summary.seats?.[summary.to_move]?.type !== "bot";
+  const going = summary.status !== "finished";
   const status = summary.status === "finished" ? t("lobby.status.finished") : yourTurn ? t("lobby.status.your_turn") : summary.status === "open" ? t("lobby.status.waiting") : t("lobby.status.turn", { turn: summary.turn ?? "" });
+  // a game going on says whose turn it is, the time left on their clock and the kind of clock
+  const mover = going && !yourTurn && summary.to_move !== null && summary.to_move !== undefined ? moverName(summary) : "";
   return el("li", { class: `game-row${yourTurn ? " your-turn" : ""}`, "data-id": summary.id },
     el("div", { class: "game-row-main" },
       el("b", { text: summary.name || title }),
       summary.name && summary.name !== title ? el("span", { class: "muted small", text: ` ${title}` }) : null,
+      summary.rated ? ratedBadge() : null,
       el("div", { class: "small" }, seatChips(summary, mySeats), " ", el("span", { class: `status status-${summary.status}`, text: status }),
+        mover ? el("span", { class: "to-move", text: ` · ${t("lobby.to_move", { name: mover })}` }) : null,
         note ? el("span", { class: "muted", text: ` ${note}` }) : null,
-        summary.deadline && summary.status !== "finished"
-          ? el("span", { class: "deadline", "data-deadline": String(summary.deadline), text: ` · ${timeLeft(summary.deadline)}` }) : null,
+        summary.deadline && going
+          ? el("span", { class: "deadline", "data-deadline": String(summary.deadline), "data-kind": summary.clock_kind || "", text: ` · ${timeLeft(summary.deadline, summary.clock_kind)}` }) : null,
+        going ? el("span", { class: "clock-kind muted", text: ` · ${t(`lobby.clock_kind.${summary.clock_kind || "none"}`)}` }) : null,
         summary.created ? el("span", { class: "muted", text: ` · ${when(summary.created)}` }) : null)),
     el("div", { class: "game-row-actions" }, ...actions));
+}
+
+// the time left in the rows goes down as the page stays open (a live clock by the second)
+function tickDeadlines() {
+  for (const span of document.querySelectorAll(".deadline[data-deadline]")) {
+    span.textContent = ` · ${timeLeft(Number(span.dataset.deadline), span.dataset.kind)}`;
+  }
 }
 
 async function loadMine() {
@@ -437,6 +480,11 @@ function init() {
   for (const b of document.querySelectorAll("#players button")) b.addEventListener("click", () => selectPlayers(Number(b.dataset.n)));
   for (const r of document.querySelectorAll('input[name="mode"]')) r.addEventListener("change", onModeChange);
   $("start").addEventListener("click", startGame);
+  // why Start is disabled, under the row of Start (said at once: role alert)
+  $("start").closest(".start-row").after(el("p", { class: "error-text small rated-reason", id: "rated-reason", role: "alert", hidden: true }));
+  $("rated").addEventListener("change", checkRated);
+  $("clock").addEventListener("change", checkRated);
+  setInterval(tickDeadlines, 1000);
   buildCustom();
   renderSeats();
   onModeChange();

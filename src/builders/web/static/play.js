@@ -3,9 +3,9 @@
 import {
   api, ApiError, GameSocket, copyText, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
   rememberGame, applySeatColours, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText, seatName,
-  ensureSession, currentSession, t, botLevel,
+  ensureSession, currentSession, setSession, t, botLevel, ratedBadge,
 } from "./api.js";
-import { mountAccount, setBaseTitle } from "./account.js";
+import { mountAccount, setBaseTitle, setChatUnread } from "./account.js";
 import { loadTable } from "./tables.js";
 import { Guide } from "./tutorial.js";
 import { fetchHint, markMove, clearMarks, percent } from "./analysis.js";
@@ -64,29 +64,218 @@ function showHint() {
 
 // ---------------------------------------------------------------------------------------------
 // Chat: the players' channel for seated people, the spectators' for the others; shown as text only.
+// New messages are counted while the chat is out of sight (scrolled away, folded, closed on a phone,
+// or the page hidden): on the chat's heading, on its button and in the tab title. A sound is optional
+// (off unless chosen), and a player's messages can be muted (both kept in this browser).
+const CHAT_SOUND_KEY = "builders.chatSound";
+const MUTED_KEY = "builders.chatMuted";
+const phone = window.matchMedia("(max-width: 600px)");
 const chatList = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
 const chatInput = el("input", { type: "text", id: "chat-input", maxlength: 500, placeholder: t("chat.placeholder"), "aria-label": t("chat.label"), autocomplete: "off" });
-const chatTitle = el("h3", { id: "chat-title", text: t("chat.title") });
+const chatUnreadEl = el("span", { class: "chat-unread", id: "chat-unread", hidden: true });
+const chatFold = el("button", { type: "button", class: "btn small ghost chat-fold", id: "chat-fold", "aria-expanded": "true", "aria-controls": "chat-body", onclick: () => foldChat(!chatFolded) }, t("chat.fold"));
+const chatTitle = el("h3", { id: "chat-title", class: "chat-head" }, el("span", { text: t("chat.title") }), chatUnreadEl, chatFold);
 const chatForm = el("form", { id: "chat-form", onsubmit: sendChat }, chatInput, el("button", { type: "submit", class: "btn small", id: "chat-send" }, t("chat.send")));
-const chatBox = el("section", { class: "panel chat-panel", id: "chat-panel" }, chatTitle, chatList, chatForm);
+const chatSoundBox = el("input", { type: "checkbox", id: "chat-sound", checked: stored(CHAT_SOUND_KEY) === "1", onchange: (e) => store(CHAT_SOUND_KEY, e.target.checked ? "1" : "0") });
+const mutedEl = el("p", { class: "chat-muted small muted", id: "chat-muted", hidden: true });
+const chatBody = el("div", { id: "chat-body", class: "chat-body" }, chatList, mutedEl, chatForm,
+  el("label", { class: "small muted sound-toggle" }, chatSoundBox, ` ${t("chat.sound")}`));
+const chatBox = el("section", { class: "panel chat-panel", id: "chat-panel", "aria-labelledby": "chat-title" }, chatTitle, chatBody);
+const chatToggleCount = el("span", { class: "chat-unread", id: "chat-toggle-count", hidden: true });
+const chatToggle = el("button", { type: "button", class: "chat-toggle", id: "chat-toggle", "aria-controls": "chat-panel", "aria-expanded": "false", onclick: toggleChat },
+  el("span", { text: t("chat.title") }), chatToggleCount);
+document.body.appendChild(chatToggle);
 const chatSeen = new Set();
+let chatMessages = [];
+let chatFolded = false;
+let chatInView = false;
+let chatOpen = false; // on a phone: the chat is shown over the table
+let unread = 0;
+let myName = null; // the name this browser's account chats under
 
-function addChat(message) {
-  if (!message || chatSeen.has(message.id)) return;
-  chatSeen.add(message.id);
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (err) {
+    return null;
+  }
+}
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (err) {
+    /* private mode: kept for this page only */
+  }
+}
+
+function mutedNames() {
+  try {
+    const list = JSON.parse(stored(MUTED_KEY) || "[]");
+    return new Set(Array.isArray(list) ? list : []);
+  } catch (err) {
+    return new Set();
+  }
+}
+
+function mute(name, on) {
+  const names = mutedNames();
+  if (on) names.add(name);
+  else names.delete(name);
+  store(MUTED_KEY, JSON.stringify([...names]));
+  drawChat();
+}
+
+function ownMessage(message) {
+  if (myName !== null && message.author === myName) return true;
+  return Boolean(token) && message.seat === seat && message.channel === "players";
+}
+
+// Whether a person looking at the page sees the chat's messages now.
+function chatInSight() {
+  if (document.visibilityState !== "visible") return false;
+  return phone.matches ? chatOpen : !chatFolded && chatInView;
+}
+
+function showUnread() {
+  for (const badge of [chatUnreadEl, chatToggleCount]) {
+    badge.textContent = String(unread);
+    badge.hidden = unread === 0;
+    badge.setAttribute("aria-label", t("chat.unread", { count: unread }));
+  }
+  document.body.dataset.chatUnread = String(unread);
+  setChatUnread(unread);
+}
+
+function markRead() {
+  if (unread && chatInSight()) {
+    unread = 0;
+    showUnread();
+  }
+}
+
+function foldChat(folded) {
+  chatFolded = folded;
+  chatBody.hidden = folded;
+  chatFold.setAttribute("aria-expanded", String(!folded));
+  chatFold.textContent = folded ? t("chat.unfold") : t("chat.fold");
+  chatBox.classList.toggle("folded", folded);
+  placeToggle();
+  markRead();
+}
+
+// The chat button: on a phone it opens and closes the chat over the table; on a larger screen it
+// brings the chat into view (unfolded) and puts the cursor in its field.
+function toggleChat() {
+  if (phone.matches) {
+    chatOpen = !chatOpen;
+    document.body.classList.toggle("chat-open", chatOpen);
+    if (chatOpen) {
+      foldChat(false);
+      chatList.scrollTop = chatList.scrollHeight;
+      chatInput.focus();
+    }
+  } else {
+    foldChat(false);
+    chatBox.scrollIntoView({ block: "nearest" });
+    chatInput.focus();
+  }
+  placeToggle();
+  markRead();
+}
+
+function placeToggle() {
+  chatToggle.setAttribute("aria-expanded", String(phone.matches ? chatOpen : !chatFolded && chatInView));
+  // on a large screen the button is there while the chat is not (scrolled away or folded)
+  document.body.classList.toggle("chat-away", !phone.matches && (chatFolded || !chatInView));
+}
+
+new IntersectionObserver((entries) => {
+  for (const entry of entries) chatInView = entry.isIntersecting;
+  placeToggle();
+  markRead();
+}).observe(chatBox);
+document.addEventListener("visibilitychange", markRead);
+phone.addEventListener("change", () => {
+  if (!phone.matches) {
+    chatOpen = false;
+    document.body.classList.remove("chat-open");
+  }
+  placeToggle();
+});
+
+function chatLine(message, muted) {
   const dot = message.seat !== null && message.seat !== undefined
     ? el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[message.seat] || "#999" } }) : null;
+  const own = ownMessage(message);
+  const muteBtn = own ? null : el("button", {
+    type: "button", class: "chat-mute", "data-author": message.author, title: t("chat.mute_title", { name: message.author }),
+    "aria-label": t("chat.mute_title", { name: message.author }), onclick: () => mute(message.author, true),
+  }, t("chat.mute"));
   // textContent only: a message is never markup
-  chatList.appendChild(el("li", { "data-id": message.id }, dot, el("b", { text: `${message.author}: ` }), el("span", { class: "chat-text", text: message.text })));
+  return el("li", { "data-id": message.id, "data-author": message.author, class: own ? "own" : null, hidden: muted },
+    dot, el("b", { text: `${message.author}: ` }), el("span", { class: "chat-text", text: message.text }), muteBtn);
+}
+
+// The whole list again (after a mute or an unmute), and the names muted with their Unmute buttons.
+function drawChat() {
+  const muted = mutedNames();
+  chatList.replaceChildren(...chatMessages.map((m) => chatLine(m, muted.has(m.author))));
   chatList.scrollTop = chatList.scrollHeight;
+  const here = [...muted].filter((name) => chatMessages.some((m) => m.author === name));
+  mutedEl.hidden = !here.length;
+  mutedEl.replaceChildren(t("chat.muted"), ...here.map((name) => el("button", {
+    type: "button", class: "btn small chat-unmute", "data-author": name, onclick: () => mute(name, false),
+  }, t("chat.unmute", { name }))));
+}
+
+function chatBeep() {
+  if (!chatSoundBox.checked) return;
+  document.body.dataset.chatSounds = String(Number(document.body.dataset.chatSounds || 0) + 1);
+  try {
+    audio = audio || new AudioContext();
+    const at = audio.currentTime;
+    for (const [i, freq] of [[0, 740], [1, 988]]) {  // two short rising notes
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.06, at + i * 0.09);
+      gain.gain.exponentialRampToValueAtTime(0.001, at + i * 0.09 + 0.08);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(at + i * 0.09);
+      osc.stop(at + i * 0.09 + 0.08);
+    }
+  } catch (err) {
+    /* no sound on this device */
+  }
+}
+
+// ``live``: a message that comes now (not the history read when the page opens)
+function addChat(message, live = false) {
+  if (!message || chatSeen.has(message.id)) return;
+  chatSeen.add(message.id);
+  chatMessages.push(message);
+  const muted = mutedNames().has(message.author);
+  chatList.appendChild(chatLine(message, muted));
+  chatList.scrollTop = chatList.scrollHeight;
+  if (muted && !mutedEl.querySelector(`[data-author="${CSS.escape(message.author)}"]`)) drawChat();
+  if (!live || muted || ownMessage(message)) return;
+  chatBeep();
+  if (!chatInSight()) {
+    unread += 1;
+    showUnread();
+  }
 }
 
 async function loadChat() {
   try {
+    const info = await currentSession();
+    myName = info.account ? info.account.name : null;
     const messages = await api(`/api/games/${encodeURIComponent(gameId)}/chat${seatQuery()}`, { token });
-    chatList.replaceChildren();
     chatSeen.clear();
-    messages.forEach(addChat);
+    chatMessages = [];
+    chatList.replaceChildren();
+    messages.forEach((m) => addChat(m));
+    drawChat();
   } catch (err) {
     /* no chat to show */
   }
@@ -197,20 +386,146 @@ let overSeen = false;
 const guide = new Guide(gameId);
 
 // An invitation link (#invite=CODE) takes its seat for this browser's account (a guest's if need be);
-// the code leaves the address at once: it is dead once used.
+// the code leaves the address at once: it is dead once used. Until the seat is taken the code is kept
+// for this tab (sessionStorage): a guest asked to sign up for a rated game, here or on the account
+// page, comes back to it and takes the seat. Returns the seat taken (or null).
+const INVITE_KEY = "builders.invite";
+
+function keptInvite() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(INVITE_KEY) || "null");
+    return kept && kept.game === gameId && typeof kept.code === "string" ? kept.code : null;
+  } catch (err) {
+    return null;
+  }
+}
+
+function keepInvite(code) {
+  try {
+    if (code) sessionStorage.setItem(INVITE_KEY, JSON.stringify({ game: gameId, code }));
+    else sessionStorage.removeItem(INVITE_KEY);
+  } catch (err) {
+    /* storage refused: the invitation lives in this page only */
+  }
+}
+
 async function claimInvitation() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  const code = params.get("invite");
-  if (!code) return;
-  history.replaceState(null, "", location.pathname + location.search);
+  let code = params.get("invite");
+  if (code) {
+    history.replaceState(null, "", location.pathname + location.search);
+    keepInvite(code);
+  } else {
+    code = keptInvite();
+  }
+  if (!code) return null;
   try {
     await ensureSession();
     const joined = await api(`/api/games/${encodeURIComponent(gameId)}/claim`, { method: "POST", body: { code } });
+    keepInvite(null);
+    inviteNotice(null);
     toast(t("play.your_seat", { colour: SEAT_NAMES[joined.seat] }), "info", 3000);
+    return joined.seat;
   } catch (err) {
-    toast(err.message);
+    if (err.status === 401) {  // a rated game: for signed-up players (the invitation is kept)
+      showSignUpForSeat(code);
+      return null;
+    }
+    keepInvite(null);
+    if (err.status === 410) {
+      await loadMySeats();
+      if (!mySeats.length) inviteNotice(t("invite.used"));  // (its own seat's player just sees the table)
+    } else if (err.status === 404) {
+      inviteNotice(t("invite.invalid"));
+    } else {
+      inviteNotice(err.message);
+    }
+    return null;
   }
 }
+
+// What is wrong with an invitation, said above the table until closed (with a way to act when there is one).
+function inviteNotice(text, ...actions) {
+  const old = document.getElementById("invite-notice");
+  if (old) old.remove();
+  if (!text) return;
+  const close = el("button", { type: "button", class: "toast-close", "aria-label": t("common.dismiss"), onclick: () => box.remove() }, "×");
+  const box = el("div", { class: "panel invite-notice", id: "invite-notice", role: "alert" },
+    el("span", { class: "invite-notice-text", text }), ...actions, close);
+  tableRoot.before(box);
+}
+
+// A rated game's seat for a guest: sign up (a guest's games come along) or sign in, right here; the
+// seat is then taken and the page plays it.
+function showSignUpForSeat(code) {
+  if (document.getElementById("claim-dialog")) return;
+  const fields = (prefix, newPassword) => [
+    el("label", {}, el("span", { text: t("account.username") }), el("input", { id: `${prefix}-name`, name: "username", autocomplete: "username", required: true, maxlength: 20 })),
+    el("label", {}, el("span", { text: t("account.password") }), el("input", { id: `${prefix}-password`, name: "password", type: "password", autocomplete: newPassword ? "new-password" : "current-password", required: true })),
+  ];
+  const part = (prefix, title, path, newPassword) => {
+    const error = el("p", { class: "error-text", id: `${prefix}-error`, role: "alert", hidden: true });
+    const button = el("button", { type: "submit", class: `btn${newPassword ? " btn-primary" : ""}`, id: `${prefix}-btn` }, title);
+    const form = el("form", { class: "stack-form", id: `${prefix}-form`, onsubmit: async (event) => {
+      event.preventDefault();
+      error.hidden = true;
+      button.disabled = true;
+      try {
+        await currentSession();
+        setSession(await api(path, { method: "POST", body: { username: form.elements.username.value, password: form.elements.password.value } }));
+      } catch (err) {
+        error.textContent = err.message;
+        error.hidden = false;
+        button.disabled = false;
+        return;
+      }
+      dialog.close();
+      const taken = await claimInvitation();
+      if (taken !== null) await enterSeat(taken);
+    } }, el("h4", { text: title }), ...fields(prefix, newPassword), button, error);
+    return form;
+  };
+  const watch = el("button", { type: "button", class: "btn", id: "claim-watch", onclick: () => dialog.close() }, t("invite.just_watch"));
+  const next = `/account?next=${encodeURIComponent(location.pathname)}`;
+  const dialog = el("dialog", { class: "bot-dialog claim-dialog", id: "claim-dialog", "aria-labelledby": "claim-title" },
+    el("h3", { id: "claim-title", text: t("invite.rated_title") }),
+    el("p", { class: "dialog-text", text: t("invite.rated_text") }),
+    el("div", { class: "claim-forms" }, part("claim-signup", t("account.sign_up"), "/api/accounts", true),
+      part("claim-signin", t("account.sign_in"), "/api/session", false)),
+    el("div", { class: "dialog-buttons" }, el("a", { class: "btn ghost", id: "claim-account-page", href: next }, t("invite.account_page")), watch));
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    if (keptInvite()) {  // only watching for now: the seat stays one click away
+      inviteNotice(t("invite.waiting"), el("button", { type: "button", class: "btn small btn-primary", id: "claim-again", onclick: () => showSignUpForSeat(code) }, t("invite.take_seat")));
+    }
+  });
+  document.body.appendChild(dialog);
+  dialog.showModal();
+  dialog.querySelector("input").focus();
+}
+
+// The page plays ``newSeat`` of this browser's account from now on (a seat just taken).
+async function enterSeat(newSeat) {
+  token = null;
+  seat = newSeat;
+  passed = null;
+  await loadMySeats();
+  if (socket) socket.setToken(null, seat);
+  await refresh();
+  loadChat();
+}
+
+// A link pasted into this tab that differs only in its fragment: the page does not load again, so the
+// invitation (or a program's seat link) is acted on here.
+window.addEventListener("hashchange", async () => {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  if (params.get("invite")) {
+    const taken = await claimInvitation();
+    if (taken !== null) await enterSeat(taken);
+  } else if (seatFromFragment(location.hash)) {
+    location.reload();
+  }
+});
 
 async function loadMySeats() {
   const info = await currentSession();
@@ -315,6 +630,8 @@ function render(view) {
   }
   // views can cross on the way (a reply to an action and a push after a bot's move): never go back
   if (current && current.seat === view.seat && typeof view.version === "number" && view.version < current.version) return;
+  // a move here may change whose turn it is in this account's games: the top bar asks at once
+  if (current && view.version !== current.version) document.dispatchEvent(new CustomEvent("builders:moved"));
   current = view;
   // once the seat is a bot's, the page shows the table as a spectator would (with this seat's view)
   const shown = botSeat(view) ? { ...view, seat: null } : view;
@@ -393,6 +710,7 @@ function renderHeader(view) {
     chip = el("span", { class: "seat-chip spectator", id: "seat-chip", text: t("play.watching") });
   }
   titleEl.replaceChildren(el("span", { class: "game-name", text: name }), chip);
+  if (view.rated) titleEl.appendChild(ratedBadge("rated-badge"));
   if (seeded) {
     titleEl.appendChild(el("span", { class: "seeded-chip", id: "seeded-chip", title: t("play.seeded_title") }, t("play.seeded")));
   }
@@ -817,7 +1135,7 @@ async function main() {
     onError: (message) => toast(message),
     onStatus: setConn,
     onMessage: (msg) => {
-      if (msg.type === "chat") addChat(msg);
+      if (msg.type === "chat") addChat(msg, true);
       else if (msg.type === "aborted") showAborted();
     },
   });
