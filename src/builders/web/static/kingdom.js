@@ -419,6 +419,8 @@ export class KingdomTable {
     this.boardKey = "";
     this.build();
     if (!opts.replay && window.matchMedia && window.matchMedia("(max-width: 600px)").matches) this.mapBox.classList.add("zoomed");
+    // at the table a phone's whole map is still tapped: its hexes keep 32 px and the map scrolls (style.css)
+    if (!opts.replay) this.mapBox.classList.add("playing");
     this.onKey = (event) => this.onKeyDown(event);
     document.addEventListener("keydown", this.onKey);
   }
@@ -490,13 +492,13 @@ export class KingdomTable {
     const zoomed = on === null ? !this.mapBox.classList.contains("zoomed") : on;
     this.mapBox.classList.toggle("zoomed", zoomed);
     if (this.view) this.drawActionBar();
-    if (zoomed) this.centreOnTargets();
+    this.centreOnTargets();
   }
 
   // In a zoomed map, scroll so that the hexes that can be played now (else your settlements, else the
   // middle of the map) are in the middle of the view.
   centreOnTargets() {
-    if (!this.mapBox.classList.contains("zoomed")) return;
+    if (!this.mapBox.classList.contains("zoomed") && this.mapBox.scrollWidth <= this.mapBox.clientWidth + 1) return;
     let hexes = [...this.layerTargets.querySelectorAll(".target")].map((t) => [Number(t.dataset.r), Number(t.dataset.c)]);
     if (!hexes.length && this.view && this.view.seat !== null && this.view.seat !== undefined) {
       const me = (this.view.view.players || [])[this.view.seat];
@@ -556,6 +558,12 @@ export class KingdomTable {
     this.drawBanner();
     this.drawActionBar();
     this.drawSide();
+    // a move that ended a placement (the third build, a tile's build) took the focused hex away:
+    // the focus goes to the next target, a usable tile or End turn, never to the page's body
+    if (this.refocus) {
+      this.refocus = false;
+      this.restoreFocus();
+    }
     // the page's marks (a hint) go with the redrawn parts: the page puts them back
     if (this.opts.afterRender) this.opts.afterRender();
   }
@@ -760,7 +768,11 @@ export class KingdomTable {
     }
     const same = hadFocus && layer.querySelector(`.target[data-hex="${hadFocus}"]`);
     if (same) same.focus({ preventScroll: true });
-    else if (this.keyboard || hadFocus) this.restoreFocus();
+    else if (this.keyboard || hadFocus) {
+      this.restoreFocus();
+      // the buttons and tiles are drawn after the map: look again once they are (render())
+      this.refocus = true;
+    }
   }
 
   // After a move made from the keyboard the map is redrawn: focus the target nearest to the last one,

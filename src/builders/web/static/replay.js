@@ -23,9 +23,18 @@ let loading = 0;
 const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: t("log.title") }), el("ol", { class: "log", id: "log" }));
 // the analysis board: its graph and labelled moves jump the replay to a position
 const board = new AnalysisBoard(el("section", { id: "analysis" }), gameId, {
-  onJump: (k) => { stop(); show(k); },
+  onJump: (k) => { stop(); show(k).then(boardIntoView); },
   describe: (action) => (table && table.describe ? table.describe({ action, text: action }) : null),
 });
+
+// A position chosen on the analysis board: the board comes into view, where the better move is drawn
+// (on a phone it is far below the list of moves).
+function boardIntoView() {
+  const board = tableRoot.querySelector("#kb-map") || tableRoot;
+  const box = board.getBoundingClientRect();
+  const seen = box.top >= 0 && (box.bottom <= window.innerHeight || box.top < window.innerHeight / 3);
+  if (!seen) board.scrollIntoView({ block: "start" });
+}
 
 async function fetchView(k) {
   if (cache.has(k)) return cache.get(k);
