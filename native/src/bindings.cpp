@@ -12,6 +12,7 @@
 
 #include "kb.hpp"
 #include "ma.hpp"
+#include "obs.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -142,22 +143,7 @@ struct Batch {
     }
 
     // the mask of game i after its prefix (builders.rl.kingdom.KingdomCodec.mask)
-    void mask(size_t i, uint8_t* out) const {
-        std::memset(out, 0, NUM_ACTIONS);
-        int p0 = prefix[2 * i], p1 = prefix[2 * i + 1];
-        if (p0 < 0) {
-            for (int32_t a : legal[i]) out[a < 400 ? a : a == kb::END ? END_INDEX : TILE0 - 1 + (a >> kb::SHIFT)] = 1;
-            return;
-        }
-        int code = p0 - TILE0 + 1;
-        bool two = two_hex(code - 1);
-        for (int32_t a : legal[i]) {
-            if ((a >> kb::SHIFT) != code) continue;
-            int src = (a >> kb::SRC_SHIFT) & 511, dst = a & 511;
-            if (p1 < 0) out[two ? src : dst] = 1;
-            else if (src == p1) out[dst] = 1;
-        }
-    }
+    void mask(size_t i, uint8_t* out) const { kb::index_mask(legal[i], prefix[2 * i], prefix[2 * i + 1], out); }
 
     // play index idx in game i; returns the engine action it completed, or -1 for a pick
     int32_t play(size_t i, int idx) {
@@ -248,6 +234,55 @@ struct MABatch {
 };
 
 using U8Mat = nb::ndarray<uint8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
+// -- the research kit's observations and masks, filled in numpy arrays (obs.hpp) -----------------
+
+using I8Vec = nb::ndarray<int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// the picks pending before Kingdom Builder's next index: none (-1, -1), a tile (400-407, -1), a move
+// tile and the settlement it moves (405-407, hex)
+void check_picks(int p0, int p1) {
+    bool ok = p0 == -1 ? p1 == -1 : p0 >= kb::TILE0 && p0 < kb::END_INDEX && (p1 == -1 || (p0 >= kb::TILE0 + 5 && p1 >= 0 && p1 < 400));
+    if (!ok) throw nb::value_error("picks: none (-1, -1), a tile (400-407, -1) or a move tile and a hex (405-407, 0-399)");
+}
+
+void check_seat(int seat, int players) {
+    if (seat < 0 || seat >= players) throw nb::index_error("seat out of range");
+}
+
+// the arrays are written in place: noconvert, so that an array of another type or layout is refused
+// rather than copied (and the copy filled)
+void bind_rl(nb::class_<KB>& kbstate, nb::class_<MA>& mastate) {
+    kbstate
+        .def("rl_encode", [](const KB& s, int seat, int p0, int p1, U8Vec out) {
+            // seat's flat observation (builders.rl.kingdom, encoding version 2) after the picks p0, p1
+            check_seat(seat, s.st.num_players);
+            check_picks(p0, p1);
+            if (out.shape(0) != (size_t)kb::obs_size(s.st.num_players)) throw nb::value_error("rl_encode: wrong size");
+            kb::encode(s.st, seat, p0, p1, out.data());
+        }, "seat"_a, "p0"_a, "p1"_a, "out"_a.noconvert())
+        .def("rl_mask", [](KB& s, int p0, int p1, I8Vec out) {
+            // the indices allowed now after the picks p0, p1 (builders.rl.kingdom), as 0/1
+            check_picks(p0, p1);
+            if (out.shape(0) != (size_t)kb::NUM_INDICES) throw nb::value_error("rl_mask: 409 entries");
+            s.st.legal_actions(s.buf);
+            kb::index_mask(s.buf, p0, p1, reinterpret_cast<uint8_t*>(out.data()));
+        }, "p0"_a, "p1"_a, "out"_a.noconvert());
+    mastate
+        .def("rl_encode", [](const MA& s, int seat, U8Vec out) {
+            // seat's flat observation (builders.rl.middle_ages, encoding version 2)
+            check_seat(seat, s.st.num_players);
+            if (out.shape(0) != (size_t)ma::obs_size(s.st.num_players)) throw nb::value_error("rl_encode: wrong size");
+            ma::encode(s.st, seat, out.data());
+        }, "seat"_a, "out"_a.noconvert())
+        .def("rl_mask", [](MA& s, I8Vec out) {
+            // the index of every legal action (builders.rl.middle_ages), as 0/1
+            if (out.shape(0) != (size_t)ma::NUM_INDICES) throw nb::value_error("rl_mask: 2189 entries");
+            s.st.legal_actions(s.buf);
+            ma::index_mask(s.buf, reinterpret_cast<uint8_t*>(out.data()));
+        }, "out"_a.noconvert())
+        .def_prop_ro("turn", [](const MA& s) { return s.st.turn; });
+}
 
 }  // namespace
 
@@ -687,6 +722,7 @@ NB_MODULE(builders_native, m) {
             s.version++;
         });
     bind_common(mastate);
+    bind_rl(kbstate, mastate);
 
     nb::class_<MABatch>(m, "MABatch")
         .def("__init__", [](MABatch* self, std::vector<MA*> starts, const std::vector<int>& codes, uint64_t pick_seed,

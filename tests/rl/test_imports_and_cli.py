@@ -10,6 +10,8 @@ import sys
 from typer.testing import CliRunner
 
 from builders.cli import app
+from builders.kingdom import native
+from builders.rl.bench import cores as cores_of
 
 
 def test_nothing_outside_builders_rl_imports_it() -> None:
@@ -26,9 +28,13 @@ def test_bench_rl_reports_both_games_beside_connect_four() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("Environment steps per second: PettingZoo AEC loop on the default environments")
-    pattern = re.compile(r"^(Kingdom Builder|The Builders: Middle Ages), [234] players +[\d,]+ steps/s \(wall +[\d,]+, "
-                         r"[\d.]+x connect_four_v3\) +engine +[\d.]+ us/step, observation +[\d.]+ us/step "
-                         r"\(\d+% of the two\)$")
-    assert [bool(pattern.match(line)) for line in lines[1:7]] == [True] * 6
-    assert re.match(r"^connect_four_v3 \(PettingZoo\) +[\d,]+ steps/s \(wall +[\d,]+\)$", lines[7])
-    assert len(lines) == 8
+    pattern = re.compile(r"^(Kingdom Builder|The Builders: Middle Ages), ([234]) players, (native|python) +[\d,]+ "
+                         r"steps/s \(wall +[\d,]+, [\d.]+x connect_four_v3\) +engine +[\d.]+ us/step, "
+                         r"observation +[\d.]+ us/step \(\d+% of the two\)$")
+    cores = cores_of("kingdom")
+    assert cores == (("native", "python") if native.available() else ("python",))
+    found = [pattern.match(line) for line in lines[1:-1]]
+    assert [(m.group(1), m.group(2), m.group(3)) if m else line for m, line in zip(found, lines[1:-1])] == [
+        (title, str(players), core) for title in ("Kingdom Builder", "The Builders: Middle Ages")
+        for players in (2, 3, 4) for core in cores]
+    assert re.match(r"^connect_four_v3 \(PettingZoo\) +[\d,]+ steps/s \(wall +[\d,]+\)$", lines[-1])

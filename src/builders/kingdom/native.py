@@ -43,10 +43,15 @@ def available() -> bool:
 
 
 def native_board(board: Board):
-    """The native module's board of a Python :class:`Board` (made once per map)."""
+    """The native module's board of a Python :class:`Board` (made once per map, the last few hundred
+    kept)."""
     found = _BOARDS.get(board.sections)
     if found is None:
-        kinds = [board.loc_kind.get(h, -1) for h in range(400)]
+        kinds = [-1] * 400
+        for h, kind in board.loc_kind.items():
+            kinds[h] = kind
+        if len(_BOARDS) >= 512:  # random maps seldom come back: keep the memory of a few hundred
+            _BOARDS.clear()
         found = _BOARDS[board.sections] = _native.KBBoard(board.terrain, kinds)
     return found
 

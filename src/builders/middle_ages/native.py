@@ -174,8 +174,11 @@ def _read_python(name: str) -> property:
     return property(read)
 
 
+#: the fields the core reads itself (its own properties)
+_CORE_FIELDS = ("turn",)
 for _name in FIELDS[1:]:
-    setattr(NativeMiddleAgesState, _name, _read_python(_name))
+    if _name not in _CORE_FIELDS:
+        setattr(NativeMiddleAgesState, _name, _read_python(_name))
 
 GameState.register(NativeMiddleAgesState)
 

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 
 from builders.core.errors import IllegalAction
+from builders.core.games import CoreError, core_setting
+from builders.rl.encoding import is_native
 from builders.rl.kit import rl_kit
 
 
@@ -46,10 +48,38 @@ def make_codec(game: str, num_players: int):
     return kit.codec(num_players)
 
 
-class Match:
-    """One game seen as a sequence of index decisions."""
+CORES = ("auto", "python", "native")
 
-    __slots__ = ("codec", "state", "prefix", "_legal", "_mask", "_encoders", "_kit")
+
+def check_core(game: str, core: str) -> str:
+    """The core the environments of ``game`` run on for the option ``core``: "auto" is the native core
+    when the game's is built, unless ``BUILDERS_CORE=python``; "python" and "native" ask for one
+    (CoreError if the native core is not built). ValueError for anything else."""
+    if core not in CORES:
+        raise ValueError(f"core must be 'auto', 'python' or 'native', not {core!r}")
+    built = rl_kit(game).to_native is not None
+    if core == "native" and not built:
+        raise CoreError("core='native', but the native core is not built (make native)")
+    if core == "auto":
+        return "native" if built and core_setting() != "python" else "python"
+    return core
+
+
+def on_core(game: str, state: Any, core: str) -> Any:
+    """``state`` on the core ``core`` ("python" or "native", as :func:`check_core` gives it)."""
+    native = is_native(state)
+    if core == "native" and not native:
+        return rl_kit(game).to_native(state)
+    if core == "python" and native:
+        return state.to_python()
+    return state
+
+
+class Match:
+    """One game seen as a sequence of index decisions. On a native core's state the observations and
+    masks are filled by the core (byte for byte the same arrays)."""
+
+    __slots__ = ("codec", "_state", "_native", "prefix", "_legal", "_mask", "_encoders", "_kit")
 
     def __init__(self, codec, state):
         self.codec = codec
@@ -59,6 +89,16 @@ class Match:
         self._mask: np.ndarray | None = None
         self._encoders = [codec.encoder(seat) for seat in range(codec.num_players)]
         self._kit = rl_kit(codec.game)
+
+    @property
+    def state(self):
+        """The engine state (Python or native)."""
+        return self._state
+
+    @state.setter
+    def state(self, state) -> None:
+        self._state = state
+        self._native = is_native(state)
 
     def copy(self) -> Match:
         """An independent copy (the engine state copied, the codec shared)."""
@@ -87,7 +127,10 @@ class Match:
     def mask(self) -> np.ndarray:
         """The int8 0/1 mask of the indices playable now (do not change it: it is cached)."""
         if self._mask is None:
-            self._mask = self.codec.mask(self.legal(), self.prefix)
+            if self._native:
+                self._mask = self.codec.native_mask(self._state, self.prefix)
+            else:
+                self._mask = self.codec.mask(self.legal(), self.prefix)
         return self._mask
 
     def legal_indices(self) -> list[int]:
@@ -95,6 +138,9 @@ class Match:
 
     def check(self, index: Any) -> int:
         """``index`` as an int if it can be played now; IllegalIndex saying why not otherwise."""
+        if type(index) is int and 0 <= index < self.codec.num_actions and not self._state.is_over() \
+                and self.mask()[index]:
+            return index  # the common case, checked first
         if isinstance(index, np.ndarray) and index.shape == ():
             index = index.item()
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
@@ -146,14 +192,18 @@ class Match:
         (the step that follows is a reset, which ignores its action: a learner never gets an empty
         mask to sample from)."""
         codec = self.codec
-        state = self.state
+        state = self._state
         if state.is_over():
             mask = np.ones(codec.num_actions, dtype=np.int8)
         elif seat == state.current_player:
             mask = self.mask().copy()
         else:
             mask = np.zeros(codec.num_actions, dtype=np.int8)
-        return codec.observation(self._encoders[seat](state, self.prefix), mask, observation)
+        if self._native:
+            flat = codec.native_encode(state, seat, self.prefix)
+        else:
+            flat = self._encoders[seat](state, self.prefix)
+        return codec.observation(flat, mask, observation)
 
     def rewards(self, kind: str) -> list[float]:
         """Final rewards (docs/rl.md, "Rewards"): "win" = 1 for a sole winner, 1/k for each of k tied

@@ -3,8 +3,9 @@ goes.
 
 The loop is PettingZoo's AEC loop with a random legal index at every step (``env.last()`` builds the
 observation, mask included; ``env.step`` plays the index), over whole games, on the environments as
-``env(game, n)`` returns them (a new random setup every game), and on
-PettingZoo's ``connect_four_v3`` in the same run for scale. The split times the same
+``env(game, n, core=core)`` returns them (a new random setup every game) for each core there is (the
+native core when it is built, and the Python engines), and on PettingZoo's ``connect_four_v3`` in the
+same run for scale. The split times the same
 games again as engine only (``legal_actions`` + ``apply`` of the same actions) and as observation
 encoding only (the observations of the positions met). Figures are medians of ``runs`` runs, in
 steps per second of this process's CPU time (one core; on a shared machine wall-clock time also
@@ -22,12 +23,12 @@ import numpy as np
 
 from builders.core.plugins import plugin
 from builders.rl.base import Match
-from builders.rl.kit import rl_games
+from builders.rl.kit import rl_games, rl_kit
 from builders.rl.pettingzoo_env import BuildersAEC, env
 
 
-def default_env(game: str, players: int):
-    """The environment with default arguments (``connect-four``: PettingZoo's connect_four_v3)."""
+def default_env(game: str, players: int, core: str = "auto"):
+    """The environment with default arguments but ``core`` (``connect-four``: PettingZoo's connect_four_v3)."""
     if game == "connect-four":
         import os
 
@@ -35,13 +36,13 @@ def default_env(game: str, players: int):
         from pettingzoo.classic import connect_four_v3
 
         return connect_four_v3.env()
-    return env(game, num_players=players)
+    return env(game, num_players=players, core=core)
 
 
-def aec_steps(game: str, players: int, games: int, seed: int) -> tuple[float, float, int]:
-    """Play ``games`` random games through the AEC loop of the default environment; returns (CPU seconds,
-    wall seconds, steps)."""
-    env = default_env(game, players)
+def aec_steps(game: str, players: int, games: int, seed: int, core: str = "auto") -> tuple[float, float, int]:
+    """Play ``games`` random games through the AEC loop of the default environment on ``core``; returns
+    (CPU seconds, wall seconds, steps)."""
+    env = default_env(game, players, core)
     rnd = random.Random(seed)
     steps = 0
     cpu, wall = time.process_time(), time.perf_counter()
@@ -58,9 +59,9 @@ def aec_steps(game: str, players: int, games: int, seed: int) -> tuple[float, fl
     return time.process_time() - cpu, time.perf_counter() - wall, steps
 
 
-def split(game: str, players: int, games: int, seed: int) -> tuple[float, float, int]:
-    """(engine seconds, observation seconds, steps) over ``games`` random games."""
-    env = BuildersAEC(game, players)
+def split(game: str, players: int, games: int, seed: int, core: str = "auto") -> tuple[float, float, int]:
+    """(engine seconds, observation seconds, steps) over ``games`` random games on ``core``."""
+    env = BuildersAEC(game, players, core=core)
     rnd = random.Random(seed)
     engine_s = obs_s = 0.0
     steps = 0
@@ -90,9 +91,14 @@ def split(game: str, players: int, games: int, seed: int) -> tuple[float, float,
     return engine_s, obs_s, steps
 
 
+def cores(game: str) -> tuple[str, ...]:
+    """The cores the environments of ``game`` can run on: the native one when it is built, and Python."""
+    return ("native", "python") if rl_kit(game).to_native is not None else ("python",)
+
+
 def run(runs: int = 5, games: int = 20, echo: Callable[[str], None] = print) -> dict:
-    """Print steps/s (AEC loop on the default environments) and the engine/observation split for both
-    games and 2-4 players, and connect_four_v3's steps/s measured the same way."""
+    """Print steps/s (AEC loop on the default environments, on each core) and the engine/observation
+    split for both games and 2-4 players, and connect_four_v3's steps/s measured the same way."""
     out = {}
     echo("Environment steps per second: PettingZoo AEC loop on the default environments, a random legal index "
          f"each step, observation and mask built every step; median of {runs} runs, one core")
@@ -105,23 +111,25 @@ def run(runs: int = 5, games: int = 20, echo: Callable[[str], None] = print) -> 
     for game in rl_games():
         label = plugin(game).title
         for players in (2, 3, 4):
-            rate, wall = _rates(game, players, runs, games)
-            engine_s, obs_s, steps = split(game, players, games, seed=1)
-            share = obs_s / (engine_s + obs_s)
-            out[(game, players)] = {"steps_per_s": rate, "wall_steps_per_s": wall, "vs_connect_four": rate / four[0],
-                                    "engine_us": 1e6 * engine_s / steps, "observation_us": 1e6 * obs_s / steps}
-            echo(f"{label + f', {players} players':<38} {rate:>8,.0f} steps/s (wall {wall:>7,.0f}, "
-                 f"{rate / four[0]:.2f}x connect_four_v3)   engine {1e6 * engine_s / steps:5.1f} us/step, "
-                 f"observation {1e6 * obs_s / steps:5.1f} us/step ({share:.0%} of the two)")
-    echo(f"{'connect_four_v3 (PettingZoo)':<38} {four[0]:>8,.0f} steps/s (wall {four[1]:>7,.0f})")
+            for core in cores(game):
+                rate, wall = _rates(game, players, runs, games, core)
+                engine_s, obs_s, steps = split(game, players, games, 1, core)
+                share = obs_s / (engine_s + obs_s)
+                out[(game, players, core)] = {"steps_per_s": rate, "wall_steps_per_s": wall,
+                                              "vs_connect_four": rate / four[0], "engine_us": 1e6 * engine_s / steps,
+                                              "observation_us": 1e6 * obs_s / steps}
+                echo(f"{label + f', {players} players, {core}':<46} {rate:>8,.0f} steps/s (wall {wall:>7,.0f}, "
+                     f"{rate / four[0]:.2f}x connect_four_v3)   engine {1e6 * engine_s / steps:5.1f} us/step, "
+                     f"observation {1e6 * obs_s / steps:5.1f} us/step ({share:.0%} of the two)")
+    echo(f"{'connect_four_v3 (PettingZoo)':<46} {four[0]:>8,.0f} steps/s (wall {four[1]:>7,.0f})")
     return out
 
 
-def _rates(game: str, players: int, runs: int, games: int) -> tuple[float, float]:
+def _rates(game: str, players: int, runs: int, games: int, core: str = "auto") -> tuple[float, float]:
     """Median (CPU, wall) steps per second over ``runs`` runs."""
     cpu_rates, wall_rates = [], []
     for r in range(runs):
-        cpu_s, wall_s, steps = aec_steps(game, players, games, seed=r + 1)
+        cpu_s, wall_s, steps = aec_steps(game, players, games, r + 1, core)
         cpu_rates.append(steps / cpu_s)
         wall_rates.append(steps / wall_s)
     return statistics.median(cpu_rates), statistics.median(wall_rates)

@@ -21,6 +21,11 @@ ENCODING_VERSION = 2
 FORMATS = ("flat", "dict")
 
 
+def is_native(state: Any) -> bool:
+    """Whether ``state`` is a native core's state (one that fills the research kit's arrays itself)."""
+    return hasattr(state, "rl_encode")
+
+
 def check_format(observation: str) -> str:
     if observation not in FORMATS:
         raise ValueError(f"observation must be 'flat' or 'dict', not {observation!r}")

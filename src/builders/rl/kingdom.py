@@ -32,7 +32,7 @@ from builders.core.errors import IllegalAction
 from builders.kingdom.board import BIT, bits
 from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS
 from builders.kingdom.notation import END, SHIFT, SRC_SHIFT, VERBS
-from builders.rl.encoding import Layout
+from builders.rl.encoding import Layout, is_native
 
 NUM_HEXES = 400
 TILE0 = 400
@@ -330,7 +330,22 @@ class KingdomCodec(Layout):
 
         Seats are relative: row 0 of every per-seat part is ``seat`` itself, row k the seat k places
         after it."""
+        if is_native(state):
+            return self.native_encode(state, seat, prefix)
         return KingdomEncoder(self, seat)(state, prefix)
+
+    def native_encode(self, state, seat: int, prefix: Sequence[int]) -> np.ndarray:
+        """:meth:`encode` of a native core's state, filled by the core."""
+        out = np.empty(self.size, dtype=np.uint8)
+        state.rl_encode(seat, prefix[0] if prefix else -1, prefix[1] if len(prefix) > 1 else -1, out)
+        return out
+
+    @staticmethod
+    def native_mask(state, prefix: Sequence[int]) -> np.ndarray:
+        """:meth:`mask` of a native core's state (its legal actions), filled by the core."""
+        out = np.empty(NUM_ACTIONS, dtype=np.int8)
+        state.rl_mask(prefix[0] if prefix else -1, prefix[1] if len(prefix) > 1 else -1, out)
+        return out
 
     def encoder(self, seat: int) -> KingdomEncoder:
         """An encoder of ``seat``'s observations that keeps the last one and updates only what changed

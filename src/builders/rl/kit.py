@@ -71,6 +71,8 @@ class RlKit:
     solo_id: str | None = None
     #: its parts of the OpenSpiel game (None: not registered with OpenSpiel)
     spiel: SpielParts | None = None
+    #: the native core's state of an engine state (None: the game's native core is not built)
+    to_native: Callable[[Any], Any] | None = None
 
 
 def rl_games() -> list[str]:

@@ -22,7 +22,7 @@ import numpy as np
 from builders.core.errors import IllegalAction
 from builders.middle_ages.cards import BUILDING_DECK, MACHINES, REQ, WORKERS, unpack
 from builders.middle_ages.rules import BUY, COINS, END, OPEN, RECRUIT, send_code
-from builders.rl.encoding import Layout
+from builders.rl.encoding import Layout, is_native
 
 NUM_SITES = len(BUILDING_DECK)            # 42
 NUM_WORKERS = len(WORKERS) + len(MACHINES)  # 50: workers, then machines (which work once completed)
@@ -252,7 +252,22 @@ class MiddleAgesCodec(Layout):
         """The flat uint8 observation of ``seat`` (the parts of :meth:`layout` in order): what the seat may
         know (rules.md "Information": everything but the deck orders below the building deck's top card).
         Per-seat rows are relative: row 0 is ``seat``. Counts above 255 are shown as 255."""
+        if is_native(state):
+            return self.native_encode(state, seat, prefix)
         return MiddleAgesEncoder(self, seat)(state, prefix)
+
+    def native_encode(self, state, seat: int, prefix: Sequence[int]) -> np.ndarray:
+        """:meth:`encode` of a native core's state, filled by the core."""
+        out = np.empty(self.size, dtype=np.uint8)
+        state.rl_encode(seat, out)
+        return out
+
+    @staticmethod
+    def native_mask(state, prefix: Sequence[int]) -> np.ndarray:
+        """:meth:`mask` of a native core's state (its legal actions), filled by the core."""
+        out = np.empty(NUM_ACTIONS, dtype=np.int8)
+        state.rl_mask(out)
+        return out
 
     def encoder(self, seat: int) -> MiddleAgesEncoder:
         """An encoder of ``seat``'s observations that keeps the last one and fills again only the parts

@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from builders.rl.base import Match, check_reward, make_codec, max_turns
+from builders.rl.base import Match, check_core, check_reward, make_codec, max_turns, on_core
 from builders.rl.encoding import ENCODING_VERSION, check_format
 from builders.rl.render import check_render_mode, render
 from builders.rl.wrappers import OrderEnforcing
@@ -31,10 +31,13 @@ class BuildersAEC(AECEnv):
                 "render_fps": 4, "encoding_version": ENCODING_VERSION}
 
     def __init__(self, game: str, num_players: int = 2, setup: Any = None, reward: str = "win",
-                 render_mode: str | None = None, observation: str = "flat", max_rounds: int | None = None):
+                 render_mode: str | None = None, observation: str = "flat", max_rounds: int | None = None,
+                 core: str = "auto"):
         super().__init__()
         self.game = game
         self.codec = make_codec(game, num_players)
+        #: the core the games run on: "native" or "python" (from the option ``core``, see check_core)
+        self.core = check_core(game, core)
         self.max_turns = max_turns(game, num_players, max_rounds)
         self.metadata = {**self.metadata, "name": f"builders_{game.replace('-', '_')}_v{ENCODING_VERSION}"}
         self.encoding_version = ENCODING_VERSION
@@ -64,7 +67,7 @@ class BuildersAEC(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(2**31))
-        self.match = Match(self.codec, self.codec.new_state(self.setup, game_seed))
+        self.match = Match(self.codec, on_core(self.game, self.codec.new_state(self.setup, game_seed), self.core))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -132,8 +135,9 @@ class BuildersAEC(AECEnv):
 
 
 def env(game: str, num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-        observation: str = "flat", max_rounds: int | None = None) -> OrderEnforcingWrapper:
+        observation: str = "flat", max_rounds: int | None = None, core: str = "auto") -> OrderEnforcingWrapper:
     """``game`` as a PettingZoo AEC environment (``setup``: None for a random setup from each reset's
     seed, or what the game's codec takes). A game whose rules set no bound on its length is cut after
-    ``max_rounds`` rounds (default 100): every agent is truncated."""
-    return OrderEnforcing(BuildersAEC(game, num_players, setup, reward, render_mode, observation, max_rounds))
+    ``max_rounds`` rounds (default 100): every agent is truncated. ``core``: "auto" (the native core
+    when it is built, unless ``BUILDERS_CORE=python``), "python" or "native"."""
+    return OrderEnforcing(BuildersAEC(game, num_players, setup, reward, render_mode, observation, max_rounds, core))

@@ -23,7 +23,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from builders.rl.base import IllegalIndex, Match, check_reward, make_codec, max_turns
+from builders.rl.base import IllegalIndex, Match, check_core, check_reward, make_codec, max_turns, on_core
 from builders.rl.encoding import ENCODING_VERSION, check_format
 from builders.rl.kit import rl_games, rl_kit
 from builders.rl.render import RENDER_MODES, check_render_mode, render
@@ -65,8 +65,11 @@ class SoloEnv(gymnasium.Env):
 
     def __init__(self, game: str, num_players: int = 2, opponents: Any = "random",
                  seat: int | str = 0, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                 illegal: str = "random", observation: str = "flat", max_rounds: int | None = None):
+                 illegal: str = "random", observation: str = "flat", max_rounds: int | None = None,
+                 core: str = "auto"):
         self.codec = make_codec(game, num_players)
+        #: the core the games run on: "native" or "python" (see builders.rl.base.check_core)
+        self.core = check_core(game, core)
         self.max_turns = max_turns(game, num_players, max_rounds)
         self.game = game
         self.num_players = num_players
@@ -94,7 +97,7 @@ class SoloEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         rng = self.np_random
-        state = self.codec.new_state(self.setup, int(rng.integers(2**31)))
+        state = on_core(self.game, self.codec.new_state(self.setup, int(rng.integers(2**31))), self.core)
         self.match = Match(self.codec, state)
         self.seat = int(rng.integers(self.num_players)) if self.seat_option == "random" else self.seat_option
         others = [q for q in range(self.num_players) if q != self.seat]
