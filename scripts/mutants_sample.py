@@ -126,7 +126,10 @@ def main() -> int:
     # make the mutants and the test statistics (the filter matches nothing, so no mutant runs yet)
     stats = runner.root / "mutants" / "mutmut-stats.json"
     if not args.report and (not stats.exists() or not runner.mutants_by_module()):
-        runner.mutmut("run", "--max-children", args.max_children, NO_SUCH_MUTANT)
+        if runner.mutmut("run", "--max-children", args.max_children, NO_SUCH_MUTANT) != 0:
+            print("error: mutmut's first run failed (a test that fails on the code as it is? see above; "
+                  "--deselect leaves it out)", file=sys.stderr)
+            return 2
     modules = {m: names for m, names in runner.mutants_by_module().items() if matches(m, args.only)}
     if not modules:
         print("error: no mutants were made (see the mutmut output above)", file=sys.stderr)

@@ -151,3 +151,115 @@ def test_the_rating_scale_and_the_changes_it_shows():
               SimpleNamespace(game_id="g3", game="kingdom", mu=25.5, sigma=4.9, rank=2, at=3.0, private=True)]
     assert [(p["game_id"], p["rating"], p["change"], p["provisional"]) for p in _history(points, False, 25.0)] == [
         ("g1", 1560, 60, True), ("g2", 1440, -60, True), (None, 1530, -30, False)]
+
+
+def _body(**kw):
+    from builders.server.schemas import CreateGame
+
+    seats = kw.pop("seats", [{"type": "human"}, {"type": "human", "open": True}])
+    return CreateGame.model_validate({"game": "kingdom", "rated": True, "clock": CLOCK, "seats": seats, **kw})
+
+
+def _refusal(call) -> tuple[int, str]:
+    from builders.server.games import ApiError
+
+    with pytest.raises(ApiError) as e:
+        call()
+    return e.value.status, e.value.detail
+
+
+def test_each_refusal_of_a_rated_game_in_its_exact_words():
+    from types import SimpleNamespace
+
+    from builders.server.ratings import check_rated
+
+    ada = SimpleNamespace(guest=False, username="Ada")
+    signed_up = "a rated game is for signed-up players: sign up or sign in first"
+    assert _refusal(lambda: check_rated(_body(), None)) == (401, signed_up)
+    assert _refusal(lambda: check_rated(_body(), SimpleNamespace(guest=True, username=None))) == (401, signed_up)
+    assert _refusal(lambda: check_rated(_body(private=True), ada)) == (
+        400, "a rated game is public (its result moves ratings everyone sees): leave private out or make the game unrated")
+    assert _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "bot"}]), ada)) == (
+        400, "a rated game has people only, no bots")
+    assert _refusal(lambda: check_rated(_body(clock=None), ada)) == (400, "a rated game needs a clock")
+    assert _refusal(lambda: check_rated(_body(setup={"seed": 7}), ada)) == (
+        400, "a rated game is dealt from a secret seed: leave the seed out")
+    one_seat = (400, "in a rated game you play exactly one seat")
+    assert _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "human"}]), ada)) == one_seat
+    assert _refusal(lambda: check_rated(_body(seats=[{"type": "human", "open": True},
+                                                     {"type": "human", "invite": True}]), ada)) == one_seat
+    every = (400, "in a rated game every player has one seat")
+    assert _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "human", "user": "bob"},
+                                                     {"type": "human", "user": "BOB"}]), ada)) == every
+    assert _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "human", "user": "ADA"}]), ada)) == every
+    # what may be: one own seat, others open, invited or named once; a setup without a seed
+    assert check_rated(_body(seats=[{"type": "human"}, {"type": "human", "user": "bob"},
+                                    {"type": "human", "invite": True}, {"type": "human", "open": True}]), ada) is None
+    assert check_rated(_body(setup={}), SimpleNamespace(guest=False, username=None)) is None
+    # an unrated game is not checked at all
+    assert check_rated(_body(rated=False, private=True, clock=None, seats=[{"type": "bot"}, {"type": "bot"}]), None) is None
+
+
+def test_each_refusal_of_a_rated_seat_in_its_exact_words(server, people):
+    from types import SimpleNamespace
+
+    from builders.server.ratings import check_claim
+
+    ada_name = name()
+    ada = people(ada_name)
+    gid = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
+                                       "seats": [{"type": "human"}, {"type": "human", "open": True}]}).json()["id"]
+    service = server.app.state.service
+    live = service.get(gid)
+    account = server.app.state.accounts.by_username(ada_name)
+    signed_up = (401, "a rated game is for signed-up players: sign up or sign in first")
+    assert _refusal(lambda: check_claim(live, None, service)) == signed_up
+    assert _refusal(lambda: check_claim(live, SimpleNamespace(guest=True, id=10**9), service)) == signed_up
+    assert _refusal(lambda: check_claim(live, account, service)) == (
+        409, "you have a seat in this rated game already: one seat each")
+    assert check_claim(live, SimpleNamespace(guest=False, id=10**9), service) is None
+    unrated = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
+                                                                        {"type": "human", "open": True}]}).json()["id"]
+    assert check_claim(service.get(unrated), None, service) is None
+
+
+def test_places_share_ties_and_put_the_flagged_and_resigned_last():
+    result = {"players": [{"seat": 0, "total": 20}, {"seat": 1, "total": 20}, {"seat": 2, "total": 20}],
+              "winners": [0, 1]}
+    assert ranks_of(result, []) == [1, 1, 3]
+    assert ranks_of(result, [0]) == [3, 1, 2]
+    assert ranks_of(result, [0, 2]) == [2, 1, 3]
+    assert ranks_of({"players": [{"seat": 0, "total": 5}, {"seat": 1, "total": 9}], "winners": None}, []) == [2, 1]
+    assert ranks_of({"players": [{"seat": 0, "total": 5}, {"seat": 1, "total": 9}]}, []) == [2, 1]
+
+
+def test_the_leaderboard_puts_established_ratings_first_then_by_rating_then_by_name(tmp_path):
+    from sqlalchemy import insert
+
+    from builders.server.models import AccountRow, RatingRow
+    from tests.server.conftest import make_app
+
+    app = make_app(tmp_path)
+    ratings = app.state.ratings
+    rows = [("zed", 30.0, 4.0, 12), ("amy", 30.0, 4.9, 11), ("Bob", 31.0, 8.0, 1), ("cal", 20.0, 5.0, 20),
+            ("dan", 31.0, 5.1, 2), (None, 40.0, 1.0, 50)]
+    with app.state.store.engine.begin() as conn:
+        for i, (user, mu, sigma, games) in enumerate(rows, start=1):
+            conn.execute(insert(AccountRow).values(id=1000 + i, username=user, username_key=user and user.lower(),
+                                                   created=0.0))
+            conn.execute(insert(RatingRow).values(account_id=1000 + i, game="kingdom", mu=mu, sigma=sigma, games=games))
+    board = ratings.leaderboard("kingdom")
+    assert [(x["rank"], x["username"], x["rating"], x["provisional"], x["games"]) for x in board] == [
+        (1, "amy", 1800, False, 11), (2, "zed", 1800, False, 12), (3, "cal", 1200, False, 20),
+        (4, "Bob", 1860, True, 1), (5, "dan", 1860, True, 2)]
+    assert (board[0]["mu"], board[0]["sigma"]) == (30.0, 4.9)
+    assert [x["username"] for x in ratings.leaderboard("kingdom", limit=2)] == ["amy", "zed"]
+    assert ratings.leaderboard("middle-ages") == []
+    assert len(ratings.leaderboard("kingdom", limit=50)) == 5
+
+
+def test_the_leaderboard_and_profile_refusals_in_their_exact_words(server, api):
+    for r, status, detail in [(api.get("/api/leaderboard/chess"), 404, "there is no game named 'chess'"),
+                              (api.get("/api/players/nobody_here"), 404, "there is no player named 'nobody_here'")]:
+        assert (r.status_code, r.json()["detail"]) == (status, detail)
+    assert api.get("/api/leaderboard/middle-ages").status_code == 200
