@@ -55,7 +55,8 @@ def test_a_socket_that_never_says_hello_is_closed(guarded):
         async with websockets.connect(f"{guarded.ws_url}/ws/games/{gid}") as ws:
             msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert msg == {"type": "error", "message": 'say hello within 0.5 s: {"type": "hello", "token": ...}',
-                           "code": 408}
+                           "code": 408, "key": 'say hello within {seconds:g} s: {{"type": "hello", "token": ...}}',
+                           "params": {"seconds": 0.5}}
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await asyncio.wait_for(ws.recv(), 5)
             assert closed.value.rcvd.code == 4408
@@ -116,7 +117,7 @@ def test_cookie_requests_from_other_sites_are_refused(guarded):
         before = guarded.store.counts()
         r = api.post("/api/games", json={"game": "kingdom", "seats": HUMANS},
                      headers={"Origin": "http://evil.example", "Cookie": "session=abc"})
-        assert r.status_code == 403 and r.json() == {"detail": "requests from pages of other sites are refused"}
+        assert r.status_code == 403 and r.json()["detail"] == "requests from pages of other sites are refused"
         assert guarded.store.counts() == before
         same = api.post("/api/games", json={"game": "kingdom", "seats": HUMANS},
                         headers={"Origin": guarded.url, "Cookie": "session=abc"})
@@ -165,7 +166,7 @@ def test_allowed_hosts(tmp_path):
     app = make_app(tmp_path, limits=Limits(allowed_hosts=["play.example"]))
     with ThreadServer(app) as srv:
         r = httpx.get(srv.url + "/api/games")
-        assert r.status_code == 400 and r.json() == {"detail": "this server does not answer for that host name"}
+        assert r.status_code == 400 and r.json()["detail"] == "this server does not answer for that host name"
         assert httpx.get(srv.url + "/api/games", headers={"Host": "play.example"}).status_code == 200
 
 
@@ -244,7 +245,8 @@ def test_socket_messages_are_rate_limited(guarded):
             pongs = [a for a in answers if a["type"] == "pong"]
             refused = [a for a in answers if a["type"] == "error"]
             assert 5 <= len(pongs) <= 7 and len(pongs) + len(refused) == 12
-            assert refused[0] == {"type": "error", "message": "too many messages: at most 5 a second", "code": 429}
+            assert refused[0] == {"type": "error", "message": "too many messages: at most 5 a second", "code": 429,
+                                  "key": "too many messages: at most {rate:g} a second", "params": {"rate": 5.0}}
 
     asyncio.run(scenario())
 

@@ -48,7 +48,7 @@ def view(api, created, seat):
 
 
 def refused(r, status, detail):
-    assert (r.status_code, r.json()) == (status, {"detail": detail})
+    assert (r.status_code, r.json()["detail"]) == (status, detail)
 
 
 def finished_bot_game(api, game="kingdom", **options):

@@ -56,7 +56,7 @@ def usernames(server) -> list[str]:
 
 
 def refused(r: httpx.Response, status: int, detail: str) -> None:
-    assert (r.status_code, r.json()) == (status, {"detail": detail}), (r.status_code, r.text)
+    assert (r.status_code, r.json()["detail"]) == (status, detail), (r.status_code, r.text)
 
 
 def raw_post(p: Person, path: str, body: dict) -> httpx.Response:
@@ -269,7 +269,8 @@ def test_nul_in_paths_queries_and_the_socket_is_never_a_server_error(server):
         async with websockets.connect(f"{server.ws_url}/ws/games/a%00b") as ws:
             return json.loads(await asyncio.wait_for(ws.recv(), 5))
 
-    assert asyncio.run(socket()) == {"type": "error", "code": 404, "message": "there is no such game"}
+    assert asyncio.run(socket()) == {"type": "error", "code": 404, "message": "there is no such game",
+                                     "key": "there is no such game", "params": {}}
 
 
 def test_a_socket_actions_key_with_a_control_character_is_refused(server):
@@ -289,7 +290,9 @@ def test_a_socket_actions_key_with_a_control_character_is_refused(server):
                     return got
 
     assert asyncio.run(play()) == {"type": "error", "code": 400,
-                                   "message": "the idempotency key: control and invisible characters are not allowed"}
+                                   "message": "the idempotency key: control and invisible characters are not allowed",
+                                   "key": "the idempotency key: control and invisible characters are not allowed",
+                                   "params": {}}
     with server.app.state.store.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM actions WHERE game_id = :g"), {"g": made["id"]}).scalar() == 0
 

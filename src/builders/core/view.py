@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Generic, TypeVar
 
+from builders.core.messages import Message, msg
 from builders.core.plugins import plugin
 from builders.core.state import A, GameState
 
@@ -67,10 +68,17 @@ class GameView(ABC, Generic[S, A]):
         """What each of the legal ``actions`` costs, by its notation (None: the game shows no costs)."""
         return None
 
-    @abstractmethod
+    def log_message(self, after: S, action: str, chance: Sequence[str]) -> Message:
+        """The public log words for ``action`` (in notation) from the state after it, as a message to
+        translate (:mod:`builders.core.messages`); ``chance`` are the outcomes the action drew. Only
+        public facts. A game that overrides only :meth:`log_text` has its words in English alone."""
+        return msg("{text}", text=self.log_text(after, action, chance))
+
     def log_text(self, after: S, action: str, chance: Sequence[str]) -> str:
-        """The public log words for ``action`` (in notation) from the state after it; ``chance`` are
-        the outcomes the action drew. Only public facts."""
+        """The public log words in English (a game overrides this or :meth:`log_message`)."""
+        if type(self).log_message is GameView.log_message:
+            raise NotImplementedError(f"{type(self).__name__} has neither log_message nor log_text")
+        return str(self.log_message(after, action, chance))
 
 
 @cache

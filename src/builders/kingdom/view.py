@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from builders.core.errors import InvalidSetup
+from builders.core.messages import Message, msg, word
 from builders.core.view import GameView
 from builders.kingdom.data import TERRAINS, location_kind_at, map_rows
 from builders.kingdom.setup import first_game_setup, random_setup
@@ -74,27 +75,38 @@ class KingdomView(GameView[KingdomState, int]):
     def replay(self, fixed: dict[str, Any], final_shared: dict[str, Any]) -> dict[str, Any]:
         return {"board": fixed["board"], "scoring_hexes": final_shared.get("scoring_hexes")}
 
-    def log_text(self, after: KingdomState, action: str, chance: Sequence[str]) -> str:
+    def log_message(self, after: KingdomState, action: str, chance: Sequence[str]) -> Message:
         """The card drawn at the end of a turn stays hidden (it is shown when its owner's next turn
         starts); a replacement card drawn during a turn is public."""
         verb, _, rest = action.partition(" ")
         if verb == "end":
-            words = "ended the turn"
             if not after.is_over():
                 q = after.current_player
                 if after.hand[q] >= 0:
-                    words += f"; seat {q} plays {TERRAINS[after.hand[q]]}"
-            return words
+                    return msg("ended the turn; seat {next} plays {terrain}", next=q,
+                               terrain=TERRAIN_WORDS[TERRAINS[after.hand[q]]])
+            return msg("ended the turn")
         if verb == "build":
-            words = f"built a settlement on {rest}"
+            words = msg("built a settlement on {hex}", hex=rest)
         elif verb in _MOVING_TILES:
             src, _, dst = rest.partition(">")
-            words = f"used the {verb}: moved a settlement from {src} to {dst}"
+            words = msg("used the {tile}: moved a settlement from {src} to {dst}", tile=TILE_WORDS[verb],
+                        src=src, dst=dst)
         else:
-            words = f"used the {verb}: built a settlement on {rest}"
+            words = msg("used the {tile}: built a settlement on {hex}", tile=TILE_WORDS[verb], hex=rest)
         if chance:
-            words += f"; no free hex of the played terrain: drew {', '.join(chance)}"
+            return msg("{action}; no free hex of the played terrain: drew {cards}", action=words,
+                       cards=[TERRAIN_WORDS[card] for card in chance])
         return words
+
+
+#: the terrains and location tiles as the log names them, each a word to translate (written out so
+#: that Babel finds them)
+TERRAIN_WORDS = {w.key: w for w in (word("terrain", "grass"), word("terrain", "canyon"), word("terrain", "desert"),
+                                    word("terrain", "flower"), word("terrain", "forest"))}
+TILE_WORDS = {w.key: w for w in (word("tile", "oracle"), word("tile", "farm"), word("tile", "oasis"),
+                                 word("tile", "tower"), word("tile", "tavern"), word("tile", "barn"),
+                                 word("tile", "harbor"), word("tile", "paddock"))}
 
 
 def scoring_hexes(state: KingdomState) -> dict[str, dict[str, list[list[int]]]]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from builders.core.errors import InvalidSetup
+from builders.core.messages import Message, msg
 from builders.core.view import GameView
 from builders.middle_ages.cards import COST
 from builders.middle_ages.codes import ACTION_PRICE, BUY, COIN_GAIN, COINS, END, OPEN, SEND, send_parts
@@ -56,25 +57,28 @@ class MiddleAgesView(GameView[MiddleAgesState, int]):
             out[state.action_to_string(a)] = cost
         return out
 
-    def log_text(self, after: MiddleAgesState, action: str, chance: Sequence[str]) -> str:
+    def log_message(self, after: MiddleAgesState, action: str, chance: Sequence[str]) -> Message:
         """Every draw of this game is public: the cards that came into a row are named."""
         verb, _, rest = action.partition(" ")
         if verb == "open":
-            words = f"opened {rest}"
+            words = msg("opened {card}", card=rest)
         elif verb == "recruit":
-            words = f"recruited {rest}"
+            words = msg("recruited {card}", card=rest)
         elif verb == "send":
             worker, _, site = rest.partition(" ")
-            words = f"sent {worker} to {site}"
+            words = msg("sent {worker} to {site}", worker=worker, site=site)
         elif verb == "coins":
-            words = f"took {COIN_GAIN[int(rest)]} coins for {rest} action{'s' if rest != '1' else ''}"
+            gain = COIN_GAIN[int(rest)]
+            words = (msg("took {coins} coins for 1 action", coins=gain) if rest == "1" else
+                     msg("took {coins} coins for {actions} actions", coins=gain, actions=int(rest)))
         elif verb == "buy":
-            words = f"bought an action for {ACTION_PRICE} coins"
+            words = msg("bought an action for {coins} coins", coins=ACTION_PRICE)
         else:
-            words = "ended the turn"
+            words = msg("ended the turn")
+        if chance and verb == "recruit":
+            return msg("{action}; {cards} came into the worker row", action=words, cards=list(chance))
         if chance:
-            row = "worker" if verb == "recruit" else "building"
-            words += f"; {', '.join(chance)} came into the {row} row"
+            return msg("{action}; {cards} came into the building row", action=words, cards=list(chance))
         return words
 
 

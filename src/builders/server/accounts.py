@@ -42,6 +42,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from builders.core.messages import Message, msg
 from builders.server import names
 from builders.server.games import ApiError
 from builders.server.limits import shared
@@ -49,7 +50,7 @@ from builders.server.models import (
     AccountRow, ApiTokenRow, ChatRow, DeletedAccountRow, KnownAddressRow, SessionRow,
 )
 from builders.server.schemas import (
-    ApiTokenInfo, CreatedApiToken, NewApiToken, PasswordChange, SessionInfo, SignIn,
+    ApiTokenInfo, CreatedApiToken, LanguageChoice, NewApiToken, PasswordChange, SessionInfo, SignIn,
 )
 from builders.server.store import Store
 
@@ -60,7 +61,7 @@ SESSION_SECONDS = 30 * 24 * 3600
 GUEST_SECONDS = 365 * 24 * 3600
 #: a username (matched whole, after NFKC)
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
-USERNAME_RULE = "a username is 3 to 20 letters, digits, '_' or '-'"
+USERNAME_RULE = msg("a username is 3 to 20 letters, digits, '_' or '-'")
 #: the skeleton of a guest's name (Account.display: "guest 12"; a 0 looks like an o, a 1 like an l)
 GUEST_LOOK = re.compile(r"guest *[0-9ol]+")
 MIN_PASSWORD = 8
@@ -87,6 +88,8 @@ log = logging.getLogger("builders.server")
 class Account:
     id: int
     username: str | None
+    #: the language the account chose for what the server says (None: the browser's)
+    language: str | None = None
 
     @property
     def guest(self) -> bool:
@@ -97,7 +100,8 @@ class Account:
         return self.username or f"guest {self.id}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "username": self.username, "guest": self.guest, "name": self.display}
+        return {"id": self.id, "username": self.username, "guest": self.guest, "name": self.display,
+                "language": self.language}
 
 
 @dataclass(frozen=True)
@@ -279,7 +283,7 @@ class Accounts:
         try:
             username = names.check_name(username, "username", 100)
         except names.BadText as e:
-            raise ApiError(400, str(e)) from None
+            raise ApiError(400, e.message) from None
         if not USERNAME.fullmatch(username):
             raise ApiError(400, USERNAME_RULE)
         check_password(password)
@@ -297,19 +301,19 @@ class Accounts:
         guest's name ("guest 12"), unless it is the seat's own ``account``'s."""
         found = self.look_alike(name)
         if found is not None and found.id != account:
-            raise ApiError(409, f"the name {name!r} looks like {_whose(found)}: choose another")
+            raise ApiError(409, msg("the name {name!r} looks like {found}: choose another", name=name, found=_whose(found)))
         if GUEST_LOOK.fullmatch(names.skeleton(name)):
             own = self.get(account) if account is not None else None
             if own is None or not own.guest or names.skeleton(own.display) != names.skeleton(name):
-                raise ApiError(409, f"the name {name!r} looks like a guest's name: choose another")
+                raise ApiError(409, msg("the name {name!r} looks like a guest's name: choose another", name=name))
 
     def _refuse_taken(self, username: str, guest: Account | None) -> None:
         found = self.look_alike(username)
         if found is None or (guest is not None and found.id == guest.id):
             return
         if (found.username or "").lower() == username.lower():
-            raise ApiError(409, f"the username {username!r} is taken")
-        raise ApiError(409, f"the username {username!r} looks like {_whose(found)}")
+            raise ApiError(409, msg("the username {username!r} is taken", username=username))
+        raise ApiError(409, msg("the username {username!r} looks like {found}", username=username, found=_whose(found)))
 
     def sign_up(self, username: str, password: str, guest: Account | None) -> Account:
         """A named account; a guest's account becomes it (keeping its games). A username that looks
@@ -330,7 +334,7 @@ class Accounts:
                         **names_of, password_hash=digest, created=time.time())).inserted_primary_key[0]
         except IntegrityError:  # signed up meanwhile by another request
             self._refuse_taken(username, guest)
-            raise ApiError(409, f"the username {username!r} is taken") from None
+            raise ApiError(409, msg("the username {username!r} is taken", username=username)) from None
         self._names[account_id] = username
         return Account(account_id, username)
 
@@ -338,7 +342,7 @@ class Accounts:
         name_key = (_normal(username) or "").lower()
         self.limit_sign_in(name_key[:40], address)
         with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.password_hash)
+            row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.password_hash, AccountRow.language)
                                .where(AccountRow.username_key == name_key)).first()
         stored = row.password_hash if row is not None else None
         ok = False
@@ -348,9 +352,9 @@ class Accounts:
             else:  # the same work for an unknown name: the time taken does not tell names apart
                 self.hash(password)
         if not ok:
-            raise ApiError(401, "wrong username or password")
+            raise ApiError(401, msg("wrong username or password"))
         self.remember_address(row.id, address)
-        return Account(row.id, row.username)
+        return Account(row.id, row.username, row.language)
 
     def limit_sign_in(self, name_key: str, address: str) -> None:
         """429 (with the seconds to wait) when a sign-in to ``name_key`` from ``address`` is over a
@@ -363,7 +367,7 @@ class Accounts:
         for key, (count, per) in checks:
             wait = self.limits.take(key, count, per)
             if wait:
-                raise ApiError(429, f"too many sign-in attempts; try again in {math.ceil(wait)} seconds")
+                raise ApiError(429, msg("too many sign-in attempts; try again in {seconds} seconds", seconds=math.ceil(wait)))
 
     def known_address(self, name_key: str, address: str) -> bool:
         """Whether the account named ``name_key`` signed in from ``address`` before."""
@@ -392,7 +396,7 @@ class Accounts:
         """The new password; the account's other sessions and all its API tokens end (their sockets
         are closed)."""
         check_password(new)
-        self.check_password_of(account, old, "the current password is wrong")
+        self.check_password_of(account, old, msg("the current password is wrong"))
         with self.engine.begin() as conn:
             conn.execute(update(AccountRow).where(AccountRow.id == account.id)
                          .values(password_hash=self.hash(new)))
@@ -429,7 +433,7 @@ class Accounts:
         self._names.pop(account.id, None)
         self.sockets.end(ended, "the account was deleted")
 
-    def check_password_of(self, account: Account, password: Any, wrong: str) -> None:
+    def check_password_of(self, account: Account, password: Any, wrong: Message) -> None:
         """403 ``wrong`` unless ``password`` is the account's."""
         with self.engine.connect() as conn:
             stored = conn.execute(select(AccountRow.password_hash).where(AccountRow.id == account.id)).scalar()
@@ -474,12 +478,12 @@ class Accounts:
             return None
         with self.engine.connect() as conn:
             row = conn.execute(select(SessionRow.account_id, SessionRow.csrf, SessionRow.expires,
-                                      AccountRow.username)
+                                      AccountRow.username, AccountRow.language)
                                .join(AccountRow, AccountRow.id == SessionRow.account_id)
                                .where(SessionRow.token_sha == sha(cookie))).first()
         if row is None or row.expires < time.time():
             return None
-        return Account(row.account_id, row.username), row.csrf
+        return Account(row.account_id, row.username, row.language), row.csrf
 
     def identify(self, request: Any, write: bool = False) -> Who:
         """Who sent ``request`` (an HTTP request or a WebSocket). With ``write``, a request that relies
@@ -488,20 +492,28 @@ class Accounts:
         if auth:
             scheme, _, value = auth.partition(" ")
             if scheme.lower() != "bearer" or not value.strip():
-                raise ApiError(401, "the Authorization header must be 'Bearer <personal API token>'")
+                raise ApiError(401, msg("the Authorization header must be 'Bearer <personal API token>'"))
             found = self._token(value.strip())
             if found is None:
-                raise ApiError(401, "the personal API token is not valid")
+                raise ApiError(401, msg("the personal API token is not valid"))
+            request.state.account_language = found[0].language  # the language of its refusals
             return Who(found[0], "bearer", credential=("token", str(found[1])))
         found = self.session(request.cookies.get(SESSION_COOKIE))
         if found is None:
             return Who(None, "none")
         account, csrf = found
+        request.state.account_language = account.language
         if write:
             sent = request.headers.get(CSRF_HEADER.lower()) or ""
             if not hmac.compare_digest(sent.encode("utf-8", "replace"), csrf.encode()):
-                raise ApiError(403, "this request needs your session's CSRF token in the X-CSRF-Token header")
+                raise ApiError(403, msg("this request needs your session's CSRF token in the X-CSRF-Token header"))
         return Who(account, "cookie", csrf, ("session", sha(request.cookies[SESSION_COOKIE])))
+
+    def set_language(self, account: Account, language: str | None) -> Account:
+        """The account's language (None: the browser's); the account as it is now."""
+        with self.engine.begin() as conn:
+            conn.execute(update(AccountRow).where(AccountRow.id == account.id).values(language=language))
+        return Account(account.id, account.username, language)
 
     # -- personal API tokens ---------------------------------------------------------------------
     def create_token(self, account: Account, name: str) -> dict[str, Any]:
@@ -523,7 +535,7 @@ class Accounts:
             gone = conn.execute(delete(ApiTokenRow).where(ApiTokenRow.id == token_id,
                                                           ApiTokenRow.account_id == account.id))
         if gone.rowcount != 1:
-            raise ApiError(404, f"you have no API token {token_id}")
+            raise ApiError(404, msg("you have no API token {token_id}", token_id=token_id))
         self.sockets.end([("token", str(token_id))], "the personal API token was revoked")
 
     def token_account(self, token: str) -> Account | None:
@@ -535,28 +547,29 @@ class Accounts:
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
             return None
         with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username, ApiTokenRow.id.label("token_id"))
+            row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.language,
+                                      ApiTokenRow.id.label("token_id"))
                                .join(ApiTokenRow, ApiTokenRow.account_id == AccountRow.id)
                                .where(ApiTokenRow.token_sha == sha(token))).first()
-        return (Account(row.id, row.username), row.token_id) if row else None
+        return (Account(row.id, row.username, row.language), row.token_id) if row else None
 
 
 def check_password(password: Any) -> None:
     if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise ApiError(400, f"a password needs at least {MIN_PASSWORD} characters")
+        raise ApiError(400, msg("a password needs at least {count} characters", count=MIN_PASSWORD))
     if len(password) > MAX_PASSWORD:
-        raise ApiError(400, f"a password has at most {MAX_PASSWORD} characters")
+        raise ApiError(400, msg("a password has at most {count} characters", count=MAX_PASSWORD))
     try:
         names.check_text(password, "password")
     except names.BadText as e:
-        raise ApiError(400, str(e)) from None
+        raise ApiError(400, e.message) from None
 
 
-def _whose(account: Account) -> str:
+def _whose(account: Account) -> Message:
     """Whose name a look-alike looks like."""
     if account.username is None:
-        return "the name of a deleted account"
-    return f"the registered player {account.username!r}"
+        return msg("the name of a deleted account")
+    return msg("the registered player {username!r}", username=account.username)
 
 
 def _normal(username: Any) -> str | None:
@@ -633,7 +646,7 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
     def sign_up(body: SignIn, request: Request, response: Response):
         who = accounts.identify(request, write=True)
         if who.account is not None and not who.account.guest:
-            raise ApiError(409, f"you are signed in as {who.account.username}: sign out first")
+            raise ApiError(409, msg("you are signed in as {username}: sign out first", username=who.account.username))
         account = accounts.sign_up(body.username, body.password, who.account if who.via == "cookie" else None)
         old = request.cookies.get(SESSION_COOKIE)
         if old and who.via == "cookie":
@@ -660,7 +673,7 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
     def sign_out(request: Request):
         who = accounts.identify(request, write=True)
         if who.via != "cookie":
-            raise ApiError(401, "you are not signed in")
+            raise ApiError(401, msg("you are not signed in"))
         accounts.end_session(request.cookies[SESSION_COOKIE])
         response = Response(status_code=204)
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
@@ -670,17 +683,25 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
     def change_password(body: PasswordChange, request: Request):
         who = accounts.identify(request, write=True)
         if who.via != "cookie" or who.account is None or who.account.guest:
-            raise ApiError(401, "sign in to change your password")
+            raise ApiError(401, msg("sign in to change your password"))
         accounts.change_password(who.account, body.old, body.new, sha(request.cookies[SESSION_COOKIE]))
         return Response(status_code=204)
 
     def named(request: Request, write: bool) -> Account:
         who = accounts.identify(request, write=write)
         if who.account is None:
-            raise ApiError(401, "sign in first")
+            raise ApiError(401, msg("sign in first"))
         if who.account.guest:
-            raise ApiError(403, "a guest has no API tokens: sign up first")
+            raise ApiError(403, msg("a guest has no API tokens: sign up first"))
         return who.account
+
+    @r.put("/api/account/language", response_model=SessionInfo,
+           summary="The language the server speaks to you (null: your browser's), for a guest too")
+    def set_language(body: LanguageChoice, request: Request):
+        who = accounts.identify(request, write=True)
+        if who.account is None:
+            raise ApiError(401, msg("sign in or play as a guest first"))
+        return session_info(accounts.set_language(who.account, body.language), who.csrf)
 
     @r.get("/api/account/tokens", response_model=list[ApiTokenInfo], summary="Your personal API tokens")
     def list_tokens(request: Request):
@@ -691,7 +712,7 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
     def new_token(body: NewApiToken, request: Request):
         account = named(request, True)
         if accounts.identify(request).via != "cookie":
-            raise ApiError(403, "a personal API token cannot make tokens: sign in to make one")
+            raise ApiError(403, msg("a personal API token cannot make tokens: sign in to make one"))
         return accounts.create_token(account, body.name)
 
     @r.delete("/api/account/tokens/{token_id}", status_code=204, summary="Revoke a personal API token")
@@ -704,12 +725,13 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
     async def delete_account(body: DeleteAccount, request: Request):
         who = await run_in_threadpool(accounts.identify, request, True)
         if who.account is None:
-            raise ApiError(401, "sign in to delete your account")
+            raise ApiError(401, msg("sign in to delete your account"))
         if who.via != "cookie":
-            raise ApiError(403, "an account is deleted from a signed-in session, not with a personal API token")
+            raise ApiError(403, msg("an account is deleted from a signed-in session, not with a personal API token"))
         if who.account.guest:
-            raise ApiError(403, "a guest account has no password to confirm with: sign up first, or just sign out")
-        await run_in_threadpool(accounts.check_password_of, who.account, body.password, "the password is wrong")
+            raise ApiError(403, msg("a guest account has no password to confirm with: sign up first, or just sign out"))
+        await run_in_threadpool(accounts.check_password_of, who.account, body.password,
+                                msg("the password is wrong"))
         await run_in_threadpool(accounts.delete_account, who.account)  # its credentials end first
         if on_delete is not None:
             await on_delete(who.account.id)  # then its seats of the games going on are resigned

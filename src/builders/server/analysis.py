@@ -38,6 +38,7 @@ from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, create_en
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from builders.core.messages import msg
 from builders.core.rng import Rng
 from builders.server import settings
 from builders.server.bots import _watch_parent
@@ -278,13 +279,13 @@ class Analyses:
     # -- hints -----------------------------------------------------------------------------------
     async def hint(self, live: Live, seat: int) -> dict[str, Any]:
         if not live.options.get("hints"):
-            raise ApiError(403, "this game was created without hints")
+            raise ApiError(403, msg("this game was created without hints"))
         if live.over:
-            raise ApiError(409, "the game is over")
+            raise ApiError(409, msg("the game is over"))
         if seat != live.state.current_player:
-            raise ApiError(403, f"it is seat {live.state.current_player}'s turn, not seat {seat}'s")
+            raise ApiError(403, msg("it is seat {turn}'s turn, not seat {seat}'s", turn=live.state.current_player, seat=seat))
         if live.seats[seat]["type"] != "human":
-            raise ApiError(403, f"seat {seat} is played by a bot now")
+            raise ApiError(403, msg("seat {seat} is played by a bot now", seat=seat))
         n = len(live.steps)
         key = (live.id, live.version, seat)
         found = self._hints.get(key)
@@ -329,17 +330,17 @@ class Analyses:
 
     def get(self, live: Live) -> dict[str, Any]:
         if not live.over:
-            raise ApiError(409, "the game is not over: it can be analysed once it is over")
+            raise ApiError(409, msg("the game is not over: it can be analysed once it is over"))
         row = self._row(live.id)
         if row is None:
-            raise ApiError(404, "this game has not been analysed yet: start its analysis with POST")
+            raise ApiError(404, msg("this game has not been analysed yet: start its analysis with POST"))
         return self._public(row)
 
     def start_analysis(self, live: Live) -> tuple[dict[str, Any], bool]:
         """The analysis of ``live`` (started now if there is none, or again if it failed); whether it
         was started by this call."""
         if not live.over:
-            raise ApiError(409, "the game is not over: it can be analysed once it is over")
+            raise ApiError(409, msg("the game is not over: it can be analysed once it is over"))
         row = self._row(live.id)
         if row is not None and row["status"] != "failed":
             if row["status"] == "running" and live.id not in self._tasks and self.service.acting:
@@ -409,7 +410,7 @@ def router(service: GameService, accounts: Any, analyses: Analyses) -> APIRouter
                    seat: int | None = Query(None, ge=0, le=3)) -> dict[str, Any]:
         live = await visible(service, accounts, game_id, request, x_seat_token)
         if not live.options.get("hints"):
-            raise ApiError(403, "this game was created without hints")
+            raise ApiError(403, msg("this game was created without hints"))
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
         assert who is not None
         return await analyses.hint(live, who)

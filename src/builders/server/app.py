@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from builders.core.messages import Message, msg
 from builders.core.plugins import plugins
 from builders.server import accounts as accounts_module, seats as seats_module
 from builders.server.accounts import Accounts
@@ -36,6 +38,7 @@ from builders.server.jobs import JobQueue
 from builders.server.cluster import Cluster
 from builders.server.games import ApiError, GameService
 from builders.server.guard import Guard, Limits
+from builders.server.messages import http_message, language, load as load_catalogues, refusal, scope_language
 from builders.server.migrate import prepare as prepare_database
 from builders.server.ops import RETRY_AFTER, install_ops
 from builders.server.privacy import visible
@@ -87,7 +90,7 @@ class BodyLimit:
                 except ValueError:
                     too_big = False
                 if too_big:
-                    return await self._refuse(send)
+                    return await self._refuse(scope, send)
         seen = 0
 
         async def limited():
@@ -111,10 +114,11 @@ class BodyLimit:
             await self.app(scope, limited, tracking_send)
         except _TooLarge:
             if not started:
-                await self._refuse(send)
+                await self._refuse(scope, send)
 
-    async def _refuse(self, send):
-        body = b'{"detail":"the request body is too large: at most %d bytes"}' % self.limit
+    async def _refuse(self, scope, send):
+        body = json.dumps(refusal(msg("the request body is too large: at most {count} bytes", count=self.limit),
+                                    scope_language(scope))).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})
@@ -155,6 +159,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     ``upgrade`` false refuses an old database schema (:class:`builders.server.migrate.SchemaError`)
     instead of upgrading it.
     """
+    load_catalogues()  # the server's words in every language (builders.server.messages): a broken one stops here
     store = Store(prepare_database(db_url or default_db_url(), upgrade), create=False)
     # with Redis, bot moves and analyses are jobs for `builders worker` processes (builders.server.jobs)
     jobs = JobQueue(redis_url) if redis_url else None
@@ -215,43 +220,48 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     app.state.cluster = cluster
     app.add_middleware(Guard, limits=limits, metrics=install_ops(app, service, store, cluster), redis_url=redis_url)
 
+    def refused(request: Request, message: Message, status: int, headers: dict[str, str] | None = None):
+        """A refusal in the reader's language, with its key and parameters (builders.server.messages)."""
+        return JSONResponse(refusal(message, language(request)), status_code=status, headers=headers)
+
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
         retry = {"Retry-After": str(RETRY_AFTER)} if exc.status == 503 else None
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=retry)
+        return refused(request, exc.message, exc.status, retry)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_error(request: Request, exc: SQLAlchemyError):
         if unreachable(exc):
             log.warning("the database cannot be reached: %s %s answered 503", request.method, request.url.path)
-            return JSONResponse({"detail": "the database cannot be reached just now; nothing changed, "
-                                           "try again in a few seconds"},
-                                status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+            return refused(request, msg("the database cannot be reached just now; nothing changed, "
+                                        "try again in a few seconds"), 503, {"Retry-After": str(RETRY_AFTER)})
         log.exception("request failed: %s %s", request.method, request.url.path)
-        return JSONResponse({"detail": "the server failed to handle this request"}, status_code=500)
+        return refused(request, msg("the server failed to handle this request"), 500)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
         errors = exc.errors()
         first = errors[0] if errors else {}
         if first.get("type") == "json_invalid":
-            return JSONResponse({"detail": "the request body is not valid JSON"}, status_code=400)
-        refused = [e for e in errors if e.get("type") == TEXT_ERROR]  # a control character, a bad name
-        if refused:
-            return JSONResponse({"detail": str(refused[0]["msg"])}, status_code=400)
+            return refused(request, msg("the request body is not valid JSON"), 400)
+        texts = [e for e in errors if e.get("type") == TEXT_ERROR]  # a control character, a bad name
+        if texts:
+            return refused(request, texts[0].get("ctx", {}).get("message") or str(texts[0]["msg"]), 400)
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
-        message = str(first.get("msg", "is not valid"))
-        return JSONResponse({"detail": f"{where}: {message}"[:300]}, status_code=422)
+        # pydantic's own sentence stays English (it is about the request's form, for programs)
+        problem = str(first.get("msg", "is not valid"))[:300 - len(where)]
+        return refused(request, msg("{field}: {problem}", field=where, problem=problem), 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+        said = getattr(exc, "message", None) or http_message(exc.status_code, str(exc.detail))
+        return refused(request, said, exc.status_code,
+                       getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception):
         log.exception("request failed: %s %s", request.method, request.url.path)
-        return JSONResponse({"detail": "the server failed to handle this request"}, status_code=500)
+        return refused(request, msg("the server failed to handle this request"), 500)
 
     # -- games ---------------------------------------------------------------------------------
     @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
@@ -260,7 +270,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         who = accounts.identify(request, write=True)
         creator = who.account.id if who.account else None
         if body.hints and body.rated:
-            raise ApiError(400, "a rated game has no hints: leave hints out or make the game unrated")
+            raise ApiError(400, msg("a rated game has no hints: leave hints out or make the game unrated"))
         check_rated(body, who.account)
 
         def find_user(name: str) -> int | None:
@@ -315,7 +325,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     async def state(request: Request, game_id: str = GameId, x_seat_token: str | None = Token,
                     seat: int | None = SeatChoice):
         live = await visible(service, accounts, game_id, request, x_seat_token)
-        return _json(service.view_text(live, seat_for(service, accounts, live, request, x_seat_token, seat, False)))
+        return _json(service.view_text(live, seat_for(service, accounts, live, request, x_seat_token, seat, False),
+                                       language(request)))
 
     @app.post("/api/games/{game_id}/actions", response_model=View, tags=["play"],
               summary="Play an action for the seat of the token")
@@ -324,7 +335,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         live = await visible(service, accounts, game_id, request, x_seat_token)
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
         await service.act_as(live, who, body.action, body.version)
-        return _json(service.view_text(live, who))
+        return _json(service.view_text(live, who, language(request)))
 
     @app.post("/api/games/{game_id}/undo", response_model=View, tags=["play"],
               summary="Take back the seat's last action of its turn")
@@ -333,7 +344,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         live = await visible(service, accounts, game_id, request, x_seat_token)
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
         await service.undo_as(live, who)
-        return _json(service.view_text(live, who))
+        return _json(service.view_text(live, who, language(request)))
 
     @app.post("/api/games/{game_id}/resign", response_model=Summary, tags=["seats"],
               summary="Resign (a loss: placed last; with one player left the game ends), or with "
@@ -374,7 +385,8 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
              summary="A finished game's position after n actions")
     async def replay(request: Request, game_id: str = GameId, n: int = PathParam(ge=0, le=100_000),
                      x_seat_token: str | None = Token):
-        return service.replay_view((await visible(service, accounts, game_id, request, x_seat_token)).id, n)
+        return service.replay_view((await visible(service, accounts, game_id, request, x_seat_token)).id, n,
+                                   language(request))
 
     @app.websocket("/ws/games/{game_id}")
     async def socket(ws: WebSocket, game_id: str):

@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import APIRouter, Path as PathParam, Request
 from sqlalchemy import insert, select
 
+from builders.core.messages import msg
 from builders.server import names
 from builders.server.accounts import Accounts, RateLimit
 from builders.server.games import ApiError, GameService, Live, _saving
@@ -48,21 +49,21 @@ class Chat:
 
     def post(self, live: Live, seat: int | None, account: Any, text: Any) -> dict[str, Any]:
         if not isinstance(text, str) or not text.strip():
-            raise ApiError(400, "a chat message needs some text")
+            raise ApiError(400, msg("a chat message needs some text"))
         text = text.strip()
         if len(text) > MAX_CHAT:
-            raise ApiError(400, f"a chat message has at most {MAX_CHAT} characters, not {len(text)}")
+            raise ApiError(400, msg("a chat message has at most {count} characters, not {length}", count=MAX_CHAT, length=len(text)))
         try:  # the HTTP body was checked already; any other caller is checked here
             names.check_text(text, "chat message", newlines=True)
         except names.BadText as e:
-            raise ApiError(400, str(e)) from None
+            raise ApiError(400, e.message) from None
         if seat is None and account is None:
-            raise ApiError(401, "sign in or play as a guest to chat")
+            raise ApiError(401, msg("sign in or play as a guest to chat"))
         channel = "players" if seat is not None else "spectators"
         who = f"account:{account.id}" if account is not None else f"seat:{live.id}:{seat}"
         wait = self.limit.check(who)
         if wait:
-            raise ApiError(429, f"too many chat messages; wait {int(wait) + 1} seconds")
+            raise ApiError(429, msg("too many chat messages; wait {seconds} seconds", seconds=int(wait) + 1))
         author = account.display if account is not None else SEAT_NAMES[seat]
         now = time.time()
         with _saving():
@@ -108,7 +109,7 @@ def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, An
     live.options = options
     live.changed()
     for client in list(live.clients):
-        client.send(service.state_message(live, client.seat))
+        client.send(service.message_for(live, client))
     return created
 
 
@@ -138,11 +139,11 @@ def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
         who = accounts.identify(request, write=True)
         mine = service.seats_of(live, who.account.id if who.account else None)
         if not mine:
-            raise ApiError(403, "only a signed-in player of this game can offer a rematch")
+            raise ApiError(403, msg("only a signed-in player of this game can offer a rematch"))
         if not live.over:
-            raise ApiError(409, "a rematch is offered once the game is over")
+            raise ApiError(409, msg("a rematch is offered once the game is over"))
         if live.options.get("rematch"):
-            raise ApiError(409, f"a rematch was offered already: game {live.options['rematch']}")
+            raise ApiError(409, msg("a rematch was offered already: game {rematch}", rematch=live.options['rematch']))
         return make_rematch(service, live, who.account.id)
 
     return r

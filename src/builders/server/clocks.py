@@ -39,6 +39,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from builders.core.messages import msg
 from builders.core.state import Chance
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.models import ActionRow, ChatRow, GameRow, LeaseRow, SeatOwnerRow, SessionRow
@@ -57,11 +58,11 @@ def initial(spec: ClockSpec | None, players: int) -> dict[str, Any] | None:
         return None
     if spec.kind == "live":
         if spec.total is None or spec.per_turn is not None:
-            raise ApiError(400, "a live clock has a total time (and an increment), not a time per turn")
+            raise ApiError(400, msg("a live clock has a total time (and an increment), not a time per turn"))
         start = float(spec.total)
     else:
         if spec.per_turn is None or spec.total is not None or spec.increment:
-            raise ApiError(400, "a turn-based clock has a time per turn only")
+            raise ApiError(400, msg("a turn-based clock has a time per turn only"))
         start = float(spec.per_turn)
     return {"kind": spec.kind, "total": spec.total, "increment": spec.increment, "per_turn": spec.per_turn,
             "bot": spec.bot, "left": [start] * players, "running": None, "since": time.time(), "flagged": []}

@@ -281,7 +281,7 @@ class Cluster:
                     if live is not None:  # its seats and spectators are gone: tell the clients here
                         live.changed()
                         for client in list(live.clients):
-                            client.send(self.service.state_message(live, client.seat))
+                            client.send(self.service.message_for(live, client))
             if not seen:
                 del self.presence[game_id]
         for game_id in [g for g in self.sent if g not in self.service.live]:
@@ -444,7 +444,7 @@ class Cluster:
         elif before[0] != seats:
             live.changed()
             for client in list(live.clients):
-                client.send(self.service.state_message(live, client.seat))
+                client.send(self.service.message_for(live, client))
         elif before[1] != watching:  # only the spectators' count: the players here are told
             live.changed()
             self.service.tell_players_presence(live)

@@ -32,11 +32,12 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.errors import BuildersError, InvalidSetup
 from builders.core.games import get_game
-from builders.core.messages import Message, msg
+from builders.core.messages import Message, msg, verbatim
 from builders.core.plugins import plugin
 from builders.core.state import GameState
 from builders.core.view import GameView, get_view
 from builders.server.bots import BotRunner
+from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE, translate
 from builders.server.schemas import CreateGame, SetupSpec
 from builders.server.store import Stale, Store, StoredStep
 
@@ -63,7 +64,7 @@ class ApiError(Exception):
     def __init__(self, status: int, message: Message | str):
         super().__init__(str(message))
         self.status = status
-        self.message = message if isinstance(message, Message) else msg("{text}", text=message)
+        self.message = message if isinstance(message, Message) else verbatim(message)
         self.detail = str(message)
 
 
@@ -71,6 +72,8 @@ class Client(Protocol):
     """A connected WebSocket client of one game (see :mod:`builders.server.ws`)."""
 
     seat: int | None
+    #: the language of the client's reader (builders.server.messages; "en" when it has none)
+    lang: str
 
     def send(self, text: str) -> None: ...
 
@@ -161,13 +164,15 @@ COLOURS = ("red", "blue", "white", "black", "yellow", "purple", "pink", "teal")
 def check_colours(colours: list[str], players: int) -> None:
     """Refuse a list of seat colours that is not one known colour per seat, each a different one."""
     if len(colours) != players:
-        raise ApiError(400, f"give one colour per seat: {players} colours, not {len(colours)}")
+        raise ApiError(400, msg("give one colour per seat: {players} colours, not {colours}", players=players, colours=len(colours)))
     for i, colour in enumerate(colours):
         if colour not in COLOURS:
-            raise ApiError(400, f"seat {i} has an unknown colour {colour!r}: choose one of {', '.join(COLOURS)}")
+            raise ApiError(400, msg("seat {seat} has an unknown colour {colour!r}: choose one of {colours}", seat=i, colour=colour,
+                                        colours=", ".join(COLOURS)))
     for i, colour in enumerate(colours):
         if colour in colours[:i]:
-            raise ApiError(400, f"seats {colours.index(colour)} and {i} are both {colour}: give each seat its own colour")
+            raise ApiError(400, msg("seats {first} and {seat} are both {colour}: give each seat its own colour",
+                                        first=colours.index(colour), seat=i, colour=colour))
 
 
 def initial_state(game: str, setup: dict[str, Any], options: dict[str, Any] | None) -> GameState:
@@ -269,7 +274,7 @@ class GameService:
             self.freshen(live)
             return live
         if not isinstance(game_id, str) or not game_id or not game_id.isprintable():  # no NUL to the database
-            raise ApiError(404, "there is no such game")
+            raise ApiError(404, msg("there is no such game"))
         return self._load(game_id)
 
     async def fetch(self, game_id: str) -> Live:
@@ -285,7 +290,7 @@ class GameService:
                         self.refresh(live, found)
             return live
         if not isinstance(game_id, str) or not game_id or not game_id.isprintable():  # no NUL to the database
-            raise ApiError(404, "there is no such game")
+            raise ApiError(404, msg("there is no such game"))
         found = await asyncio.to_thread(self.store.snapshot, game_id)
         live = self.live.get(game_id)  # loaded meanwhile
         if live is not None:
@@ -379,16 +384,17 @@ class GameService:
     async def _write(self, live: Live, method: Any, *args: Any) -> None:
         """Commit one write of ``live`` in a thread (other games go on meanwhile; nobody is told
         before it is committed). A stale copy (another process changed the game) is brought up to
-        date, its clients get the fresh state, and the change is refused with 409."""
+        date, its clients get the fresh state, and the change is refused with 409. ``at_once``: a
+        write that may be tried on the event loop first, without waiting (``method(..., wait=False)``:
+        a SQLite append), in a thread only if it would have to wait."""
         try:
             await asyncio.to_thread(method, *args)
         except Stale:
             self.refresh(live)
-            raise ApiError(409, "the game was changed meanwhile (by another server process): "
-                                "its current state has been sent; choose again") from None
+            raise ApiError(409, msg("the game was changed meanwhile (by another server process): its current state has been sent; choose again")) from None
         except SQLAlchemyError:
             log.exception("a database write failed")
-            raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
+            raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
 
     def _save_seats(self, live: Live, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> None:
         """Store new seats of ``live`` (and its clock, moved on, and new ``options``) if the stored
@@ -415,7 +421,7 @@ class GameService:
         except Stale:
             if not live.lock.locked():
                 self.refresh(live)
-            raise ApiError(409, "the game was changed meanwhile (by another server process): try again") from None
+            raise ApiError(409, msg("the game was changed meanwhile (by another server process): try again")) from None
         live.version += 1
         if "options" in values:
             live.options = values["options"]
@@ -455,10 +461,10 @@ class GameService:
                 before = len(state.history)
                 state.apply(action)
             except BuildersError as e:
-                raise ApiError(409, f"game {game_id} cannot be replayed at action {n}: {e}") from None
+                raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: {error}", game_id=game_id, n=n,
+                                        error=verbatim(str(e)))) from None
             if state.forced:
-                raise ApiError(409, f"game {game_id} cannot be replayed at action {n}: "
-                                    f"the recorded draws did not happen")
+                raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: the recorded draws did not happen", game_id=game_id, n=n))
             entries.append(log_entry(presenter, state, n, step.seat, action,
                                      [str(c) for c in state.history[before + 1:]]))
 
@@ -490,7 +496,7 @@ class GameService:
             await asyncio.to_thread(self.store.create, row)
         except SQLAlchemyError:
             log.exception("a database write failed")
-            raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
+            raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
         self._register(live)
         return out
 
@@ -508,25 +514,24 @@ class GameService:
             if spec.type == "human":
                 kinds = int(spec.open) + int(spec.invite) + int(spec.user is not None)
                 if kinds > 1:
-                    raise ApiError(400, f"seat {i} can be open, an invitation or a username's, not several of them")
+                    raise ApiError(400, msg("seat {seat} can be open, an invitation or a username's, not several of them", seat=i))
                 if spec.user is not None and (creator is None or find_user is None):
-                    raise ApiError(401, "inviting by username needs an account: sign in first")
+                    raise ApiError(401, msg("inviting by username needs an account: sign in first"))
                 others += kinds
                 if req.private and spec.open:
-                    raise ApiError(400, f"seat {i} is open, but a private game is seen by its players only: "
-                                        "invite the other players with an invitation link or by username")
+                    raise ApiError(400, msg("seat {seat} is open, but a private game is seen by its players only: invite the other "
+                                        "players with an invitation link or by username", seat=i))
         if req.colours is not None:
             check_colours(req.colours, len(req.seats))
         seeded = req.setup is not None and req.setup.seed is not None
         if seeded and others:
-            raise ApiError(400, "a seed may be chosen only when every human seat is yours (against bots or "
-                                "pass-and-play): it would tell you the other players' cards")
+            raise ApiError(400, msg("a seed may be chosen only when every human seat is yours (against bots or pass-and-play): it would tell you the other players' cards"))
         users: dict[int, int] = {}
         for i, spec in enumerate(req.seats):
             if spec.type == "human" and spec.user is not None:
                 found = find_user(spec.user)
                 if found is None:
-                    raise ApiError(404, f"there is no player named {spec.user!r}")
+                    raise ApiError(404, msg("there is no player named {user!r}", user=spec.user))
                 users[i] = found
         for i, spec in enumerate(req.seats):
             if spec.type == "human" and spec.name is not None:
@@ -536,7 +541,7 @@ class GameService:
         try:
             state = get_game(req.game).new_state(setup)
         except BuildersError as e:
-            raise ApiError(400, str(e)) from None
+            raise ApiError(400, verbatim(str(e))) from None
         game_id = secrets.token_urlsafe(6)
         seats, created = [], []
         for i, spec in enumerate(req.seats):
@@ -591,13 +596,13 @@ class GameService:
         counts = self.store.games_by(creator, address)
         theirs = max(counts["account_unfinished"], counts["address_unfinished"])
         if theirs >= going_on:
-            raise ApiError(429, f"you have {_games(theirs)} going on, as many as one person may have at once: "
-                                f"create another when {_ended(theirs)}")
+            raise ApiError(429, msg("you have {games} going on, as many as one person may have at once: create "
+                                    "another when {ended}", games=_games(theirs), ended=_ended(theirs)))
         waits = max(counts["account_open"], counts["address_open"])
         if opening and waits >= waiting:
-            raise ApiError(429, f"you have {_games(waits)} waiting for players, as many as one person may have "
-                                f"at once: create another when {'it has' if waits == 1 else 'one of them has'} "
-                                f"started (its seats all taken)")
+            raise ApiError(429, msg("you have {games} waiting for players, as many as one person may have at "
+                                    "once: create another when {started} (its seats all taken)", games=_games(waits),
+                                    started=msg("it has started") if waits == 1 else msg("one of them has started")))
 
     def check_bots_only(self, creator: int | None, address: str, per_creator: int, most: int) -> None:
         """ApiError 429 when a game of bots alone by ``creator`` (an account id, or None) from
@@ -607,11 +612,13 @@ class GameService:
         theirs = sum(1 for options in games
                      if (creator is not None and options.get("creator") == creator) or options.get("address") == address)
         if theirs >= per_creator:
-            raise ApiError(429, f"you already have {_games(theirs)} of bots alone going on, as many as one player "
-                                f"may have at once: create another when {_ended(theirs)}")
+            cap = msg("you already have {games} of bots alone going on, as many as one player may have at once",
+                      games=_games(theirs))
+            raise ApiError(429, msg("{cap}: create another when {ended}", cap=cap, ended=_ended(theirs)))
         if len(games) >= most:
-            raise ApiError(429, f"the server already runs {_games(len(games))} of bots alone, as many as it takes at "
-                                f"once: create yours when {_ended(len(games))}")
+            cap = msg("the server already runs {games} of bots alone, as many as it takes at once",
+                      games=_games(len(games)))
+            raise ApiError(429, msg("{cap}: create yours when {ended}", cap=cap, ended=_ended(len(games))))
 
     def link(self, game_id: str, seat: int, token: str) -> str:
         return f"/play/{game_id}#seat={seat}&token={token}"
@@ -620,14 +627,14 @@ class GameService:
         """Claim open seat ``seat`` for ``account`` (None: a program, which gets the seat's token)."""
         live = self.get(game_id)
         if live.over:
-            raise ApiError(409, "the game is over")
+            raise ApiError(409, msg("the game is over"))
         if not 0 <= seat < len(live.seats):
-            raise ApiError(409, f"the game has seats 0 to {len(live.seats) - 1}, not {seat}")
+            raise ApiError(409, msg("the game has seats 0 to {last}, not {seat}", last=len(live.seats) - 1, seat=seat))
         s = live.seats[seat]
         if s["type"] != "human" or not s["open"]:
-            raise ApiError(409, f"seat {seat} is not open: it is joined by its own link")
+            raise ApiError(409, msg("seat {seat} is not open: it is joined by its own link", seat=seat))
         if s["claimed"]:
-            raise ApiError(409, f"seat {seat} is already taken")
+            raise ApiError(409, msg("seat {seat} is already taken", seat=seat))
         if name is not None:
             self.check_seat_name(name, account)
         return self._take(live, seat, name, account)
@@ -636,12 +643,12 @@ class GameService:
         """Take the seat of invitation ``code``: the first to open the link gets it, then it is dead."""
         live = self.get(game_id)
         if not isinstance(code, str) or not code or len(code) > MAX_TOKEN_LENGTH:
-            raise ApiError(404, "this invitation link is not valid")
+            raise ApiError(404, msg("this invitation link is not valid"))
         found = self.invited_seat(live, code)
         if found is None:
-            raise ApiError(410, "this invitation link has been used already or is not valid")
+            raise ApiError(410, msg("this invitation link has been used already or is not valid"))
         if live.over:
-            raise ApiError(409, "the game is over")
+            raise ApiError(409, msg("the game is over"))
         return self._take(live, found, None, account)
 
     @staticmethod
@@ -699,7 +706,7 @@ class GameService:
     def no_such_game(game_id: str) -> ApiError:
         """The refusal of a game that does not exist, or is private and not the asker's (the same
         answer: a private game's existence is not told)."""
-        return ApiError(404, f"there is no game {game_id!r}")
+        return ApiError(404, msg("there is no game {game_id!r}", game_id=game_id))
 
     # -- seats ---------------------------------------------------------------------------------
     def seat_of(self, live: Live, token: Any) -> int | None:
@@ -707,7 +714,7 @@ class GameService:
         if token is None:
             return None
         if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
-            raise ApiError(401, "the seat token is not valid")
+            raise ApiError(401, msg("the seat token is not valid"))
         digest = token_hash(token)
         found = None
         for s in live.seats:  # look at every seat: the time taken does not depend on the match
@@ -715,12 +722,12 @@ class GameService:
             if hmac.compare_digest(stored.encode(), digest.encode()) and found is None:
                 found = s["seat"]
         if found is None:
-            raise ApiError(401, "the seat token is not valid for this game")
+            raise ApiError(401, msg("the seat token is not valid for this game"))
         return found
 
     def require_seat(self, live: Live, token: Any) -> int:
         if token is None:
-            raise ApiError(401, "this needs the seat token (header X-Seat-Token)")
+            raise ApiError(401, msg("this needs the seat token (header X-Seat-Token)"))
         seat = self.seat_of(live, token)
         assert seat is not None
         return seat
@@ -839,23 +846,31 @@ class GameService:
         """The view of ``seat`` (None: a spectator) as JSON data."""
         return orjson.loads(self.view_text(live, seat))
 
-    def view_text(self, live: Live, seat: int | None) -> str:
-        """The view of ``seat`` as JSON text; the shared part is encoded once per change."""
-        key = ("text", seat)
+    def view_text(self, live: Live, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The view of ``seat`` as JSON text, its log in ``lang``; the shared part is encoded once per
+        change and language."""
+        key = ("text", seat, lang)
         text = live.cache.get(key)
         if text is None:
-            common = live.cache.get("common_text")
+            common = live.cache.get(("common_text", lang))
             if common is None:
-                common = live.cache["common_text"] = _dumps(self._common(live))[1:-1]
+                shared = self._common(live)
+                if lang != DEFAULT_LANGUAGE:
+                    shared = {**shared, "log": log_in(live.log, lang)}
+                common = live.cache[("common_text", lang)] = _dumps(shared)[1:-1]
             text = live.cache[key] = _dumps(self._own(live, seat))[:-1] + "," + common + "}"
         return text
 
-    def state_message(self, live: Live, seat: int | None) -> str:
-        key = ("message", seat)
+    def state_message(self, live: Live, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
+        key = ("message", seat, lang)
         text = live.cache.get(key)
         if text is None:
-            text = live.cache[key] = '{"type":"state",' + self.view_text(live, seat)[1:]
+            text = live.cache[key] = '{"type":"state",' + self.view_text(live, seat, lang)[1:]
         return text
+
+    def message_for(self, live: Live, client: Client) -> str:
+        """:meth:`state_message` for ``client``: its seat's view, in its language."""
+        return self.state_message(live, client.seat, getattr(client, "lang", DEFAULT_LANGUAGE))
 
     # -- playing -------------------------------------------------------------------------------
     async def act(self, game_id: str, token: Any, text: Any, version: Any = None, key: Any = None) -> Live:
@@ -868,20 +883,20 @@ class GameService:
         """Play ``text`` for ``seat`` (whose token was checked). ``key`` is the client's key for the
         action: an action already stored with the same key and seat is not played again."""
         if not isinstance(text, str):
-            raise ApiError(400, "the action must be a string in the game's notation")
+            raise ApiError(400, msg("the action must be a string in the game's notation"))
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-            raise ApiError(400, "version must be a whole number")
+            raise ApiError(400, msg("version must be a whole number"))
         if key is None:
             key = REQUEST_KEY.get()
         if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 100):
-            raise ApiError(400, "the idempotency key must be a string of 1 to 100 characters")
+            raise ApiError(400, msg("the idempotency key must be a string of 1 to 100 characters"))
         if key is not None and not key.isprintable():
-            raise ApiError(400, "the idempotency key: control and invisible characters are not allowed")
+            raise ApiError(400, msg("the idempotency key: control and invisible characters are not allowed"))
         async with live.lock:
             if key is not None and self._keyed(live, seat, key):
                 return
             if live.seats[seat]["type"] != "human":
-                raise ApiError(403, f"seat {seat} is played by a bot now")
+                raise ApiError(403, msg("seat {seat} is played by a bot now", seat=seat))
             try:
                 await self._apply(live, seat, text, version=version, by_bot=False, key=key)
             except ApiError as e:
@@ -894,7 +909,7 @@ class GameService:
         for step in reversed(live.steps):
             if step.key == key:
                 if step.seat != seat:
-                    raise ApiError(409, "this idempotency key was used for another seat's action")
+                    raise ApiError(409, msg("this idempotency key was used for another seat's action"))
                 return True
         return False
 
@@ -902,20 +917,20 @@ class GameService:
                      key: str | None = None) -> None:
         st = live.state
         if live.over:
-            raise ApiError(409, "the game is over")
+            raise ApiError(409, msg("the game is over"))
         if seat != st.current_player:
-            raise ApiError(403, f"it is seat {st.current_player}'s turn, not seat {seat}'s")
+            raise ApiError(403, msg("it is seat {turn}'s turn, not seat {seat}'s", turn=st.current_player, seat=seat))
         if version is not None and version != live.version:
-            raise ApiError(409, f"the game has changed: it is at version {live.version}, not {version}")
+            raise ApiError(409, msg("the game has changed: it is at version {version}, not {sent}", version=live.version, sent=version))
         if len(text) > 200:
-            raise ApiError(400, "an action is at most 200 characters long")
+            raise ApiError(400, msg("an action is at most 200 characters long"))
         new = st.copy()
         try:
             action = new.parse_action(text)
             before = len(new.history)
             new.apply(action)
         except BuildersError as e:
-            raise ApiError(400, str(e)) from None
+            raise ApiError(400, verbatim(str(e))) from None
         chance = [str(c) for c in new.history[before + 1:]]
         step = StoredStep(seat, new.action_to_string(action), chance, by_bot, key)
         n = len(live.steps)
@@ -942,19 +957,19 @@ class GameService:
         else:
             self._schedule_bot(live)
 
-    def undo_refusal(self, live: Live, seat: int) -> str | None:
+    def undo_refusal(self, live: Live, seat: int) -> Message | None:
         """Why ``seat`` cannot undo now (None: it can)."""
         st = live.state
         if live.over:
-            return "the game is over"
+            return msg("the game is over")
         if seat != st.current_player:
-            return "only the player to move can undo, within their own turn"
+            return msg("only the player to move can undo, within their own turn")
         if live.seats[seat]["type"] != "human":
-            return f"seat {seat} is played by a bot now"
+            return msg("seat {seat} is played by a bot now", seat=seat)
         if not live.steps or live.steps[-1].seat != seat:
-            return "there is nothing to undo in this turn"
+            return msg("there is nothing to undo in this turn")
         if live.steps[-1].chance:
-            return "a card was drawn since that action: it cannot be undone"
+            return msg("a card was drawn since that action: it cannot be undone")
         return None
 
     async def undo(self, game_id: str, token: Any) -> Live:
@@ -1014,9 +1029,9 @@ class GameService:
         resigned or handed_over; the clocks say timeout) note it for every player."""
         async with live.lock:
             if live.over:
-                raise ApiError(409, "the game is over")
+                raise ApiError(409, msg("the game is over"))
             if live.seats[seat]["type"] != "human":
-                raise ApiError(409, f"seat {seat} is already played by a bot")
+                raise ApiError(409, msg("seat {seat} is already played by a bot", seat=seat))
             seats = [dict(x) for x in live.seats]
             resigned = list(live.options.get("resigned") or [])
             options: dict[str, Any] | None = None
@@ -1040,8 +1055,8 @@ class GameService:
                         await asyncio.to_thread(self.check_bots_only, live.options.get("creator"), address or "?",
                                                 *caps)
                     except ApiError as e:
-                        raise ApiError(409, "leaving would leave this game to bots alone: "
-                                            + e.detail.split(":")[0]) from None
+                        raise ApiError(409, msg("leaving would leave this game to bots alone: {reason}",
+                                                reason=e.message.params["cap"])) from None
                 options = {**(options or live.options), "bots_only": True}
                 if address is not None and not options.get("address"):
                     options["address"] = address
@@ -1057,14 +1072,14 @@ class GameService:
         async with live.lock:
             info = live.seats[seat]
             if live.over:
-                raise ApiError(409, "the game is over")
+                raise ApiError(409, msg("the game is over"))
             if info["type"] != "bot" or info.get("resigned") or (info.get("token_sha") is None
                                                                  and info.get("account") is None):
-                raise ApiError(409, f"seat {seat} was not handed over to a bot: there is nothing to take back")
+                raise ApiError(409, msg("seat {seat} was not handed over to a bot: there is nothing to take back", seat=seat))
             if live.options.get("rated"):
-                raise ApiError(409, "in a rated game a seat handed over to a bot stays with it")
+                raise ApiError(409, msg("in a rated game a seat handed over to a bot stays with it"))
             if seat in ((live.options.get("clock") or {}).get("flagged") or []):
-                raise ApiError(409, f"seat {seat}'s time ran out: it stays with the bot")
+                raise ApiError(409, msg("seat {seat}'s time ran out: it stays with the bot", seat=seat))
             seats = [dict(x) for x in live.seats]
             seats[seat].update(type="human", level=None)
             options = _with_event(live.options, "took_back", seat, None, live)
@@ -1078,15 +1093,19 @@ class GameService:
             live.changed()
             self._broadcast(live)
 
-    def abort_refusal(self, live: Live) -> str | None:
+    def abort_refusal(self, live: Live) -> Message | None:
         """Why ``live`` cannot be aborted now (None: it can): only before every person has made a
         first move."""
         if live.over:
-            return "the game is over"
-        people = {s["seat"] for s in live.seats if s["type"] == "human" or s.get("resigned")}
-        moved = {step.seat for step in live.steps if not step.by_bot}
-        if people and people <= moved:
-            return "every player has moved: the game can no longer be aborted (resign instead)"
+            return msg("the game is over")
+        waiting = {s["seat"] for s in live.seats if s["type"] == "human" or s.get("resigned")}
+        if not waiting:
+            return None
+        for step in live.steps:  # (asked after every change: it stops at the last person's first move)
+            if not step.by_bot:
+                waiting.discard(step.seat)
+                if not waiting:
+                    return msg("every player has moved: the game can no longer be aborted (resign instead)")
         return None
 
     async def abort(self, live: Live) -> None:
@@ -1101,7 +1120,7 @@ class GameService:
                     await asyncio.to_thread(self.store.delete_game, live.id, live.version)
             except Stale:
                 self.refresh(live)
-                raise ApiError(409, "the game was changed meanwhile (by another server process): try again") from None
+                raise ApiError(409, msg("the game was changed meanwhile (by another server process): try again")) from None
             for client in list(live.clients):
                 client.send('{"type":"aborted","message":"the game was aborted"}')
             live.changed()
@@ -1120,25 +1139,25 @@ class GameService:
     def finished_record(self, game_id: str) -> dict[str, Any]:
         live = self.get(game_id)
         if not live.over:
-            raise ApiError(409, "the record is available once the game is over")
+            raise ApiError(409, msg("the record is available once the game is over"))
         record = self.record(live)
         record["result"] = final_result(live.presenter, live.state, live.options)
         return record
 
-    def replay_view(self, game_id: str, n: int) -> dict[str, Any]:
+    def replay_view(self, game_id: str, n: int, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         live = self.get(game_id)
         if not live.over:
-            raise ApiError(409, "a game can be replayed once it is over")
+            raise ApiError(409, msg("a game can be replayed once it is over"))
         total = len(live.steps)
         if not 0 <= n <= total:
-            raise ApiError(404, f"the game has {total} actions: choose a position from 0 to {total}")
+            raise ApiError(404, msg("the game has {total} actions: choose a position from 0 to {total}", total=total))
         st = self._rebuild(live, n)
         common = self._common(live)
         return {
             "id": live.id, "game": live.game, "status": "finished", "seat": None, "version": live.version,
             "actions": n, "turn": st.turn, "to_move": None if st.is_over() else st.current_player,
             "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
-            "log": live.log[:n], "scores": scores(live.presenter, st),
+            "log": log_in(live.log[:n], lang), "scores": scores(live.presenter, st),
             "result": common["result"], "seats": common["seats"], "colours": common["colours"],
             "table": common["table"], **live.presenter.replay(live.fixed, common), "total": total,
         }
@@ -1181,13 +1200,13 @@ class GameService:
             for listener in self.on_change:
                 listener(live)
         elif client is not None:
-            client.send(self.state_message(live, client.seat))
+            client.send(self.message_for(live, client))
 
     def tell_players_presence(self, live: Live, client: Client | None = None) -> None:
         """Send the fresh view to the players of ``live`` here (and to ``client``)."""
         for other in list(live.clients):
             if other.seat is not None or other is client:
-                other.send(self.state_message(live, other.seat))
+                other.send(self.message_for(live, other))
 
     def tell(self, live: Live, text: str, audience: str = "all") -> None:
         """Send the message ``text`` to the clients of ``live`` connected to any server process:
@@ -1204,7 +1223,7 @@ class GameService:
     def _broadcast(self, live: Live) -> None:
         live.used = time.monotonic()
         for client in list(live.clients):
-            client.send(self.state_message(live, client.seat))
+            client.send(self.message_for(live, client))
         for listener in self.on_change:
             listener(live)
 
@@ -1320,15 +1339,15 @@ def _saving():
         yield
     except SQLAlchemyError:
         log.exception("a database write failed")
-        raise ApiError(503, "the game could not be saved just now; nothing changed, try again") from None
+        raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
 
 
-def _games(n: int) -> str:
-    return "1 game" if n == 1 else f"{n} games"
+def _games(n: int) -> Message:
+    return msg("1 game") if n == 1 else msg("{count} games", count=n)
 
 
-def _ended(n: int) -> str:
-    return "it has ended" if n == 1 else "one of them has ended"
+def _ended(n: int) -> Message:
+    return msg("it has ended") if n == 1 else msg("one of them has ended")
 
 
 def _bot_turn(state: GameState, seats: list[dict[str, Any]]) -> bool:
@@ -1352,7 +1371,7 @@ def build_setup(game: str, players: int, spec: SetupSpec) -> dict[str, Any]:
     try:
         return get_view(game).setup(players, seed, **spec.choices())
     except InvalidSetup as e:
-        raise ApiError(400, str(e)) from None
+        raise ApiError(400, verbatim(str(e))) from None
 
 
 # -- what each seat sees -------------------------------------------------------------------------
@@ -1361,8 +1380,32 @@ def scores(presenter: GameView, state: GameState) -> dict[str, Any]:
                         for seat, part in enumerate(presenter.score_parts(state))]}
 
 
+class LogEntry(dict):
+    """A line of the public log: JSON data (``text`` in English, ``key`` and ``params`` of its message)
+    that keeps its message, to be told in other languages (once each)."""
+
+    message: Message
+    texts: dict[str, str]
+
+    def text_in(self, lang: str) -> str:
+        found = self.texts.get(lang)
+        if found is None:
+            found = self.texts[lang] = translate(self.message, lang)
+        return found
+
+
 def log_entry(presenter: GameView, after: GameState, n: int, seat: int, action: Any,
-              chance: list[str]) -> dict[str, Any]:
+              chance: list[str]) -> LogEntry:
     """The public log line of action ``n`` of ``seat``, from the state after it."""
     text = after.action_to_string(action)
-    return {"n": n + 1, "seat": seat, "action": text, "text": presenter.log_text(after, text, chance)}
+    said = presenter.log_message(after, text, chance)
+    entry = LogEntry(n=n + 1, seat=seat, action=text, text=str(said), **said.data())
+    entry.message, entry.texts = said, {}
+    return entry
+
+
+def log_in(entries: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """The log with its texts in ``lang``."""
+    if lang == DEFAULT_LANGUAGE:
+        return entries
+    return [{**e, "text": e.text_in(lang)} if isinstance(e, LogEntry) else e for e in entries]

@@ -39,6 +39,8 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
+from builders.core.messages import Message, msg, word
+from builders.server.messages import refusal, scope_language
 from builders.server.limits import LocalLimits, shared
 
 #: the pages the web client serves (HEAD is answered like GET for them)
@@ -101,6 +103,12 @@ class Limits:
     idle_game_seconds: float = 600.0
 
 
+#: the kinds of requests as a refusal names them, each a word to translate
+KIND_WORDS = {w.key: w for w in (word("requests", "read"), word("requests", "login"), word("requests", "create"),
+                                 word("requests", "action"), word("requests", "join"), word("requests", "chat"),
+                                 word("requests", "hint"))}
+
+
 def kind_of(method: str, path: str) -> str | None:
     """The rate-limited kind of a request (None: not limited)."""
     if method in ("GET", "HEAD"):
@@ -150,8 +158,8 @@ class BodyTimeout(HTTPException):
     """The request body did not come in time (408; the connection is closed after the answer)."""
 
     def __init__(self, seconds: float):
-        super().__init__(408, f"the request body was not complete within {seconds:g} s",
-                         headers={"Connection": "close"})
+        self.message = msg("the request body was not complete within {seconds:g} s", seconds=seconds)
+        super().__init__(408, str(self.message), headers={"Connection": "close"})
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:
@@ -183,7 +191,7 @@ class Guard:
         if self.hosts is not None:
             host = (_header(scope, b"host") or "").rsplit(":", 1)[0].strip("[]").lower()
             if host not in self.hosts:
-                return await self._refuse(scope, send, 400, "this server does not answer for that host name")
+                return await self._refuse(scope, send, 400, msg("this server does not answer for that host name"))
         address = (scope.get("client") or ("?", 0))[0]
         if scope["type"] == "websocket":
             return await self._socket(scope, receive, send, address)
@@ -191,13 +199,13 @@ class Guard:
         origin = _header(scope, b"origin")
         if (method not in ("GET", "HEAD", "OPTIONS") and origin is not None and _header(scope, b"cookie")
                 and not _origin_ok(scope, origin, self.limits)):
-            return await self._refuse(scope, send, 403, "requests from pages of other sites are refused")
+            return await self._refuse(scope, send, 403, msg("requests from pages of other sites are refused"))
         kind = kind_of(method, path)
         if kind is not None:
             wait = await self.buckets.take(address, kind)
             if wait > 0:
-                return await self._refuse(scope, send, 429, f"too many {kind} requests from your address: "
-                                          f"try again in {math.ceil(wait)} s",
+                return await self._refuse(scope, send, 429, msg("too many {kind} requests from your address: try again in {seconds} s",
+                                              kind=KIND_WORDS.get(kind, kind), seconds=math.ceil(wait)),
                                           [(b"retry-after", str(math.ceil(wait)).encode())])
         answered: list[bool] = []
         try:
@@ -205,14 +213,13 @@ class Guard:
                                     _retry_after(send, answered), method, path, kind)
         except BodyTimeout as e:
             if not answered:
-                await self._refuse(scope, send, 408, e.detail, [(b"connection", b"close")])
+                await self._refuse(scope, send, 408, e.message, [(b"connection", b"close")])
 
     async def _http(self, scope, receive, send, method: str, path: str, kind: str | None):
         if method in ("POST", "PUT", "PATCH", "DELETE") and _header(scope, b"content-length") is None:
             receive = await self._buffered(receive)
             if receive is None:
-                return await self._refuse(scope, send, 413, f"the request body is too large: at most "
-                                                            f"{self.limits.max_body} bytes")
+                return await self._refuse(scope, send, 413, msg("the request body is too large: at most {count} bytes", count=self.limits.max_body))
         if method == "HEAD" and PAGE.match(path):
             scope = {**scope, "method": "GET"}
             send = _no_body(send)
@@ -260,9 +267,9 @@ class Guard:
     async def _socket(self, scope, receive, send, address: str):
         origin = _header(scope, b"origin")
         if origin is not None and not _origin_ok(scope, origin, self.limits):
-            return await self._refuse(scope, send, 403, "sockets from pages of other sites are refused")
+            return await self._refuse(scope, send, 403, msg("sockets from pages of other sites are refused"))
         if self.sockets.get(address, 0) >= self.limits.sockets_per_address:
-            return await self._refuse(scope, send, 429, "too many open sockets from your address")
+            return await self._refuse(scope, send, 429, msg("too many open sockets from your address"))
         self.sockets[address] = self.sockets.get(address, 0) + 1
         try:
             return await self.app({**scope, "builders.limits": self.limits}, receive, send)
@@ -273,11 +280,12 @@ class Guard:
             else:
                 del self.sockets[address]
 
-    async def _refuse(self, scope, send, status: int, detail: str, headers: list | None = None):
+    async def _refuse(self, scope, send, status: int, detail: Message, headers: list | None = None):
+        text = refusal(detail, scope_language(scope))
         if scope["type"] == "websocket":  # refused before the handshake: an HTTP answer
-            await send({"type": "websocket.close", "code": 1008, "reason": detail[:120]})
+            await send({"type": "websocket.close", "code": 1008, "reason": text["detail"][:120]})
             return
-        body = json.dumps({"detail": detail}).encode()
+        body = json.dumps(text).encode()
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 *SECURITY_HEADERS, *(headers or [])]})
@@ -426,7 +434,7 @@ class GuardedHttpTools(HttpToolsProtocol):  # type: ignore[misc,valid-type]
         cycle = self.cycle
         if cycle is not None and not cycle.response_started:
             cycle.response_started = True
-            body = json.dumps({"detail": BodyTimeout(self.limits.body_seconds).detail}).encode()
+            body = json.dumps(refusal(BodyTimeout(self.limits.body_seconds).message, scope_language(cycle.scope))).encode()
             self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
                                  b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
         self.transport.close()

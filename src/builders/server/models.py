@@ -95,6 +95,8 @@ class AccountRow(Base):
     username_skeleton: Mapped[str | None] = mapped_column(String(80), nullable=True, unique=True, index=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created: Mapped[float] = mapped_column(Float)
+    #: the language the server speaks to the account ("de"; None: the browser's, builders.server.messages)
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class SessionRow(Base):

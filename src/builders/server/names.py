@@ -21,6 +21,8 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
+from builders.core.messages import Message, msg
+
 #: the categories never allowed in a name: control, format (invisible), surrogate, private use, unassigned
 _CONTROL = {"Cc", "Zl", "Zp"}
 _INVISIBLE = {"Cf"}
@@ -30,7 +32,12 @@ _UNSEEN = {"Cc", "Cf", "Zl", "Zp"}
 
 
 class BadText(ValueError):
-    """A name or text a client sent that is refused; the message is the one-line reason."""
+    """A name or text a client sent that is refused; the message is the one-line reason (``message``:
+    to translate, builders.core.messages)."""
+
+    def __init__(self, message: Message):
+        super().__init__(str(message))
+        self.message = message
 
 
 def check_text(text: str, field: str, newlines: bool = False) -> str:
@@ -41,9 +48,9 @@ def check_text(text: str, field: str, newlines: bool = False) -> str:
             continue
         kind = unicodedata.category(char)
         if kind == "Cc":
-            raise BadText(f"{field}: control characters are not allowed")
+            raise BadText(msg("{field}: control characters are not allowed", field=field))
         if kind == "Cs":
-            raise BadText(f"{field}: lone surrogates are not allowed (send text in UTF-8)")
+            raise BadText(msg("{field}: lone surrogates are not allowed (send text in UTF-8)", field=field))
     return text
 
 
@@ -52,20 +59,20 @@ def check_name(name: str, field: str = "name", max_length: int = 40) -> str:
     check_text(name, field)
     name = unicodedata.normalize("NFKC", name)
     if not name:
-        raise BadText(f"{field}: it needs at least one character")
+        raise BadText(msg("{field}: it needs at least one character", field=field))
     for char in name:
         kind = unicodedata.category(char)
         if kind in _CONTROL:
-            raise BadText(f"{field}: control characters and line breaks are not allowed")
+            raise BadText(msg("{field}: control characters and line breaks are not allowed", field=field))
         if kind in _INVISIBLE:
-            raise BadText(f"{field}: invisible characters (such as zero-width spaces or text-direction marks) "
-                          f"are not allowed")
+            raise BadText(msg("{field}: invisible characters (such as zero-width spaces or text-direction marks) "
+                              "are not allowed", field=field))
         if kind in _UNKNOWN:
-            raise BadText(f"{field}: private-use and unassigned characters are not allowed")
+            raise BadText(msg("{field}: private-use and unassigned characters are not allowed", field=field))
     if name != name.strip():
-        raise BadText(f"{field}: no spaces at the start or the end")
+        raise BadText(msg("{field}: no spaces at the start or the end", field=field))
     if len(name) > max_length:
-        raise BadText(f"{field}: at most {max_length} characters")
+        raise BadText(msg("{field}: at most {max_length} characters", field=field, max_length=max_length))
     return name
 
 

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Path as PathParam, Request
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from builders.core.messages import msg
 from builders.core.games import game_names
 from builders.core.plugins import part
 from builders.server.accounts import Accounts
@@ -50,22 +51,21 @@ def check_rated(body: CreateGame, creator: Any) -> None:
     if not body.rated:
         return
     if creator is None or creator.guest:
-        raise ApiError(401, "a rated game is for signed-up players: sign up or sign in first")
+        raise ApiError(401, msg("a rated game is for signed-up players: sign up or sign in first"))
     if body.private:
-        raise ApiError(400, "a rated game is public (its result moves ratings everyone sees): "
-                            "leave private out or make the game unrated")
+        raise ApiError(400, msg("a rated game is public (its result moves ratings everyone sees): leave private out or make the game unrated"))
     if any(s.type != "human" for s in body.seats):
-        raise ApiError(400, "a rated game has people only, no bots")
+        raise ApiError(400, msg("a rated game has people only, no bots"))
     if body.clock is None:
-        raise ApiError(400, "a rated game needs a clock")
+        raise ApiError(400, msg("a rated game needs a clock"))
     if body.setup is not None and body.setup.seed is not None:
-        raise ApiError(400, "a rated game is dealt from a secret seed: leave the seed out")
+        raise ApiError(400, msg("a rated game is dealt from a secret seed: leave the seed out"))
     own = [s for s in body.seats if not s.open and not s.invite and s.user is None]
     if len(own) != 1:
-        raise ApiError(400, "in a rated game you play exactly one seat")
+        raise ApiError(400, msg("in a rated game you play exactly one seat"))
     users = [s.user.lower() for s in body.seats if s.user is not None]
     if len(set(users)) != len(users) or (creator.username or "").lower() in users:
-        raise ApiError(400, "in a rated game every player has one seat")
+        raise ApiError(400, msg("in a rated game every player has one seat"))
 
 
 def check_claim(live: Live, account: Any, service: GameService) -> None:
@@ -73,9 +73,9 @@ def check_claim(live: Live, account: Any, service: GameService) -> None:
     if not live.options.get("rated"):
         return
     if account is None or account.guest:
-        raise ApiError(401, "a rated game is for signed-up players: sign up or sign in first")
+        raise ApiError(401, msg("a rated game is for signed-up players: sign up or sign in first"))
     if service.seats_of(live, account.id):
-        raise ApiError(409, "you have a seat in this rated game already: one seat each")
+        raise ApiError(409, msg("you have a seat in this rated game already: one seat each"))
 
 
 def ranks_of(result: dict[str, Any], flagged: list[int]) -> list[int]:
@@ -175,7 +175,7 @@ class Ratings:
         counts, scores, cards, the games of its rating history) only for the player themselves."""
         account = self.accounts.by_username(username)
         if account is None:
-            raise ApiError(404, f"there is no player named {username!r}")
+            raise ApiError(404, msg("there is no player named {username!r}", username=username))
         store = self.service.store
         with self.engine.connect() as conn:
             ratings = conn.execute(select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
@@ -244,7 +244,7 @@ def router(ratings: Ratings) -> APIRouter:
            description=MEANING)
     def leaderboard(game: str = PathParam(pattern=r"^[a-z0-9-]{1,40}$")):
         if game not in game_names():
-            raise ApiError(404, f"there is no game named {game!r}")
+            raise ApiError(404, msg("there is no game named {game!r}", game=game))
         return ratings.leaderboard(game)
 
     @r.get("/api/players/{username}", response_model=Profile,

@@ -22,7 +22,9 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from builders.core.messages import Message, msg
 from builders.server.games import ApiError, GameService, Live
+from builders.server.messages import language, refusal
 from builders.server.privacy import account_of
 from builders.server.store import unreachable
 
@@ -37,10 +39,14 @@ HELLO_SECONDS = 10.0
 IDLE_SECONDS: float | None = None
 
 
-def _error(message: str, code: int | None = None) -> str:
-    out: dict[str, Any] = {"type": "error", "message": message}
+def _error(ws: WebSocket, message: Message, code: int | None = None) -> str:
+    """An error message for the client of ``ws``, in its language: the text, the HTTP-like status
+    (``code``), and the message's ``key`` and ``params`` (builders.server.messages)."""
+    said = refusal(message, language(ws))
+    out: dict[str, Any] = {"type": "error", "message": said["detail"]}
     if code is not None:
         out["code"] = code
+    out.update(key=said["code"], params=said["params"])
     return json.dumps(out)
 
 
@@ -70,6 +76,8 @@ class Connection:
     def __init__(self, ws: WebSocket):
         self.ws = ws
         self.seat: int | None = None
+        #: the language of its views' log (builders.server.messages; the account's once hello has seen it)
+        self.lang = language(ws)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.closed = False
@@ -126,16 +134,16 @@ def _same_origin(ws: WebSocket) -> bool:
 
 
 def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket,
-                msg: dict[str, Any]) -> tuple[int | None, tuple[str, str] | None]:
+                data: dict[str, Any]) -> tuple[int | None, tuple[str, str] | None]:
     """The seat a hello asks for, and the credential (session or API token) it was recognised by."""
-    token = msg.get("token")
-    wanted = msg.get("seat")
+    token = data.get("token")
+    wanted = data.get("seat")
     if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int)):
-        raise ApiError(400, "\"seat\" must be a seat number")
+        raise ApiError(400, msg('"seat" must be a seat number'))
     if token is not None or accounts is None:
         seat = service.seat_of(live, token)
         if wanted is not None and seat != wanted:
-            raise ApiError(403, f"the seat token is seat {seat}'s, not seat {wanted}'s")
+            raise ApiError(403, msg("the seat token is seat {seat}'s, not seat {wanted}'s", seat=seat, wanted=wanted))
         return seat, None
     if not _same_origin(ws):
         return None, None
@@ -143,7 +151,7 @@ def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket,
     mine = service.seats_of(live, who.account.id if who.account else None)
     if wanted is not None:
         if wanted not in mine:
-            raise ApiError(403, f"seat {wanted} is not yours in this game")
+            raise ApiError(403, msg("seat {wanted} is not yours in this game", wanted=wanted))
         return wanted, who.credential
     if not mine:
         return None, who.credential
@@ -153,7 +161,7 @@ def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket,
 #: the close code of a socket whose work needs the database while it cannot be reached (the web
 #: client reconnects with backoff, as after any close)
 TRY_AGAIN = 1013
-DATABASE_AWAY = "the database cannot be reached just now: connect again in a few seconds"
+DATABASE_AWAY = msg("the database cannot be reached just now: connect again in a few seconds")
 
 
 async def game_socket(ws: WebSocket, game_id: str, service: GameService, accounts: Any = None) -> None:
@@ -161,13 +169,13 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
     try:
         live = await service.fetch(game_id)
     except ApiError as e:
-        await ws.send_text(_error(e.detail, e.status))
+        await ws.send_text(_error(ws, e.message, e.status))
         await ws.close(code=4404)
         return
     except SQLAlchemyError as e:
         if not unreachable(e):
             raise
-        await ws.send_text(_error(DATABASE_AWAY, 503))
+        await ws.send_text(_error(ws, DATABASE_AWAY, 503))
         await ws.close(code=TRY_AGAIN)
         return
     conn = Connection(ws)
@@ -179,10 +187,10 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
             try:
                 message = await asyncio.wait_for(ws.receive(), IDLE_SECONDS if joined else HELLO_SECONDS)
             except asyncio.TimeoutError:
-                text = ("idle for too long" if joined else
-                        f"say hello within {HELLO_SECONDS:g} s: {{\"type\": \"hello\", \"token\": ...}}")
+                text = (msg("idle for too long") if joined else
+                        msg('say hello within {seconds:g} s: {{"type": "hello", "token": ...}}', seconds=HELLO_SECONDS))
                 await conn.finish()
-                await ws.send_text(_error(text, 408))
+                await ws.send_text(_error(ws, text, 408))
                 await ws.close(code=4408)
                 return
             if message["type"] == "websocket.disconnect":
@@ -191,47 +199,47 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
             if raw is None:
                 raw = message.get("bytes") or b""
                 if len(raw) > MAX_MESSAGE:
-                    conn.send(_error(f"message too long: at most {MAX_MESSAGE} bytes", 413))
+                    conn.send(_error(ws, msg("message too long: at most {count} bytes", count=MAX_MESSAGE), 413))
                     continue
                 try:
                     raw = raw.decode("utf-8")
                 except UnicodeDecodeError:
-                    conn.send(_error("a message is JSON text in UTF-8", 400))
+                    conn.send(_error(ws, msg("a message is JSON text in UTF-8"), 400))
                     continue
             if len(raw) > MAX_MESSAGE:
-                conn.send(_error(f"message too long: at most {MAX_MESSAGE} bytes", 413))
+                conn.send(_error(ws, msg("message too long: at most {count} bytes", count=MAX_MESSAGE), 413))
                 continue
             try:
-                msg = json.loads(raw)
+                data = json.loads(raw)
             except (ValueError, RecursionError):
-                conn.send(_error("a message must be a JSON object, for example {\"type\": \"ping\"}", 400))
+                conn.send(_error(ws, msg('a message must be a JSON object, for example {{"type": "ping"}}'), 400))
                 continue
-            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                conn.send(_error("a message must be a JSON object with a \"type\" "
-                                 "(hello, action, undo or ping)", 400))
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                conn.send(_error(ws, msg('a message must be a JSON object with a "type" (hello, action, undo or ping)'), 400))
                 continue
-            kind = msg["type"]
+            kind = data["type"]
             if not budget.take():
-                conn.send(_error(f"too many messages: at most {budget.rate:g} a second", 429))
+                conn.send(_error(ws, msg("too many messages: at most {rate:g} a second", rate=budget.rate), 429))
                 continue
             if kind == "ping":
                 conn.send('{"type":"pong"}')
                 continue
             if kind == "hello":
                 try:
-                    seat, credential = _hello_seat(service, accounts, live, ws, msg)
+                    seat, credential = _hello_seat(service, accounts, live, ws, data)
                 except ApiError as e:
-                    conn.send(_error(e.detail, e.status))
+                    conn.send(_error(ws, e.message, e.status))
                     continue
                 if seat is None and not service.may_see(live, account_of(accounts, ws if _same_origin(ws) else None)):
                     # a private game is watched by its players only: to others it does not exist
                     await conn.finish()
-                    await ws.send_text(_error(service.no_such_game(live.id).detail, 404))
+                    await ws.send_text(_error(ws, service.no_such_game(live.id).message, 404))
                     await ws.close(code=4404)
                     return
                 if conn.closed:  # its credential ended meanwhile
                     break
                 _hold(accounts, conn, credential)
+                conn.lang = language(ws)
                 before = service.presence(live)
                 conn.seat = seat
                 if joined:
@@ -241,17 +249,17 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                     service.add_client(live, conn)  # sends this client its view too
                 continue
             if not joined:
-                conn.send(_error("say hello first: {\"type\": \"hello\", \"token\": ...}", 400))
+                conn.send(_error(ws, msg('say hello first: {{"type": "hello", "token": ...}}'), 400))
                 continue
             if conn.closed:  # let go of (its credential ended): nothing more is done for it
                 break
             if kind in ("action", "undo"):
                 if conn.seat is None:
-                    conn.send(_error("a spectator cannot play: hello with a seat token first", 403))
+                    conn.send(_error(ws, msg("a spectator cannot play: hello with a seat token first"), 403))
                     continue
-                await _play(service, live, conn, msg, kind)
+                await _play(service, live, conn, data, kind)
                 continue
-            conn.send(_error(f"unknown message type {kind[:40]!r} (hello, action, undo or ping)", 400))
+            conn.send(_error(ws, msg("unknown message type {kind!r} (hello, action, undo or ping)", kind=kind[:40]), 400))
     except WebSocketDisconnect:
         pass
     except SQLAlchemyError as e:
@@ -259,7 +267,7 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
             log.exception("socket of game %s failed", game_id)
         await conn.finish()
         try:
-            await ws.send_text(_error(DATABASE_AWAY, 503))
+            await ws.send_text(_error(ws, DATABASE_AWAY, 503))
             await ws.close(code=TRY_AGAIN)
         except Exception:
             pass
@@ -283,19 +291,19 @@ def _hold(accounts: Any, conn: Connection, credential: tuple[str, str] | None) -
         accounts.sockets.add(conn, credential)
 
 
-async def _play(service: GameService, live: Live, conn: Connection, msg: dict[str, Any], kind: str) -> None:
+async def _play(service: GameService, live: Live, conn: Connection, data: dict[str, Any], kind: str) -> None:
     # the seat's token was checked by hello; act() checks the seat's rights again
     metrics = getattr(service, "metrics", None)
     started = time.perf_counter()
     try:
         if kind == "action":
-            if not isinstance(msg.get("action"), str):
-                raise ApiError(400, "an action message needs \"action\": a string in the game's notation")
-            await service.act_as(live, conn.seat, msg["action"], msg.get("version"), msg.get("id"))
+            if not isinstance(data.get("action"), str):
+                raise ApiError(400, msg('an action message needs "action": a string in the game\'s notation'))
+            await service.act_as(live, conn.seat, data["action"], data.get("version"), data.get("id"))
         else:
             await service.undo_as(live, conn.seat)
     except ApiError as e:
-        conn.send(_error(e.detail, e.status))
+        conn.send(_error(conn.ws, e.message, e.status))
         if e.status == 503:  # the database is away: the client reconnects, and its hello is answered
             conn.end(TRY_AGAIN, "the database cannot be reached just now")  # with the state once it is back
     finally:

@@ -1,0 +1,130 @@
+"""The server's words in the reader's language: the catalogues, the language of a request, refusals.
+
+Every text the server sends a person (a refusal's ``detail``, a socket's error, a line of the game log)
+is a :class:`~builders.core.messages.Message`: an English template with named placeholders, which is
+also its msgid in the gettext catalogues ``locale/<lang>/LC_MESSAGES/messages.po`` beside this module
+(made with Babel: ``babel.cfg``, docs/i18n.md), and its parameters. The catalogues are read once, at
+start-up, with Babel; a msgid a catalogue lacks is shown in English.
+
+The language of a request: ``?lang=``, else the ``lang`` cookie (the web client sets it), else the
+signed-in account's setting, else the best of ``Accept-Language`` (Babel's negotiation), else English.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel import negotiate_locale
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from starlette.requests import HTTPConnection
+
+from builders.core.messages import Message, msg
+
+#: the languages the server speaks, English first (the language of the templates)
+LANGUAGES = ("en", "de", "fr")
+DEFAULT = "en"
+LOCALE_DIR = Path(__file__).with_name("locale")
+#: the cookie the web client keeps the reader's choice in
+COOKIE = "lang"
+#: the most of an Accept-Language header that is read
+MAX_ACCEPT = 400
+
+
+def catalogue_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def catalogue(lang: str) -> Catalog:
+    """The gettext catalogue of ``lang`` (read once)."""
+    with catalogue_path(lang).open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+@cache
+def _templates(lang: str) -> dict[tuple[str | None, str], str]:
+    if lang == DEFAULT:
+        return {}
+    return {(m.context, str(m.id)): str(m.string) for m in catalogue(lang)
+            if m.id and m.string and not m.fuzzy}
+
+
+def load() -> None:
+    """Reads every catalogue now (at start-up), so a broken one stops the server before it serves."""
+    for lang in LANGUAGES:
+        _templates(lang)
+
+
+def translate(message: Message | str, lang: str) -> str:
+    """The text of ``message`` in ``lang`` (English where the catalogue has no translation)."""
+    if isinstance(message, str):
+        return message
+    templates = _templates(lang if lang in LANGUAGES else DEFAULT)
+    return message.render(lambda m: templates.get((m.context, m.key), m.key))
+
+
+def _code(tag: str | None) -> str | None:
+    """The language of ``tag`` among ours ("de-AT" -> "de"), or None."""
+    if not tag or len(tag) > 35:
+        return None
+    base = tag.strip().replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+def accepted(header: str | None) -> str | None:
+    """Our language that an ``Accept-Language`` header prefers most (None: none of ours)."""
+    if not header:
+        return None
+    ranked = []
+    for i, part in enumerate(header[:MAX_ACCEPT].split(",")):
+        tag, _, q = part.strip().partition(";")
+        weight = 1.0
+        if q.strip().startswith("q="):
+            try:
+                weight = float(q.strip()[2:])
+            except ValueError:
+                continue
+        if tag.strip() and tag.strip() != "*" and weight > 0:
+            ranked.append((-weight, i, tag.strip().replace("_", "-")))
+    preferred = [tag for _, _, tag in sorted(ranked)]
+    found = negotiate_locale(preferred, list(LANGUAGES), sep="-")
+    return _code(found)
+
+
+def language(request: Any) -> str:
+    """The language to answer ``request`` in (an HTTP request or a WebSocket): ``?lang=``, the
+    ``lang`` cookie, the account's setting (when :meth:`Accounts.identify` has seen it), then
+    ``Accept-Language``, else English."""
+    for chosen in (request.query_params.get("lang"), request.cookies.get(COOKIE),
+                   getattr(request.state, "account_language", None)):
+        found = _code(chosen)
+        if found:
+            return found
+    return accepted(request.headers.get("accept-language")) or DEFAULT
+
+
+def refusal(message: Message | str, lang: str) -> dict[str, Any]:
+    """The JSON body of a refusal: its text in ``lang``, its key and its parameters."""
+    if isinstance(message, str):
+        message = msg("{text}", text=message)
+    data = message.data()
+    return {"detail": translate(message, lang), "code": data["key"], "params": data["params"]}
+
+
+
+#: the HTTP errors the framework answers by itself (an unknown address, a method a route lacks)
+_HTTP = {404: msg("Not Found"), 405: msg("Method Not Allowed")}
+
+
+def http_message(status: int, detail: str) -> Message:
+    """The message of a framework's HTTP error (its own phrase when it is one of ours)."""
+    known = _HTTP.get(status)
+    return known if known is not None and known.key == detail else msg("{text}", text=detail)
+
+
+def scope_language(scope: dict[str, Any]) -> str:
+    """:func:`language` of a raw ASGI request (in a middleware)."""
+    return language(HTTPConnection(scope))
