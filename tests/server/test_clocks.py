@@ -238,3 +238,107 @@ def test_clocks_start_when_every_seat_is_taken_and_the_first_move_is_made(server
     assert clock["running"] == 0 and clock["left"] == [300.0, 300.0]
     time.sleep(0.5)
     assert 299.0 < remaining(clock)[0] < 299.7
+
+
+def _spec(**kw):
+    from builders.server.schemas import ClockSpec
+
+    return ClockSpec.model_validate(kw)
+
+
+def test_a_new_clock_is_exactly_its_spec_with_each_seat_s_time(monkeypatch):
+    from builders.server import clocks
+    from builders.server.games import ApiError
+
+    monkeypatch.setattr(clocks.time, "time", lambda: 1000.0)
+    assert clocks.initial(None, 2) is None
+    assert clocks.initial(_spec(kind="live", total=300, increment=5, bot="easy"), 3) == {
+        "kind": "live", "total": 300, "increment": 5, "per_turn": None, "bot": "easy",
+        "left": [300.0, 300.0, 300.0], "running": None, "since": 1000.0, "flagged": []}
+    assert clocks.initial(_spec(kind="turn", per_turn=86400), 2) == {
+        "kind": "turn", "total": None, "increment": 0, "per_turn": 86400, "bot": "medium",
+        "left": [86400.0, 86400.0], "running": None, "since": 1000.0, "flagged": []}
+    live = "a live clock has a total time (and an increment), not a time per turn"
+    turn = "a turn-based clock has a time per turn only"
+    for spec, words in [(_spec(kind="live"), live), (_spec(kind="live", total=60, per_turn=60), live),
+                        (_spec(kind="turn"), turn), (_spec(kind="turn", per_turn=60, total=60), turn),
+                        (_spec(kind="turn", per_turn=60, increment=1), turn)]:
+        with pytest.raises(ApiError) as e:
+            clocks.initial(spec, 2)
+        assert (e.value.status, e.value.detail) == (400, words)
+
+
+def test_the_time_left_counts_down_only_for_the_running_seat_and_never_below_zero():
+    clock = {"left": [10.0, 20.0], "running": 1, "since": 100.0}
+    assert remaining(clock, 105.0) == [10.0, 15.0]
+    assert remaining(clock, 130.0) == [10.0, 0.0]
+    assert remaining({**clock, "running": 0}, 104.0) == [6.0, 20.0]
+    assert remaining({**clock, "running": None}, 500.0) == [10.0, 20.0]
+    assert clock["left"] == [10.0, 20.0]  # the stored clock is not changed
+    now = time.time()
+    assert remaining({"left": [10.0], "running": 0, "since": now - 4.0}) == [pytest.approx(6.0, abs=0.5)]
+
+
+def test_clocks_start_with_every_seat_taken_and_a_move_made_not_a_card_drawn():
+    from types import SimpleNamespace
+
+    from builders.core.state import Chance
+    from builders.server.clocks import started
+
+    seats = [{"type": "human", "claimed": True}, {"type": "bot"}]
+    dealt = SimpleNamespace(history=[Chance("grass")])
+    moved = SimpleNamespace(history=[Chance("grass"), "settle 1,1"])
+    assert started(moved, seats) is True
+    assert started(dealt, seats) is False
+    assert started(SimpleNamespace(history=[]), seats) is False
+    assert started(moved, [{"type": "human", "claimed": True}, {"type": "human", "claimed": False}]) is False
+    assert started(moved, [{"type": "human", "claimed": True}, {"type": "human"}]) is False
+
+
+def _game(clock, to_move=1, over=False, seats=None, options=None):
+    from types import SimpleNamespace
+
+    seats = seats or [{"type": "human", "claimed": True}, {"type": "human", "claimed": True}]
+    state = SimpleNamespace(is_over=lambda: over, current_player=to_move, history=["a move"])
+    return SimpleNamespace(options={"clock": clock, **(options or {})}), state, seats
+
+
+def test_advancing_a_live_clock_charges_the_mover_and_gives_the_increment():
+    from builders.server.clocks import Clocks
+
+    clock = {"kind": "live", "increment": 5, "left": [60.0, 60.0], "running": 0, "since": 100.0, "flagged": []}
+    live, state, seats = _game(clock)
+    assert Clocks.advance(live, state, seats, now=110.0) == {
+        "kind": "live", "increment": 5, "left": [55.0, 60.0], "running": 1, "since": 110.0, "flagged": []}
+    assert clock["left"] == [60.0, 60.0] and clock["running"] == 0  # the game's own clock is not touched
+    # more than the time left: charged down to 0, then the increment
+    assert Clocks.advance(live, state, seats, now=200.0)["left"] == [5.0, 60.0]
+    # its time ran out (flagged): 0, no increment
+    flagged = {**clock, "flagged": [0]}
+    assert Clocks.advance(_game(flagged)[0], state, seats, now=101.0)["left"] == [0.0, 60.0]
+    # no increment given: none added
+    plain = {k: v for k, v in clock.items() if k != "increment"}
+    assert Clocks.advance(_game(plain)[0], state, seats, now=110.0)["left"] == [50.0, 60.0]
+    # the same seat still to move: nothing to store
+    assert Clocks.advance(live, _game(clock, to_move=0)[1], seats, now=110.0) is None
+    assert Clocks.advance(_game(None)[0], state, seats, now=110.0) is None
+
+
+def test_advancing_a_turn_clock_gives_the_next_seat_a_whole_turn_and_stops_when_nobody_plays():
+    from builders.server.clocks import Clocks
+
+    clock = {"kind": "turn", "per_turn": 30, "increment": 0, "left": [30.0, 12.0], "running": 0, "since": 100.0}
+    live, state, seats = _game(clock)
+    assert Clocks.advance(live, state, seats, now=110.0) == {
+        "kind": "turn", "per_turn": 30, "increment": 0, "left": [20.0, 30.0], "running": 1, "since": 110.0,
+        "flagged": []}
+    stopped = {"left": [20.0, 12.0], "running": None, "since": 110.0, "flagged": []}
+    for case in [_game(clock, over=True), _game(clock, options={"ended": "aborted"}),
+                 _game(clock, seats=[{"type": "human", "claimed": True}, {"type": "bot"}]),
+                 _game(clock, seats=[{"type": "human", "claimed": True}, {"type": "human", "claimed": False}])]:
+        moved = Clocks.advance(*case, now=110.0)
+        assert {k: moved[k] for k in stopped} == stopped
+    # nothing runs and nobody is to play: nothing to store
+    idle = {**clock, "running": None}
+    assert Clocks.advance(*_game(idle, over=True), now=110.0) is None
+    assert Clocks.advance(*_game(idle), now=110.0)["left"] == [30.0, 30.0]
