@@ -8,6 +8,7 @@ games of bots alone. Real servers on 127.x.x.x addresses, SQLite files, PostgreS
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -325,3 +326,85 @@ def test_the_sign_in_limits_fall_back_to_the_database_while_redis_is_away(accoun
     with accounts.store.engine.connect() as conn:
         keys = conn.exec_driver_sql("select key from rate_limits where key like 'login:name:%'").scalars().all()
     assert keys == ["login:name:ada"]
+
+
+# -- the arithmetic of the limits, exactly ------------------------------------------------------------
+
+def test_gcra_lets_a_burst_of_count_through_then_says_the_exact_wait():
+    from builders.server.limits import gcra
+
+    assert gcra(None, 100.0, 2, 10.0) == (105.0, 0.0)
+    assert gcra(105.0, 100.0, 2, 10.0) == (110.0, 0.0)  # the second of the burst: exactly the window
+    assert gcra(110.0, 100.0, 2, 10.0) == (110.0, 5.0)  # refused: the key's time does not move
+    assert gcra(110.0, 104.0, 2, 10.0) == (110.0, 1.0)
+    assert gcra(90.0, 100.0, 2, 10.0) == (105.0, 0.0)  # an old time counts from now
+    assert gcra(None, 100.0, 1, 10.0) == (110.0, 0.0)
+    assert gcra(110.0, 100.0, 1, 10.0) == (110.0, 10.0)
+    assert gcra(None, 100.0, 4, 2.0) == (100.5, 0.0)
+
+
+def test_the_limits_of_one_process_count_each_key_and_forget_old_keys(monkeypatch):
+    from builders.server import limits as limits_module
+
+    now = [1000.0]
+    monkeypatch.setattr(limits_module.time, "monotonic", lambda: now[0])
+    mine = LocalLimits()
+    assert [mine.take("a", 2, 10.0) for _ in range(3)] == [0.0, 0.0, 5.0]
+    assert mine.take("b", 2, 10.0) == 0.0
+    now[0] = 1005.0
+    assert mine.take("a", 2, 10.0) == 0.0  # the refused one took nothing
+    assert mine.take("a", 2, 10.0) == 5.0
+    now[0] = 1058.0
+    mine.take("c", 2, 10.0)
+    assert sorted(mine.tats) == ["a", "b", "c"]  # swept at most once a minute
+    now[0] = 1060.5
+    assert mine.take("d", 2, 10.0) == 0.0
+    assert sorted(mine.tats) == ["c", "d"] and mine.swept == 1060.5
+    assert asyncio.run(mine.take_async("d", 2, 10.0)) == 0.0
+    assert asyncio.run(mine.take_async("d", 2, 10.0)) == 5.0
+
+
+def test_limits_in_the_database_use_the_prefix_cut_long_keys_and_sweep_old_rows(tmp_path, monkeypatch):
+    from builders.server import limits as limits_module
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    store = Store(prepare(url, True), create=False)
+    now = [10_000.0]
+    monkeypatch.setattr(limits_module.time, "time", lambda: now[0])
+
+    def rows() -> dict[str, float]:
+        with store.engine.connect() as conn:
+            return dict(conn.exec_driver_sql("select key, tat from rate_limits").all())
+    try:
+        limits = DatabaseLimits(store.engine, prefix="p:")
+        assert [limits.take("k", 2, 10.0) for _ in range(3)] == [0.0, 0.0, 5.0]
+        assert rows() == {"p:k": 10_010.0}
+        long = "x" * 300
+        assert limits.take(long, 1, 10.0) == 0.0
+        assert ("p:" + long)[:200] in rows() and len(max(rows(), key=len)) == 200
+        assert limits.take("x" * 250, 1, 10.0) == 10.0  # the same first 200 characters: the same key
+        now[0] = 10_030.0  # past both rows' times, but within a minute of the last sweep
+        assert limits.take("new", 1, 10.0) == 0.0
+        assert sorted(rows()) == sorted(["p:k", ("p:" + long)[:200], "p:new"])
+        now[0] = 10_061.0  # a minute since the sweep: the rows whose time is past are deleted
+        assert limits.take("k", 2, 10.0) == 0.0
+        assert rows() == {"p:k": 10_066.0}
+    finally:
+        store.close()
+
+
+def test_shared_limits_are_on_redis_else_the_database_else_this_process(tmp_path):
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    store = Store(prepare(url, True), create=False)
+    try:
+        assert type(shared(None)) is LocalLimits
+        on_db = shared(None, store.engine, "pre:")
+        assert type(on_db) is DatabaseLimits and on_db.prefix == "pre:" and on_db.engine is store.engine
+        on_redis = shared("redis://127.0.0.1:9/0", store.engine, "pre:")
+        assert type(on_redis) is RedisLimits and on_redis.prefix == "builders:rate:pre:"
+        assert type(on_redis.fallback) is DatabaseLimits and on_redis.fallback.prefix == "pre:"
+        assert type(shared("redis://127.0.0.1:9/0").fallback) is LocalLimits
+        assert on_redis.take("k", 1, 10.0) == 0.0 and on_redis.failures == 1  # nothing there: the database
+        assert on_redis.take("k", 1, 10.0) == pytest.approx(10.0, abs=1.0) and on_redis.failures == 1
+    finally:
+        store.close()
