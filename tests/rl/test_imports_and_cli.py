@@ -33,8 +33,10 @@ def test_bench_rl_reports_both_games_beside_connect_four() -> None:
                          r"observation +[\d.]+ us/step \(\d+% of the two\)$")
     cores = cores_of("kingdom")
     assert cores == (("native", "python") if native.available() else ("python",))
-    found = [pattern.match(line) for line in lines[1:-1]]
-    assert [(m.group(1), m.group(2), m.group(3)) if m else line for m, line in zip(found, lines[1:-1])] == [
+    found = [pattern.match(line) for line in lines[1:-2]]
+    assert [(m.group(1), m.group(2), m.group(3)) if m else line for m, line in zip(found, lines[1:-2])] == [
         (title, str(players), core) for title in ("Kingdom Builder", "The Builders: Middle Ages")
         for players in (2, 3, 4) for core in cores]
-    assert re.match(r"^connect_four_v3 \(PettingZoo\) +[\d,]+ steps/s \(wall +[\d,]+\)$", lines[-1])
+    assert re.match(r"^connect_four_v3 \(PettingZoo\) +[\d,]+ steps/s \(wall +[\d,]+\)$", lines[-2])
+    assert re.match(r"^PettingZoo loop alone \(an idle env\) +[\d,]+ steps/s \(wall +[\d,]+, [\d.]+ us/step\)$",
+                    lines[-1])

@@ -154,6 +154,26 @@ def hex_name(i: int) -> str:
 NBRS = [[index(r, c) for r, c in neighbours(*cell(i))] for i in range(CELLS)]
 NBR_MASK = [_mask(cell(j) for j in ns) for ns in NBRS]
 SECTOR_OF = [(r >= 10) * 2 + (c >= 10) for r, c in ALL_CELLS]
+SECTOR_HEXES = [[i for i in range(CELLS) if SECTOR_OF[i] == k] for k in range(4)]
+_CODE_CHARS = str.maketrans({letter: chr(code) for letter, code in CODE_OF_LETTER.items()})
+#: what one section turned one way puts in one slot: the masks and the hexes of each terrain code,
+#: the same on every map with it there (at most 8 x 2 x 4 entries)
+_QUARTERS: dict[tuple[tuple[str, bool], int], tuple[list[int], list[list[int]]]] = {}
+
+
+def _quarter(section: tuple[str, bool], slot: int, terrain: list[int]) -> tuple[list[int], list[list[int]]]:
+    """(mask of each terrain code, hexes of each code) of the slot ``slot`` of a map with ``section``
+    there, whose terrain codes are ``terrain``."""
+    key = (section, slot)
+    found = _QUARTERS.get(key)
+    if found is None:
+        masks, hexes = [0] * 9, [[] for _ in range(9)]
+        for i in SECTOR_HEXES[slot]:
+            code = terrain[i]
+            masks[code] |= BIT[i]
+            hexes[code].append(i)
+        found = _QUARTERS[key] = (masks, hexes)
+    return found
 
 
 class Board:
@@ -166,12 +186,12 @@ class Board:
         self.sections = sections
         self.rows = map_rows(sections)
         self.letters = "".join(self.rows)
-        self.terrain = [CODE_OF_LETTER[ch] for ch in self.letters]
+        self.terrain = list(self.letters.translate(_CODE_CHARS).encode("latin-1"))
         self.nbrs = NBRS
         self.nbr_mask = NBR_MASK
-        self.code_mask = [0] * 9
-        for i, code in enumerate(self.terrain):
-            self.code_mask[code] |= 1 << i
+        quarters = [_quarter(section, slot, self.terrain) for slot, section in enumerate(sections)]
+        self.code_mask = [quarters[0][0][c] | quarters[1][0][c] | quarters[2][0][c] | quarters[3][0][c]
+                          for c in range(9)]
         self.buildable = 0
         for code in range(5):
             self.buildable |= self.code_mask[code]
@@ -204,7 +224,8 @@ class Board:
         self.edge_buildable = EDGE & self.buildable
         #: the hexes of each terrain code, in index order (a list of them less the few taken ones is
         #: cheaper to make than reading a mask of many hexes bit by bit)
-        self.code_hexes = [tuple(bits(m)) for m in self.code_mask]
+        top, bottom = (quarters[0][1], quarters[1][1]), (quarters[2][1], quarters[3][1])  # rows 0-9, rows 10-19
+        self.code_hexes = [tuple(sorted(top[0][c] + top[1][c]) + sorted(bottom[0][c] + bottom[1][c])) for c in range(9)]
         #: the tile kinds (sorted) of a set of location hexes, filled as sets come up (at most 2^16)
         self.kinds_of: dict[int, tuple[int, ...]] = {}
         self.sector_of = SECTOR_OF

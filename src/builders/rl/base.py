@@ -79,7 +79,7 @@ class Match:
     """One game seen as a sequence of index decisions. On a native core's state the observations and
     masks are filled by the core (byte for byte the same arrays)."""
 
-    __slots__ = ("codec", "_state", "_native", "prefix", "_legal", "_mask", "_encoders", "_kit")
+    __slots__ = ("codec", "_state", "_native", "prefix", "_legal", "_mask", "_mask_buf", "_encoders", "_kit")
 
     def __init__(self, codec, state):
         self.codec = codec
@@ -87,6 +87,8 @@ class Match:
         self.prefix: list[int] = []
         self._legal: list | None = None
         self._mask: np.ndarray | None = None
+        #: the array the native core fills with the mask, made once and kept
+        self._mask_buf = np.empty(codec.num_actions, dtype=np.int8)
         self._encoders = [codec.encoder(seat) for seat in range(codec.num_players)]
         self._kit = rl_kit(codec.game)
 
@@ -105,7 +107,7 @@ class Match:
         other = Match(self.codec, self.state.copy())
         other.prefix = list(self.prefix)
         other._legal = self._legal
-        other._mask = self._mask
+        other._mask = self._mask.copy() if self._mask is self._mask_buf else self._mask
         return other
 
     def __deepcopy__(self, memo) -> Match:
@@ -128,7 +130,7 @@ class Match:
         """The int8 0/1 mask of the indices playable now (do not change it: it is cached)."""
         if self._mask is None:
             if self._native:
-                self._mask = self.codec.native_mask(self._state, self.prefix)
+                self._mask = self.codec.native_mask(self._state, self.prefix, self._mask_buf)
             else:
                 self._mask = self.codec.mask(self.legal(), self.prefix)
         return self._mask
@@ -160,12 +162,13 @@ class Match:
     def play(self, index: Any) -> Any:
         """Play one index; returns the engine action it completed, or None for a pick."""
         index = self.check(index)
-        self.prefix.append(index)
-        if self.codec.needs_more(self.prefix):
+        prefix = self.prefix
+        prefix.append(index)
+        if self.codec.needs_more(prefix):
             self._mask = None
             return None
-        action = self._engine_action(self.prefix)
-        self.state.apply(action)
+        action = self._kit.index_to_action(prefix)
+        self._state.apply(action)
         self.prefix = []
         self._legal = None
         self._mask = None

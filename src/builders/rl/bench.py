@@ -20,15 +20,64 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from builders.core.plugins import plugin
 from builders.rl.base import Match
 from builders.rl.kit import rl_games, rl_kit
 from builders.rl.pettingzoo_env import BuildersAEC, env
+from builders.rl.wrappers import OrderEnforcing
+
+
+class IdleAEC(AECEnv):
+    """An AEC environment that does nothing: two agents, a fixed observation and mask (409 indices, all
+    allowed), games of ``length`` steps. The loop on it is the cost of PettingZoo's loop itself."""
+
+    metadata = {"name": "idle_v0"}
+
+    def __init__(self, length: int = 130):
+        super().__init__()
+        self.possible_agents = ["player_0", "player_1"]
+        self.length = length
+        self._obs = {"observation": np.zeros(8000, dtype=np.uint8), "action_mask": np.ones(409, dtype=np.int8)}
+
+    def observation_space(self, agent: str):
+        return None
+
+    def action_space(self, agent: str):
+        from gymnasium import spaces
+
+        return spaces.Discrete(409)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = "player_0"
+        self.steps = 0
+
+    def observe(self, agent: str):
+        return self._obs
+
+    def step(self, action) -> None:
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        self.steps += 1
+        if self.steps >= self.length:
+            self.terminations = {a: True for a in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[self.steps % 2]
 
 
 def default_env(game: str, players: int, core: str = "auto"):
-    """The environment with default arguments but ``core`` (``connect-four``: PettingZoo's connect_four_v3)."""
+    """The environment with default arguments but ``core`` (``connect-four``: PettingZoo's connect_four_v3;
+    ``idle``: :class:`IdleAEC` in the same wrapper as the games)."""
+    if game == "idle":
+        return OrderEnforcing(IdleAEC())
     if game == "connect-four":
         import os
 
@@ -122,6 +171,10 @@ def run(runs: int = 5, games: int = 20, echo: Callable[[str], None] = print) -> 
                      f"{rate / four[0]:.2f}x connect_four_v3)   engine {1e6 * engine_s / steps:5.1f} us/step, "
                      f"observation {1e6 * obs_s / steps:5.1f} us/step ({share:.0%} of the two)")
     echo(f"{'connect_four_v3 (PettingZoo)':<46} {four[0]:>8,.0f} steps/s (wall {four[1]:>7,.0f})")
+    idle = _rates("idle", 2, runs, games * 5)
+    out[("idle", 2)] = {"steps_per_s": idle[0], "wall_steps_per_s": idle[1]}
+    echo(f"{'PettingZoo loop alone (an idle env)':<46} {idle[0]:>8,.0f} steps/s (wall {idle[1]:>7,.0f}, "
+         f"{1e6 / idle[0]:.1f} us/step)")
     return out
 
 

@@ -103,6 +103,12 @@ def action_to_index(action: int) -> tuple[int, ...]:
 
 def index_to_action(indices: Sequence[int]) -> int:
     """The engine action played by a complete sequence of indices (the inverse of action_to_index)."""
+    if len(indices) == 1 and type(indices[0]) is int:  # a build or the end, the most common
+        first = indices[0]
+        if 0 <= first < NUM_HEXES:
+            return first
+        if first == END_INDEX:
+            return END
     seq = [int(i) for i in indices]
     if len(seq) == 1 and 0 <= seq[0] < NUM_HEXES:
         return seq[0]
@@ -341,9 +347,11 @@ class KingdomCodec(Layout):
         return out
 
     @staticmethod
-    def native_mask(state, prefix: Sequence[int]) -> np.ndarray:
-        """:meth:`mask` of a native core's state (its legal actions), filled by the core."""
-        out = np.empty(NUM_ACTIONS, dtype=np.int8)
+    def native_mask(state, prefix: Sequence[int], out: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`mask` of a native core's state (its legal actions), filled by the core (in ``out``, an
+        int8 array of NUM_ACTIONS entries, if given)."""
+        if out is None:
+            out = np.empty(NUM_ACTIONS, dtype=np.int8)
         state.rl_mask(prefix[0] if prefix else -1, prefix[1] if len(prefix) > 1 else -1, out)
         return out
 

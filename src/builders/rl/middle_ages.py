@@ -263,9 +263,11 @@ class MiddleAgesCodec(Layout):
         return out
 
     @staticmethod
-    def native_mask(state, prefix: Sequence[int]) -> np.ndarray:
-        """:meth:`mask` of a native core's state (its legal actions), filled by the core."""
-        out = np.empty(NUM_ACTIONS, dtype=np.int8)
+    def native_mask(state, prefix: Sequence[int], out: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`mask` of a native core's state (its legal actions), filled by the core (in ``out``, an
+        int8 array of NUM_ACTIONS entries, if given)."""
+        if out is None:
+            out = np.empty(NUM_ACTIONS, dtype=np.int8)
         state.rl_mask(out)
         return out
 

@@ -82,6 +82,13 @@ class BuildersAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self.match.observe(self._seat[agent], self.observation_format)
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last, without its extra call of observe (it runs at every step)."""
+        agent = self.agent_selection
+        observation = self.match.observe(self._seat[agent], self.observation_format) if observe else None
+        return (observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
+
     def state(self) -> np.ndarray:
         """The global state for centralised critics: every seat's flat observation, seat 0 first (each
         seat's own terrain card included; never the deck order)."""
@@ -100,7 +107,8 @@ class BuildersAEC(AECEnv):
         m = self.match
         m.play(action)  # raises IllegalIndex, changing nothing, for a bad index
         self._cumulative_rewards[agent] = 0.0
-        if m.state.is_over():
+        state = m.state
+        if state.is_over():
             final = m.rewards(self.reward_kind)
             result = m.state.result()
             #: the final result as JSON, with each score's breakdown (its keys vary from game to game)
@@ -113,11 +121,11 @@ class BuildersAEC(AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"scores": scores, "winners": winners, "won": bool(winners[seat])}
             self._accumulate_rewards()
-        elif self.max_turns is not None and m.state.turn >= self.max_turns:
+        elif self.max_turns is not None and state.turn >= self.max_turns:
             for a in self._seat:
                 self.truncations[a] = True
         else:
-            self.agent_selection = self.possible_agents[m.state.current_player]
+            self.agent_selection = self.possible_agents[state.current_player]
 
     def render(self) -> str | np.ndarray | None:
         """"human": prints the terminal drawing; "ansi": returns it; "rgb_array": the picture as pixels.
