@@ -375,3 +375,45 @@ def test_the_upgrade_gives_every_account_its_skeleton(kind, tmp_path, request):
     finally:
         engine.dispose()
     assert keys == {1: "ada", 2: "boo", 3: None, 4: None, 5: "rnlke", 6: "adrnin", 7: None, 8: None}
+
+
+def test_each_refusal_of_a_name_or_a_text_in_its_exact_words():
+    def why(call) -> str:
+        with pytest.raises(names.BadText) as e:
+            call()
+        return str(e.value)
+
+    assert why(lambda: names.check_text("a\x00b", "game name")) == "game name: control characters are not allowed"
+    assert why(lambda: names.check_text("a\nb", "game name")) == "game name: control characters are not allowed"
+    assert why(lambda: names.check_text("\ud800", "token name")) == (
+        "token name: lone surrogates are not allowed (send text in UTF-8)")
+    assert why(lambda: names.check_text("a\n\tb", "chat message", newlines=True)) == (
+        "chat message: control characters are not allowed")
+    assert names.check_text("two\nlines", "chat message", newlines=True) == "two\nlines"
+    assert names.check_text("\u200bzero width is text", "chat message") == "\u200bzero width is text"
+    assert why(lambda: names.check_name("")) == "name: it needs at least one character"
+    assert why(lambda: names.check_name("a\u2028b", "seat name")) == (
+        "seat name: control characters and line breaks are not allowed")
+    assert why(lambda: names.check_name("a\u200bb", "seat name")) == (
+        "seat name: invisible characters (such as zero-width spaces or text-direction marks) are not allowed")
+    assert why(lambda: names.check_name("a\ue000b", "seat name")) == (
+        "seat name: private-use and unassigned characters are not allowed")
+    assert why(lambda: names.check_name("a\U000e0080b", "seat name")) == (
+        "seat name: private-use and unassigned characters are not allowed")
+    assert why(lambda: names.check_name(" ada", "username")) == "username: no spaces at the start or the end"
+    assert why(lambda: names.check_name("ada\u3000", "username")) == "username: no spaces at the start or the end"
+    assert why(lambda: names.check_name("x" * 41)) == "name: at most 40 characters"
+    assert why(lambda: names.check_name("x" * 21, max_length=20)) == "name: at most 20 characters"
+    assert names.check_name("x" * 40) == "x" * 40 and names.check_name("x" * 20, max_length=20) == "x" * 20
+    assert names.check_name("\uff21da") == "Ada" and names.check_name("a b") == "a b"
+
+
+def test_the_skeleton_leaves_out_what_nothing_shows_and_settles():
+    assert names.skeleton("  ada\u200b ") == names.skeleton("ada") == "ada"
+    assert names.skeleton("a\x07da") == "ada"
+    assert names.skeleton("\u2028ada") == "ada"
+    assert names.skeleton("") == ""
+    assert names.skeleton("\u0410DA") == "ada"  # a Cyrillic capital A, casefolded then mapped
+    assert names.skeleton("rn") == names.skeleton("m")  # a prototype of two letters
+    table = names._prototypes()
+    assert table["\u0430"] == "a" and "a" not in table and all(len(k) == 1 for k in table)
