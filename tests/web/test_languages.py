@@ -322,6 +322,7 @@ def test_two_accounts_chat_and_resign_in_german_and_french(new_page, api, browse
     fr.locator("#seat-chip").wait_for()
     expected_fr = CATALOGUES["fr"]["play.you_chip"].format(colour=CATALOGUES["fr"]["colour.blue"])
     fr.wait_for_function("t => document.querySelector('#seat-chip').textContent === t", arg=expected_fr)
+    fr.locator("#chat-toggle").click()  # on a phone the chat opens over the table from its button
     fr.locator("#chat-input").fill("Bonjour, on y va ?")
     fr.locator("#chat-send").click()
     de.locator("#chat-log li .chat-text", has_text="Bonjour").wait_for()

@@ -1,12 +1,12 @@
 // The account corner of every page's top bar: who you are, the games waiting for you (also in the tab
 // title), and an opt-in notification with a sound when it becomes your turn in any of your games.
-// The count is asked for every 2 seconds while the page is seen, at once when it comes back into
+// The count is asked for every 1.5 seconds while the page is seen, at once when it comes back into
 // view, and at once when a game of this page changes ("builders:moved").
 
 import { api, currentSession, el, GAME_TITLES, t } from "./api.js";
 
 const NOTIFY_KEY = "builders.notify";
-const POLL_MS = 2000;
+const POLL_MS = 1500;
 
 let box = null;
 let waitingIds = null; // ids of the games waiting for you at the last look (null: not looked yet)
@@ -150,11 +150,10 @@ async function look() {
 
 // "Your turn (2)" while games wait for you, else "Your games"
 function showCount(n) {
-  const label = box.querySelector("#waiting-label");
-  const count = box.querySelector("#waiting-count");
-  label.textContent = n ? t("play.your_turn") : t("account.your_games");
-  count.textContent = String(n);
-  box.querySelector("#waiting-paren").hidden = n === 0;
+  box.querySelector("#waiting-label").textContent = n ? t("play.your_turn") : t("account.your_games");
+  const paren = box.querySelector("#waiting-paren");
+  if (n) paren.replaceChildren(" (", el("span", { class: "waiting-count", id: "waiting-count", text: String(n) }), ")");
+  else paren.replaceChildren();
   box.querySelector("#waiting-btn").classList.toggle("has-waiting", n > 0);
 }
 
@@ -187,7 +186,7 @@ export function mountAccount() {
   notify.addEventListener("click", () => toggleNotify(notify));
   const waitingBtn = el("button", { type: "button", class: "btn small", id: "waiting-btn", "aria-haspopup": "true", "aria-expanded": "false", "aria-controls": "waiting-list", title: t("account.waiting_title") },
     el("span", { id: "waiting-label", text: t("account.your_games") }),
-    el("span", { id: "waiting-paren", hidden: true }, " (", el("span", { class: "waiting-count", id: "waiting-count", text: "0" }), ")"));
+    el("span", { id: "waiting-paren" }));
   const list = el("ul", { class: "waiting-list", id: "waiting-list", hidden: true });
   menu(waitingBtn, list);
   box = el("div", { class: "account-box", id: "account-box" },

@@ -485,6 +485,13 @@ function init() {
   $("rated").addEventListener("change", checkRated);
   $("clock").addEventListener("change", checkRated);
   setInterval(tickDeadlines, 1000);
+  // the top bar's count changed (a move in a game of yours): "Your games" follows at once
+  let waitingKey = null;
+  document.addEventListener("builders:waiting", (event) => {
+    const key = event.detail.map((g) => g.id).join(",");
+    if (waitingKey !== null && key !== waitingKey) loadMine();
+    waitingKey = key;
+  });
   buildCustom();
   renderSeats();
   onModeChange();
