@@ -381,3 +381,86 @@ def test_a_guest_signing_in_brings_its_games_along(server, people):
     assert guest.get(f"/api/games/{gid}/mine").json() == {"seats": [0]}
     assert gid in [g["id"] for g in guest.get("/api/account/games").json()]
     assert guest.get(f"/api/games/{gid}").json()["seats"][0]["user"] == name
+
+
+# -- each rule of accounts in its exact words and numbers -----------------------------------------------
+
+def _why(call) -> tuple[int, str]:
+    from builders.server.games import ApiError
+
+    with pytest.raises(ApiError) as e:
+        call()
+    return e.value.status, e.value.detail
+
+
+def test_a_new_account_s_name_and_password_are_checked_in_exact_words():
+    from builders.server.accounts import Accounts, check_password
+
+    rule = (400, "a username is 3 to 20 letters, digits, '_' or '-'")
+    for bad in (None, 12, "ab", "x" * 21, "ada lovelace", "ada!", "ädä"):
+        assert _why(lambda: Accounts.check_new(bad, "correct horse")) == rule, bad
+    assert _why(lambda: Accounts.check_new("ada\x00", "correct horse")) == (
+        400, "username: control characters are not allowed")
+    assert Accounts.check_new("\uff21da_-9", "correct horse") == "Ada_-9"
+    assert Accounts.check_new("abc", "x" * 8) == "abc" and Accounts.check_new("x" * 20, "x" * 200) == "x" * 20
+    assert _why(lambda: check_password("x" * 7)) == (400, "a password needs at least 8 characters")
+    assert _why(lambda: check_password(None)) == (400, "a password needs at least 8 characters")
+    assert _why(lambda: check_password("x" * 201)) == (400, "a password has at most 200 characters")
+    assert _why(lambda: check_password("password\x07")) == (400, "password: control characters are not allowed")
+    assert check_password("x" * 8) is None and check_password("x" * 200) is None
+
+
+def test_an_account_s_public_form_and_the_stored_digests():
+    from builders.server.accounts import Account, _normal, address_digest, sha
+
+    assert Account(7, None).to_json() == {"id": 7, "username": None, "guest": True, "name": "guest 7", "language": None}
+    assert Account(8, "Ada", "fr").to_json() == {"id": 8, "username": "Ada", "guest": False, "name": "Ada",
+                                                 "language": "fr"}
+    assert sha("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    assert address_digest("1.2.3.4") == sha("builders-address:1.2.3.4") != sha("1.2.3.4")
+    assert _normal("\uff41da") == "ada" and _normal(None) is None and _normal("x" * 101) is None
+    assert _normal("x" * 100) == "x" * 100 and _normal("a\u200bb") is None
+
+
+def test_a_rate_limit_counts_events_in_a_sliding_window_and_forgets_idle_keys():
+    from builders.server.accounts import RateLimit
+
+    limit = RateLimit(2, 10.0)
+    assert [limit.check("k", 100.0), limit.check("k", 101.0), limit.check("k", 102.0)] == [0.0, 0.0, 8.0]
+    assert limit.check("k", 109.5) == 0.5  # the refused one was not recorded
+    assert limit.check("k", 110.0) == 0.0  # the first left the window exactly at its end
+    assert limit.check("k", 110.5) == 0.5
+    assert limit.check("other", 110.5) == 0.0
+    assert list(limit.events["k"]) == [101.0, 110.0]
+
+
+def test_the_account_routes_refuse_in_exact_words(server, people):
+    api = people()
+    ada = people()
+    ada.sign_up(fresh_name())
+    assert detail_of(ada.post("/api/accounts", json={"username": fresh_name(), "password": "correct horse"})) == (
+        409, f"you are signed in as {ada.get('/api/session').json()['account']['username']}: sign out first")
+    assert detail_of(api.delete("/api/session")) == (401, "you are not signed in")
+    assert detail_of(api.post("/api/account/password", json={"old": "correct horse", "new": "another horse"})) == (
+        401, "sign in to change your password")
+    assert detail_of(api.get("/api/account/tokens")) == (401, "sign in first")
+    guest = people()
+    guest.guest()
+    assert detail_of(guest.get("/api/account/tokens")) == (403, "a guest has no API tokens: sign up first")
+    assert detail_of(ada.delete("/api/account/tokens/999999")) == (404, "you have no API token 999999")
+    assert detail_of(api.get("/api/account/tokens", headers={"Authorization": "Basic abc"})) == (
+        401, "the Authorization header must be 'Bearer <personal API token>'")
+    assert detail_of(api.get("/api/account/tokens", headers={"Authorization": "Bearer bld_nothing"})) == (
+        401, "the personal API token is not valid")
+    assert detail_of(api.post("/api/session", json={"username": "nobody_here", "password": "correct horse"})) == (
+        401, "wrong username or password")
+    taken = ada.get("/api/session").json()["account"]["username"]
+    other = people()
+    assert detail_of(other.post("/api/accounts", json={"username": taken, "password": "correct horse"})) == (
+        409, f"the username {taken!r} is taken")
+    assert detail_of(other.post("/api/accounts", json={"username": taken.upper(), "password": "correct horse"})) == (
+        409, f"the username {taken.upper()!r} is taken")
+
+
+def detail_of(r: httpx.Response) -> tuple[int, str]:
+    return r.status_code, r.json()["detail"]
