@@ -93,6 +93,17 @@ def test_the_builders_bar_on_a_touch_phone(browser, server, api, shots):  # noqa
 def test_the_builders_bar_with_a_mouse_and_keys(new_page, api):  # noqa: F811
     page, _, _ = play_game(new_page, api, "middle-ages", viewport=PHONE)
     assert bar_rows(page) <= 2
+    # the longer words of German and French too; Undo and Restart keep their names for screen readers
+    for code in ("de", "fr"):
+        game_id, token = create_game(api, "middle-ages")
+        page.goto(f"/play/{game_id}?lang={code}#seat=0&token={token}")
+        wait_ready(page)
+        assert page.evaluate("document.documentElement.lang") == code
+        assert bar_rows(page) <= 2, code
+    assert page.get_by_role("button", name="Annuler", exact=True).count() == 1
+    sizes = page.locator("#action-bar button, #action-bar .help-link").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })")
+    assert min(sizes) >= 30, sizes
     page = open_seat(new_page, *create_game(api, "middle-ages", setup={"seed": 98}), viewport=DESKTOP)
     assert bar_rows(page) == 1
     click_and_wait(page, page.locator('#building-row button[data-action="open B01"]'))

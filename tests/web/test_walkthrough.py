@@ -41,7 +41,10 @@ def start(new_page, game: str, viewport=None):
 def test_kingdom_builder_walkthrough_to_the_end(new_page, api, shots):
     page = start(new_page, "kingdom")
     game_id = page.url.split("/play/")[1].split("#")[0]
-    summary = api.get(f"/api/games/{game_id}").json()
+    # a first game is private: seen by its player's browser, a "no such game" to anyone else
+    assert api.get(f"/api/games/{game_id}").status_code == 404
+    summary = page.evaluate("id => fetch(`/api/games/${id}`).then(r => r.json())", game_id)
+    assert summary["private"] is True
     # the recommended first game against an easy bot (rules.md, Components and setup)
     assert [s["type"] for s in summary["seats"]] == ["human", "bot"]
     assert summary["seats"][1]["level"] == "easy"
@@ -145,7 +148,7 @@ def test_the_guide_moves_on_when_the_first_worker_finishes_the_building(new_page
     game_id, token = create_game(api, "middle-ages", setup={"seed": 98})
     page = new_page(PHONE)
     page.goto(f"/play/{game_id}#seat=0&token={token}")
-    page.evaluate("id => localStorage.setItem('builders.guide', JSON.stringify({[id]: {step: 0, on: true}}))", game_id)
+    page.evaluate("id => localStorage.setItem('builders.guide', JSON.stringify({[id]: {step: 0, on: true, first: true}}))", game_id)
     page.reload()
     wait_ready(page)
     assert title(page) == "Welcome to The Builders"

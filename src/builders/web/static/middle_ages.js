@@ -228,10 +228,12 @@ export class BuildersTable {
   // One log line in words, with the names of the cards: "sent labourer W07 to The Wash House (B06)";
   // a bare move (its text the notation) is told as made.
   describe(entry) {
-    // told from the action itself; the server's words (English) add only the cards that came into a row
+    // told from the action itself; the server's message adds only the cards that came into a row
+    // (its parameter cards: a recruit's into the worker row, any other's into the building row)
     const text = entry.action ? this.narrate(entry.action) : (entry.text || "");
-    const came = /; ([BWM\d, ]+) came into the (worker|building) row$/.exec(entry.text || "");
-    return this.named(text) + (came ? t(`ma.log.came_${came[2]}`, { cards: this.named(came[1]) }) : "");
+    const cards = entry.params && Array.isArray(entry.params.cards) ? entry.params.cards : null;
+    const row = (entry.action || "").startsWith("recruit") ? "worker" : "building";
+    return this.named(text) + (cards ? t(`ma.log.came_${row}`, { cards: this.named(cards.join(", ")) }) : "");
   }
 
   // Card ids in words, with their names: "W07" -> "labourer W07", "B06" -> "The Wash House (B06)".
@@ -384,8 +386,11 @@ export class BuildersTable {
         helpLink("ma-coins", t("help.taking_coins")),
         this.actionButton("buy", t("ma.buy"), { fallbackCost: { coins: 5 } }),
         helpLink("ma-buy", t("help.buying")),
-        el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, title: t("turn.undo_title"), onclick: () => this.opts.onUndo && this.opts.onUndo() }, `↶ ${t("turn.undo")}`),
-        el("button", { class: "btn", id: "restart-btn", disabled: !view.can_undo || !this.opts.onRestart, title: t("ma.restart_title"), onclick: () => this.opts.onRestart && this.opts.onRestart() }, `⟲ ${t("turn.restart")}`),
+        // on a phone only their signs show (style.css): their names stay for screen readers
+        el("button", { class: "btn", id: "undo-btn", disabled: !view.can_undo, title: t("turn.undo_title"), "aria-label": t("turn.undo"), onclick: () => this.opts.onUndo && this.opts.onUndo() },
+          el("span", { "aria-hidden": "true", text: "↶" }), el("span", { class: "btn-text", text: ` ${t("turn.undo")}` })),
+        el("button", { class: "btn", id: "restart-btn", disabled: !view.can_undo || !this.opts.onRestart, title: t("ma.restart_title"), "aria-label": t("turn.restart"), onclick: () => this.opts.onRestart && this.opts.onRestart() },
+          el("span", { "aria-hidden": "true", text: "⟲" }), el("span", { class: "btn-text", text: ` ${t("turn.restart")}` })),
         this.actionButton("end", t("turn.end"), { cls: "btn btn-primary" }),
         helpLink("ma-turn", t("help.a_turn")),
       );

@@ -2,10 +2,12 @@
 // The hints follow the table (each step ends by itself when the player has done it); they can be skipped,
 // and replayed from the "Guide" button of the table.
 
-import { api, el, ensureSession, toast, t } from "./api.js";
-import { terrainIn, tileName } from "./kingdom.js";
+import { api, el, ensureSession, joinNames, seatName, toast, t, SEAT_NAMES } from "./api.js";
+import { cardName, terrainIn, tileName } from "./kingdom.js";
 
 const KEY = "builders.guide";
+// the first game of each game started from "First game": {game: {id, link}}, reopened while unfinished
+const FIRST_KEY = "builders.firstGame";
 
 function load() {
   try {
@@ -23,17 +25,51 @@ function save(all) {
   }
 }
 
-// Starts a guided game (the recommended first setup against an easy bot) and opens its table.
+function firstGames() {
+  try {
+    return JSON.parse(localStorage.getItem(FIRST_KEY) || "{}") || {};
+  } catch (err) {
+    return {};
+  }
+}
+
+// The first game of ``game`` this browser started and has not finished (null: none, or gone).
+async function unfinishedFirstGame(game) {
+  const kept = firstGames()[game];
+  if (!kept || !kept.id || !kept.link) return null;
+  try {
+    const summary = await api(`/api/games/${encodeURIComponent(kept.id)}`);
+    if (summary.result || ["finished", "aborted"].includes(summary.status)) return null;
+    return kept;
+  } catch (err) {
+    return null;  // gone (or no longer this browser's)
+  }
+}
+
+// Starts a guided game (the recommended first setup against an easy bot) and opens its table: a
+// private one (no other player needs to see it in the lobby), and the same one again while it is
+// unfinished.
 export async function startGuidedGame(game = "kingdom") {
-  const body = { game, seats: [{ type: "human" }, { type: "bot", level: "easy" }] };
-  if (game === "kingdom") body.setup = { mode: "first" };
   await ensureSession();
+  const open = await unfinishedFirstGame(game);
+  if (open) {
+    location.href = open.link;
+    return;
+  }
+  const body = { game, private: true, seats: [{ type: "human" }, { type: "bot", level: "easy" }] };
+  if (game === "kingdom") body.setup = { mode: "first" };
   const created = await api("/api/games", { method: "POST", body });
   const all = load();
-  all[created.id] = { step: 0, on: true };
+  all[created.id] = { step: 0, on: true, first: true };
   save(all);
   const me = (created.seats || []).find((s) => s.seat === 0) || {};
-  location.href = `/play/${encodeURIComponent(created.id)}${me.token ? `#seat=0&token=${encodeURIComponent(me.token)}` : ""}`;
+  const link = `/play/${encodeURIComponent(created.id)}${me.token ? `#seat=0&token=${encodeURIComponent(me.token)}` : ""}`;
+  try {
+    localStorage.setItem(FIRST_KEY, JSON.stringify({ ...firstGames(), [game]: { id: created.id, link } }));
+  } catch (err) {
+    /* private mode: the next click makes a new first game */
+  }
+  location.href = link;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -145,6 +181,77 @@ const BUILDERS_STEPS = [
   },
 ];
 
+// -- the guide of any other game: this game's parts, what to do now, the score ---------------------
+
+function others(view) {
+  const seats = (view.view.players || []).map((p, i) => p.seat ?? i).filter((s) => s !== view.seat);
+  return joinNames(seats.map((s) => seatName(view.seats, s, view.seat)));
+}
+
+function myTurn(view) {
+  return view.to_move === view.seat && !view.result;
+}
+
+function waitText(view) {
+  return t("guide.now.wait", { name: seatName(view.seats, view.to_move, view.seat) });
+}
+
+const KINGDOM_GAME_STEPS = [
+  {
+    title: () => t("guide.game.title"),
+    text: (view) => {
+      const kinds = [...new Set([...document.querySelectorAll("#kb-map .location")].map((e) => e.dataset.kind))];
+      return t("guide.kb.game", {
+        colour: SEAT_NAMES[view.seat], others: others(view),
+        cards: joinNames((view.view.cards || []).map(cardName)), tiles: joinNames(kinds.map(tileName)),
+      });
+    },
+    point: "#running-scores",
+    next: true,
+  },
+  {
+    title: () => t("guide.now.title"),
+    text: (view) => {
+      if (!myTurn(view)) return waitText(view);
+      const left = 3 - (view.view.built_this_turn || 0);
+      const me = kbMe(view);
+      if (left > 0 && me.terrain) return t("guide.kb.now.build", { count: left, terrain: terrainIn(me.terrain) });
+      return t("guide.kb.now.end");
+    },
+    point: "#kb-map",
+    next: true,
+  },
+  { ...KINGDOM_STEPS[KINGDOM_STEPS.length - 1] },
+];
+
+const BUILDERS_GAME_STEPS = [
+  {
+    title: () => t("guide.game.title"),
+    text: (view) => {
+      const me = view.view.players[view.seat] || {};
+      return t("guide.ma.game", { colour: SEAT_NAMES[view.seat], others: others(view), vp: me.vp ?? 0, coins: t("ma.coins", { count: me.coins ?? 0 }) });
+    },
+    point: "#building-row",
+    next: true,
+  },
+  {
+    title: () => t("guide.now.title"),
+    text: (view) => {
+      if (!myTurn(view)) return waitText(view);
+      const left = view.view.actions_left;
+      const me = view.view.players[view.seat] || {};
+      const actions = t("ma.actions", { count: left });
+      if (!left) return t("guide.ma.now.end");
+      if (!(me.sites || []).length) return t("guide.ma.now.open", { actions });
+      if ((view.legal || []).some((a) => a.startsWith("send "))) return t("guide.ma.now.send", { actions });
+      return t("guide.ma.now.other", { actions });
+    },
+    point: "#action-bar",
+    next: true,
+  },
+  { ...BUILDERS_STEPS[BUILDERS_STEPS.length - 1] },
+];
+
 export class Guide {
   constructor(gameId) {
     this.gameId = gameId;
@@ -163,13 +270,16 @@ export class Guide {
     save(all);
   }
 
+  // the first-game walkthrough only in a game started as a first game; in any other the guide to it
   steps() {
-    return this.view && this.view.game === "kingdom" ? KINGDOM_STEPS : BUILDERS_STEPS;
+    const first = Boolean((this.state || {}).first);
+    if (this.view && this.view.game === "kingdom") return first ? KINGDOM_STEPS : KINGDOM_GAME_STEPS;
+    return first ? BUILDERS_STEPS : BUILDERS_GAME_STEPS;
   }
 
   // from the table's "Guide" button: start again from the first step
   restart() {
-    this.state = { step: 0, on: true };
+    this.state = { step: 0, on: true, first: Boolean((this.state || {}).first) };
     this.show();
   }
 
@@ -207,7 +317,7 @@ export class Guide {
     const step = steps[k];
     const next = el("button", { type: "button", class: "btn btn-primary", id: "guide-next", onclick: () => this.advance() }, step.last ? t("guide.finish") : t("guide.next"));
     const small = Boolean(st.small);
-    const box = el("aside", { class: `guide${small ? " minimised" : ""}`, id: "guide", role: "region", "aria-label": t("guide.label"), "data-step": k },
+    const box = el("aside", { class: `guide${small ? " minimised" : ""}`, id: "guide", role: "region", "aria-label": t(st.first ? "guide.label" : "guide.label_game"), "data-step": k, "data-first": st.first ? "1" : "0" },
       el("div", { class: "guide-top" },
         el("span", { class: "guide-step", text: t("guide.step", { n: k + 1, of: steps.length }) }),
         el("button", {
@@ -219,9 +329,15 @@ export class Guide {
       el("div", { class: "dialog-buttons guide-more" },
         el("button", { type: "button", class: "btn", id: "guide-skip", onclick: () => this.skip() }, t("guide.skip")),
         step.next ? next : el("span", { class: "muted small", text: t("guide.follows") })));
-    if (this.box) this.box.replaceWith(box);
+    // in the page's flow above the table, never over it: it covers no control
+    const focused = this.box && this.box.contains(document.activeElement) ? document.activeElement.id : null;
+    const table = document.getElementById("table");
+    if (this.box && this.box.isConnected) this.box.replaceWith(box);
+    else if (table) table.before(box);
     else document.body.appendChild(box);
     this.box = box;
+    const again = focused && (box.querySelector(`#${focused}`) || box.querySelector("button"));
+    if (again) again.focus({ preventScroll: true });
     for (const old of document.querySelectorAll(".guide-point")) old.classList.remove("guide-point");
     const target = step.point && document.querySelector(step.point);
     if (target) target.classList.add("guide-point");
@@ -239,7 +355,7 @@ export class Guide {
   }
 
   finish(text) {
-    this.state = { step: this.steps().length, on: false, done: true };
+    this.state = { step: this.steps().length, on: false, done: true, first: Boolean((this.state || {}).first) };
     this.hide();
     toast(text, "info", 5000);
   }
