@@ -90,6 +90,22 @@ export function translatePage(root = document) {
   }
 }
 
+/** A signed-in person (or a guest) keeps the choice in the account too: the server speaks it to them
+ * on every browser (its refusals and the game log). Without an account the cookie alone keeps it. */
+async function keepInAccount(code) {
+  try {
+    const session = await (await fetch("/api/session", { credentials: "same-origin" })).json();
+    if (!session.account || !session.csrf) return;
+    await fetch("/api/account/language", {
+      method: "PUT", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": session.csrf },
+      body: JSON.stringify({ language: code }),
+    });
+  } catch {
+    // the cookie keeps the choice all the same
+  }
+}
+
 /** The language switcher at the end of the top bar (once per page). */
 export function mountSwitcher() {
   const bar = document.querySelector(".topbar");
@@ -107,8 +123,9 @@ export function mountSwitcher() {
     option.selected = code === lang;
     select.appendChild(option);
   }
-  select.addEventListener("change", () => {
+  select.addEventListener("change", async () => {
     keepLanguage(select.value);
+    await keepInAccount(select.value);
     const url = new URL(location.href);
     if (!url.searchParams.has("lang")) {
       location.reload();

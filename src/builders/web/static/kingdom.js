@@ -873,13 +873,14 @@ export class KingdomTable {
     const [word, rest] = action.split(" ");
     const hex = (h) => this.hexPhrase(h);
     const text = entry.text || "";
-    // the server's words (English) say what the action alone does not: the card shown next, the cards drawn
-    const drawn = /; no free hex of the played terrain: drew ([a-z, ]+)$/.exec(text);
-    const drew = drawn ? t("kb.log.drew", { cards: drawn[1].split(", ").map(terrainIn).join(", ") }) : "";
+    // the server's message says what the action alone does not (its parameters): the card shown next
+    // (next, terrain), the cards drawn (cards)
+    const params = entry.params || {};
+    const drew = Array.isArray(params.cards) ? t("kb.log.drew", { cards: params.cards.map(terrainIn).join(", ") }) : "";
     let words;
     if (word === "end") {
-      const next = /; seat (\d) plays (\w+)/.exec(text);
-      return t("kb.log.ended") + (next ? t("kb.log.plays", { colour: SEAT_NAMES[Number(next[1])] || next[1], terrain: terrainIn(next[2]) }) : "");
+      const next = params.terrain ? params.next : null;
+      return t("kb.log.ended") + (next !== null && next !== undefined ? t("kb.log.plays", { colour: SEAT_NAMES[Number(next)] || String(next), terrain: terrainIn(params.terrain) }) : "");
     } else if (word === "build") {
       words = t("kb.log.built", { hex: hex(rest) });
     } else if (rest && rest.includes(">")) {
