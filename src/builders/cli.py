@@ -21,14 +21,13 @@ def version_line() -> str:
     """``builders X.Y.Z`` and the core each game runs on (see ``BUILDERS_CORE`` in docs/native.md)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from builders.core.games import core_setting
-    from builders.kingdom.native import available
+    from builders.kingdom.native import available, core_name
 
     try:
         number = version("builders-games")
     except PackageNotFoundError:
         number = "(not installed)"
-    core = "native core" if core_setting() == "native" and available() else "Python engine"
+    core = "native core" if core_name() == "native" else "Python engine"
     built = "built" if available() else "not built"
     return (f"builders {number}: Kingdom Builder and The Builders: Middle Ages on the {core} "
             f"(native core {built})")

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from types import ModuleType
 
-from builders.core.games import get_game
+from builders.core.games import get_game, on_python
 from builders.core.rng import Rng
 
 
@@ -29,8 +29,8 @@ def midgame(game: str, players: int, seed: int, actions: int):
 
 def kingdom_twin(state, salt: int):
     """A copy in which the other seats' hidden terrain cards, the deck order and the generator of
-    future reshuffles are different."""
-    twin = state.copy()
+    future reshuffles are different (on the Python engine, whose fields can be changed by hand)."""
+    twin = on_python(state.copy())
     me = twin.to_move
     rnd = random.Random(salt)
     pool = twin.deck[:]
@@ -50,8 +50,9 @@ def kingdom_twin(state, salt: int):
 
 
 def middle_ages_twin(state, salt: int):
-    """A copy with the building deck below its visible top card and the whole worker deck reordered."""
-    twin = state.copy()
+    """A copy with the building deck below its visible top card and the whole worker deck reordered
+    (on the Python engine, whose fields can be changed by hand)."""
+    twin = on_python(state.copy())
     rnd = random.Random(salt)
     below = twin.bdeck[:-1]
     while len(below) > 1:

@@ -11,7 +11,7 @@ from builders.ai.kit_middle_ages import MA_AFTER_BUY, MA_END, MA_FIRST, MA_FORCE
 from builders.ai.eval_middle_ages import finished_seats, last_turn_gain, values
 from builders.ai.mcts import TURN_MARGIN
 from builders.ai.tournament import derive_seed, play_game
-from builders.core.games import get_game
+from builders.core.games import get_game, on_python
 from builders.middle_ages.codes import OPEN, RECRUIT, SEND
 from builders.middle_ages.notation import parse
 
@@ -19,8 +19,9 @@ SEED = 2024     # the seed of benchmarks/ai_strength.py
 
 
 def setup_state(setup_index: int):
+    """The setup's initial state on the Python engine (the tests change its fields by hand)."""
     g = get_game("middle-ages")
-    return g.new_state(g.random_setup(2, derive_seed("setup", SEED, setup_index)))
+    return on_python(g.new_state(g.random_setup(2, derive_seed("setup", SEED, setup_index))))
 
 
 def test_a_second_large_site_waits_until_the_first_is_staffed():

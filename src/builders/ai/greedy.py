@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.kit import check_weights, kit
+from builders.core.games import on_python
 from builders.core.rng import Rng
 from builders.core.state import Action, GameState
 
@@ -46,7 +47,7 @@ class GreedyAgent:
         """Every legal action with its win value and its lead for the player to move."""
         seat = state.current_player
         legal = state.legal_actions()
-        det = state.resample_hidden(seat, self.rng)
+        det = on_python(state).resample_hidden(seat, self.rng)
         game = kit(state.GAME)
         sd = self.noise * game.win_scale
         if self.weights and game.weights is None:

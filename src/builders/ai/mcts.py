@@ -41,6 +41,7 @@ import time
 from builders.ai.budget import turn_share
 from builders.ai.evaluate import decision_key, move_values, win_values
 from builders.ai.kit import kit
+from builders.core.games import on_python
 from builders.core.rng import Rng
 from builders.core.state import Action, Chance, GameState
 
@@ -245,7 +246,8 @@ class MCTSAgent:
         clock = self._now
         timed = deadline != math.inf
         iterate = self._iterate
-        resample = state.resample_hidden
+        # the determinizations on the Python engine: the tree's reads of positions are cheaper there
+        resample = on_python(state).resample_hidden
         rng = self.rng
         while n < budget:
             if n % CHECK_EVERY == 0 and n:

@@ -9,6 +9,7 @@ import random
 from abc import ABC, abstractmethod
 
 from builders.ai.mcts import CLOCKS
+from builders.core.games import on_python
 from builders.core.rng import Rng
 from builders.core.state import Action, Chance, GameState
 
@@ -141,7 +142,7 @@ class Planner(ABC):
             budget *= TURN_MARGIN
         self._evals_before += self._evals
         self._evals = 0
-        det = state.resample_hidden(state.current_player, self.rng)
+        det = on_python(state).resample_hidden(state.current_player, self.rng)
         if budget is None:
             return start, None, None, det
         return start, start + budget, start + PLAN_SHARE * budget, det

@@ -35,6 +35,7 @@ from builders.ai.eval_middle_ages import values as eval_values
 from builders.ai.eval_middle_ages import weights as eval_weights
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.planner import PLAN_SHARE, Planner, PlannerError, with_ending_plans
+from builders.core.games import on_python
 from builders.core.state import Action, GameState
 from builders.middle_ages.codes import END
 
@@ -189,7 +190,8 @@ class MiddleAgesPlanner(Planner):
         self._w = eval_weights(self.weights) if self.weights else None
         seat = state.current_player
         k_all = self.samples
-        dets = [det] + [state.resample_hidden(seat, self.rng) for _ in range(k_all - 1)]
+        known = on_python(state) if k_all > 1 else state
+        dets = [det] + [known.resample_hidden(seat, self.rng) for _ in range(k_all - 1)]
         per_det: list[dict[tuple, tuple]] = []
         plans = looked = 0
         for k, d in enumerate(dets):

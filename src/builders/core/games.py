@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from builders.core.errors import BuildersError
 from builders.core.plugins import plugin, plugins
@@ -17,9 +18,13 @@ class CoreError(BuildersError, ValueError):
     """A ``BUILDERS_CORE`` that cannot be had: an unknown value, or the native core not built."""
 
 
+#: the core a game runs on when ``BUILDERS_CORE`` is unset: the native one when it is built
+DEFAULT_CORE = "python"
+
+
 def core_setting() -> str | None:
     """The core asked for by the environment variable ``BUILDERS_CORE`` ("python" or "native"), or
-    None when it is unset (each game then runs on its default core)."""
+    None when it is unset (each game then runs on ``DEFAULT_CORE`` if it can)."""
     value = os.environ.get("BUILDERS_CORE", "").strip()
     if not value:
         return None
@@ -29,13 +34,25 @@ def core_setting() -> str | None:
 
 
 def native_wanted(built: bool) -> bool:
-    """Whether ``BUILDERS_CORE`` asks for the native core (``built``: whether the game's native core
-    is there); CoreError if it asks for it and it is not built."""
-    if core_setting() != "native":
+    """Whether a game runs on the native core (``built``: whether its native core is there):
+    ``BUILDERS_CORE=python`` says no, ``native`` yes (CoreError if it is not built), and unset the
+    default core when it is built."""
+    setting = core_setting()
+    if setting == "python":
         return False
-    if not built:
-        raise CoreError("BUILDERS_CORE=native, but the native core is not built (make native)")
-    return True
+    if setting == "native":
+        if not built:
+            raise CoreError("BUILDERS_CORE=native, but the native core is not built (make native)")
+        return True
+    return built and DEFAULT_CORE == "native"
+
+
+def on_python(state: Any) -> Any:
+    """``state`` on the Python engine: itself, or the Python copy of a native state (``to_python``).
+    The bots read many fields of every position they value, which the Python engine's states hold
+    as plain attributes: they plan on it and play the same actions on either core."""
+    to_python = getattr(state, "to_python", None)
+    return state if to_python is None else to_python()
 
 
 def game_names() -> list[str]:

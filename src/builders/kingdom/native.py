@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from builders.core.errors import IllegalAction
-from builders.core.games import CoreError, core_setting, native_wanted
+from builders.core.games import CoreError, native_wanted
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, check_not_over, winners_of
 from builders.kingdom import notation, rules
@@ -301,14 +301,15 @@ GameState.register(NativeKingdomState)
 
 
 def select(state: KingdomState) -> GameState:
-    """``state`` on the core the environment asks for (``BUILDERS_CORE``): the Python engine by
-    default and for "python", the native core for "native" (CoreError if it is not built)."""
+    """``state`` on the core the environment asks for (``BUILDERS_CORE``: see
+    ``builders.core.games.native_wanted``; CoreError for "native" when it is not built)."""
     return from_python(state) if native_wanted(_native is not None) else state
 
 
 def core_name() -> str:
-    """The core Kingdom Builder games run on now: "native" or "python"."""
-    return "native" if core_setting() == "native" and _native is not None else "python"
+    """The core Kingdom Builder games run on now: "native" or "python" (CoreError for a bad
+    ``BUILDERS_CORE``; "python" when it asks for a native core that is not built)."""
+    return "native" if _native is not None and native_wanted(True) else "python"
 
 
 class KingdomBatch:

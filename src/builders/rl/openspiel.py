@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from builders.core.games import on_python
 from builders.core.rng import Rng
 from builders.rl.base import MAX_ROUNDS, Match, make_codec, win_rewards
 from builders.rl.encoding import ENCODING_VERSION
@@ -116,7 +117,8 @@ class BuildersGame(pyspiel.Game):
         return self  # a game never changes
 
     def new_initial_state(self) -> BuildersState:
-        state = self.codec.new_state(None, self.setup_seed)
+        # on the Python engine: the chance nodes reorder the engine's hidden decks in place
+        state = on_python(self.codec.new_state(None, self.setup_seed))
         return BuildersState(self, Match(self.codec, state))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
