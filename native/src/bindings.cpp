@@ -105,7 +105,19 @@ template <class N> void bind_common(nb::class_<N>& cls) {
                      [](N& s, nb::object v) { s.hist = v; s.hist_version = s.version; })
         .def_prop_ro("history_codes", [](const N& s) { return to_list(s.st.history); })
         .def("set_history", [](N& s, const std::vector<int32_t>& h) { s.st.history = h; s.version++; })
-        .def_prop_ro("nbytes", [](const N& s) { return sizeof(s.st) + s.st.history.capacity() * sizeof(int32_t); });
+        .def_prop_ro("nbytes", [](const N& s) { return sizeof(s.st) + s.st.history.capacity() * sizeof(int32_t); })
+        .def("rollout", [](N& s, uint64_t rng_state, int64_t steps) {
+            // the search's random playout (builders.ai.mcts): at most ``steps`` actions, each
+            // legal[rng.randbelow(len(legal))] from a generator of state ``rng_state``; returns the
+            // generator's state after it
+            kb::Rng pick{rng_state};
+            for (int64_t k = 0; k < steps && !s.st.over; k++) {
+                s.st.legal_actions(s.buf);
+                s.st.apply(s.buf[pick.randbelow(s.buf.size())]);
+            }
+            s.version++;
+            return pick.state;
+        });
 }
 
 // random playouts: each decision picks legal[rng.randbelow(len(legal))]
@@ -250,6 +262,12 @@ void check_seat(int seat, int players) {
     if (seat < 0 || seat >= players) throw nb::index_error("seat out of range");
 }
 
+// whether forced draws (a replay) wait: the Python side's apply plays them
+template <class N> bool forced_pending(const N& s) {
+    PyObject* f = s.forced.ptr();
+    return PyList_CheckExact(f) ? PyList_GET_SIZE(f) != 0 : PyObject_IsTrue(f) != 0;
+}
+
 // the arrays are written in place: noconvert, so that an array of another type or layout is refused
 // rather than copied (and the copy filled)
 void bind_rl(nb::class_<KB>& kbstate, nb::class_<MA>& mastate) {
@@ -267,7 +285,24 @@ void bind_rl(nb::class_<KB>& kbstate, nb::class_<MA>& mastate) {
             if (out.shape(0) != (size_t)kb::NUM_INDICES) throw nb::value_error("rl_mask: 409 entries");
             s.st.legal_actions(s.buf);
             kb::index_mask(s.buf, p0, p1, reinterpret_cast<uint8_t*>(out.data()));
-        }, "p0"_a, "p1"_a, "out"_a.noconvert());
+        }, "p0"_a, "p1"_a, "out"_a.noconvert())
+        .def("rl_play", [](KB& s, int p0, int p1, int idx) {
+            // play index idx after the picks p0, p1 if it is allowed: the engine action it completed, -1
+            // for a pick (nothing played), -2 if it is not allowed now or forced draws wait (nothing
+            // changed: the Python side says why, or plays the draws)
+            check_picks(p0, p1);
+            if (s.st.over || idx < 0 || idx >= kb::NUM_INDICES || forced_pending(s)) return -2;
+            s.st.legal_actions(s.buf);
+            uint8_t allowed[kb::NUM_INDICES];
+            kb::index_mask(s.buf, p0, p1, allowed);
+            if (!allowed[idx]) return -2;
+            int32_t action = kb::index_action(p0, p1, idx);
+            if (action >= 0) {
+                s.st.apply(action);
+                s.version++;
+            }
+            return (int)action;
+        }, "p0"_a, "p1"_a, "index"_a);
     mastate
         .def("rl_encode", [](const MA& s, int seat, U8Vec out) {
             // seat's flat observation (builders.rl.middle_ages, encoding version 2)
@@ -281,6 +316,19 @@ void bind_rl(nb::class_<KB>& kbstate, nb::class_<MA>& mastate) {
             s.st.legal_actions(s.buf);
             ma::index_mask(s.buf, reinterpret_cast<uint8_t*>(out.data()));
         }, "out"_a.noconvert())
+        .def("rl_play", [](MA& s, int idx) {
+            // play index idx if a legal action has it: the engine action, or -2 (nothing changed) if
+            // none has or forced draws wait
+            if (s.st.over || idx < 0 || idx >= ma::NUM_INDICES || forced_pending(s)) return -2;
+            s.st.legal_actions(s.buf);
+            for (int32_t a : s.buf)
+                if (ma::index_of(a) == idx) {
+                    s.st.apply(a);
+                    s.version++;
+                    return (int)a;
+                }
+            return -2;
+        }, "index"_a)
         .def_prop_ro("turn", [](const MA& s) { return s.st.turn; });
 }
 

@@ -96,4 +96,14 @@ void index_mask(const std::vector<int32_t>& legal, int p0, int p1, uint8_t* out)
     }
 }
 
+int32_t index_action(int p0, int p1, int idx) {
+    if (p0 < 0) {
+        if (idx >= TILE0 && idx < END_INDEX) return -1;
+        return idx == END_INDEX ? END : idx;
+    }
+    int kind = p0 - TILE0;
+    if (two_hex(kind) && p1 < 0) return -1;
+    return ((kind + 1) << SHIFT) | ((p1 < 0 ? 0 : p1) << SRC_SHIFT) | idx;
+}
+
 }  // namespace kb

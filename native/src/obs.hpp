@@ -18,6 +18,8 @@ int obs_size(int players);
 void encode(const State& st, int seat, int p0, int p1, uint8_t* out);
 // the indices allowed after the picks p0, p1 (-1: none), given the legal actions: 0/1 entries
 void index_mask(const std::vector<int32_t>& legal, int p0, int p1, uint8_t* out);
+// the engine action index idx completes after the picks p0, p1, or -1 when it is a pick itself
+int32_t index_action(int p0, int p1, int idx);
 
 }  // namespace kb
 

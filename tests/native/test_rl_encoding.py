@@ -167,3 +167,30 @@ def test_the_environments_hand_out_the_same_on_both_cores(game: str, players: in
         assert type(native.unwrapped.game_state).__name__.startswith("Native")
         assert native.unwrapped.game_state.to_record() == python.unwrapped.game_state.to_record()
         assert native.unwrapped.state().tobytes() == python.unwrapped.state().tobytes()
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+def test_the_core_plays_only_allowed_indices_and_leaves_the_rest_to_python(game: str) -> None:
+    """``rl_play`` (the native path of ``Match.play``) refuses, changing nothing, an index the mask does
+    not allow and any index while recorded draws wait; the match then raises the Python engine's error."""
+    from builders.rl import IllegalIndex
+
+    codec = make_codec(game, 3)
+    match = Match(codec, _native(game, 3))
+    mask = match.mask()
+    picks = (-1, -1) if game == "kingdom" else ()
+    for index in np.flatnonzero(mask == 0)[:50].tolist() + [-1, codec.num_actions]:
+        version = match.state.version
+        assert match.state.rl_play(*picks, index) == -2
+        assert match.state.version == version
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalIndex, match=f"^action index {bad} "):
+        match.play(bad)
+    good = int(np.flatnonzero(mask)[0])
+    state = match.state
+    state.forced = ["nothing recorded is drawn from this"]
+    assert state.rl_play(*picks, good) == -2
+    state.forced = []
+    version = state.version
+    played = state.rl_play(*picks, good)
+    assert played == -1 or (played >= 0 and state.version == version + 1)

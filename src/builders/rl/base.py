@@ -161,7 +161,19 @@ class Match:
 
     def play(self, index: Any) -> Any:
         """Play one index; returns the engine action it completed, or None for a pick."""
-        index = self.check(index)
+        if self._native and type(index) is int and 0 <= index < self.codec.num_actions:
+            # checked and played by the core in one call
+            action = self.codec.native_play(self._state, self.prefix, index)
+            if action == -1:
+                self.prefix.append(index)
+                self._mask = None
+                return None
+            if action != -2:
+                self.prefix = []
+                self._legal = None
+                self._mask = None
+                return action
+        index = self.check(index)  # raises IllegalIndex saying why (or plays the forced draws below)
         prefix = self.prefix
         prefix.append(index)
         if self.codec.needs_more(prefix):

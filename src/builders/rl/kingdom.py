@@ -355,6 +355,13 @@ class KingdomCodec(Layout):
         state.rl_mask(prefix[0] if prefix else -1, prefix[1] if len(prefix) > 1 else -1, out)
         return out
 
+    @staticmethod
+    def native_play(state, prefix: Sequence[int], index: int) -> int:
+        """Play ``index`` after ``prefix`` on a native core's state if it is allowed: the engine action it
+        completed, -1 for a pick (nothing played), -2 if it is not allowed or forced draws wait
+        (nothing changed)."""
+        return state.rl_play(prefix[0] if prefix else -1, prefix[1] if len(prefix) > 1 else -1, index)
+
     def encoder(self, seat: int) -> KingdomEncoder:
         """An encoder of ``seat``'s observations that keeps the last one and updates only what changed
         (for the environments, which observe one game step by step)."""

@@ -271,6 +271,12 @@ class MiddleAgesCodec(Layout):
         state.rl_mask(out)
         return out
 
+    @staticmethod
+    def native_play(state, prefix: Sequence[int], index: int) -> int:
+        """Play ``index`` on a native core's state if a legal action has it: the engine action, or -2
+        if none has or forced draws wait (nothing changed)."""
+        return state.rl_play(index)
+
     def encoder(self, seat: int) -> MiddleAgesEncoder:
         """An encoder of ``seat``'s observations that keeps the last one and fills again only the parts
         whose source changed (for the environments, which observe one game step by step)."""
