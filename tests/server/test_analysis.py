@@ -457,3 +457,22 @@ def test_an_analysis_left_running_is_started_again_by_the_next_server(tmp_path):
         final = wait_for_analysis(api, game_id, [])
         assert final["status"] == "done" and final["done"] == final["total"] > 10
         assert final["result"]["decisions"]
+
+
+def test_seeds_shards_and_a_finished_row_are_exact(monkeypatch):
+    from builders.server import analysis
+    from builders.server.analysis import Analyses, _seed, finished_values
+
+    # a seed is the first 8 bytes of SHA-256 of the parts joined by ':', 31 bits of it
+    assert (_seed("hint", "g1", 3, 0), _seed("a"), _seed()) == (1215292207, 1699463305, 1910006305)
+    assert _seed("a", 1) != _seed("a:1", "") and all(0 <= _seed(i) < 2 ** 31 for i in range(50))
+    shards = Analyses.__new__(Analyses)
+    shards.hint_workers = 4
+    assert [shards.hint_shard("abc", s) for s in range(4)] == ["hints:0", "hints:2", "hints:0", "hints:2"]
+    shards.hint_workers = 3
+    assert [shards.hint_shard("xyz", s) for s in range(4)] == ["hints:0", "hints:0", "hints:0", "hints:2"]
+    shards.hint_workers = 1
+    assert {shards.hint_shard(g, s) for g in ("a", "b", "c") for s in range(4)} == {"hints:0"}
+    monkeypatch.setattr(analysis.time, "time", lambda: 1234.5)
+    assert finished_values({"players": []}, 17) == {"status": "done", "done": 17, "total": 17,
+                                                    "result": {"players": []}, "finished": 1234.5}
