@@ -317,3 +317,25 @@ def test_an_analysis_whose_worker_dies_is_run_by_the_server(tmp_path, redis_serv
             api.get(f"/api/games/{gid}/analysis").json()), timeout=300, every=0.1)
     assert shown["status"] == "done" and shown["done"] == shown["total"] == len(shown["result"]["decisions"]) > 0
     assert jobs.stats["fallbacks"] == 1 and jobs.stats["results"] == 0
+
+
+def test_job_ids_urls_shown_and_bad_redis_urls_exactly():
+    from builders.server.jobs import _dumps, _loads, check_redis, shown
+
+    assert job_id("bot", {"a": 1}, "hard", 1) == "bot:62862c17f01ce7235f0ab7c48fef345f"
+    assert job_id("analysis") == "analysis:4f53cda18c2baa0c0354bb5f9a3ecbe5"
+    assert shown("redis://user:secret@cache.example:6380/2") == "redis://cache.example:6380/2"
+    assert shown("redis://cache.example:6379/0") == "redis://cache.example:6379/0"
+    assert shown("rediss://:pw@a@host/1") == "rediss://host/1"
+    assert shown("not a url") == "not a url"
+    assert _dumps({"b": [1, 2], "a": None}) == b'{"b":[1,2],"a":null}' and _loads(b'{"x":[1]}') == {"x": [1]}
+    assert check_redis("http://cache.example") == (
+        "--redis must be a Redis URL (redis://host:port/db), not 'http://cache.example'")
+    refusal = check_redis("redis://user:secret@127.0.0.1:9/0")  # nothing listens on port 9
+    assert refusal.startswith("Redis at redis://127.0.0.1:9/0 cannot be reached: ") and "secret" not in refusal
+
+
+def test_a_live_redis_is_fit_for_the_queue(redis_server):
+    from builders.server.jobs import check_redis
+
+    assert check_redis(redis_server.url) is None
