@@ -72,7 +72,7 @@ test-core: $(TESTS) native
 mutants: $(TESTS)
 	$(BIN)/python -m pip install --quiet -e '.[test,mutants]'
 ifdef SAMPLE
-	$(BIN)/python scripts/mutants_sample.py --per-module $(SAMPLE) --seed $(or $(SEED),1)
+	$(BIN)/python scripts/mutants_sample.py --per-module $(SAMPLE) --seed $(or $(SEED),1) $(MUTANTS_ARGS)
 else
 	$(BIN)/mutmut run
 	$(BIN)/mutmut results
