@@ -315,7 +315,10 @@ class LogEntry(BaseModel):
     n: int = Field(description="the action's number in the game (1 = first)")
     seat: int
     action: str
-    text: str
+    text: str = Field(description="the line in the reader's language (docs/i18n.md)")
+    key: str = Field(description="the line's message: its English template, the same in every language")
+    params: dict[str, Any] = Field(description="the values of the template's placeholders (a part of the "
+                                               "line may be a message itself, {key, params})")
 
 
 class GameEvent(BaseModel):
@@ -370,7 +373,9 @@ class ReplayView(View):
 
 
 class ErrorModel(BaseModel):
-    detail: str
+    detail: str = Field(description="what was wrong, in one line, in the reader's language (docs/i18n.md)")
+    code: str = Field(description="the message's key: its English template, the same in every language")
+    params: dict[str, Any] = Field(description="the values of the template's placeholders")
 
 
 class RecordModel(BaseModel):
