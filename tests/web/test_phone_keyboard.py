@@ -39,6 +39,14 @@ def test_the_analysis_fits_a_phone_and_a_labelled_move_brings_the_board(new_page
     page.wait_for_function("k => document.body.dataset.step === k", arg=n)
     page.wait_for_function(IN_VIEW, arg="#kb-map")
     shots(page, "analysis-phone-board")
+    # a point of the graph shows its position and leaves the graph where it is (one looks along it)
+    page.locator("#wc-graph").scroll_into_view_if_needed()
+    top = page.locator("#wc-graph").bounding_box()["y"]
+    point = page.locator("#wc-graph circle.wc-point").nth(3)
+    n = point.get_attribute("data-n")
+    point.click()
+    page.wait_for_function("k => document.body.dataset.step === k", arg=n)
+    assert page.locator("#wc-graph").bounding_box()["y"] == top
 
 
 def test_the_whole_map_keeps_tap_sized_hexes_on_a_phone(new_page, api, shots):  # noqa: F811

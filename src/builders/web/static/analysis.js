@@ -68,7 +68,8 @@ export async function fetchHint(gameId, { token, query = "" } = {}) {
 
 // -- the analysis board --------------------------------------------------------------------------
 export class AnalysisBoard {
-  // ``root``: the element to fill; ``onJump(n)``: show position n (before decision n) in the replay;
+  // ``root``: the element to fill; ``onJump(n, {reveal})``: show position n (before decision n) in the
+  // replay, with the board brought into view when ``reveal``;
   // ``describe(action)``: words for an action (or null).
   constructor(root, gameId, { onJump, describe } = {}) {
     this.root = root;
@@ -219,16 +220,17 @@ export class AnalysisBoard {
         el("b", { text: ` ${LABEL_WORDS[d.label]} ${LABEL_MARK[d.label]} ` }),
         el("span", { text: `${t("analysis.move_line", { n: d.index + 1, colour: SEAT_NAMES[d.seat], played, chance: percent(d.after) })} ` }),
         el("span", { class: "better", text: `${best} (${percent(d.best_value)})` }));
-      li.addEventListener("click", () => this.jump(d.index));
-      li.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index); } });
+      // a labelled move shown brings the board into view (the graph's points do not: one looks along it)
+      li.addEventListener("click", () => this.jump(d.index, { reveal: true }));
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); this.jump(d.index, { reveal: true }); } });
       list.appendChild(li);
     }
     if (!labelled.length) list.appendChild(el("li", { class: "muted", text: t("analysis.clean") }));
     return el("section", {}, el("h4", { text: t("analysis.moves_title") }), list);
   }
 
-  jump(n) {
-    this.onJump(n);
+  jump(n, { reveal = false } = {}) {
+    this.onJump(n, { reveal });
   }
 
   // The decision made at position n (null: none, or no analysis yet).

@@ -23,7 +23,10 @@ let loading = 0;
 const logBox = el("section", { class: "panel log-panel" }, el("h3", { text: t("log.title") }), el("ol", { class: "log", id: "log" }));
 // the analysis board: its graph and labelled moves jump the replay to a position
 const board = new AnalysisBoard(el("section", { id: "analysis" }), gameId, {
-  onJump: (k) => { stop(); show(k).then(boardIntoView); },
+  onJump: (k, { reveal = false } = {}) => {
+    stop();
+    show(k).then(() => reveal && boardIntoView());
+  },
   describe: (action) => (table && table.describe ? table.describe({ action, text: action }) : null),
 });
 
