@@ -47,7 +47,7 @@ from builders.ai.factory import make_planner
 from builders.ai.planner import Planner, first_decision
 from builders.ai.tournament import derive_seed
 from builders.core.errors import BuildersError
-from builders.core.record import initial_state, replay, steps
+from builders.core.record import apply_recorded, initial_state, replay, steps
 from builders.core.state import Action, GameState
 
 #: (label, smallest loss of win chance), worst first
@@ -216,9 +216,7 @@ def turn_positions(record: Mapping[str, Any], until: int | None = None) -> tuple
         if first_decision(state, end):
             turn = []
         turn.append((state.copy(), action))
-        state.forced = list(outcomes)
-        state.apply(action)
-        state.forced = []
+        apply_recorded(state, action, outcomes)
     if first_decision(state, end) or (turn and turn[-1][0].current_player != state.current_player):
         turn = []
     return turn, state
@@ -411,9 +409,7 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
             loss = best_value - after
             decisions.append(Decision(index, seat, played, False, best, round(best_value, 4), round(after, 4),
                                       round(best_value, 4), round(loss, 4), label_of(loss)))
-        state.forced = list(outcomes)
-        state.apply(action)
-        state.forced = []
+        apply_recorded(state, action, outcomes)
         if progress:
             progress(index + 1, len(all_steps))
     players = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +136,29 @@ def _indexed_steps(history: list[Any]) -> Iterator[tuple[str, list[str], list[in
         yield current, outcomes, where
 
 
+class UnusedChance(BuildersError, ValueError):
+    """An action drew fewer chance outcomes than its record holds; ``first`` is the index (in the
+    recorded outcomes) of the first one not drawn."""
+
+    def __init__(self, first: int):
+        super().__init__("the action made no such draw")
+        self.first = first
+
+
+def apply_recorded(state: GameState[Any], action: Any, outcomes: Sequence[str]) -> None:
+    """Apply ``action`` to ``state`` with its recorded chance ``outcomes``: the draws it makes are
+    those outcomes, in order, not random ones (the one way every replay of a record plays a step).
+    Raises the engine's BuildersError if the action or an outcome is refused, and UnusedChance if
+    the action drew fewer outcomes than recorded; ``state.forced`` is left empty either way."""
+    state.forced = list(outcomes)
+    try:
+        state.apply(action)
+    finally:
+        left, state.forced = state.forced, []
+    if left:
+        raise UnusedChance(len(outcomes) - len(left))
+
+
 def _bad_outcome(state: GameState[Any], action: Any, outcomes: list[str]) -> int | None:
     """Which recorded outcome made ``action`` fail (its position in ``outcomes``), found on copies of
     ``state`` (unchanged by the failed apply) given the first 1, 2, ... outcomes; None if the action
@@ -178,20 +201,15 @@ def replay(record: Mapping[str, Any], until: int | None = None, game: str | None
             action = state.parse_action(text)
         except BuildersError as e:
             raise ReplayError(index, text, str(e)) from None
-        state.forced = list(outcomes)
         try:
-            state.apply(action)
+            apply_recorded(state, action, outcomes)
+        except UnusedChance as e:
+            raise ReplayError(index, text, str(e), entry=where[e.first], chance=outcomes[e.first]) from None
         except BuildersError as e:
-            state.forced = []
             bad = _bad_outcome(state, action, outcomes) if outcomes else None
             if bad is None:
                 raise ReplayError(index, text, str(e)) from None
             raise ReplayError(index, text, str(e), entry=where[bad], chance=outcomes[bad]) from None
-        if state.forced:
-            first = len(outcomes) - len(state.forced)
-            state.forced = []
-            raise ReplayError(index, text, "the action made no such draw", entry=where[first],
-                              chance=outcomes[first])
     return state
 
 

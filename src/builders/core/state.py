@@ -146,8 +146,9 @@ class GameState(ABC, Generic[A]):
         """The full position as JSON (nothing hidden)."""
 
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know, as JSON: the position less what is hidden from that seat."""
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as JSON (None: a spectator, who sees no hidden card), built from
+        what that seat may see (never the full position with fields blanked after the fact)."""
 
     @abstractmethod
     def resample_hidden(self, seat: int, rng: Rng) -> GameState[A]:

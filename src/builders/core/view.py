@@ -46,6 +46,13 @@ class GameView(ABC, Generic[S, A]):
     def observe(self, state: S, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees of ``state`` (``None``: a spectator, who sees no hidden card)."""
 
+    def seat_view(self, state: S, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """``observe(state, seat)``, given ``public``, which is ``observe(state, None)``: a game whose
+        seats see more than a spectator in a few places only adds them to it (the server makes the
+        spectator's observation once per change and every seat's from it). The result may share
+        parts with ``public``: neither is changed afterwards."""
+        return self.observe(state, seat)
+
     @abstractmethod
     def score_parts(self, state: S) -> list[dict[str, int]]:
         """Per seat, the points of each source so far (the values add up to the seat's score)."""

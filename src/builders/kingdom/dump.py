@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from builders.kingdom.board import BIT, bits
@@ -15,7 +16,8 @@ def _rc(i: int) -> list[int]:
     return [i // 20, i % 20]
 
 
-def dump_position(st: Position) -> dict[str, Any]:
+def _position(st: Position, shown: Callable[[int], bool]) -> dict[str, Any]:
+    """The position with the hand card of each seat ``q`` for which ``shown(q)`` (the others null)."""
     board = st.board
     players = []
     for p in range(st.num_players):
@@ -26,7 +28,7 @@ def dump_position(st: Position) -> dict[str, Any]:
         players.append({
             "settlements": [_rc(h) for h in bits(st.own[p])],
             "supply": st.supply[p],
-            "terrain": TERRAINS[st.hand[p]] if st.hand[p] >= 0 else None,
+            "terrain": TERRAINS[st.hand[p]] if st.hand[p] >= 0 and shown(p) else None,
             "tiles": tiles,
             "taken_from": [_rc(h) for h in bits(st.taken[p])],
         })
@@ -48,15 +50,28 @@ def dump_position(st: Position) -> dict[str, Any]:
     }
 
 
-def observation(st: Position, seat: int) -> dict[str, Any]:
-    """The position as ``seat`` sees it: the hidden hand cards of the other seats are null (the card
-    of the player to move is public: it was revealed when the turn began) and the deck is only
-    its size, ``deck_count``."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.num_players:
-        raise ValueError(f"seat must be from 0 to {st.num_players - 1}, not {seat!r}")
-    pos = dump_position(st)
-    for q, player in enumerate(pos["players"]):
-        if q != seat and not (q == st.to_move and not st.over):
-            player["terrain"] = None
+def dump_position(st: Position) -> dict[str, Any]:
+    return _position(st, lambda p: True)
+
+
+def observation(st: Position, seat: int | None) -> dict[str, Any]:
+    """The position as ``seat`` sees it (None: a spectator): the hand cards of the other seats are
+    null (the card of the player to move is public: it was revealed when the turn began) and the
+    deck is only its size, ``deck_count``. Only the cards ``seat`` may see are read."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.num_players):
+        raise ValueError(f"seat must be from 0 to {st.num_players - 1} or None, not {seat!r}")
+    mover = None if st.over else st.to_move
+    pos = _position(st, lambda q: q == seat or q == mover)
     pos["deck_count"] = len(pos.pop("deck"))
     return pos
+
+
+def seat_observation(st: Position, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+    """``observation(st, seat)`` made from ``public``, the spectator's ``observation(st, None)``:
+    the same object but for the seat's own hand card (the two share their other parts)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.num_players:
+        raise ValueError(f"seat must be from 0 to {st.num_players - 1}, not {seat!r}")
+    players = list(public["players"])
+    hand = st.hand[seat]
+    players[seat] = {**players[seat], "terrain": TERRAINS[hand] if hand >= 0 else None}
+    return {**public, "players": players}

@@ -272,7 +272,7 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
     def to_json(self) -> dict[str, Any]:
         return self._python().to_json()
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int | None) -> dict[str, Any]:
         return self._python().observation(seat)
 
     def resample_hidden(self, seat: int, rng: Rng) -> NativeKingdomState:

@@ -332,7 +332,7 @@ class KingdomState(GameState[int]):
     def to_json(self) -> dict[str, Any]:
         return dump.dump_position(self)
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int | None) -> dict[str, Any]:
         return dump.observation(self, seat)
 
     def resample_hidden(self, seat: int, rng: Rng) -> KingdomState:

@@ -10,6 +10,7 @@ from builders.core.errors import InvalidSetup
 from builders.core.messages import Message, msg, word
 from builders.core.view import GameView
 from builders.kingdom.data import TERRAINS, location_kind_at, map_rows
+from builders.kingdom.dump import seat_observation
 from builders.kingdom.setup import first_game_setup, random_setup
 from builders.kingdom.state import KingdomState
 
@@ -45,15 +46,11 @@ class KingdomView(GameView[KingdomState, int]):
         return setup
 
     def observe(self, state: KingdomState, seat: int | None) -> dict[str, Any]:
-        if seat is not None:
-            return state.observation(seat)
         # a spectator sees the terrain card of the player to move only (it is shown on the table)
-        obs = state.observation(0)
-        to_move = None if state.is_over() else state.current_player
-        for q, player in enumerate(obs["players"]):
-            if q != to_move:
-                player["terrain"] = None
-        return obs
+        return state.observation(seat)
+
+    def seat_view(self, state: KingdomState, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        return seat_observation(state, seat, public)
 
     def score_parts(self, state: KingdomState) -> list[dict[str, int]]:
         return state.score_breakdown()

@@ -370,11 +370,12 @@ class MiddleAgesState(GameState[int]):
             "over": self.over,
         }
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know: everything but the order of both decks and the top worker card
-        (rules.md "Information"). The top card of the building deck is public."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
-            raise ValueError(f"seat must be from 0 to {self.num_players - 1}, not {seat!r}")
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know: everything but the order of both decks and the
+        top worker card (rules.md "Information"). The top card of the building deck is public."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < self.num_players):
+            raise ValueError(f"seat must be from 0 to {self.num_players - 1} or None, not {seat!r}")
         obs = self.to_json()
         del obs["building_deck"], obs["worker_deck"]
         obs["seat"] = seat

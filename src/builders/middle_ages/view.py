@@ -25,11 +25,13 @@ class MiddleAgesView(GameView[MiddleAgesState, int]):
         return random_setup(players, seed)
 
     def observe(self, state: MiddleAgesState, seat: int | None) -> dict[str, Any]:
-        if seat is not None:
-            return state.observation(seat)
-        obs = state.observation(0)
-        obs["seat"] = None
-        return obs
+        return state.observation(seat)
+
+    def seat_view(self, state: MiddleAgesState, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        # every seat knows what a spectator knows (rules.md "Information"): only the seat differs
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+            raise ValueError(f"seat must be from 0 to {state.num_players - 1}, not {seat!r}")
+        return {**public, "seat": seat}
 
     def score_parts(self, state: MiddleAgesState) -> list[dict[str, int]]:
         return [breakdown(state, seat) for seat in range(state.num_players)]

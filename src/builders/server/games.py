@@ -34,12 +34,13 @@ from builders.core.errors import BuildersError, InvalidSetup
 from builders.core.games import get_game
 from builders.core.messages import Message, msg, verbatim
 from builders.core.plugins import plugin
+from builders.core.record import UnusedChance, apply_recorded
 from builders.core.state import GameState
 from builders.core.view import GameView, get_view
 from builders.server.bots import BotRunner
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE, translate
 from builders.server.schemas import CreateGame, SetupSpec
-from builders.server.store import Stale, Store, StoredStep
+from builders.server.store import Busy, Stale, Store, StoredStep
 
 log = logging.getLogger("builders.server")
 
@@ -381,14 +382,20 @@ class GameService:
         self._schedule_bot(live)
         return True
 
-    async def _write(self, live: Live, method: Any, *args: Any) -> None:
+    async def _write(self, live: Live, method: Any, *args: Any, at_once: bool = False) -> None:
         """Commit one write of ``live`` in a thread (other games go on meanwhile; nobody is told
         before it is committed). A stale copy (another process changed the game) is brought up to
         date, its clients get the fresh state, and the change is refused with 409. ``at_once``: a
         write that may be tried on the event loop first, without waiting (``method(..., wait=False)``:
         a SQLite append), in a thread only if it would have to wait."""
         try:
-            await asyncio.to_thread(method, *args)
+            if at_once:
+                try:
+                    method(*args, wait=False)
+                except Busy:
+                    await asyncio.to_thread(method, *args)
+            else:
+                await asyncio.to_thread(method, *args)
         except Stale:
             self.refresh(live)
             raise ApiError(409, msg("the game was changed meanwhile (by another server process): its current state has been sent; choose again")) from None
@@ -457,14 +464,13 @@ class GameService:
             step = steps[n]
             try:
                 action = state.parse_action(step.action)
-                state.forced = list(step.chance)
                 before = len(state.history)
-                state.apply(action)
+                apply_recorded(state, action, step.chance)
+            except UnusedChance:
+                raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: the recorded draws did not happen", game_id=game_id, n=n)) from None
             except BuildersError as e:
                 raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: {error}", game_id=game_id, n=n,
                                         error=verbatim(str(e)))) from None
-            if state.forced:
-                raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: the recorded draws did not happen", game_id=game_id, n=n))
             entries.append(log_entry(presenter, state, n, step.seat, action,
                                      [str(c) for c in state.history[before + 1:]]))
 
@@ -836,11 +842,20 @@ class GameService:
         return {
             "id": live.id, "game": live.game, "seat": seat, "version": live.version,
             "actions": len(live.steps), "turn": st.turn, "to_move": to_move,
-            "view": live.presenter.observe(st, seat),
+            "view": self._observation(live, seat),
             "legal": [st.action_to_string(a) for a in legal_actions],
             "legal_costs": live.presenter.legal_costs(st, legal_actions) if playing else None,
             "can_undo": playing and self.undo_refusal(live, seat) is None,
         }
+
+    @staticmethod
+    def _observation(live: Live, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees of the position: the spectator's observation is made once per change,
+        and every seat's from it."""
+        public = live.cache.get("public")
+        if public is None:
+            public = live.cache["public"] = live.presenter.observe(live.state, None)
+        return public if seat is None else live.presenter.seat_view(live.state, seat, public)
 
     def view(self, live: Live, seat: int | None) -> dict[str, Any]:
         """The view of ``seat`` (None: a spectator) as JSON data."""
@@ -938,7 +953,7 @@ class GameService:
         options = self._options_after(live, new, live.seats)
         if options is not None:
             summary["options"] = options
-        await self._write(live, self.store.append, live.id, n, step, summary, live.version)
+        await self._write(live, self.store.append, live.id, n, step, summary, live.version, at_once=self.store.sqlite)
         # committed: now the change is real and may be told
         if options is not None:
             live.options = options
@@ -1004,9 +1019,7 @@ class GameService:
     def _rebuild(self, live: Live, n: int) -> GameState:
         state = initial_state(live.game, live.setup, live.options)
         for step in live.steps[:n]:
-            action = state.parse_action(step.action)
-            state.forced = list(step.chance)
-            state.apply(action)
+            apply_recorded(state, state.parse_action(step.action), step.chance)
         return state
 
     async def resign(self, game_id: str, token: Any, level: str | None) -> Live:

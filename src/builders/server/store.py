@@ -15,6 +15,7 @@ moment (only a power cut may lose the last transactions).
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,16 @@ class Stale(Exception):
     """The stored game is not at the version a write was made from (another process changed it)."""
 
 
+class Busy(Exception):
+    """A write that may not wait found SQLite's write lock held (by another process, or the
+    connection is in use): nothing was written; write again, waiting, in a thread."""
+
+
+#: SQLite: the writes that may not wait commit on one connection of their own, without checkpoints
+#: (which write the database file and may take milliseconds); a thread checkpoints every this many
+CHECKPOINT_EVERY = 1000
+
+
 def database_url(db: str) -> str:
     """``db`` as a database URL: a URL is kept (``postgresql://`` uses psycopg 3), a plain file path
     becomes a SQLite URL."""
@@ -106,6 +117,12 @@ class Store:
             Base.metadata.create_all(self.engine)
         #: writes committed and refused as stale, for /metrics
         self.stats = {"append": 0, "undo": 0, "update": 0, "stale": 0}
+        #: SQLite: the connection of the writes that may not wait (see append), its lock, the appends
+        #: since its last checkpoint and the checkpoint running
+        self._nowait: Any = None
+        self._nowait_lock = threading.Lock()
+        self._unchecked = 0
+        self._checkpointing: threading.Thread | None = None
         # statements built once (undo); an action is written by the driver itself (see append)
         self._update_game = (update(GameRow)
                              .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
@@ -116,6 +133,12 @@ class Store:
                                               for name in (*SUMMARY_COLUMNS, "options", "deadline")}))
 
     def close(self) -> None:
+        with self._nowait_lock:
+            if self._nowait is not None:
+                self._nowait.close()
+                self._nowait = None
+        if self._checkpointing is not None:
+            self._checkpointing.join()
         self.engine.dispose()
 
     # -- writes --------------------------------------------------------------------------------
@@ -125,14 +148,105 @@ class Store:
             conn.execute(insert(GameRow), [row])
             _write_owners(conn, row["id"], row["seats"], new=True)
 
-    def append(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
+    def append(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int,
+               wait: bool = True) -> None:
         """Add action number ``n`` and update the game's summary (and its ``options``, if the summary
         has them), in one transaction, if the stored game is at ``version`` with ``n`` actions (else
-        :class:`Stale`, nothing written)."""
+        :class:`Stale`, nothing written).
+
+        ``wait`` false (SQLite only): write at once or not at all (:class:`Busy` when the write lock
+        is held), so that the event loop may write without handing over to a thread: a SQLite
+        commit takes tens of microseconds, less than the hand-over."""
         if self.sqlite:
-            self._append_sqlite(game_id, n, step, summary, version)
+            if wait:
+                self._append_sqlite(game_id, n, step, summary, version)
+            else:
+                self._append_nowait(game_id, n, step, summary, version)
         else:
             self._append_single(game_id, n, step, summary, version)
+
+    def _append_nowait(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
+        import sqlite3
+
+        if not self._nowait_lock.acquire(blocking=False):
+            raise Busy(game_id)
+        try:
+            if self._nowait is None:
+                pooled = self.engine.raw_connection()  # kept: it leaves the pool for good
+                try:
+                    pooled.driver_connection.execute("PRAGMA busy_timeout=0")
+                    pooled.driver_connection.execute("PRAGMA wal_autocheckpoint=0")
+                except BaseException:
+                    pooled.invalidate()
+                    raise
+                self._nowait = pooled
+            conn = self._nowait.driver_connection
+            try:
+                stale = self._append_on(conn, game_id, n, step, summary, version)
+            except sqlite3.OperationalError as e:
+                if conn.in_transaction:
+                    conn.rollback()
+                if e.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                    raise Busy(game_id) from None
+                self._nowait.invalidate(e)
+                self._nowait = None
+                raise OperationalError("append", None, e) from e
+            except sqlite3.Error as e:
+                self._nowait.invalidate(e)
+                self._nowait = None
+                raise OperationalError("append", None, e) from e
+        finally:
+            self._nowait_lock.release()
+        if stale is not None:
+            self.stats["stale"] += 1
+            raise Stale(stale)
+        self.stats["append"] += 1
+        self._unchecked += 1
+        if self._unchecked >= CHECKPOINT_EVERY and self._checkpointing is None:
+            self._unchecked = 0
+            self._checkpointing = threading.Thread(target=self._checkpoint, name="sqlite-checkpoint", daemon=True)
+            self._checkpointing.start()
+
+    def _checkpoint(self) -> None:
+        """Copy the appends of the log (WAL) into the database file, on a pooled connection."""
+        try:
+            pooled = self.engine.raw_connection()
+            try:
+                pooled.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            finally:
+                pooled.close()
+        except Exception:
+            pass  # the next one, or any other connection's commit, checkpoints
+        finally:
+            self._checkpointing = None
+
+    @staticmethod
+    def _append_on(conn: Any, game_id: str, n: int, step: StoredStep, summary: dict[str, Any],
+                   version: int) -> str | None:
+        """The append on the SQLite connection ``conn``, committed; why it is stale (nothing written),
+        or None."""
+        import sqlite3
+
+        params = Store._append_params(game_id, n, step, summary, version)
+        stale = None
+        if not conn.in_transaction:
+            conn.execute("BEGIN")
+        try:
+            if conn.execute(_SQLITE_UPDATE_OPTIONS if "options" in params else _SQLITE_UPDATE,
+                            params).rowcount != 1:
+                stale = f"the game is no longer at version {version}"
+            else:
+                conn.execute(_SQLITE_INSERT, params)
+        except sqlite3.IntegrityError:
+            stale = f"action {n} is already stored"
+        except BaseException:
+            conn.rollback()
+            raise
+        if stale is None:
+            conn.commit()
+        else:
+            conn.rollback()
+        return stale
 
     @staticmethod
     def _append_params(game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> dict[str, Any]:
@@ -152,28 +266,9 @@ class Store:
         takes the database's write lock, so a racing process waits and then finds the version moved."""
         import sqlite3
 
-        params = self._append_params(game_id, n, step, summary, version)
-        stale = None
         pooled = self.engine.raw_connection()
         try:
-            conn = pooled.driver_connection
-            if not conn.in_transaction:
-                conn.execute("BEGIN")
-            try:
-                if conn.execute(_SQLITE_UPDATE_OPTIONS if "options" in params else _SQLITE_UPDATE,
-                                params).rowcount != 1:
-                    stale = f"the game is no longer at version {version}"
-                else:
-                    conn.execute(_SQLITE_INSERT, params)
-            except sqlite3.IntegrityError:
-                stale = f"action {n} is already stored"
-            except BaseException:
-                conn.rollback()
-                raise
-            if stale is None:
-                conn.commit()
-            else:
-                conn.rollback()
+            stale = self._append_on(pooled.driver_connection, game_id, n, step, summary, version)
         except sqlite3.Error as e:
             pooled.invalidate(e)
             raise OperationalError("append", None, e) from e

@@ -185,7 +185,8 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
     try:
         while True:
             try:
-                message = await asyncio.wait_for(ws.receive(), IDLE_SECONDS if joined else HELLO_SECONDS)
+                async with asyncio.timeout(IDLE_SECONDS if joined else HELLO_SECONDS):  # (no task per message)
+                    message = await ws.receive()
             except asyncio.TimeoutError:
                 text = (msg("idle for too long") if joined else
                         msg('say hello within {seconds:g} s: {{"type": "hello", "token": ...}}', seconds=HELLO_SECONDS))
