@@ -167,7 +167,8 @@ def _quarter(section: tuple[str, bool], slot: int, terrain: list[int]) -> tuple[
     key = (section, slot)
     found = _QUARTERS.get(key)
     if found is None:
-        masks, hexes = [0] * 9, [[] for _ in range(9)]
+        masks: list[int] = [0] * 9
+        hexes: list[list[int]] = [[] for _ in range(9)]
         for i in SECTOR_HEXES[slot]:
             code = terrain[i]
             masks[code] |= BIT[i]
