@@ -50,6 +50,12 @@ def test_a_first_game_is_private_and_opened_again_until_it_is_over(new_page, api
     public, _ = create_game(api, "kingdom")
     shown = listed(api)
     assert public in shown and first not in shown
+    # another person's lobby: the ordinary game is in "Games in progress", the first game nowhere
+    other = new_page()
+    other.goto("/")
+    other.wait_for_selector(f'#running-games li[data-id="{public}"]')
+    assert other.locator(f'[data-id="{first}"]').count() == 0
+    assert other.evaluate("id => fetch(`/api/games/${id}`).then(r => r.status)", first) == 404
     assert api.get(f"/api/games/{first}").status_code == 404
     # "First game" again: the same table, not a second game
     assert from_rules(page, "kingdom") == first
