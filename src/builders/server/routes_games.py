@@ -1,0 +1,85 @@
+"""The routes of the games: create one, list them, one game's summary, claim an open seat."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query, Request
+
+from builders.core.messages import msg
+from builders.server.accounts import Accounts
+from builders.server.analysis import Analyses
+from builders.server.clocks import Clocks, initial as initial_clock
+from builders.server.games import ApiError, GameService
+from builders.server.guard import Limits
+from builders.server.privacy import visible
+from builders.server.ratings import check_claim, check_rated
+from builders.server.routes_common import GameId, Token, client_address
+from builders.server.schemas import Created, CreateGame, Join, Joined, Summary
+from builders.server.seats import account_for_seat_claim
+
+
+def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks: Clocks,
+           limits: Limits) -> APIRouter:
+    r = APIRouter()
+    #: one creation of a game at a time: the counts of the caps and the new game agree
+    creating = asyncio.Lock()
+
+    @r.post("/api/games", status_code=201, response_model=Created, tags=["games"],
+            summary="Create a game")
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        who = accounts.identify(request, write=True)
+        creator = who.account.id if who.account else None
+        if body.hints and body.rated:
+            raise ApiError(400, msg("a rated game has no hints: leave hints out or make the game unrated"))
+        check_rated(body, who.account)
+
+        def find_user(name: str) -> int | None:
+            found = accounts.by_username(name)
+            return found.id if found else None
+
+        extra: dict[str, Any] = {"clock": initial_clock(body.clock, len(body.seats))} if body.clock else {}
+        if body.rated:
+            extra["rated"] = True
+        if body.hints:
+            extra["hints"] = True
+        address = client_address(request)
+        # a few games waiting for players and a few dozen going on per creator, by account and by
+        # address (guest accounts cost nothing)
+        opening = any(seat.type == "human" and (seat.open or seat.invite) for seat in body.seats)
+        bots_only = all(seat.type == "bot" for seat in body.seats)
+        if bots_only:
+            # a game of bots alone keeps a bot thinking to its end and nobody plays in it: a few at once
+            # per creator (account and address) and on the server
+            extra.update(bots_only=True, address=address)
+        async with creating:
+            await asyncio.to_thread(service.check_caps, creator, address, limits.games_waiting_per_creator,
+                                    limits.games_per_creator, opening)
+            if bots_only:
+                await asyncio.to_thread(service.check_bots_only, creator, address,
+                                        limits.bots_only_per_creator, limits.bots_only_games)
+            created = await service.open(body, creator, find_user, extra, address)
+        if body.hints:
+            analyses.warm(created["id"], [i for i, seat in enumerate(body.seats) if seat.type == "human"])
+        if body.clock:
+            clocks.changed(service.live[created["id"]])
+        return created
+
+    @r.get("/api/games", response_model=list[Summary], tags=["games"], summary="List games, newest first")
+    async def list_games(status: Literal["open", "running", "finished"] | None = Query(None)):
+        return service.list_games(status)
+
+    @r.get("/api/games/{game_id}", response_model=Summary, tags=["games"], summary="One game's summary")
+    async def game_summary(request: Request, game_id: str = GameId, x_seat_token: str | None = Token):
+        return service.summary(await visible(service, accounts, game_id, request, x_seat_token))
+
+    @r.post("/api/games/{game_id}/join", response_model=Joined, tags=["seats"],
+            summary="Claim an open seat")
+    async def join(body: Join, request: Request, game_id: str = GameId):
+        live = await visible(service, accounts, game_id, request)
+        who = accounts.identify(request, write=True)
+        check_claim(live, who.account, service)
+        return service.join(game_id, body.seat, body.name, account_for_seat_claim(accounts, request))
+
+    return r
