@@ -136,14 +136,15 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     # with Redis, bot moves and analyses are jobs for `builders worker` processes (builders.server.jobs)
     jobs = JobQueue(redis_url) if redis_url else None
     limits = limits or Limits()
+    accounts = Accounts(store, redis_url=redis_url, **(login_limits or {}))
     service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay,
                           bots_only_turns_at_once=limits.bots_only_turns_at_once,
-                          keep_idle=limits.idle_game_seconds, lobby_per_creator=limits.lobby_per_creator)
+                          keep_idle=limits.idle_game_seconds, lobby_per_creator=limits.lobby_per_creator,
+                          names=accounts.names, check_seat_name=accounts.check_seat_name)
     # hints and post-game analyses (see builders.server.analysis): worker processes, iterations of the
     # analyses' search (the hints' budget too)
     analyses = Analyses(service, bot_mode, analysis_workers, analysis_iterations, jobs, hint_workers)
     cluster = Cluster(service, store, redis_url)
-    accounts = Accounts(store, redis_url=redis_url, **(login_limits or {}))
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
     # (arguments, else the environment variables BUILDERS_EXPIRE_OPEN_DAYS and BUILDERS_IDLE_DAYS)
     expire_open_days = settings.number("BUILDERS_EXPIRE_OPEN_DAYS", expire_open_days)
@@ -151,8 +152,6 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     clocks = Clocks(service, checkpoint=clock_checkpoint, expire_open=expire_open_days * 86400,
                     idle=idle_days * 86400)
     ratings = Ratings(service, accounts)
-    service.names = accounts.names
-    service.check_seat_name = accounts.check_seat_name
     static = Path(static_dir) if static_dir is not None else default_static_dir()
 
     @asynccontextmanager

@@ -180,7 +180,7 @@ class Cluster:
             await self.redis.ping()  # fail at start, not later, when Redis is not there
             self.outbox = asyncio.Queue()
             self.service.on_change.append(self._changed)
-            self.service.on_event = self._event
+            self.service.on_event.append(self._event)
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             await pubsub.subscribe(CHANNEL)
             self.redis_up = True

@@ -22,140 +22,35 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-import orjson
 from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.errors import BuildersError, InvalidSetup
 from builders.core.games import get_game
 from builders.core.messages import Message, msg, verbatim
-from builders.core.plugins import plugin
 from builders.core.record import UnusedChance, apply_recorded
 from builders.core.state import GameState
-from builders.core.view import GameView, get_view
+from builders.core.view import get_view
 from builders.server.bots import BotRunner
-from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE, translate
+from builders.server.live import (  # (the names other modules import from here)
+    REQUEST_KEY, ApiError, Live, _saving, abort_refusal, bot_turn, final_result, initial_state, log_entry,
+    rebuild, record, row_summary, status_of, token_hash, undo_refusal,
+)
+from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
 from builders.server.schemas import CreateGame, SetupSpec
+from builders.server.presence import Audience, Broadcast
 from builders.server.store import Busy, Stale, Store, StoredStep
+from builders.server.views import LIST_LIMIT, LOBBY_PER_CREATOR, Views
 
 log = logging.getLogger("builders.server")
 
-#: the ``Idempotency-Key`` header of the HTTP request being handled (set by builders.server.guard)
-REQUEST_KEY: ContextVar[str | None] = ContextVar("request_key", default=None)
-
 MAX_TOKEN_LENGTH = 100
-LIST_LIMIT = 200
 #: finished games kept in memory without a client (the oldest others are loaded again when asked for)
 KEEP_FINISHED = 200
 #: seconds a game nobody uses stays in memory, and how often the sweep looks (defaults)
 KEEP_IDLE = 600.0
 SWEEP_EVERY = 60.0
-#: open games of one creator shown in the lobby (the others are reached by their links)
-LOBBY_PER_CREATOR = 3
-
-
-class ApiError(Exception):
-    """A refused request: an HTTP status and one sentence saying what was wrong, a message that is
-    translated for its reader (``detail`` is its English text)."""
-
-    def __init__(self, status: int, message: Message | str):
-        super().__init__(str(message))
-        self.status = status
-        self.message = message if isinstance(message, Message) else verbatim(message)
-        self.detail = str(message)
-
-
-class Client(Protocol):
-    """A connected WebSocket client of one game (see :mod:`builders.server.ws`)."""
-
-    seat: int | None
-    #: the language of the client's reader (builders.server.messages; "en" when it has none)
-    lang: str
-
-    def send(self, text: str) -> None: ...
-
-
-@dataclass
-class Live:
-    """A game in memory: its stored data, its current state and what the views need."""
-
-    id: str
-    game: str
-    name: str | None
-    created: float
-    setup: dict[str, Any]
-    seats: list[dict[str, Any]]
-    version: int
-    state: GameState
-    steps: list[StoredStep]
-    log: list[dict[str, Any]]
-    #: states before the last steps that can still be undone (may be shorter than they are)
-    undo: list[GameState] = field(default_factory=list)
-    clients: set = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_task: asyncio.Task | None = None
-    cache: dict[Any, Any] = field(default_factory=dict)
-    #: creator (account id), private, seeded (see builders.server.seats)
-    options: dict[str, Any] = field(default_factory=dict)
-    #: when it was last used (time.monotonic()): a request, a change, a socket
-    used: float = field(default_factory=time.monotonic)
-    #: the game's presentation, and the parts of its views that never change (a map, ...)
-    presenter: GameView = field(init=False)
-    fixed: dict[str, Any] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.presenter = get_view(self.game)
-        self.fixed = self.presenter.fixed(self.state)
-
-    def changed(self) -> None:
-        self.cache.clear()
-
-    @property
-    def over(self) -> bool:
-        """The game is over: played to its end, or ended by a resignation."""
-        return self.state.is_over() or "ended" in self.options
-
-    @property
-    def to_move(self) -> int | None:
-        return None if self.over else self.state.current_player
-
-    @property
-    def status(self) -> str:
-        if self.over:
-            return "finished"
-        if any(not s["claimed"] for s in self.seats):
-            return "open"
-        return "running"
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def public_seat(seat: dict[str, Any], connected: bool, names: dict[int, str] | None = None,
-                rated: bool = False) -> dict[str, Any]:
-    """A seat as everyone may see it. A person without a registered account (a guest, or a seat
-    token's holder) is marked ``guest``; in a rated game a player shows by their account's name."""
-    account = seat.get("account")
-    user = (names or {}).get(account) if account is not None else None
-    registered = user is not None and " " not in user  # (usernames hold no spaces; "guest 12" does)
-    name = user if rated and registered else seat.get("name") or user
-    out = {"seat": seat["seat"], "type": seat["type"], "name": name, "open": seat["open"],
-           "claimed": seat["claimed"], "connected": connected, "resigned": seat.get("resigned", False),
-           "user": user, "invited": bool(seat.get("invite_sha")) and not seat["claimed"],
-           "guest": seat["type"] == "human" and seat["claimed"] and (user is None or user.startswith("guest "))}
-    if seat["type"] == "bot":
-        out["level"] = seat["level"]
-    return out
-
-
-def _dumps(value: Any) -> str:
-    """Compact JSON text (orjson: the views are encoded after every change, for every seat)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 # the colours a seat may be given (web client: PALETTE in static/api.js, in the same order)
@@ -176,16 +71,12 @@ def check_colours(colours: list[str], players: int) -> None:
                                         first=colours.index(colour), seat=i, colour=colour))
 
 
-def initial_state(game: str, setup: dict[str, Any], options: dict[str, Any] | None) -> GameState:
-    """A stored game's initial state, under the rules of the record format it was started in
-    (games stored before formats were kept were started in format 1)."""
-    return get_game(game).state_for_record(setup, (options or {}).get("format", 1))
-
-
 class GameService:
     def __init__(self, store: Store, bots: BotRunner, bot_delay: float = 0.3, base_url: str = "",
                  bots_only_turns_at_once: int = 1, keep_idle: float = KEEP_IDLE, sweep_every: float = SWEEP_EVERY,
-                 lobby_per_creator: int = LOBBY_PER_CREATOR):
+                 lobby_per_creator: int = LOBBY_PER_CREATOR,
+                 names: Callable[[Iterable[int]], dict[int, str]] | None = None,
+                 check_seat_name: Callable[[str, int | None], None] | None = None):
         self.store = store
         #: seconds an unused game stays in memory; how often the sweep forgets such games
         self.keep_idle = keep_idle
@@ -211,16 +102,22 @@ class GameService:
         #: processes, the clocks, the ratings)
         self.on_change: list[Callable[[Live], None]] = []
         #: called by tell() (the fan-out of messages such as chat to other processes)
-        self.on_event: Any = None
-        #: the seats connected through other server processes, per game (kept by the fan-out)
-        self.remote_seats: dict[str, set[int]] = {}
-        #: the spectators (sockets without a seat) watching through other server processes, per game
-        self.remote_spectators: dict[str, int] = {}
-        #: account ids -> display names (set by the application when accounts are on)
-        self.names: Any = lambda ids: {}
+        self.on_event: list[Callable[[Live, str, str], Any]] = []
         #: ``check_seat_name(name, account)``: ApiError when a seat's name looks like a registered
-        #: player's who is not ``account`` (set by the application when accounts are on)
-        self.check_seat_name: Any = lambda name, account: None
+        #: player's who is not ``account`` (the accounts' check, when accounts are on)
+        self.check_seat_name = check_seat_name or (lambda name, account: None)
+        # the parts: who watches (here and on other processes), what they see, what they are told
+        self.audience = Audience()
+        self.views = Views(store, self.live, self.audience, names, lobby_per_creator)
+        self.broadcast = Broadcast(self.audience, self.views.message_for, self.on_change, self.on_event)
+        self.remote_seats, self.remote_spectators = self.audience.remote_seats, self.audience.remote_spectators
+        self.connected, self.spectators = self.audience.connected, self.audience.spectators
+        self.presence = self.audience.presence
+        self.summary, self.view, self.view_text = self.views.summary, self.views.view, self.views.view_text
+        self.state_message, self.message_for = self.views.state_message, self.views.message_for
+        self.add_client, self.remove_client = self.broadcast.add_client, self.broadcast.remove_client
+        self.client_changed, self.tell_players_presence = self.broadcast.client_changed, self.broadcast.tell_players_presence
+        self.tell, self.tell_here, self._broadcast = self.broadcast.tell, self.broadcast.tell_here, self.broadcast.send_views
         #: ``clock_after(live, state, seats)``: the game's clock after a change to ``state`` and
         #: ``seats`` (None: it does not move); set by builders.server.clocks. The clock is stored in
         #: the same transaction as the change, under its version check
@@ -378,7 +275,7 @@ class GameService:
         live.state, live.steps, live.log = state, steps, entries
         live.undo = []
         live.changed()
-        self._broadcast(live)
+        self.broadcast.send_views(live)
         self._schedule_bot(live)
         return True
 
@@ -406,8 +303,8 @@ class GameService:
     def _save_seats(self, live: Live, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> None:
         """Store new seats of ``live`` (and its clock, moved on, and new ``options``) if the stored
         game is still at its version (else 409)."""
-        values: dict[str, Any] = {"seats": seats, "status": _status(live.state, seats),
-                                  "bot_turn": _bot_turn(live.state, seats)}
+        values: dict[str, Any] = {"seats": seats, "status": status_of(live.state, seats),
+                                  "bot_turn": bot_turn(live.state, seats)}
         if options is not None and "ended" in options:  # ended by a resignation: the clock stops
             values.update(status="finished", to_move=None, bot_turn=False,
                           result=final_result(live.presenter, live.state, options))
@@ -590,7 +487,7 @@ class GameService:
         row = {"id": game_id, "game": req.game, "name": req.name, "created": now, "setup": setup, "seats": seats,
                "private": req.private, "options": options, "bots_only": bool(options.get("bots_only")),
                "creator": creator, "address": address or options.get("address"),
-               **self._row_summary(live, state, 0, 0)}
+               **row_summary(live, state, 0, 0)}
         return live, row, {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
 
     def check_caps(self, creator: int | None, address: str | None, waiting: int, going_on: int,
@@ -680,7 +577,7 @@ class GameService:
             self._save_seats(live, seats)
         live.seats = seats
         live.changed()
-        self._broadcast(live)
+        self.broadcast.send_views(live)
         out: dict[str, Any] = {"seat": seat, "token": token, "link": f"/play/{live.id}"}
         if token:
             out["link"] = self.link(live.id, seat, token)
@@ -739,153 +636,13 @@ class GameService:
         return seat
 
     # -- summaries and views -------------------------------------------------------------------
-    def connected(self, live: Live) -> set[int]:
-        here = {c.seat for c in live.clients if c.seat is not None}
-        there = self.remote_seats.get(live.id)
-        return here | there if there else here
-
-    def spectators(self, live: Live) -> int:
-        """How many sockets without a seat watch ``live``, through any server process."""
-        return sum(1 for c in live.clients if c.seat is None) + self.remote_spectators.get(live.id, 0)
-
-    def presence(self, live: Live) -> tuple[set[int], int]:
-        """The seats connected and the number of spectators: a change of either is pushed."""
-        return self.connected(live), self.spectators(live)
-
-    def summary(self, live: Live) -> dict[str, Any]:
-        cached = live.cache.get("summary")
-        if cached is None:
-            on = self.connected(live)
-            result = final_result(live.presenter, live.state, live.options)
-            names = self._names(live.seats)
-            cached = live.cache["summary"] = {
-                "id": live.id, "game": live.game, "name": live.name, "status": live.status,
-                "created": live.created,
-                "seats": [public_seat(s, s["seat"] in on, names, bool(live.options.get("rated")))
-                          for s in live.seats],
-                "to_move": live.to_move, "turn": live.state.turn, "version": live.version,
-                "result": result, "private": bool(live.options.get("private")),
-                "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
-                "rated": bool(live.options.get("rated")), "hints": bool(live.options.get("hints")),
-                "colours": live.options.get("colours"), "spectators": self.spectators(live),
-                "rating_changes": live.options.get("rating_changes"),
-                "deadline": _deadline(live.options.get("clock")),
-                "clock_kind": (live.options.get("clock") or {}).get("kind"),
-            }
-        return cached
-
-    def _names(self, seats: list[dict[str, Any]]) -> dict[int, str]:
-        ids = {s["account"] for s in seats if s.get("account") is not None}
-        return self.names(ids) if ids else {}
-
     def list_games(self, status: str | None, rows: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-        """Summaries of the listed (not private) games, or of ``rows``."""
-        out = []
-        listed = self.store.list_games(status, LIST_LIMIT, self.lobby_per_creator) if rows is None else None
-        for row in listed if listed is not None else rows or []:
-            if rows is None and row.get("private"):
-                continue
-            live = self.live.get(row["id"])
-            if live is not None:
-                out.append(self.summary(live))
-            else:
-                options = row.get("options") or {}
-                out.append({
-                    "id": row["id"], "game": row["game"], "name": row["name"], "status": row["status"],
-                    "created": row["created"],
-                    "seats": [public_seat(s, False, self._names(row["seats"]), bool(options.get("rated")))
-                              for s in row["seats"]],
-                    "to_move": row["to_move"], "turn": row["turn"], "version": row["version"],
-                    "result": row["result"], "private": bool(options.get("private")),
-                    "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
-                    "rated": bool(options.get("rated")), "hints": bool(options.get("hints")),
-                    "colours": options.get("colours"), "spectators": 0,
-                    "rating_changes": options.get("rating_changes"), "deadline": _deadline(options.get("clock")),
-                    "clock_kind": (options.get("clock") or {}).get("kind"),
-                })
-        return out
+        """Summaries of the listed (not private) games, or of ``rows`` (:meth:`Views.list_games`)."""
+        return self.views.list_games(status, rows, LIST_LIMIT)
 
-    def _common(self, live: Live) -> dict[str, Any]:
-        """The part of the views that every seat and spectator shares."""
-        common = live.cache.get("common")
-        if common is None:
-            st = live.state
-            summary = self.summary(live)
-            common = {
-                "status": summary["status"],
-                "log": live.log,
-                "scores": scores(live.presenter, st),
-                "result": summary["result"],
-                "seats": summary["seats"],
-                "seeded": summary["seeded"],
-                "rematch": summary["rematch"],
-                "clock": live.options.get("clock"),
-                "events": live.options.get("events") or [],
-                "rating_changes": summary["rating_changes"],
-                "can_abort": self.abort_refusal(live) is None,
-                "rated": summary["rated"],
-                "hints": summary["hints"],
-                "colours": summary["colours"],
-                "spectators": summary["spectators"],
-                "table": plugin(live.game).web_table,
-                **live.presenter.shared(st, live.fixed),
-            }
-            live.cache["common"] = common
-        return common
-
-    def _own(self, live: Live, seat: int | None) -> dict[str, Any]:
-        """The part of the view that is the seat's own."""
-        st = live.state
-        to_move = live.to_move
-        playing = seat is not None and seat == to_move and live.seats[seat]["type"] == "human"
-        legal_actions = st.legal_actions() if playing else []
-        return {
-            "id": live.id, "game": live.game, "seat": seat, "version": live.version,
-            "actions": len(live.steps), "turn": st.turn, "to_move": to_move,
-            "view": self._observation(live, seat),
-            "legal": [st.action_to_string(a) for a in legal_actions],
-            "legal_costs": live.presenter.legal_costs(st, legal_actions) if playing else None,
-            "can_undo": playing and self.undo_refusal(live, seat) is None,
-        }
-
-    @staticmethod
-    def _observation(live: Live, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees of the position: the spectator's observation is made once per change,
-        and every seat's from it."""
-        public = live.cache.get("public")
-        if public is None:
-            public = live.cache["public"] = live.presenter.observe(live.state, None)
-        return public if seat is None else live.presenter.seat_view(live.state, seat, public)
-
-    def view(self, live: Live, seat: int | None) -> dict[str, Any]:
-        """The view of ``seat`` (None: a spectator) as JSON data."""
-        return orjson.loads(self.view_text(live, seat))
-
-    def view_text(self, live: Live, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
-        """The view of ``seat`` as JSON text, its log in ``lang``; the shared part is encoded once per
-        change and language."""
-        key = ("text", seat, lang)
-        text = live.cache.get(key)
-        if text is None:
-            common = live.cache.get(("common_text", lang))
-            if common is None:
-                shared = self._common(live)
-                if lang != DEFAULT_LANGUAGE:
-                    shared = {**shared, "log": log_in(live.log, lang)}
-                common = live.cache[("common_text", lang)] = _dumps(shared)[1:-1]
-            text = live.cache[key] = _dumps(self._own(live, seat))[:-1] + "," + common + "}"
-        return text
-
-    def state_message(self, live: Live, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
-        key = ("message", seat, lang)
-        text = live.cache.get(key)
-        if text is None:
-            text = live.cache[key] = '{"type":"state",' + self.view_text(live, seat, lang)[1:]
-        return text
-
-    def message_for(self, live: Live, client: Client) -> str:
-        """:meth:`state_message` for ``client``: its seat's view, in its language."""
-        return self.state_message(live, client.seat, getattr(client, "lang", DEFAULT_LANGUAGE))
+    def replay_view(self, game_id: str, n: int, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        """The position of the finished game ``game_id`` after ``n`` actions (:meth:`Views.replay_view`)."""
+        return self.views.replay_view(self.get(game_id), n, lang)
 
     # -- playing -------------------------------------------------------------------------------
     async def act(self, game_id: str, token: Any, text: Any, version: Any = None, key: Any = None) -> Live:
@@ -949,7 +706,7 @@ class GameService:
         chance = [str(c) for c in new.history[before + 1:]]
         step = StoredStep(seat, new.action_to_string(action), chance, by_bot, key)
         n = len(live.steps)
-        summary = self._row_summary(live, new, live.version + 1, n + 1)
+        summary = row_summary(live, new, live.version + 1, n + 1)
         options = self._options_after(live, new, live.seats)
         if options is not None:
             summary["options"] = options
@@ -966,26 +723,11 @@ class GameService:
         live.log.append(log_entry(live.presenter, new, n, seat, action, chance))
         live.version += 1
         live.changed()
-        self._broadcast(live)
+        self.broadcast.send_views(live)
         if new.is_over():
             self._trim()
         else:
             self._schedule_bot(live)
-
-    def undo_refusal(self, live: Live, seat: int) -> Message | None:
-        """Why ``seat`` cannot undo now (None: it can)."""
-        st = live.state
-        if live.over:
-            return msg("the game is over")
-        if seat != st.current_player:
-            return msg("only the player to move can undo, within their own turn")
-        if live.seats[seat]["type"] != "human":
-            return msg("seat {seat} is played by a bot now", seat=seat)
-        if not live.steps or live.steps[-1].seat != seat:
-            return msg("there is nothing to undo in this turn")
-        if live.steps[-1].chance:
-            return msg("a card was drawn since that action: it cannot be undone")
-        return None
 
     async def undo(self, game_id: str, token: Any) -> Live:
         live = self.get(game_id)
@@ -995,12 +737,12 @@ class GameService:
 
     async def undo_as(self, live: Live, seat: int) -> None:
         async with live.lock:
-            reason = self.undo_refusal(live, seat)
+            reason = undo_refusal(live, seat)
             if reason is not None:
                 raise ApiError(409, reason)
             n = len(live.steps) - 1
-            prev = live.undo[-1] if live.undo else self._rebuild(live, n)
-            summary = self._row_summary(live, prev, live.version + 1, n)
+            prev = live.undo[-1] if live.undo else rebuild(live, n)
+            summary = row_summary(live, prev, live.version + 1, n)
             options = self._options_after(live, prev, live.seats)
             if options is not None:
                 summary["options"] = options
@@ -1014,13 +756,7 @@ class GameService:
             live.log.pop()
             live.version += 1
             live.changed()
-            self._broadcast(live)
-
-    def _rebuild(self, live: Live, n: int) -> GameState:
-        state = initial_state(live.game, live.setup, live.options)
-        for step in live.steps[:n]:
-            apply_recorded(state, state.parse_action(step.action), step.chance)
-        return state
+            self.broadcast.send_views(live)
 
     async def resign(self, game_id: str, token: Any, level: str | None) -> Live:
         live = self.get(game_id)
@@ -1077,7 +813,7 @@ class GameService:
                 self._save_seats(live, seats, options)
             live.seats = seats
             live.changed()
-            self._broadcast(live)
+            self.broadcast.send_views(live)
             self._schedule_bot(live)
 
     async def take_back(self, live: Live, seat: int) -> None:
@@ -1104,28 +840,13 @@ class GameService:
             if live.bot_task is not None and not live.bot_task.done():
                 live.bot_task.cancel()
             live.changed()
-            self._broadcast(live)
-
-    def abort_refusal(self, live: Live) -> Message | None:
-        """Why ``live`` cannot be aborted now (None: it can): only before every person has made a
-        first move."""
-        if live.over:
-            return msg("the game is over")
-        waiting = {s["seat"] for s in live.seats if s["type"] == "human" or s.get("resigned")}
-        if not waiting:
-            return None
-        for step in live.steps:  # (asked after every change: it stops at the last person's first move)
-            if not step.by_bot:
-                waiting.discard(step.seat)
-                if not waiting:
-                    return msg("every player has moved: the game can no longer be aborted (resign instead)")
-        return None
+            self.broadcast.send_views(live)
 
     async def abort(self, live: Live) -> None:
         """End ``live`` without a result, before every person has made a first move: it is deleted
         (no result, no rating, gone from every list); its sockets are told and closed."""
         async with live.lock:
-            why = self.abort_refusal(live)
+            why = abort_refusal(live)
             if why is not None:
                 raise ApiError(409, why)
             try:
@@ -1142,103 +863,17 @@ class GameService:
         self.forget(live.id)
 
     # -- records -------------------------------------------------------------------------------
-    def record(self, live: Live, upto: int | None = None) -> dict[str, Any]:
-        history: list[Any] = []
-        for step in live.steps[:upto]:
-            history.append(step.action)
-            history.extend({"chance": c} for c in step.chance)
-        return {"game": live.game, "format": live.state.record_format, "setup": live.setup, "history": history}
+    record = staticmethod(record)
+    undo_refusal = staticmethod(undo_refusal)
+    abort_refusal = staticmethod(abort_refusal)
 
     def finished_record(self, game_id: str) -> dict[str, Any]:
         live = self.get(game_id)
         if not live.over:
             raise ApiError(409, msg("the record is available once the game is over"))
-        record = self.record(live)
-        record["result"] = final_result(live.presenter, live.state, live.options)
-        return record
-
-    def replay_view(self, game_id: str, n: int, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
-        live = self.get(game_id)
-        if not live.over:
-            raise ApiError(409, msg("a game can be replayed once it is over"))
-        total = len(live.steps)
-        if not 0 <= n <= total:
-            raise ApiError(404, msg("the game has {total} actions: choose a position from 0 to {total}", total=total))
-        st = self._rebuild(live, n)
-        common = self._common(live)
-        return {
-            "id": live.id, "game": live.game, "status": "finished", "seat": None, "version": live.version,
-            "actions": n, "turn": st.turn, "to_move": None if st.is_over() else st.current_player,
-            "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
-            "log": log_in(live.log[:n], lang), "scores": scores(live.presenter, st),
-            "result": common["result"], "seats": common["seats"], "colours": common["colours"],
-            "table": common["table"], **live.presenter.replay(live.fixed, common), "total": total,
-        }
-
-    # -- clients -------------------------------------------------------------------------------
-    def add_client(self, live: Live, client: Client) -> None:
-        """A new client: it gets its view; the others only if the seats present changed."""
-        before = self.presence(live)
-        live.used = time.monotonic()
-        live.clients.add(client)
-        self._presence(live, before, client)
-
-    def client_changed(self, live: Live, client: Client | None = None,
-                       before: tuple[set[int], int] | None = None) -> None:
-        """``client`` said hello again (its seat may differ; ``before``: :meth:`presence` before)."""
-        if client is None or before is None:
-            live.changed()
-            self._broadcast(live)
-        else:
-            self._presence(live, before, client)
-
-    def remove_client(self, live: Live, client: Client) -> None:
-        if client in live.clients:
-            live.used = time.monotonic()
-            before = self.presence(live)
-            live.clients.discard(client)
-            self._presence(live, before, None)
-
-    def _presence(self, live: Live, before: tuple[set[int], int], client: Client | None) -> None:
-        now = self.presence(live)
-        if now[0] != before[0]:  # the seats present changed: everyone is told
-            live.changed()
-            self._broadcast(live)
-        elif now[1] != before[1]:
-            # only the spectators' count: the players are told, and the client that said hello; the
-            # other spectators see the count with their next view (a crowd arriving costs each
-            # arrival a few messages, not one per spectator)
-            live.changed()
-            self.tell_players_presence(live, client)
-            for listener in self.on_change:
-                listener(live)
-        elif client is not None:
-            client.send(self.message_for(live, client))
-
-    def tell_players_presence(self, live: Live, client: Client | None = None) -> None:
-        """Send the fresh view to the players of ``live`` here (and to ``client``)."""
-        for other in list(live.clients):
-            if other.seat is not None or other is client:
-                other.send(self.message_for(live, other))
-
-    def tell(self, live: Live, text: str, audience: str = "all") -> None:
-        """Send the message ``text`` to the clients of ``live`` connected to any server process:
-        "all", the "players" (clients with a seat) or the "spectators"."""
-        self.tell_here(live, text, audience)
-        if self.on_event is not None:
-            self.on_event(live, text, audience)
-
-    def tell_here(self, live: Live, text: str, audience: str = "all") -> None:
-        for client in list(live.clients):
-            if audience == "all" or (client.seat is not None) == (audience == "players"):
-                client.send(text)
-
-    def _broadcast(self, live: Live) -> None:
-        live.used = time.monotonic()
-        for client in list(live.clients):
-            client.send(self.message_for(live, client))
-        for listener in self.on_change:
-            listener(live)
+        out = record(live)
+        out["result"] = final_result(live.presenter, live.state, live.options)
+        return out
 
     # -- bots ----------------------------------------------------------------------------------
     def _schedule_bot(self, live: Live) -> None:
@@ -1264,7 +899,7 @@ class GameService:
             try:
                 nobody_waits = all(s["type"] == "bot" for s in live.seats)
                 async with self.bots_only_gate if nobody_waits else contextlib.nullcontext():
-                    texts = await self.bots.choose_turn(self.record(live), live.seats[seat]["level"], seed)
+                    texts = await self.bots.choose_turn(record(live), live.seats[seat]["level"], seed)
                 for k, text in enumerate(texts):
                     if k:  # the rest of the bot's plan for its turn, one action at a time
                         await asyncio.sleep(self.bot_delay)
@@ -1298,12 +933,6 @@ class GameService:
                 return
             await asyncio.wait(tasks, timeout=deadline - time.monotonic())
 
-    # -- helpers -------------------------------------------------------------------------------
-    def _row_summary(self, live: Live, state: GameState, version: int, actions: int) -> dict[str, Any]:
-        over = state.is_over()
-        return {"status": _status(state, live.seats), "version": version, "actions": actions,
-                "turn": state.turn, "to_move": None if over else state.current_player,
-                "result": state.result().to_json() if over else None, "bot_turn": _bot_turn(state, live.seats)}
 
 
 def _with_event(options: dict[str, Any], kind: str, seat: int, bot: str | None, live: Live) -> dict[str, Any]:
@@ -1312,47 +941,8 @@ def _with_event(options: dict[str, Any], kind: str, seat: int, bot: str | None, 
     return {**options, "events": [*(options.get("events") or []), event]}
 
 
-def _deadline(clock: dict[str, Any] | None) -> float | None:
-    """When the running clock runs out (None: no clock running)."""
-    if not clock or clock.get("running") is None:
-        return None
-    return clock["since"] + clock["left"][clock["running"]]
-
-
-def final_result(presenter: GameView, state: GameState, options: dict[str, Any]) -> dict[str, Any] | None:
-    """The result of a game that is over (None while it goes on): the engine's, or for a game ended
-    by resignation the scores of the moment, the player left winning. A seat that resigned never
-    wins (the best of the others do) and is named in ``resigned``."""
-    ended = options.get("ended")
-    if state.is_over():
-        result = state.result().to_json()
-    elif ended:
-        result = {**scores(presenter, state), "winners": list(ended["winners"])}
-    else:
-        return None
-    resigned = list(options.get("resigned") or [])
-    if resigned:
-        winners = [w for w in result["winners"] if w not in resigned]
-        if not winners:
-            totals = {p["seat"]: p["total"] for p in result["players"] if p["seat"] not in resigned}
-            best = max(totals.values())
-            winners = sorted(seat for seat, total in totals.items() if total == best)
-        result = {**result, "winners": winners, "resigned": resigned}
-    return result
-
-
 def _same_step(a: StoredStep, b: StoredStep) -> bool:
     return a.seat == b.seat and a.action == b.action and a.chance == b.chance and a.key == b.key
-
-
-@contextmanager
-def _saving():
-    """A failed database write becomes a 503 refusal (the game is left as it was)."""
-    try:
-        yield
-    except SQLAlchemyError:
-        log.exception("a database write failed")
-        raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
 
 
 def _games(n: int) -> Message:
@@ -1361,19 +951,6 @@ def _games(n: int) -> Message:
 
 def _ended(n: int) -> Message:
     return msg("it has ended") if n == 1 else msg("one of them has ended")
-
-
-def _bot_turn(state: GameState, seats: list[dict[str, Any]]) -> bool:
-    """Whether a bot is to move (the acting process finds such games by it)."""
-    return not state.is_over() and seats[state.current_player]["type"] == "bot"
-
-
-def _status(state: GameState, seats: Iterable[dict[str, Any]]) -> str:
-    if state.is_over():
-        return "finished"
-    if any(not s["claimed"] for s in seats):
-        return "open"
-    return "running"
 
 
 # -- setups ------------------------------------------------------------------------------------
@@ -1387,38 +964,3 @@ def build_setup(game: str, players: int, spec: SetupSpec) -> dict[str, Any]:
         raise ApiError(400, verbatim(str(e))) from None
 
 
-# -- what each seat sees -------------------------------------------------------------------------
-def scores(presenter: GameView, state: GameState) -> dict[str, Any]:
-    return {"players": [{"seat": seat, "breakdown": part, "total": sum(part.values())}
-                        for seat, part in enumerate(presenter.score_parts(state))]}
-
-
-class LogEntry(dict):
-    """A line of the public log: JSON data (``text`` in English, ``key`` and ``params`` of its message)
-    that keeps its message, to be told in other languages (once each)."""
-
-    message: Message
-    texts: dict[str, str]
-
-    def text_in(self, lang: str) -> str:
-        found = self.texts.get(lang)
-        if found is None:
-            found = self.texts[lang] = translate(self.message, lang)
-        return found
-
-
-def log_entry(presenter: GameView, after: GameState, n: int, seat: int, action: Any,
-              chance: list[str]) -> LogEntry:
-    """The public log line of action ``n`` of ``seat``, from the state after it."""
-    text = after.action_to_string(action)
-    said = presenter.log_message(after, text, chance)
-    entry = LogEntry(n=n + 1, seat=seat, action=text, text=str(said), **said.data())
-    entry.message, entry.texts = said, {}
-    return entry
-
-
-def log_in(entries: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
-    """The log with its texts in ``lang``."""
-    if lang == DEFAULT_LANGUAGE:
-        return entries
-    return [{**e, "text": e.text_in(lang)} if isinstance(e, LogEntry) else e for e in entries]

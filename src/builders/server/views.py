@@ -1,0 +1,197 @@
+"""The views of the games: the summaries (the lobby's lines), each seat's and the spectators' view
+(its shared part encoded once per change and language, the spectator's observation built once per
+change and every seat's from it), the socket's state messages and a finished game's replay."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+
+from builders.core.messages import msg
+from builders.core.plugins import plugin
+from builders.server.live import (
+    ApiError, Client, Live, abort_refusal, deadline, dumps, final_result, log_in, public_seat, rebuild, scores,
+    undo_refusal,
+)
+from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
+from builders.server.presence import Audience
+from builders.server.store import Store
+
+#: the most games a list shows
+LIST_LIMIT = 200
+#: open games of one creator shown in the lobby (the others are reached by their links)
+LOBBY_PER_CREATOR = 3
+
+
+class Views:
+    """Builds and caches (in ``live.cache``, cleared by every change) what clients are shown."""
+
+    def __init__(self, store: Store, games: dict[str, Live], audience: Audience,
+                 names: Callable[[Iterable[int]], dict[int, str]] | None = None,
+                 lobby_per_creator: int = LOBBY_PER_CREATOR):
+        self.store = store
+        #: the games in memory (a game listed that is in memory is summed up from its copy)
+        self.games = games
+        self.audience = audience
+        #: account ids -> display names
+        self.names = names or (lambda ids: {})
+        self.lobby_per_creator = lobby_per_creator
+
+    def summary(self, live: Live) -> dict[str, Any]:
+        """The summary of ``live`` (the lobby's line of it, and the part of the views it shares)."""
+        cached = live.cache.get("summary")
+        if cached is None:
+            on = self.audience.connected(live)
+            result = final_result(live.presenter, live.state, live.options)
+            names = self._names(live.seats)
+            cached = live.cache["summary"] = {
+                "id": live.id, "game": live.game, "name": live.name, "status": live.status,
+                "created": live.created,
+                "seats": [public_seat(s, s["seat"] in on, names, bool(live.options.get("rated")))
+                          for s in live.seats],
+                "to_move": live.to_move, "turn": live.state.turn, "version": live.version,
+                "result": result, "private": bool(live.options.get("private")),
+                "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
+                "rated": bool(live.options.get("rated")), "hints": bool(live.options.get("hints")),
+                "colours": live.options.get("colours"), "spectators": self.audience.spectators(live),
+                "rating_changes": live.options.get("rating_changes"),
+                "deadline": deadline(live.options.get("clock")),
+                "clock_kind": (live.options.get("clock") or {}).get("kind"),
+            }
+        return cached
+
+    def _names(self, seats: list[dict[str, Any]]) -> dict[int, str]:
+        """The display names of the accounts of ``seats``."""
+        ids = {s["account"] for s in seats if s.get("account") is not None}
+        return self.names(ids) if ids else {}
+
+    def list_games(self, status: str | None, rows: list[dict[str, Any]] | None = None,
+                   limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
+        """Summaries of the listed (not private) games (``limit`` at most), or of ``rows``."""
+        out = []
+        listed = self.store.list_games(status, limit, self.lobby_per_creator) if rows is None else None
+        for row in listed if listed is not None else rows or []:
+            if rows is None and row.get("private"):
+                continue
+            live = self.games.get(row["id"])
+            if live is not None:
+                out.append(self.summary(live))
+            else:
+                options = row.get("options") or {}
+                out.append({
+                    "id": row["id"], "game": row["game"], "name": row["name"], "status": row["status"],
+                    "created": row["created"],
+                    "seats": [public_seat(s, False, self._names(row["seats"]), bool(options.get("rated")))
+                              for s in row["seats"]],
+                    "to_move": row["to_move"], "turn": row["turn"], "version": row["version"],
+                    "result": row["result"], "private": bool(options.get("private")),
+                    "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
+                    "rated": bool(options.get("rated")), "hints": bool(options.get("hints")),
+                    "colours": options.get("colours"), "spectators": 0,
+                    "rating_changes": options.get("rating_changes"), "deadline": deadline(options.get("clock")),
+                    "clock_kind": (options.get("clock") or {}).get("kind"),
+                })
+        return out
+
+    def _common(self, live: Live) -> dict[str, Any]:
+        """The part of the views that every seat and spectator shares."""
+        common = live.cache.get("common")
+        if common is None:
+            st = live.state
+            summary = self.summary(live)
+            common = {
+                "status": summary["status"],
+                "log": live.log,
+                "scores": scores(live.presenter, st),
+                "result": summary["result"],
+                "seats": summary["seats"],
+                "seeded": summary["seeded"],
+                "rematch": summary["rematch"],
+                "clock": live.options.get("clock"),
+                "events": live.options.get("events") or [],
+                "rating_changes": summary["rating_changes"],
+                "can_abort": abort_refusal(live) is None,
+                "rated": summary["rated"],
+                "hints": summary["hints"],
+                "colours": summary["colours"],
+                "spectators": summary["spectators"],
+                "table": plugin(live.game).web_table,
+                **live.presenter.shared(st, live.fixed),
+            }
+            live.cache["common"] = common
+        return common
+
+    def _own(self, live: Live, seat: int | None) -> dict[str, Any]:
+        """The part of the view that is the seat's own."""
+        st = live.state
+        to_move = live.to_move
+        playing = seat is not None and seat == to_move and live.seats[seat]["type"] == "human"
+        legal_actions = st.legal_actions() if playing else []
+        return {
+            "id": live.id, "game": live.game, "seat": seat, "version": live.version,
+            "actions": len(live.steps), "turn": st.turn, "to_move": to_move,
+            "view": self._observation(live, seat),
+            "legal": [st.action_to_string(a) for a in legal_actions],
+            "legal_costs": live.presenter.legal_costs(st, legal_actions) if playing else None,
+            "can_undo": playing and undo_refusal(live, seat) is None,
+        }
+
+    @staticmethod
+    def _observation(live: Live, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees of the position: the spectator's observation is made once per change,
+        and every seat's from it."""
+        public = live.cache.get("public")
+        if public is None:
+            public = live.cache["public"] = live.presenter.observe(live.state, None)
+        return public if seat is None else live.presenter.seat_view(live.state, seat, public)
+
+    def view(self, live: Live, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` (None: a spectator) as JSON data."""
+        return orjson.loads(self.view_text(live, seat))
+
+    def view_text(self, live: Live, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The view of ``seat`` as JSON text, its log in ``lang``; the shared part is encoded once per
+        change and language."""
+        key = ("text", seat, lang)
+        text = live.cache.get(key)
+        if text is None:
+            common = live.cache.get(("common_text", lang))
+            if common is None:
+                shared = self._common(live)
+                if lang != DEFAULT_LANGUAGE:
+                    shared = {**shared, "log": log_in(live.log, lang)}
+                common = live.cache[("common_text", lang)] = dumps(shared)[1:-1]
+            text = live.cache[key] = dumps(self._own(live, seat))[:-1] + "," + common + "}"
+        return text
+
+    def state_message(self, live: Live, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The socket message of :meth:`view_text` (encoded once per change, seat and language)."""
+        key = ("message", seat, lang)
+        text = live.cache.get(key)
+        if text is None:
+            text = live.cache[key] = '{"type":"state",' + self.view_text(live, seat, lang)[1:]
+        return text
+
+    def message_for(self, live: Live, client: Client) -> str:
+        """:meth:`state_message` for ``client``: its seat's view, in its language."""
+        return self.state_message(live, client.seat, getattr(client, "lang", DEFAULT_LANGUAGE))
+
+    def replay_view(self, live: Live, n: int, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        """The position of the finished game ``live`` after ``n`` actions."""
+        if not live.over:
+            raise ApiError(409, msg("a game can be replayed once it is over"))
+        total = len(live.steps)
+        if not 0 <= n <= total:
+            raise ApiError(404, msg("the game has {total} actions: choose a position from 0 to {total}", total=total))
+        st = rebuild(live, n)
+        common = self._common(live)
+        return {
+            "id": live.id, "game": live.game, "status": "finished", "seat": None, "version": live.version,
+            "actions": n, "turn": st.turn, "to_move": None if st.is_over() else st.current_player,
+            "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
+            "log": log_in(live.log[:n], lang), "scores": scores(live.presenter, st),
+            "result": common["result"], "seats": common["seats"], "colours": common["colours"],
+            "table": common["table"], **live.presenter.replay(live.fixed, common), "total": total,
+        }
