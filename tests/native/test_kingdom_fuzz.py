@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builders.core.errors import IllegalAction
-from builders.core.games import CoreError
+from builders.core.games import CoreError, on_python
 from builders.core.record import replay
 from builders.kingdom import native
 from builders.kingdom.data import TERRAINS
@@ -31,7 +31,7 @@ RECORD = {key: value for key, value in json.loads(GOLDEN.read_text("utf-8")).ite
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-POSITIONS = positions_along((KingdomBuilder().new_state(KingdomBuilder().random_setup(2 + seed % 3, 700 + seed))
+POSITIONS = positions_along((on_python(KingdomBuilder().new_state(KingdomBuilder().random_setup(2 + seed % 3, 700 + seed)))
                                   for seed in range(4)), 17)
 
 
@@ -143,14 +143,23 @@ def test_native_without_the_module_is_one_line(monkeypatch):
     assert native.core_name() == "python"
 
 
-def test_the_python_core_is_the_default_and_can_be_forced(monkeypatch):
+def test_the_native_core_is_the_default_and_python_can_be_forced(monkeypatch):
     monkeypatch.delenv("BUILDERS_CORE", raising=False)
-    assert type(KingdomBuilder().new_state(KingdomBuilder().first_game_setup(2))) is KingdomState
+    assert type(KingdomBuilder().new_state(KingdomBuilder().first_game_setup(2))) is native.NativeKingdomState
+    assert native.core_name() == "native"
     monkeypatch.setenv("BUILDERS_CORE", "python")
     assert type(KingdomBuilder().new_state(KingdomBuilder().first_game_setup(2))) is KingdomState
+    assert native.core_name() == "python"
     monkeypatch.setenv("BUILDERS_CORE", "native")
     assert type(KingdomBuilder().new_state(KingdomBuilder().first_game_setup(2))) is native.NativeKingdomState
     assert native.core_name() == "native"
+
+
+def test_without_the_module_the_default_is_the_python_engine(monkeypatch):
+    monkeypatch.delenv("BUILDERS_CORE", raising=False)
+    monkeypatch.setattr(native, "_native", None)
+    assert type(KingdomBuilder().new_state(KingdomBuilder().first_game_setup(2))) is KingdomState
+    assert native.core_name() == "python"
 
 
 def test_a_game_over_refuses_every_action_alike():

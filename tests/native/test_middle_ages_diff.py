@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from builders.ai.factory import make_bot
 from builders.core.errors import BuildersError
+from builders.core.games import on_python
 from builders.core.record import replay
 from builders.core.rng import Rng
 from builders.middle_ages import native
@@ -97,7 +98,7 @@ def test_playouts_inside_the_core_are_the_games_python_plays_with_the_same_picks
         assert nat.to_record() == py.to_record()
 
 
-POSITIONS = positions_along((MiddleAges().new_state(MiddleAges().random_setup(2 + seed, 500 + seed))
+POSITIONS = positions_along((on_python(MiddleAges().new_state(MiddleAges().random_setup(2 + seed, 500 + seed)))
                                   for seed in range(3)), 23)
 
 
@@ -172,12 +173,16 @@ def test_broken_records_fail_alike(seed, monkeypatch):
 def test_the_core_is_chosen_by_builders_core(monkeypatch):
     game = MiddleAges()
     monkeypatch.delenv("BUILDERS_CORE", raising=False)
+    assert type(game.new_state(game.random_setup(2, 1))) is native.NativeMiddleAgesState
+    monkeypatch.setenv("BUILDERS_CORE", "python")
     assert type(game.new_state(game.random_setup(2, 1))) is MiddleAgesState
     monkeypatch.setenv("BUILDERS_CORE", "native")
     assert type(game.new_random_state(3, 1)) is native.NativeMiddleAgesState
     monkeypatch.setattr(native, "_native", None)
     with pytest.raises(BuildersError, match=r"^BUILDERS_CORE=native, but the native core is not built \(make native\)$"):
         game.new_state(game.random_setup(2, 1))
+    monkeypatch.delenv("BUILDERS_CORE")
+    assert type(game.new_state(game.random_setup(2, 1))) is MiddleAgesState
 
 
 def test_batched_steps_are_the_python_games():

@@ -14,12 +14,16 @@ runner = CliRunner()
 
 
 def test_version_names_the_core(monkeypatch):
-    monkeypatch.setenv("BUILDERS_CORE", "native")
-    result = runner.invoke(app, ["--version"])
-    assert result.exit_code == 0
-    assert result.output.startswith("builders ")
-    assert result.output.endswith(": Kingdom Builder and The Builders: Middle Ages on the native core "
-                                  "(native core built)\n")
+    for core in ("native", None):   # the native core is the default when it is built
+        if core is None:
+            monkeypatch.delenv("BUILDERS_CORE")
+        else:
+            monkeypatch.setenv("BUILDERS_CORE", core)
+        result = runner.invoke(app, ["--version"])
+        assert result.exit_code == 0
+        assert result.output.startswith("builders ")
+        assert result.output.endswith(": Kingdom Builder and The Builders: Middle Ages on the native core "
+                                      "(native core built)\n")
     monkeypatch.setenv("BUILDERS_CORE", "python")
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0

@@ -19,7 +19,7 @@ class CoreError(BuildersError, ValueError):
 
 
 #: the core a game runs on when ``BUILDERS_CORE`` is unset: the native one when it is built
-DEFAULT_CORE = "python"
+DEFAULT_CORE = "native"
 
 
 def core_setting() -> str | None:
