@@ -42,6 +42,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from builders.core.messages import msg
 from builders.core.state import Chance
 from builders.server.games import ApiError, GameService, Live, _saving
+from builders.server.scheduling import cancel_all
 from builders.server.models import ActionRow, ChatRow, GameRow, LeaseRow, SeatOwnerRow, SessionRow
 from builders.server.schemas import ClockSpec
 from builders.server.store import Stale
@@ -102,7 +103,7 @@ class Clocks:
         self.service.on_change.append(self.changed)
         self.service.on_load.append(self._arm)
         self.service.on_evict.append(self._disarm)
-        self.service.clock_after = self.advance
+        self.service.playing.clock_after = self.advance
         self.started = True
         now = time.time()
         alive = await asyncio.to_thread(self._last_checkpoint)
@@ -123,14 +124,7 @@ class Clocks:
         if not self.started:
             return
         self.started = False
-        tasks = [t for t in [self.ticker, *self.timers.values()] if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
+        await cancel_all([t for t in [self.ticker, *self.timers.values()] if t is not None])
         self.timers.clear()
         self.save_all()
         if self.service.acting:

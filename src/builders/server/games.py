@@ -1,5 +1,8 @@
-"""The game service: creates, loads and plays games, keeps the live states of the games in use in
-memory, builds each seat's view and runs the bots.
+"""The game service: keeps the games in use in memory (loads them, catches up with other processes,
+forgets the unused ones), creates and joins games, knows the seats and their tokens, and wires the
+parts that do the rest, each given its collaborators when it is built: the views
+(:mod:`builders.server.views`), presence and broadcast (:mod:`builders.server.presence`), playing
+(:mod:`builders.server.playing`) and the bots' turns (:mod:`builders.server.scheduling`).
 
 Only the games in use stay in memory: those with a socket open, a request or a change in the last
 ``keep_idle`` seconds, or a bot thinking. A sweep forgets the others, and :meth:`GameService.fetch`
@@ -7,16 +10,14 @@ Only the games in use stay in memory: those with a socket open, a request or a c
 for the machine loads only the games that need it (a bot to move, a clock running), found by a
 query (``Store.attention_ids``), not by loading every game going on.
 
-Every change follows one order: check, apply to a copy of the state, commit to the database, and
-only then swap the copy in and tell the connected clients. A change that fails at any step leaves
-the game exactly as it was.
+Every change follows one order (see :mod:`builders.server.playing`): check, apply to a copy of the
+state, commit to the database, and only then swap the copy in and tell the connected clients.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import logging
 import secrets
@@ -34,13 +35,15 @@ from builders.core.state import GameState
 from builders.core.view import get_view
 from builders.server.bots import BotRunner
 from builders.server.live import (  # (the names other modules import from here)
-    REQUEST_KEY, ApiError, Live, _saving, abort_refusal, bot_turn, final_result, initial_state, log_entry,
-    rebuild, record, row_summary, status_of, token_hash, undo_refusal,
+    ApiError, Live, _saving, abort_refusal, final_result, initial_state, log_entry,
+    record, row_summary, token_hash, undo_refusal,
 )
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
 from builders.server.schemas import CreateGame, SetupSpec
+from builders.server.playing import Playing
 from builders.server.presence import Audience, Broadcast
-from builders.server.store import Busy, Stale, Store, StoredStep
+from builders.server.scheduling import BotTurns
+from builders.server.store import Store, StoredStep
 from builders.server.views import LIST_LIMIT, LOBBY_PER_CREATOR, Views
 
 log = logging.getLogger("builders.server")
@@ -89,10 +92,6 @@ class GameService:
         self.on_load: list[Callable[[Live], None]] = []
         self.on_evict: list[Callable[[Live], None]] = []
         self.bots = bots
-        self.bot_delay = bot_delay
-        #: the bot turns of games without a person in them wait here (people's bots do not): however
-        #: many such games run, they hold this many of the bots' workers at most
-        self.bots_only_gate = asyncio.Semaphore(max(1, bots_only_turns_at_once))
         self.base_url = base_url
         self.live: dict[str, Live] = {}
         self.closing = False
@@ -118,10 +117,12 @@ class GameService:
         self.add_client, self.remove_client = self.broadcast.add_client, self.broadcast.remove_client
         self.client_changed, self.tell_players_presence = self.broadcast.client_changed, self.broadcast.tell_players_presence
         self.tell, self.tell_here, self._broadcast = self.broadcast.tell, self.broadcast.tell_here, self.broadcast.send_views
-        #: ``clock_after(live, state, seats)``: the game's clock after a change to ``state`` and
-        #: ``seats`` (None: it does not move); set by builders.server.clocks. The clock is stored in
-        #: the same transaction as the change, under its version check
-        self.clock_after: Callable[[Live, GameState, list[dict[str, Any]]], dict[str, Any] | None] | None = None
+        # playing (actions, undo, seats' changes) and the bots' turns
+        self.playing = Playing(store, self.broadcast, self.refresh, self._schedule_bot, self._trim, self.forget,
+                               self.check_bots_only)
+        self.bot_turns = BotTurns(bots, self.live, self.playing.apply, bot_delay, bots_only_turns_at_once)
+        self.act_as, self.undo_as, self.resign_as = self.playing.act_as, self.playing.undo_as, self.playing.resign_as
+        self.take_back, self.abort, self._save_seats = self.playing.take_back, self.playing.abort, self.playing.save_seats
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -148,19 +149,12 @@ class GameService:
 
     async def stop(self) -> None:
         self.closing = True
+        self.bot_turns.close()
         if self.sweeper is not None:
             self.sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.sweeper
-        tasks = [live.bot_task for live in self.live.values() if live.bot_task and not live.bot_task.done()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
-        self.bots.close()
+        await self.bot_turns.stop()
 
     # -- loading -------------------------------------------------------------------------------
     def get(self, game_id: str) -> Live:
@@ -278,65 +272,6 @@ class GameService:
         self.broadcast.send_views(live)
         self._schedule_bot(live)
         return True
-
-    async def _write(self, live: Live, method: Any, *args: Any, at_once: bool = False) -> None:
-        """Commit one write of ``live`` in a thread (other games go on meanwhile; nobody is told
-        before it is committed). A stale copy (another process changed the game) is brought up to
-        date, its clients get the fresh state, and the change is refused with 409. ``at_once``: a
-        write that may be tried on the event loop first, without waiting (``method(..., wait=False)``:
-        a SQLite append), in a thread only if it would have to wait."""
-        try:
-            if at_once:
-                try:
-                    method(*args, wait=False)
-                except Busy:
-                    await asyncio.to_thread(method, *args)
-            else:
-                await asyncio.to_thread(method, *args)
-        except Stale:
-            self.refresh(live)
-            raise ApiError(409, msg("the game was changed meanwhile (by another server process): its current state has been sent; choose again")) from None
-        except SQLAlchemyError:
-            log.exception("a database write failed")
-            raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
-
-    def _save_seats(self, live: Live, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> None:
-        """Store new seats of ``live`` (and its clock, moved on, and new ``options``) if the stored
-        game is still at its version (else 409)."""
-        values: dict[str, Any] = {"seats": seats, "status": status_of(live.state, seats),
-                                  "bot_turn": bot_turn(live.state, seats)}
-        if options is not None and "ended" in options:  # ended by a resignation: the clock stops
-            values.update(status="finished", to_move=None, bot_turn=False,
-                          result=final_result(live.presenter, live.state, options))
-            kept, live.options = live.options, {**live.options, "ended": options["ended"]}
-            try:
-                moved = self._options_after(live, live.state, seats)
-            finally:
-                live.options = kept
-        else:
-            moved = self._options_after(live, live.state, seats)
-        if options is not None:
-            values["options"] = {**options, "clock": moved["clock"]} if moved is not None else options
-            values["bots_only"] = bool(options.get("bots_only"))
-        elif moved is not None:
-            values["options"] = moved
-        try:
-            self.store.update(live.id, values, version=live.version)
-        except Stale:
-            if not live.lock.locked():
-                self.refresh(live)
-            raise ApiError(409, msg("the game was changed meanwhile (by another server process): try again")) from None
-        live.version += 1
-        if "options" in values:
-            live.options = values["options"]
-
-    def _options_after(self, live: Live, state: GameState, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """The game's options after a change to ``state`` and ``seats`` if its clock moves on (None:
-        nothing to store with the change)."""
-        if self.clock_after is None or not live.options.get("clock"):
-            return None
-        clock = self.clock_after(live, state, seats)
-        return None if clock is None else {**live.options, "clock": clock}
 
     def _build(self, game_id: str, found: tuple[dict[str, Any], list[StoredStep]] | None | bool = False) -> Live:
         """The stored game ``game_id`` (or its row and steps ``found``), replayed (not registered)."""
@@ -651,216 +586,17 @@ class GameService:
         await self.act_as(live, seat, text, version, key)
         return live
 
-    async def act_as(self, live: Live, seat: int, text: Any, version: Any = None, key: Any = None) -> None:
-        """Play ``text`` for ``seat`` (whose token was checked). ``key`` is the client's key for the
-        action: an action already stored with the same key and seat is not played again."""
-        if not isinstance(text, str):
-            raise ApiError(400, msg("the action must be a string in the game's notation"))
-        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-            raise ApiError(400, msg("version must be a whole number"))
-        if key is None:
-            key = REQUEST_KEY.get()
-        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 100):
-            raise ApiError(400, msg("the idempotency key must be a string of 1 to 100 characters"))
-        if key is not None and not key.isprintable():
-            raise ApiError(400, msg("the idempotency key: control and invisible characters are not allowed"))
-        async with live.lock:
-            if key is not None and self._keyed(live, seat, key):
-                return
-            if live.seats[seat]["type"] != "human":
-                raise ApiError(403, msg("seat {seat} is played by a bot now", seat=seat))
-            try:
-                await self._apply(live, seat, text, version=version, by_bot=False, key=key)
-            except ApiError as e:
-                if key is not None and e.status == 409 and self._keyed(live, seat, key):
-                    return  # another process stored this very action: it is applied once
-                raise
-
-    @staticmethod
-    def _keyed(live: Live, seat: int, key: str) -> bool:
-        for step in reversed(live.steps):
-            if step.key == key:
-                if step.seat != seat:
-                    raise ApiError(409, msg("this idempotency key was used for another seat's action"))
-                return True
-        return False
-
-    async def _apply(self, live: Live, seat: int, text: str, version: int | None, by_bot: bool,
-                     key: str | None = None) -> None:
-        st = live.state
-        if live.over:
-            raise ApiError(409, msg("the game is over"))
-        if seat != st.current_player:
-            raise ApiError(403, msg("it is seat {turn}'s turn, not seat {seat}'s", turn=st.current_player, seat=seat))
-        if version is not None and version != live.version:
-            raise ApiError(409, msg("the game has changed: it is at version {version}, not {sent}", version=live.version, sent=version))
-        if len(text) > 200:
-            raise ApiError(400, msg("an action is at most 200 characters long"))
-        new = st.copy()
-        try:
-            action = new.parse_action(text)
-            before = len(new.history)
-            new.apply(action)
-        except BuildersError as e:
-            raise ApiError(400, verbatim(str(e))) from None
-        chance = [str(c) for c in new.history[before + 1:]]
-        step = StoredStep(seat, new.action_to_string(action), chance, by_bot, key)
-        n = len(live.steps)
-        summary = row_summary(live, new, live.version + 1, n + 1)
-        options = self._options_after(live, new, live.seats)
-        if options is not None:
-            summary["options"] = options
-        await self._write(live, self.store.append, live.id, n, step, summary, live.version, at_once=self.store.sqlite)
-        # committed: now the change is real and may be told
-        if options is not None:
-            live.options = options
-        if not chance and not new.is_over() and new.current_player == seat:
-            live.undo.append(st)
-        else:
-            live.undo.clear()
-        live.state = new
-        live.steps.append(step)
-        live.log.append(log_entry(live.presenter, new, n, seat, action, chance))
-        live.version += 1
-        live.changed()
-        self.broadcast.send_views(live)
-        if new.is_over():
-            self._trim()
-        else:
-            self._schedule_bot(live)
-
     async def undo(self, game_id: str, token: Any) -> Live:
         live = self.get(game_id)
         seat = self.require_seat(live, token)
         await self.undo_as(live, seat)
         return live
 
-    async def undo_as(self, live: Live, seat: int) -> None:
-        async with live.lock:
-            reason = undo_refusal(live, seat)
-            if reason is not None:
-                raise ApiError(409, reason)
-            n = len(live.steps) - 1
-            prev = live.undo[-1] if live.undo else rebuild(live, n)
-            summary = row_summary(live, prev, live.version + 1, n)
-            options = self._options_after(live, prev, live.seats)
-            if options is not None:
-                summary["options"] = options
-            await self._write(live, self.store.pop, live.id, n, live.steps[-1], summary, live.version)
-            if options is not None:
-                live.options = options
-            if live.undo:
-                live.undo.pop()
-            live.state = prev
-            live.steps.pop()
-            live.log.pop()
-            live.version += 1
-            live.changed()
-            self.broadcast.send_views(live)
-
     async def resign(self, game_id: str, token: Any, level: str | None) -> Live:
         live = self.get(game_id)
         seat = self.require_seat(live, token)
         await self.resign_as(live, seat, level)
         return live
-
-    async def resign_as(self, live: Live, seat: int, level: str | None, address: str | None = None,
-                        caps: tuple[int, int] | None = None, kind: str | None = None) -> None:
-        """``level`` given: a bot of that level takes ``seat`` over (the player hands the seat over,
-        and may take it back in an unrated game). None: the player resigns, a real loss: placed last
-        and rated so; with one player left the game ends and that player wins, else the others play
-        on and a bot plays the resigned seat's turns (the level the creator chose, easy by default).
-
-        When no person is left playing, the game becomes one of bots alone: the caps of those count it
-        for its creator and for ``address`` (a digest of the address of who left, if known); with
-        ``caps`` (per creator, on the server: :meth:`check_bots_only`) a leaving beyond them is
-        refused (409), as the creation of such a game would be. The game's events (``kind``: default
-        resigned or handed_over; the clocks say timeout) note it for every player."""
-        async with live.lock:
-            if live.over:
-                raise ApiError(409, msg("the game is over"))
-            if live.seats[seat]["type"] != "human":
-                raise ApiError(409, msg("seat {seat} is already played by a bot", seat=seat))
-            seats = [dict(x) for x in live.seats]
-            resigned = list(live.options.get("resigned") or [])
-            options: dict[str, Any] | None = None
-            if level is None:
-                resigned.append(seat)
-                seats[seat]["resigned"] = True
-                options = {**live.options, "resigned": resigned}
-                left = [s["seat"] for s in seats if s["seat"] not in resigned]
-                if len(left) == 1:  # one player left: the game ends, that player wins
-                    options["ended"] = {"reason": "resignation", "winners": left}
-                else:
-                    seats[seat].update(type="bot", level=live.options.get("resign_bot") or "easy")
-            else:
-                seats[seat].update(type="bot", level=level, resigned=False)
-            options = _with_event(options or live.options, kind or ("resigned" if level is None else "handed_over"),
-                                  seat, seats[seat]["level"] if seats[seat]["type"] == "bot" else None, live)
-            if (options is None or "ended" not in options) and all(s["type"] == "bot" for s in seats) \
-                    and not live.options.get("bots_only"):
-                if caps is not None:
-                    try:
-                        await asyncio.to_thread(self.check_bots_only, live.options.get("creator"), address or "?",
-                                                *caps)
-                    except ApiError as e:
-                        raise ApiError(409, msg("leaving would leave this game to bots alone: {reason}",
-                                                reason=e.message.params["cap"])) from None
-                options = {**(options or live.options), "bots_only": True}
-                if address is not None and not options.get("address"):
-                    options["address"] = address
-            with _saving():
-                self._save_seats(live, seats, options)
-            live.seats = seats
-            live.changed()
-            self.broadcast.send_views(live)
-            self._schedule_bot(live)
-
-    async def take_back(self, live: Live, seat: int) -> None:
-        """The player of ``seat``, handed over to a bot, plays it again (an unrated game only)."""
-        async with live.lock:
-            info = live.seats[seat]
-            if live.over:
-                raise ApiError(409, msg("the game is over"))
-            if info["type"] != "bot" or info.get("resigned") or (info.get("token_sha") is None
-                                                                 and info.get("account") is None):
-                raise ApiError(409, msg("seat {seat} was not handed over to a bot: there is nothing to take back", seat=seat))
-            if live.options.get("rated"):
-                raise ApiError(409, msg("in a rated game a seat handed over to a bot stays with it"))
-            if seat in ((live.options.get("clock") or {}).get("flagged") or []):
-                raise ApiError(409, msg("seat {seat}'s time ran out: it stays with the bot", seat=seat))
-            seats = [dict(x) for x in live.seats]
-            seats[seat].update(type="human", level=None)
-            options = _with_event(live.options, "took_back", seat, None, live)
-            if live.options.get("bots_only"):
-                options["bots_only"] = False
-            with _saving():
-                self._save_seats(live, seats, options)
-            live.seats = seats
-            if live.bot_task is not None and not live.bot_task.done():
-                live.bot_task.cancel()
-            live.changed()
-            self.broadcast.send_views(live)
-
-    async def abort(self, live: Live) -> None:
-        """End ``live`` without a result, before every person has made a first move: it is deleted
-        (no result, no rating, gone from every list); its sockets are told and closed."""
-        async with live.lock:
-            why = abort_refusal(live)
-            if why is not None:
-                raise ApiError(409, why)
-            try:
-                with _saving():
-                    await asyncio.to_thread(self.store.delete_game, live.id, live.version)
-            except Stale:
-                self.refresh(live)
-                raise ApiError(409, msg("the game was changed meanwhile (by another server process): try again")) from None
-            for client in list(live.clients):
-                client.send('{"type":"aborted","message":"the game was aborted"}')
-            live.changed()
-        if live.bot_task is not None and not live.bot_task.done():
-            live.bot_task.cancel()
-        self.forget(live.id)
 
     # -- records -------------------------------------------------------------------------------
     record = staticmethod(record)
@@ -877,68 +613,14 @@ class GameService:
 
     # -- bots ----------------------------------------------------------------------------------
     def _schedule_bot(self, live: Live) -> None:
-        if self.closing or not self.acting or (live.bot_task is not None and not live.bot_task.done()):
+        """Let the bot to move in ``live`` play, if this process plays the bots (:class:`BotTurns`)."""
+        if self.closing or not self.acting:
             return
-        if live.over or live.seats[live.state.current_player]["type"] != "bot":
-            return
-        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live))
-
-    async def _bot_turns(self, live: Live) -> None:
-        failures = 0
-        while not self.closing:
-            st = live.state
-            if live.over or live.seats[st.current_player]["type"] != "bot":
-                return
-            await asyncio.sleep(self.bot_delay)
-            version = live.version
-            seat = live.state.current_player
-            if live.over or live.seats[seat]["type"] != "bot":
-                continue
-            n = len(live.steps)
-            seed = int.from_bytes(hashlib.sha256(f"{live.id}:{n}".encode()).digest()[:8], "big") >> 2
-            try:
-                nobody_waits = all(s["type"] == "bot" for s in live.seats)
-                async with self.bots_only_gate if nobody_waits else contextlib.nullcontext():
-                    texts = await self.bots.choose_turn(record(live), live.seats[seat]["level"], seed)
-                for k, text in enumerate(texts):
-                    if k:  # the rest of the bot's plan for its turn, one action at a time
-                        await asyncio.sleep(self.bot_delay)
-                    async with live.lock:
-                        if (live.version != version or live.over or live.state.current_player != seat
-                                or live.seats[seat]["type"] != "bot"):
-                            break
-                        try:
-                            await self._apply(live, seat, text, version=None, by_bot=True)
-                        except ApiError:
-                            if not k:
-                                raise
-                            break       # the rest of a plan is a shortcut: the bot is asked again
-                        version = live.version
-                failures = 0
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                failures += 1
-                log.exception("the bot of game %s, seat %s failed", live.id, seat)
-                if failures >= 3:
-                    return
-                await asyncio.sleep(0.5)
+        self.bot_turns.schedule(live)
 
     async def idle(self, timeout: float = 30.0) -> None:
         """Wait until no bot is thinking (for tests)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            tasks = [g.bot_task for g in self.live.values() if g.bot_task and not g.bot_task.done()]
-            if not tasks:
-                return
-            await asyncio.wait(tasks, timeout=deadline - time.monotonic())
-
-
-
-def _with_event(options: dict[str, Any], kind: str, seat: int, bot: str | None, live: Live) -> dict[str, Any]:
-    """``options`` with an event of ``seat`` added (see :class:`builders.server.schemas.GameEvent`)."""
-    event = {"kind": kind, "seat": seat, "bot": bot, "after": len(live.steps), "at": time.time()}
-    return {**options, "events": [*(options.get("events") or []), event]}
+        await self.bot_turns.idle(timeout)
 
 
 def _same_step(a: StoredStep, b: StoredStep) -> bool:

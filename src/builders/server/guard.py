@@ -18,7 +18,7 @@
 - a request body sent in chunks (no ``Content-Length``) is read up to the limit first: a larger one
   gets 413;
 - the ``Idempotency-Key`` header of an action is handed to the game service (see
-  :data:`builders.server.games.REQUEST_KEY`).
+  :data:`builders.server.live.REQUEST_KEY`).
 
 :class:`GuardedHttpTools` is the HTTP protocol of ``builders serve``: it also drops a connection whose
 request headers are not complete within :attr:`Limits.header_seconds` (slow loris), or whose request
@@ -224,7 +224,7 @@ class Guard:
             scope = {**scope, "method": "GET"}
             send = _no_body(send)
         if kind == "action":
-            from builders.server.games import REQUEST_KEY
+            from builders.server.live import REQUEST_KEY
 
             token = REQUEST_KEY.set(_header(scope, b"idempotency-key"))
             started = time.perf_counter()
