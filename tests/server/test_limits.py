@@ -408,3 +408,41 @@ def test_shared_limits_are_on_redis_else_the_database_else_this_process(tmp_path
         assert on_redis.take("k", 1, 10.0) == pytest.approx(10.0, abs=1.0) and on_redis.failures == 1
     finally:
         store.close()
+
+
+def test_the_limits_on_redis_keep_their_keys_under_their_prefix_in_both_kinds_of_call(redis_server):
+    import redis
+
+    stamp = time.time_ns()
+    on_redis = RedisLimits(redis_server.url, LocalLimits())
+    assert on_redis.prefix == "builders:rate:"
+    assert on_redis.take(f"sync-{stamp}", 1, 60.0) == 0.0
+
+    async def twice():
+        return [await on_redis.take_async(f"async-{stamp}", 1, 60.0) for _ in range(2)]
+
+    first, again = asyncio.run(twice())
+    assert first == 0.0 and 59.0 <= again <= 60.0
+    client = redis.Redis.from_url(redis_server.url)
+    try:
+        assert sorted(k.decode() for k in client.keys(f"*{stamp}")) == [
+            f"builders:rate:async-{stamp}", f"builders:rate:sync-{stamp}"]
+    finally:
+        client.close()
+    assert on_redis.failures == 0 and on_redis.fallback.tats == {}
+
+
+def test_the_limits_on_redis_fall_back_for_exactly_the_fallback_seconds(monkeypatch):
+    from builders.server import limits as limits_module
+
+    now = [1000.0]
+    monkeypatch.setattr(limits_module.time, "monotonic", lambda: now[0])
+    away = RedisLimits("redis://127.0.0.1:9/0", LocalLimits())
+    assert asyncio.run(away.take_async("k", 2, 60.0)) == 0.0
+    assert (away.failures, away.failed_at) == (1, 1000.0)
+    assert away.fallback.tats == {"k": 1030.0}  # counted by the fallback, under the same key
+    now[0] = 1004.999
+    assert away._away() is True
+    now[0] = 1005.0  # FALLBACK_SECONDS later: Redis is tried again
+    assert away._away() is False
+    assert away.take("k", 2, 60.0) == 0.0 and away.failures == 2

@@ -118,7 +118,7 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
     assert profile["history"][0]["rating"] == a["rating"]
     assert profile["history"][0]["change"] == a["rating"] - 1500 and profile["history"][0]["provisional"]
     assert profile["ratings"]["kingdom"]["rating"] == a["rating"]
-    assert profile["games"][0]["replay"] == f"/replay/{gid}"
+    assert profile["games"][0]["replay"] == f"/replay/{gid}" and profile["games"][0]["rated"] is True
     assert profile["ratings"]["kingdom"]["games"] == 1
     refused(bo.get("/api/players/nobody_at_all"), 404, "no player named")
 
