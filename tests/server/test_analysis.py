@@ -476,3 +476,21 @@ def test_seeds_shards_and_a_finished_row_are_exact(monkeypatch):
     monkeypatch.setattr(analysis.time, "time", lambda: 1234.5)
     assert finished_values({"players": []}, 17) == {"status": "done", "done": 17, "total": 17,
                                                     "result": {"players": []}, "finished": 1234.5}
+
+
+def test_analyses_run_in_processes_unless_told(tmp_path):
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    from builders.server.analysis import Analyses
+
+    app = make_app(tmp_path)
+    service = app.state.service
+    own = Analyses(service, workers=1)
+    threads = Analyses(service, mode="thread", workers=1)
+    try:
+        assert own.mode == "process" and isinstance(own._pool("analysis"), ProcessPoolExecutor)
+        assert isinstance(threads._pool("analysis"), ThreadPoolExecutor)
+        assert own._pool("analysis") is own._pool("analysis")  # one pool per kind, kept
+    finally:
+        for pool in [*own._pools.values(), *threads._pools.values()]:
+            pool.shutdown(wait=False, cancel_futures=True)
