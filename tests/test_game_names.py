@@ -54,7 +54,6 @@ PENDING: dict[str, tuple[int, str]] = {
     "src/builders/web/static/rules.js": (14, "the rules page of both games (to come from each game's web files)"),
     "src/builders/web/static/index.html": (11, "the lobby's game choice and leaderboards (to come from the games' list)"),
     "src/builders/web/static/lobby.js": (5, "the lobby: Kingdom Builder's custom setup form"),
-    "src/builders/web/static/tutorial.js": (5, "the guided first game of each game"),
     "src/builders/web/static/analysis.js": (3, "comments on how each table marks a move"),
     "src/builders/web/static/profile.js": (2, "the colour of each game's chart"),
     "src/builders/web/static/rules.html": (2, "the rules page's links to each game"),
@@ -71,7 +70,7 @@ def _owned(src: Path) -> set[Path]:
             path = src.parent / (module.replace(".", "/") + ".py")
             assert path.exists(), f"{p.name}'s plugin lists {module}, which is not a module"
             out.add(path)
-        out.update(src / "web" / "static" / name for name in (p.web_table, *p.web_files) if name)
+        out.update(src / "web" / "static" / name for name in (p.web_table, p.web_guide, *p.web_files) if name)
     return out
 
 

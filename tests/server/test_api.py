@@ -343,3 +343,16 @@ def test_a_failed_save_changes_nothing(tmp_path):
         app.state.store.close()
 
     asyncio.run(main())
+
+
+def test_the_game_types_name_each_games_table_and_guide(api):
+    """The web client learns the games from the server (their plugins), never from a list of its own."""
+    types = api.get("/api/game-types").json()
+    assert types == [
+        {"name": "kingdom", "title": "Kingdom Builder", "table": "kingdom.js", "guide": "kingdom_guide.js"},
+        {"name": "middle-ages", "title": "The Builders: Middle Ages", "table": "middle_ages.js",
+         "guide": "middle_ages_guide.js"},
+    ]
+    made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]}).json()
+    view = api.get(f"/api/games/{made['id']}/state", headers={"X-Seat-Token": made["seats"][0]["token"]}).json()
+    assert (view["table"], view["guide"]) == ("kingdom.js", "kingdom_guide.js")

@@ -55,6 +55,10 @@ class GamePlugin:
     #: the web client's table module of the game: a file of ``builders/web/static``, or of ``web_dir``
     #: as ``games/<name>/<file>``; it exports the game's table class as ``Table``
     web_table: str = ""
+    #: the web client's guide of the game (as ``web_table``): exports ``FIRST_STEPS`` (the walkthrough of a
+    #: first game), ``GAME_STEPS`` (the guide of any other game) and ``FIRST_SETUP`` (the setup of a first
+    #: game, or null); "": the game has no guide
+    web_guide: str = ""
     #: the other static files of ``builders/web/static`` that belong to the game (modules its table imports)
     web_files: tuple[str, ...] = ()
     #: a package whose folder holds the game's own web files, for a game packaged on its own: the

@@ -14,6 +14,7 @@ PLUGIN = GamePlugin(
     rl="builders.rl.kit_kingdom:KIT",
     profile="builders.kingdom.profile:favourites",
     web_table="kingdom.js",
+    web_guide="kingdom_guide.js",
     commands="builders.commands.kingdom:register",
     bench="builders.kingdom.bench:run",
     modules=("builders.ai.kit_kingdom", "builders.ai.eval_kingdom", "builders.ai.planner_kingdom",

@@ -13,6 +13,7 @@ PLUGIN = GamePlugin(
     rl="builders.rl.kit_middle_ages:KIT",
     profile="builders.middle_ages.profile:favourites",
     web_table="middle_ages.js",
+    web_guide="middle_ages_guide.js",
     web_files=("ma_cards.js",),
     commands="builders.commands.middle_ages:register",
     bench="builders.middle_ages.bench:run",

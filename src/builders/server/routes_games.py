@@ -8,6 +8,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 
 from builders.core.messages import msg
+from builders.core.plugins import plugins
 from builders.server.accounts import Accounts
 from builders.server.analysis import Analyses
 from builders.server.clocks import Clocks, initial as initial_clock
@@ -16,7 +17,7 @@ from builders.server.guard import Limits
 from builders.server.privacy import visible
 from builders.server.ratings import check_claim, check_rated
 from builders.server.routes_common import GameId, Token, client_address
-from builders.server.schemas import Created, CreateGame, Join, Joined, Summary
+from builders.server.schemas import Created, CreateGame, GameType, Join, Joined, Summary
 from builders.server.seats import account_for_seat_claim
 
 
@@ -65,6 +66,11 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
         if body.clock:
             clocks.changed(service.live[created["id"]])
         return created
+
+    @r.get("/api/game-types", response_model=list[GameType], tags=["games"],
+           summary="The games this server plays, in the registry's order")
+    async def game_types() -> list[dict[str, Any]]:
+        return [{"name": p.name, "title": p.title, "table": p.web_table, "guide": p.web_guide} for p in plugins()]
 
     @r.get("/api/games", response_model=list[Summary], tags=["games"], summary="List games, newest first")
     async def list_games(status: Literal["open", "running", "finished"] | None = Query(None)):

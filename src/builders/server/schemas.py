@@ -238,6 +238,14 @@ class RatingChange(BaseModel):
     provisional: bool
 
 
+class GameType(BaseModel):
+    """A game this server plays (its plugin)."""
+    name: str = Field(description="its registry name, the `game` of a new game")
+    title: str
+    table: str = Field(description="the web client's module that draws its table")
+    guide: str = Field(description="the web client's module of its guide (empty: none)")
+
+
 class Summary(BaseModel):
     id: str
     game: GameName
@@ -362,6 +370,8 @@ class View(BaseModel):
     rating_changes: list[RatingChange] | None = Field(None, description="a finished rated game's rating changes")
     can_abort: bool = Field(False, description="the game may still be aborted (not every person has moved)")
     rated: bool = Field(False, description="a rated game (its result moves the players' ratings)")
+    guide: str = Field("", description="the web client's module of the game's guide (its plugin's web_guide; "
+                                       "empty: none)")
     table: str = Field("", description="the web client's module that draws the game's table (its plugin's "
                                        "web_table)")
     board: dict[str, Any] | None = None

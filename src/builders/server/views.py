@@ -118,6 +118,7 @@ class Views:
                 "colours": summary["colours"],
                 "spectators": summary["spectators"],
                 "table": plugin(live.game).web_table,
+                "guide": plugin(live.game).web_guide,
                 **live.presenter.shared(st, live.fixed),
             }
             live.cache["common"] = common

@@ -2,8 +2,15 @@
 // The hints follow the table (each step ends by itself when the player has done it); they can be skipped,
 // and replayed from the "Guide" button of the table.
 
-import { api, el, ensureSession, joinNames, seatName, toast, t, SEAT_NAMES } from "./api.js";
-import { cardName, terrainIn, tileName } from "./kingdom.js";
+import { api, el, ensureSession, toast, t } from "./api.js";
+
+// the guides' modules (each game's plugin names its own, web_guide), each loaded once
+const guides = new Map();
+
+function loadGuide(name) {
+  if (!guides.has(name)) guides.set(name, import(`./${name}`));
+  return guides.get(name);
+}
 
 const KEY = "builders.guide";
 // the first game of each game started from "First game": {game: {id, link}}, reopened while unfinished
@@ -49,7 +56,7 @@ async function unfinishedFirstGame(game) {
 // Starts a guided game (the recommended first setup against an easy bot) and opens its table: a
 // private one (no other player needs to see it in the lobby), and the same one again while it is
 // unfinished.
-export async function startGuidedGame(game = "kingdom") {
+export async function startGuidedGame(game) {
   await ensureSession();
   const open = await unfinishedFirstGame(game);
   if (open) {
@@ -57,7 +64,9 @@ export async function startGuidedGame(game = "kingdom") {
     return;
   }
   const body = { game, private: true, seats: [{ type: "human" }, { type: "bot", level: "easy" }] };
-  if (game === "kingdom") body.setup = { mode: "first" };
+  const type = (await api("/api/game-types")).find((g) => g.name === game);
+  const first = type && type.guide ? (await loadGuide(type.guide)).FIRST_SETUP : null;
+  if (first) body.setup = first;
   const created = await api("/api/games", { method: "POST", body });
   const all = load();
   all[created.id] = { step: 0, on: true, first: true };
@@ -77,186 +86,12 @@ export async function startGuidedGame(game = "kingdom") {
 // "Next" button), and the selector of what to point at.
 
 
-// how many turns this seat has ended so far
-function ends(view) {
-  return (view.log || []).filter((e) => e.seat === view.seat && e.action === "end").length;
-}
-
-function kbMe(view) {
-  return view.view && view.view.players ? view.view.players[view.seat] || {} : {};
-}
-
-const KINGDOM_STEPS = [
-  {
-    title: () => t("guide.kb.welcome.title"),
-    text: () => t("guide.kb.welcome"),
-    next: true,
-  },
-  {
-    title: () => t("guide.kb.card.title"),
-    text: (view) => t("guide.kb.card", { card: kbMe(view).terrain ? terrainIn(kbMe(view).terrain) : t("guide.kb.card.shown") }),
-    point: "#my-card",
-    next: true,
-  },
-  {
-    title: () => t("guide.kb.build.title"),
-    text: () => t("guide.kb.build"),
-    point: "#kb-map",
-    done: (view) => (view.view.built_this_turn || 0) >= 1 || ends(view) > 0,
-  },
-  {
-    title: () => t("guide.kb.next.title"),
-    text: () => t("guide.kb.next"),
-    point: "#kb-map",
-    done: (view) => (view.legal || []).includes("end") || ends(view) > 0,
-  },
-  {
-    title: () => t("guide.kb.tiles.title"),
-    text: (view) => {
-      const tiles = kbMe(view).tiles || [];
-      return tiles.length ? t("guide.kb.tiles.took", { tile: tileName(tiles[0].kind) }) : t("guide.kb.tiles.none");
-    },
-    point: "#player-0 .tiles",
-    next: true,
-  },
-  {
-    title: () => t("guide.kb.end.title"),
-    text: () => t("guide.kb.end"),
-    point: "#end-btn",
-    done: (view) => ends(view) > 0,
-  },
-  {
-    title: () => t("guide.kb.use.title"),
-    text: (view) => {
-      const ready = (kbMe(view).tiles || []).filter((tile) => tile.state === "ready");
-      return ready.length ? t("guide.kb.use.ready", { tile: tileName(ready[0].kind) }) : t("guide.kb.use.none");
-    },
-    point: "#player-0 .tiles",
-    done: (view) => ends(view) > 1 || (view.to_move === view.seat && ends(view) === 1
-      && ((kbMe(view).tiles || []).some((tile) => tile.state === "used") || (view.legal || []).includes("end"))),
-  },
-  {
-    title: () => t("guide.kb.score.title"),
-    text: () => t("guide.kb.score"),
-    point: "#running-scores",
-    next: true,
-    last: true,
-  },
-];
-
-const BUILDERS_STEPS = [
-  {
-    title: () => t("guide.ma.welcome.title"),
-    text: () => t("guide.ma.welcome"),
-    next: true,
-  },
-  {
-    title: () => t("guide.ma.open.title"),
-    text: () => t("guide.ma.open"),
-    point: "#building-row",
-    done: (view) => ((view.view.players[view.seat] || {}).sites || []).length > 0,
-  },
-  {
-    title: () => t("guide.ma.send.title"),
-    text: () => t("guide.ma.send"),
-    point: "#my-crew",
-    // a worker on a site, or a building the worker finished at once (its crew came back)
-    done: (view) => {
-      const me = view.view.players[view.seat] || {};
-      return (me.sites || []).some((s) => (s.workers || []).length) || (me.completed || []).length > 0 || ends(view) > 0;
-    },
-  },
-  {
-    title: () => t("guide.ma.recruit.title"),
-    text: () => t("guide.ma.recruit"),
-    point: "#action-bar",
-    done: (view) => ends(view) > 0,
-  },
-  {
-    title: () => t("guide.kb.score.title"),
-    text: () => t("guide.ma.score"),
-    point: "#running-scores",
-    next: true,
-    last: true,
-  },
-];
-
-// -- the guide of any other game: this game's parts, what to do now, the score ---------------------
-
-function others(view) {
-  const seats = (view.view.players || []).map((p, i) => p.seat ?? i).filter((s) => s !== view.seat);
-  return joinNames(seats.map((s) => seatName(view.seats, s, view.seat)));
-}
-
-function myTurn(view) {
-  return view.to_move === view.seat && !view.result;
-}
-
-function waitText(view) {
-  return t("guide.now.wait", { name: seatName(view.seats, view.to_move, view.seat) });
-}
-
-const KINGDOM_GAME_STEPS = [
-  {
-    title: () => t("guide.game.title"),
-    text: (view) => {
-      const kinds = [...new Set([...document.querySelectorAll("#kb-map .location")].map((e) => e.dataset.kind))];
-      return t("guide.kb.game", {
-        colour: SEAT_NAMES[view.seat], others: others(view),
-        cards: joinNames((view.view.cards || []).map(cardName)), tiles: joinNames(kinds.map(tileName)),
-      });
-    },
-    point: "#running-scores",
-    next: true,
-  },
-  {
-    title: () => t("guide.now.title"),
-    text: (view) => {
-      if (!myTurn(view)) return waitText(view);
-      const left = 3 - (view.view.built_this_turn || 0);
-      const me = kbMe(view);
-      if (left > 0 && me.terrain) return t("guide.kb.now.build", { count: left, terrain: terrainIn(me.terrain) });
-      return t("guide.kb.now.end");
-    },
-    point: "#kb-map",
-    next: true,
-  },
-  { ...KINGDOM_STEPS[KINGDOM_STEPS.length - 1] },
-];
-
-const BUILDERS_GAME_STEPS = [
-  {
-    title: () => t("guide.game.title"),
-    text: (view) => {
-      const me = view.view.players[view.seat] || {};
-      return t("guide.ma.game", { colour: SEAT_NAMES[view.seat], others: others(view), vp: me.vp ?? 0, coins: t("ma.coins", { count: me.coins ?? 0 }) });
-    },
-    point: "#building-row",
-    next: true,
-  },
-  {
-    title: () => t("guide.now.title"),
-    text: (view) => {
-      if (!myTurn(view)) return waitText(view);
-      const left = view.view.actions_left;
-      const me = view.view.players[view.seat] || {};
-      const actions = t("ma.actions", { count: left });
-      if (!left) return t("guide.ma.now.end");
-      if (!(me.sites || []).length) return t("guide.ma.now.open", { actions });
-      if ((view.legal || []).some((a) => a.startsWith("send "))) return t("guide.ma.now.send", { actions });
-      return t("guide.ma.now.other", { actions });
-    },
-    point: "#action-bar",
-    next: true,
-  },
-  { ...BUILDERS_STEPS[BUILDERS_STEPS.length - 1] },
-];
-
 export class Guide {
   constructor(gameId) {
     this.gameId = gameId;
     this.box = null;
     this.view = null;
+    this.module = null;  // the game's guide module, once loaded
   }
 
   get state() {
@@ -272,15 +107,14 @@ export class Guide {
 
   // the first-game walkthrough only in a game started as a first game; in any other the guide to it
   steps() {
-    const first = Boolean((this.state || {}).first);
-    if (this.view && this.view.game === "kingdom") return first ? KINGDOM_STEPS : KINGDOM_GAME_STEPS;
-    return first ? BUILDERS_STEPS : BUILDERS_GAME_STEPS;
+    if (!this.module) return [];
+    return (this.state || {}).first ? this.module.FIRST_STEPS : this.module.GAME_STEPS;
   }
 
   // from the table's "Guide" button: start again from the first step
   restart() {
     this.state = { step: 0, on: true, first: Boolean((this.state || {}).first) };
-    this.show();
+    if (this.view) this.update(this.view);
   }
 
   skip() {
@@ -292,8 +126,15 @@ export class Guide {
   update(view) {
     this.view = view;
     const st = this.state;
-    if (!st || !st.on || view.seat === null || view.seat === undefined) {
+    if (!st || !st.on || view.seat === null || view.seat === undefined || !view.guide) {
       this.hide();
+      return;
+    }
+    if (!this.module) {  // its game's guide loads first, then the latest view is shown
+      loadGuide(view.guide).then((module) => {
+        this.module = module;
+        if (this.view) this.update(this.view);
+      });
       return;
     }
     if (view.result) {
@@ -312,7 +153,7 @@ export class Guide {
   show() {
     const st = this.state;
     const steps = this.steps();
-    if (!st || !this.view) return;
+    if (!st || !this.view || !steps.length) return;
     const k = Math.min(st.step, steps.length - 1);
     const step = steps[k];
     const next = el("button", { type: "button", class: "btn btn-primary", id: "guide-next", onclick: () => this.advance() }, step.last ? t("guide.finish") : t("guide.next"));
