@@ -82,7 +82,7 @@ def report(rows: list[dict]) -> str:
     lead = statistics.fmean(r["lead"] for r in rows)
     cpu = [sum(r["cpu"]) / max(1, r["decisions"]) for r in rows]
     return (f"{n} games ({len(by_pair)} pairs): hard on the native core scores {mean:.3f} "
-            f"(95% interval {mean - half:.3f}-{mean + half:.3f}) against hard on the Python engine; "
+            f"(95% interval {max(0.0, mean - half):.3f}-{min(1.0, mean + half):.3f}) against hard on the Python engine; "
             f"mean lead {lead:+.2f}; {statistics.fmean(cpu):.2f} CPU s a decision")
 
 
