@@ -81,6 +81,8 @@ def test_an_origin_is_the_servers_own_or_one_allowed():
     assert not _origin_ok(scope, "https://games.example", limits)
     assert not _origin_ok(scope, "https://evil.example", limits)
     assert not _origin_ok({"headers": []}, "https://games.example:8000", Limits())
+    assert _origin_ok(scope, "https://friends.example/", limits)  # an allowed origin with its slash
+    assert not _origin_ok({"headers": []}, "https://xxxx", Limits())  # no Host: no origin is the server's
 
 
 def test_a_host_not_allowed_is_refused_in_its_words():
@@ -171,3 +173,36 @@ def test_a_body_that_does_not_come_in_time_gets_408():
     asyncio.run(run())
     assert sent[0]["status"] == 408 and (b"connection", b"close") in sent[0]["headers"]
     assert json.loads(sent[1]["body"])["detail"] == "the request body was not complete within 0.2 s"
+
+
+def test_a_socket_from_another_site_or_over_the_cap_is_closed_before_the_handshake():
+    async def accept(scope, receive, send):
+        await send({"type": "websocket.accept"})
+        await asyncio.sleep(0.2)
+
+    guard = Guard(accept, limits=Limits(sockets_per_address=1))
+
+    async def one(origin: str | None):
+        sent = []
+
+        async def receive():
+            return {"type": "websocket.connect"}
+
+        async def send(message):
+            sent.append(message)
+
+        headers = [(b"host", b"games.example")] + ([(b"origin", origin.encode())] if origin else [])
+        await guard({"type": "websocket", "path": "/ws/games/x", "client": ("203.0.113.7", 1), "headers": headers,
+                     "query_string": b""},
+                    receive, send)
+        return sent
+
+    async def run():
+        return await asyncio.gather(one(None), one("http://games.example"), one("https://evil.example"))
+
+    first, second, other_site = asyncio.run(run())
+    assert first == [{"type": "websocket.accept"}]
+    assert second == [{"type": "websocket.close", "code": 1008, "reason": "too many open sockets from your address"}]
+    assert other_site == [{"type": "websocket.close", "code": 1008,
+                           "reason": "sockets from pages of other sites are refused"}]
+    assert guard.sockets == {}  # each socket let in is counted out when it ends
