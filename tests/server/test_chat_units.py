@@ -51,9 +51,9 @@ def test_a_message_is_stripped_keeps_its_line_breaks_and_is_named_by_its_seat(se
     longest = chat.post(live, 3, None, "  " + "y" * MAX_CHAT + "  ")
     assert longest["text"] == "y" * MAX_CHAT
     said = chat.post(live, 1, None, "  two\nlines \n")
-    assert {k: said[k] for k in ("channel", "author", "seat", "text")} == {
-        "channel": "players", "author": "Blue", "seat": 1, "text": "two\nlines"}
-    assert sorted(said) == ["at", "author", "channel", "id", "seat", "text"]
+    assert {k: said[k] for k in ("channel", "author", "seat", "text", "account")} == {
+        "channel": "players", "author": "Blue", "seat": 1, "text": "two\nlines", "account": False}
+    assert sorted(said) == ["account", "at", "author", "channel", "id", "seat", "text"]
     assert said["id"] == longest["id"] + 1
     assert [(m["author"], m["seat"]) for m in chat.messages(gid, "players")] == [("Black", 3), ("Blue", 1)]
     assert chat.messages(gid, "players")[1] == said
@@ -69,9 +69,10 @@ def test_an_account_speaks_under_its_name_in_the_channel_of_its_place(server, pe
     live = service.get(gid)
     account = server.app.state.accounts.by_username("chatunit1")
     said = chat.post(live, 0, account, "hi")
-    assert (said["author"], said["channel"], said["seat"]) == ("chatunit1", "players", 0)
+    assert (said["author"], said["channel"], said["seat"], said["account"]) == ("chatunit1", "players", 0, True)
     watching = chat.post(live, None, account, "from the stands")
     assert (watching["author"], watching["channel"], watching["seat"]) == ("chatunit1", "spectators", None)
+    assert [m["account"] for m in chat.messages(gid, "players")] == [True]  # as stored, read back
     with server.app.state.store.engine.connect() as conn:
         from sqlalchemy import select
 

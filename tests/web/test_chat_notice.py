@@ -129,6 +129,28 @@ def test_a_muted_player_is_hidden_and_not_counted_until_unmuted(new_page, api, s
     expect(ben.locator("#chat-muted")).to_be_hidden()
 
 
+def test_muting_a_seat_mutes_it_in_that_game_only(new_page, api):
+    """A guest on a seat link is known by the seat's colour: muting "Red" of one game leaves the Red
+    of another game (another person) heard."""
+    gid, ann, ben = seated(new_page, api)
+    say(ann, "rude words")
+    ben.locator("#chat-log li", has_text="rude words").locator(".chat-mute").click()
+    expect(ben.locator("#chat-log li", has_text="rude words")).to_be_hidden()
+    # a second game, Ben in the same browser (where his mutes are kept), a stranger in Red
+    gid2, links = new_pair(api)
+    ann2, ben2 = new_page(), ben.context.new_page()
+    ann2.goto(links[0])
+    ben2.goto(links[1])
+    for page in (ann2, ben2):
+        expect(page.locator("#conn")).to_have_attribute("data-status", "live")
+    assert gid2 != gid
+    say(ann2, "kind words")
+    line = ben2.locator("#chat-log li", has_text="kind words")
+    expect(line).to_be_visible()
+    assert line.get_attribute("data-author") == "Red"
+    expect(ben2.locator("#chat-muted")).to_be_hidden()
+
+
 def test_on_a_phone_the_chat_button_stays_and_the_chat_opens_over_the_table(new_page, api, shots):
     gid, ann, ben = seated(new_page, api, PHONE)
     toggle = ben.locator("#chat-toggle")

@@ -45,7 +45,7 @@ class Chat:
         with self.engine.connect() as conn:
             rows = conn.execute(select(ChatRow.__table__).where(ChatRow.game_id == game_id, ChatRow.channel == channel)
                                 .order_by(ChatRow.id.desc()).limit(HISTORY)).all()
-        return [_public(r.id, r.channel, r.author, r.seat, r.text, r.at) for r in reversed(rows)]
+        return [_public(r.id, r.channel, r.author, r.seat, r.text, r.at, r.account_id is not None) for r in reversed(rows)]
 
     def post(self, live: Live, seat: int | None, account: Any, text: Any) -> dict[str, Any]:
         if not isinstance(text, str) or not text.strip():
@@ -71,14 +71,16 @@ class Chat:
                 new_id = conn.execute(insert(ChatRow).values(
                     game_id=live.id, channel=channel, account_id=account.id if account else None, author=author,
                     seat=seat, text=text, at=now)).inserted_primary_key[0]
-        message = _public(new_id, channel, author, seat, text, now)
+        message = _public(new_id, channel, author, seat, text, now, account is not None)
         wire = json.dumps({"type": "chat", **message})
         self.service.tell(live, wire, channel)  # on every server process
         return message
 
 
-def _public(id_: int, channel: str, author: str, seat: int | None, text: str, at: float) -> dict[str, Any]:
-    return {"id": id_, "channel": channel, "author": author, "seat": seat, "text": text, "at": at}
+def _public(id_: int, channel: str, author: str, seat: int | None, text: str, at: float,
+            by_account: bool) -> dict[str, Any]:
+    return {"id": id_, "channel": channel, "author": author, "seat": seat, "text": text, "at": at,
+            "account": by_account}
 
 
 def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:

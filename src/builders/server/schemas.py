@@ -456,6 +456,8 @@ class ChatMessage(BaseModel):
     seat: int | None = None
     text: str
     at: float = Field(description="seconds since 1970 (UTC)")
+    account: bool = Field(False, description="written by a signed-in account (author is its name); otherwise by "
+                                             "the seat's guest or program (author is the seat's colour)")
 
 
 # -- ratings -------------------------------------------------------------------------------------------

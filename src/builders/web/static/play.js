@@ -108,6 +108,12 @@ function store(key, value) {
   }
 }
 
+// who wrote a message, as muting knows them: an account by its name (the same person in every game), a
+// guest or a program on a seat link by that seat of this game only (their name is the seat's colour)
+function authorKey(message) {
+  return message.account ? `account:${message.author}` : `seat:${gameId}:${message.seat ?? "-"}:${message.author}`;
+}
+
 function mutedNames() {
   try {
     const list = JSON.parse(stored(MUTED_KEY) || "[]");
@@ -209,7 +215,7 @@ function chatLine(message, muted) {
   const own = ownMessage(message);
   const muteBtn = own ? null : el("button", {
     type: "button", class: "chat-mute", "data-author": message.author, title: t("chat.mute_title", { name: message.author }),
-    "aria-label": t("chat.mute_title", { name: message.author }), onclick: () => mute(message.author, true),
+    "aria-label": t("chat.mute_title", { name: message.author }), onclick: () => mute(authorKey(message), true),
   }, t("chat.mute"));
   // textContent only: a message is never markup
   return el("li", { "data-id": message.id, "data-author": message.author, class: own ? "own" : null, hidden: muted },
@@ -219,12 +225,13 @@ function chatLine(message, muted) {
 // The whole list again (after a mute or an unmute), and the names muted with their Unmute buttons.
 function drawChat() {
   const muted = mutedNames();
-  chatList.replaceChildren(...chatMessages.map((m) => chatLine(m, muted.has(m.author))));
+  chatList.replaceChildren(...chatMessages.map((m) => chatLine(m, muted.has(authorKey(m)))));
   chatList.scrollTop = chatList.scrollHeight;
-  const here = [...muted].filter((name) => chatMessages.some((m) => m.author === name));
-  mutedEl.hidden = !here.length;
-  mutedEl.replaceChildren(t("chat.muted"), ...here.map((name) => el("button", {
-    type: "button", class: "btn small chat-unmute", "data-author": name, onclick: () => mute(name, false),
+  // the muted authors of this chat, each with its Unmute button
+  const here = new Map(chatMessages.filter((m) => muted.has(authorKey(m))).map((m) => [authorKey(m), m.author]));
+  mutedEl.hidden = !here.size;
+  mutedEl.replaceChildren(t("chat.muted"), ...[...here].map(([key, name]) => el("button", {
+    type: "button", class: "btn small chat-unmute", "data-author": name, onclick: () => mute(key, false),
   }, t("chat.unmute", { name }))));
 }
 
@@ -254,7 +261,7 @@ function addChat(message, live = false) {
   if (!message || chatSeen.has(message.id)) return;
   chatSeen.add(message.id);
   chatMessages.push(message);
-  const muted = mutedNames().has(message.author);
+  const muted = mutedNames().has(authorKey(message));
   chatList.appendChild(chatLine(message, muted));
   chatList.scrollTop = chatList.scrollHeight;
   if (muted && !mutedEl.querySelector(`[data-author="${CSS.escape(message.author)}"]`)) drawChat();
