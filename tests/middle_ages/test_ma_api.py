@@ -81,8 +81,10 @@ def test_observation_hides_deck_orders_and_top_worker():
         "B34", 37, 35, 1)
     assert obs["building_row"] == ["B10", "B11", "B12", "B13", "B14"]
     assert "W08" not in str(obs)           # the top worker card is hidden (W03-W07 are in the row)
-    with pytest.raises(ValueError, match="^seat must be from 0 to 1, not 2$"):
+    with pytest.raises(ValueError, match="^seat must be from 0 to 1 or None, not 2$"):
         state.observation(2)
+    # a spectator (None) knows what every seat knows, as no seat
+    assert state.observation(None) == {**obs, "seat": None}
 
 
 def test_resample_hidden_keeps_what_is_known():
