@@ -464,3 +464,19 @@ def test_the_account_routes_refuse_in_exact_words(server, people):
 
 def detail_of(r: httpx.Response) -> tuple[int, str]:
     return r.status_code, r.json()["detail"]
+
+
+def test_a_password_change_ends_only_that_account_s_other_sessions_and_tokens_need_the_csrf_token(server, people):
+    ada, ada_elsewhere, bo = people(), people(), people()
+    name, other = fresh_name(), fresh_name()
+    ada.sign_up(name)
+    bo.sign_up(other)
+    assert ada_elsewhere.post("/api/session", json={"username": name, "password": "correct horse"}).status_code == 200
+    assert detail_of(ada.post("/api/account/tokens", json={"name": "bot"}, csrf=False)) == (
+        403, "this request needs your session's CSRF token in the X-CSRF-Token header")
+    assert ada.get("/api/account/tokens").json() == []
+    r = ada.post("/api/account/password", json={"old": "correct horse", "new": "battery staple"})
+    assert r.status_code == 204, r.text
+    assert ada.get("/api/session").json()["account"]["username"] == name
+    assert ada_elsewhere.get("/api/session").json()["account"] is None  # the account's other session ended
+    assert bo.get("/api/session").json()["account"]["username"] == other  # another account's did not
