@@ -233,7 +233,7 @@ def test_the_bare_send_code_is_not_an_action():
     from builders.middle_ages.codes import SEND
     from builders.middle_ages.rules import why_illegal
     state = position(crews=[["W01"], []], sites=[{"B01": []}, {}])
-    assert why_illegal(state, SEND) == "1024 is not an action of The Builders: Middle Ages"
+    assert str(why_illegal(state, SEND)) == "1024 is not an action of The Builders: Middle Ages"
     before = state.to_json()
     with pytest.raises(IllegalAction, match="^1024 is not an action of The Builders: Middle Ages$"):
         state.apply(SEND)

@@ -254,3 +254,70 @@ def test_the_builders_log_in_each_language(api):
     assert [(e["key"], e["params"]) for e in log] == [
         ("took {coins} coins for 1 action", {"coins": 1}),
         ("took {coins} coins for {actions} actions", {"coins": 3, "actions": 2})]
+
+
+# -- the engines' own refusals --------------------------------------------------------------------
+def test_an_illegal_kingdom_builder_action_is_refused_in_each_language_over_http_and_the_socket(api, server):
+    gid, tokens = create(api, seed=3)
+    seat0 = {"X-Seat-Token": tokens[0]}
+    wrong_terrain = {"en": "hex 0,0 is not grass (the played terrain)",
+                     "de": "Feld 0,0 hat nicht das gespielte Gelände Gras",
+                     "fr": "la case 0,0 n'est pas du terrain joué (prairie)"}
+    too_early = {"en": "you must build 3 settlements before ending the turn",
+                 "de": "du musst 3 Siedlungen bauen, bevor du den Zug beendest",
+                 "fr": "vous devez construire 3 cités avant de finir le tour"}
+    no_tile = {"en": "you have no paddock tile", "de": "du hast kein Koppel-Plättchen",
+               "fr": "vous n'avez pas de tuile Enclos"}
+    for lang in ("en", "de", "fr"):
+        headers = {**seat0, "Accept-Language": ACCEPT[lang]}
+        said(api.post(f"/api/games/{gid}/actions", json={"action": "build 0,0"}, headers=headers), 400,
+             wrong_terrain[lang], "hex {hex} is not {terrain} (the played terrain)",
+             {"hex": "0,0", "terrain": "grass"})
+        said(api.post(f"/api/games/{gid}/actions?lang={lang}", json={"action": "end"}, headers=seat0), 400,
+             too_early[lang], "you must build {need} settlements before ending the turn", {"need": 3})
+        said(api.post(f"/api/games/{gid}/actions", json={"action": "paddock 1,1>1,3"}, headers=headers), 400,
+             no_tile[lang], "you have no {tile} tile", {"tile": "paddock"})
+    # a seat's socket in German: the same refusal, in German, with its key
+    with connect(f"{server.ws_url}/ws/games/{gid}?lang=de") as ws:
+        ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send(json.dumps({"type": "action", "action": "build 0,0"}))
+        answer = json.loads(ws.recv(timeout=10))
+        while answer["type"] != "error":
+            answer = json.loads(ws.recv(timeout=10))
+        assert answer == {"type": "error", "code": 400, "message": wrong_terrain["de"],
+                          "key": "hex {hex} is not {terrain} (the played terrain)",
+                          "params": {"hex": "0,0", "terrain": "grass"}}
+    # nothing changed
+    assert api.get(f"/api/games/{gid}").json()["version"] == 0
+
+
+def test_an_illegal_action_of_the_builders_is_refused_in_each_language(api):
+    gid, tokens = create(api, game="middle-ages", seed=3)
+    seat0 = {"X-Seat-Token": tokens[0]}
+    row = api.get(f"/api/games/{gid}/state", headers=seat0).json()
+    remaining = {"en": "you must spend your 3 remaining actions before ending the turn",
+                 "de": "du musst deine 3 verbleibenden Aktionen ausgeben, bevor du den Zug beendest",
+                 "fr": "il vous faut dépenser 3 actions restantes avant de finir le tour"}
+    crew = {"en": "W01 is not in your crew", "de": "W01 gehört nicht zu deiner Mannschaft",
+            "fr": "W01 n'est pas dans votre équipe"}
+    for lang in ("en", "de", "fr"):
+        said(api.post(f"/api/games/{gid}/actions?lang={lang}", json={"action": "end"}, headers=seat0), 400,
+             remaining[lang], "you must spend your {actions} before ending the turn",
+             {"actions": {"key": "{n} remaining actions", "params": {"n": 3}}})
+        said(api.post(f"/api/games/{gid}/actions?lang={lang}", json={"action": "send W01 B01"}, headers=seat0), 400,
+             crew[lang], "{card} is not in your crew", {"card": "W01"})
+    assert api.get(f"/api/games/{gid}/state", headers=seat0).json() == row  # nothing changed
+    # a site opened and every action spent: sending a worker there lacks an action
+    site, worker = row["view"]["building_row"][0], row["view"]["players"][0]["crew"][0]
+    for action in (f"open {site}", "coins 2"):
+        assert api.post(f"/api/games/{gid}/actions", json={"action": action}, headers=seat0).status_code == 200
+    send = f"send {worker} {site}"
+    lacking = {"en": f"{send} costs 1 action and 2 coins; you have 0 actions",
+               "de": f"{send} kostet 1 Aktion und 2 Münzen; du hast 0 Aktionen",
+               "fr": f"{send} coûte 1 action et 2 écus ; vous avez 0 actions"}
+    for lang in ("en", "de", "fr"):
+        said(api.post(f"/api/games/{gid}/actions?lang={lang}", json={"action": send}, headers=seat0), 400,
+             lacking[lang], "{action} costs {actions} and {coins}; you have {lacking}",
+             {"action": send, "actions": {"key": "{n} action", "params": {"n": 1}},
+              "coins": {"key": "{n} coins", "params": {"n": 2}}, "lacking": {"key": "{n} actions", "params": {"n": 0}}})

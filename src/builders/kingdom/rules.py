@@ -6,8 +6,8 @@ from ``legal_actions`` and ``apply``.
 
 from __future__ import annotations
 
-from builders.kingdom.board import BIT, DESERT, GRASS, TERRAIN_WORDS, bits, dilate, hex_name
-from builders.kingdom.data import SECTION_NAMES
+from builders.core.messages import Message, msg, word
+from builders.kingdom.board import BIT, DESERT, GRASS, WATER, bits, dilate, hex_name
 from builders.kingdom.notation import (
     BUILD, END, END_CODE, HARBOR, PADDOCK, SHIFT, TWO_HEX, decode, to_string,
 )
@@ -168,20 +168,21 @@ def ready_tile(st: Position, p: int, kind: int) -> int:
     return ready & -ready
 
 
-def _why_no_ready_tile(st: Position, p: int, kind: int, name: str) -> str:
+def _why_no_ready_tile(st: Position, p: int, kind: int) -> Message:
     """Why ``p`` cannot use a ``kind`` tile now: none held, taken this turn, or used this turn."""
+    tile = TILE_WORD[kind]
     held = st.held[p] & st.board.kind_mask[kind]
     if not held:
-        return f"you have no {name} tile"
+        return msg("you have no {tile} tile", tile=tile)
     new = held & st.new[p]
     if new == held:
-        return f"your {name} tile was taken this turn: it can be used from your next turn"
+        return msg("your {tile} tile was taken this turn: it can be used from your next turn", tile=tile)
     if not new:
         if held & (held - 1):
-            return f"your {name} tiles were both already used this turn"
-        return f"your {name} tile was already used this turn"
-    return (f"your {name} tiles are used up this turn: one was used, "
-            f"the other was taken this turn and can be used from your next turn")
+            return msg("your {tile} tiles were both already used this turn", tile=tile)
+        return msg("your {tile} tile was already used this turn", tile=tile)
+    return msg("your {tile} tiles are used up this turn: one was used, the other was taken this turn and "
+               "can be used from your next turn", tile=tile)
 
 
 # -- changes ------------------------------------------------------------------------------------
@@ -249,29 +250,64 @@ def move(st: Position, p: int, src: int, dst: int) -> None:
 
 
 # -- explanations of illegal actions ------------------------------------------------------------
+#: the terrains (board.TERRAIN_WORDS order) and the location tiles (data.SECTION_NAMES order) as words
+#: of the explanations, each translated in its context
+TERRAIN_WORD = (word("terrain", "grass"), word("terrain", "canyon"), word("terrain", "desert"),
+                 word("terrain", "flower"), word("terrain", "forest"), word("terrain", "water"),
+                 word("terrain", "mountain"), word("terrain", "castle"), word("terrain", "location"))
+TILE_WORD = (word("tile", "oracle"), word("tile", "farm"), word("tile", "oasis"), word("tile", "tower"),
+              word("tile", "tavern"), word("tile", "barn"), word("tile", "harbor"), word("tile", "paddock"))
 
-def _explain_target(st: Position, p: int, h: int, terrain: int, what: str, occ: int, near: int) -> str | None:
+
+def _not_played(h: int, t: int) -> Message:
+    return msg("hex {hex} is not {terrain} (the played terrain)", hex=hex_name(h), terrain=TERRAIN_WORD[t])
+
+
+def _not_terrain(h: int, t: int) -> Message:
+    return msg("hex {hex} is not {terrain}", hex=hex_name(h), terrain=TERRAIN_WORD[t])
+
+
+def _not_buildable(st: Position, h: int) -> Message:
+    return msg("hex {hex} is {terrain}, not buildable", hex=hex_name(h),
+               terrain=TERRAIN_WORD[st.board.terrain[h]])
+
+
+def _taken(h: int) -> Message:
+    return msg("hex {hex} is taken", hex=hex_name(h))
+
+
+def _not_legal(action: int) -> Message:
+    return msg("{action} is not legal now", action=to_string(action))
+
+
+def _not_an_action(action: object) -> Message:
+    return msg("{action!r} is not an action of this game", action=action)
+
+
+def _explain_target(p: int, h: int, terrain: int, wrong: Message, occ: int, near: int) -> Message | None:
+    """Why ``p`` cannot build on ``h`` among the hexes of ``terrain`` (``wrong``: that ``h`` is not one)."""
     if occ & BIT[h]:
-        return f"hex {hex_name(h)} is taken"
+        return _taken(h)
     if not terrain & BIT[h]:
-        return f"hex {hex_name(h)} is not {what}"
+        return wrong
     cand = terrain & ~occ
     adj = cand & near
     if adj and not adj & BIT[h]:
         first = (adj & -adj).bit_length() - 1
-        return f"hex {hex_name(h)} is not next to your settlements, and {hex_name(first)} is"
+        return msg("hex {hex} is not next to your settlements, and {other} is", hex=hex_name(h),
+                   other=hex_name(first))
     return None
 
 
-def why_illegal(st: Position, action: object) -> str:
-    """Why ``action`` is not legal now (for error messages)."""
+def why_illegal(st: Position, action: object) -> Message:
+    """Why ``action`` is not legal now (for error messages; ``str()`` of it is the English text)."""
     if st.over:
-        return "the game is over"
+        return msg("the game is over")
     if not isinstance(action, int) or isinstance(action, bool) or action < 0:
-        return f"{action!r} is not an action of this game"
+        return _not_an_action(action)
     code, src, dst = decode(action)
     if code > END_CODE or src >= 400 or dst >= 400 or (code != END_CODE and code not in TWO_HEX and src):
-        return f"{action!r} is not an action of this game"
+        return _not_an_action(action)
     p = st.to_move
     board = st.board
     supply = st.supply[p]
@@ -279,75 +315,75 @@ def why_illegal(st: Position, action: object) -> str:
     done = mandatory_done(st)
     if action == END:
         if done:
-            return "end is not legal now"
+            return msg("end is not legal now")
         need = min(3 - st.built, supply) + st.built
         if st.built == 0:
-            word = "settlement" if need == 1 else "settlements"
-            return f"you must build {need} {word} before ending the turn"
-        return f"the mandatory build is not finished ({st.built} of {need} built)"
+            if need == 1:
+                return msg("you must build {need} settlement before ending the turn", need=need)
+            return msg("you must build {need} settlements before ending the turn", need=need)
+        return msg("the mandatory build is not finished ({built} of {need} built)", built=st.built, need=need)
     if code == END_CODE:
-        return f"{action!r} is not an action of this game"
+        return _not_an_action(action)
     if code == BUILD:
         if not supply:
-            return "you have no settlements left in your supply"
+            return msg("you have no settlements left in your supply")
         if t < 0:
-            return "there is no terrain card to build on"
+            return msg("there is no terrain card to build on")
         if st.built >= 3:
-            return "the mandatory build is finished (3 built): use a tile or end the turn"
-        why = _explain_target(st, p, dst, board.code_mask[t], f"{TERRAIN_WORDS[t]} (the played terrain)",
-                              st.occ, st.near[p])
-        return why or f"{to_string(action)} is not legal now"
+            return msg("the mandatory build is finished (3 built): use a tile or end the turn")
+        why = _explain_target(p, dst, board.code_mask[t], _not_played(dst, t), st.occ, st.near[p])
+        return why or _not_legal(action)
     kind = code - 1
-    name = SECTION_NAMES[kind]
     if 0 < st.built and not done:
-        return "tiles cannot be used during the mandatory build"
+        return msg("tiles cannot be used during the mandatory build")
     if not ready_tile(st, p, kind):
-        return _why_no_ready_tile(st, p, kind, name)
+        return _why_no_ready_tile(st, p, kind)
     if code not in TWO_HEX:
         if not supply:
-            return "you have no settlements left in your supply"
+            return msg("you have no settlements left in your supply")
         occ = st.occ
         near = st.near[p]
         if kind == 0:
             if t < 0:
-                return "there is no played terrain for the oracle"
-            why = _explain_target(st, p, dst, board.code_mask[t], f"{TERRAIN_WORDS[t]} (the played terrain)",
-                                  occ, near)
+                return msg("there is no played terrain for the oracle")
+            why = _explain_target(p, dst, board.code_mask[t], _not_played(dst, t), occ, near)
         elif kind in (1, 2):
-            terr = board.code_mask[0 if kind == 1 else 2]
-            why = _explain_target(st, p, dst, terr, TERRAIN_WORDS[0 if kind == 1 else 2], occ, near)
+            terrain = GRASS if kind == 1 else DESERT
+            why = _explain_target(p, dst, board.code_mask[terrain], _not_terrain(dst, terrain), occ, near)
         elif kind == 3:
-            why = _explain_target(st, p, dst, board.edge_buildable, "a buildable hex on the edge of the map",
+            why = _explain_target(p, dst, board.edge_buildable,
+                                  msg("hex {hex} is not a buildable hex on the edge of the map", hex=hex_name(dst)),
                                   occ, near)
         else:
             if occ & BIT[dst]:
-                why = f"hex {hex_name(dst)} is taken"
+                why = _taken(dst)
             elif not board.buildable & BIT[dst]:
-                why = f"hex {hex_name(dst)} is {TERRAIN_WORDS[board.terrain[dst]]}, not buildable"
+                why = _not_buildable(st, dst)
             elif not tavern_line_ends(st.own[p]) & BIT[dst]:
-                why = (f"hex {hex_name(dst)} is not at the end of a straight line of 3 or more "
-                       f"of your settlements")
+                why = msg("hex {hex} is not at the end of a straight line of 3 or more of your settlements",
+                          hex=hex_name(dst))
             else:
                 why = None
-        return why or f"{to_string(action)} is not legal now"
+        return why or _not_legal(action)
     # move tiles
     if not st.own[p] & BIT[src]:
-        return f"hex {hex_name(src)} is not one of your settlements"
+        return msg("hex {hex} is not one of your settlements", hex=hex_name(src))
     if code == PADDOCK:
         if not paddock_reaches(src, dst):
-            return f"hex {hex_name(dst)} is not 2 hexes in a straight line from {hex_name(src)}"
+            return msg("hex {hex} is not 2 hexes in a straight line from {src}", hex=hex_name(dst),
+                       src=hex_name(src))
         if st.occ & BIT[dst]:
-            return f"hex {hex_name(dst)} is taken"
+            return _taken(dst)
         if not board.buildable & BIT[dst]:
-            return f"hex {hex_name(dst)} is {TERRAIN_WORDS[board.terrain[dst]]}, not buildable"
-        return f"{to_string(action)} is not legal now"
+            return _not_buildable(st, dst)
+        return _not_legal(action)
     if code == HARBOR:
-        terr, what = board.water, "water"
+        terr, wrong = board.water, _not_terrain(dst, WATER)
     else:
         if t < 0:
-            return "there is no played terrain for the barn"
-        terr, what = board.code_mask[t], f"{TERRAIN_WORDS[t]} (the played terrain)"
+            return msg("there is no played terrain for the barn")
+        terr, wrong = board.code_mask[t], _not_played(dst, t)
     own = st.own[p] & ~BIT[src]
     occ = st.occ & ~BIT[src]
-    why = _explain_target(st, p, dst, terr, what, occ, dilate(own))
-    return why or f"{to_string(action)} is not legal now"
+    why = _explain_target(p, dst, terr, wrong, occ, dilate(own))
+    return why or _not_legal(action)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from builders.core.errors import shown
+from builders.core.messages import Message, msg
 from builders.middle_ages.cards import COST, GUARD, IDS, PROD, REQ
 from builders.middle_ages.codes import (  # noqa: F401 - the action codes and numbers, importable from here
     ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
@@ -36,16 +37,25 @@ class Position(Protocol):
     unrecruited: int
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _actions(n: int) -> Message:
+    return msg("{n} action", n=n) if n == 1 else msg("{n} actions", n=n)
 
 
-def why_illegal(state: Position, action: object) -> str | None:
-    """Why ``action`` cannot be played now, in words; None if it is legal."""
+def _coins(n: int) -> Message:
+    return msg("{n} coin", n=n) if n == 1 else msg("{n} coins", n=n)
+
+
+def _needs(text: str, k: int, left: int) -> Message:
+    return msg("{action} needs {actions}; you have {left}", action=text, actions=_actions(k), left=left)
+
+
+def why_illegal(state: Position, action: object) -> Message | None:
+    """Why ``action`` cannot be played now, as a message (``str()`` of it is the English text); None if
+    it is legal."""
     if state.over:
-        return "the game is over"
+        return msg("the game is over")
     if not is_action_code(action):
-        return f"{shown(action)} is not an action of The Builders: Middle Ages"
+        return msg("{action} is not an action of The Builders: Middle Ages", action=shown(action))
     assert isinstance(action, int)
     p = state.cur
     left = state.actions
@@ -53,46 +63,47 @@ def why_illegal(state: Position, action: object) -> str | None:
     text = action_text(action)
     if action == END:
         if left:
-            return f"you must spend your {plural(left, 'remaining action')} before ending the turn"
+            return msg("you must spend your {actions} before ending the turn",
+                       actions=msg("{n} remaining action", n=left) if left == 1
+                       else msg("{n} remaining actions", n=left))
         return None
     if action == BUY:
         if coins < ACTION_PRICE:
-            return f"buy needs {ACTION_PRICE} coins; you have {coins}"
+            return msg("buy needs {price} coins; you have {coins}", price=ACTION_PRICE, coins=coins)
         return None
     if action <= COINS + 3:
         k = action - COINS
         if k > left:
-            return f"{text} needs {plural(k, 'action')}; you have {left}"
+            return _needs(text, k, left)
         return None
     if action < RECRUIT:
         card = action - OPEN
         if action not in state.brow:
-            return f"{IDS[card]} is not in the building row"
+            return msg("{card} is not in the building row", card=IDS[card])
         if left < 1:
-            return f"{text} needs 1 action; you have 0"
+            return _needs(text, 1, left)
         return None
     if action < SEND:
         card = action - RECRUIT
         if action not in state.wrow:
-            return f"{IDS[card]} is not in the worker row"
+            return msg("{card} is not in the worker row", card=IDS[card])
         if left < 1:
-            return f"{text} needs 1 action; you have 0"
+            return _needs(text, 1, left)
         return None
     worker, site = send_parts(action)
     if worker not in state.crew[p]:
-        return f"{IDS[worker]} is not in your crew"
+        return msg("{card} is not in your crew", card=IDS[worker])
     if site not in state.sites[p]:
-        return f"you have no site {IDS[site]}"
+        return msg("you have no site {card}", card=IDS[site])
     need = send_actions(state.sent[site])
     cost = COST[worker]
     if need > left or cost > coins:
-        lacking = []
-        if need > left:
-            lacking.append(plural(left, "action"))
-        if cost > coins:
-            lacking.append(plural(coins, "coin"))
-        return (f"{text} costs {plural(need, 'action')} and {plural(cost, 'coin')}; "
-                f"you have {' and '.join(lacking)}")
+        if need > left and cost > coins:
+            lacking = msg("{actions} and {coins}", actions=_actions(left), coins=_coins(coins))
+        else:
+            lacking = _actions(left) if need > left else _coins(coins)
+        return msg("{action} costs {actions} and {coins}; you have {lacking}", action=text,
+                   actions=_actions(need), coins=_coins(cost), lacking=lacking)
     return None
 
 

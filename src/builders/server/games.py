@@ -29,7 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.errors import BuildersError, InvalidSetup
 from builders.core.games import get_game
-from builders.core.messages import Message, msg, verbatim
+from builders.core.messages import Message, msg
 from builders.core.record import UnusedChance, apply_recorded
 from builders.core.state import GameState
 from builders.core.view import get_view
@@ -39,6 +39,7 @@ from builders.server.live import (  # (the names other modules import from here)
     record, row_summary, token_hash, undo_refusal,
 )
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
+from builders.server.messages import engine_message
 from builders.server.schemas import CreateGame, SetupSpec
 from builders.server.playing import Playing
 from builders.server.presence import Audience, Broadcast
@@ -302,7 +303,7 @@ class GameService:
                 raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: the recorded draws did not happen", game_id=game_id, n=n)) from None
             except BuildersError as e:
                 raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: {error}", game_id=game_id, n=n,
-                                        error=verbatim(str(e)))) from None
+                                        error=engine_message(e))) from None
             entries.append(log_entry(presenter, state, n, step.seat, action,
                                      [str(c) for c in state.history[before + 1:]]))
 
@@ -379,7 +380,7 @@ class GameService:
         try:
             state = get_game(req.game).new_state(setup)
         except BuildersError as e:
-            raise ApiError(400, verbatim(str(e))) from None
+            raise ApiError(400, engine_message(e)) from None
         game_id = secrets.token_urlsafe(6)
         seats, created = [], []
         for i, spec in enumerate(req.seats):
@@ -643,6 +644,6 @@ def build_setup(game: str, players: int, spec: SetupSpec) -> dict[str, Any]:
     try:
         return get_view(game).setup(players, seed, **spec.choices())
     except InvalidSetup as e:
-        raise ApiError(400, verbatim(str(e))) from None
+        raise ApiError(400, engine_message(e)) from None
 
 

@@ -21,7 +21,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from starlette.requests import HTTPConnection
 
-from builders.core.messages import Message, msg
+from builders.core.messages import Message, msg, verbatim
 
 #: the languages the server speaks, English first (the language of the templates)
 LANGUAGES = ("en", "de", "fr")
@@ -104,6 +104,13 @@ def language(request: Any) -> str:
         if found:
             return found
     return accepted(request.headers.get("accept-language")) or DEFAULT
+
+
+def engine_message(error: BaseException) -> Message:
+    """What an engine's error says: the message it was raised with (the rules' explanations of an
+    illegal action), else its English text as it is."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Message) else verbatim(str(error))
 
 
 def refusal(message: Message | str, lang: str) -> dict[str, Any]:

@@ -17,12 +17,13 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.errors import BuildersError
-from builders.core.messages import msg, verbatim
+from builders.core.messages import msg
 from builders.core.state import GameState
 from builders.server.live import (
     REQUEST_KEY, ApiError, Live, _saving, abort_refusal, bot_turn, final_result, log_entry, rebuild, row_summary,
     status_of, undo_refusal,
 )
+from builders.server.messages import engine_message
 from builders.server.presence import Broadcast
 from builders.server.store import Busy, Stale, Store, StoredStep
 
@@ -162,7 +163,7 @@ class Playing:
             before = len(new.history)
             new.apply(action)
         except BuildersError as e:
-            raise ApiError(400, verbatim(str(e))) from None
+            raise ApiError(400, engine_message(e)) from None
         chance = [str(c) for c in new.history[before + 1:]]
         step = StoredStep(seat, new.action_to_string(action), chance, by_bot, key)
         n = len(live.steps)
