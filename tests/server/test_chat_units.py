@@ -149,3 +149,16 @@ def test_a_rematch_copies_seats_name_privacy_and_colours(server, people):
     assert "invite" in created["seats"][1] and created["seats"][1]["invite"]
     assert live.options["rematch"] == created["id"]
     assert ada.get(f"/api/games/{gid}").json()["rematch"] == created["id"]
+
+
+def test_a_rematch_of_a_public_game_opens_the_seats_of_others(server, people):
+    ada = people("chatunit7")
+    gid = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
+                                                                    {"type": "human", "open": True}]}).json()["id"]
+    service = server.app.state.service
+    live = service.get(gid)
+    created = make_rematch(service, live, server.app.state.accounts.by_username("chatunit7").id)
+    new = service.get(created["id"])
+    assert new.options.get("private") in (None, False)
+    assert new.seats[1].get("open") is True and new.seats[1].get("account") is None
+    assert ada.get(f"/api/games/{created['id']}").json()["seats"][1]["open"] is True
