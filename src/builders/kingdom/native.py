@@ -21,8 +21,8 @@ from builders.core.games import CoreError, native_wanted
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, check_not_over, winners_of
 from builders.kingdom import notation, rules
-from builders.kingdom.board import BIT, Board, bits, get_board
-from builders.kingdom.data import CARDS, TERRAINS
+from builders.kingdom.board import BIT, CODE_OF_LETTER, LOCATION, Board, bits, get_board
+from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS, section_rows
 from builders.kingdom.setup import normalize_setup
 from builders.kingdom.state import KingdomState
 
@@ -45,14 +45,48 @@ def available() -> bool:
 def native_board(board: Board):
     """The native module's board of a Python :class:`Board` (made once per map, the last few hundred
     kept)."""
-    found = _BOARDS.get(board.sections)
+    return native_board_of(board.sections)
+
+
+_LETTER_CODES = bytes.maketrans("".join(CODE_OF_LETTER).encode("ascii"), bytes(CODE_OF_LETTER.values()))
+#: what one section turned one way puts in one slot: its 10 rows of terrain codes and its location
+#: hexes (the map's indices), the same on every map with it there
+_SLOTS: dict[tuple[tuple[str, bool], int], tuple[list[bytes], list[int]]] = {}
+
+
+def _slot(section: tuple[str, bool], slot: int) -> tuple[list[bytes], list[int]]:
+    found = _SLOTS.get((section, slot))
     if found is None:
-        kinds = [-1] * 400
-        for h, kind in board.loc_kind.items():
+        rows = [row.encode("ascii").translate(_LETTER_CODES) for row in section_rows(*section)]
+        top, left = 10 * (slot >= 2), 10 * (slot & 1)
+        locations = [(top + r) * 20 + left + c for r, row in enumerate(rows) for c, code in enumerate(row)
+                     if code == LOCATION]
+        found = _SLOTS[(section, slot)] = (rows, locations)
+    return found
+
+
+def board_lists(sections: tuple[tuple[str, bool], ...]) -> tuple[list[int], list[int]]:
+    """(terrain code of each hex, location kind of each hex or -1) of the map of ``sections``: what
+    :class:`Board` has as ``terrain`` and ``loc_kind``, without making the whole Board."""
+    slots = [_slot(section, k) for k, section in enumerate(sections)]
+    terrain = b"".join(slots[0][0][r] + slots[1][0][r] for r in range(10))
+    terrain += b"".join(slots[2][0][r] + slots[3][0][r] for r in range(10))
+    kinds = [-1] * 400
+    for (name, _), (_, locations) in zip(sections, slots):
+        kind = SECTION_NAMES.index(name)
+        for h in locations:
             kinds[h] = kind
+    return list(terrain), kinds
+
+
+def native_board_of(sections: tuple[tuple[str, bool], ...]):
+    """The native module's board of the map of ``sections`` (``Board.sections``: a tuple of (name,
+    turned) pairs), made once per map (the last few hundred kept) without a Python Board."""
+    found = _BOARDS.get(sections)
+    if found is None:
         if len(_BOARDS) >= 512:  # random maps seldom come back: keep the memory of a few hundred
             _BOARDS.clear()
-        found = _BOARDS[board.sections] = _native.KBBoard(board.terrain, kinds)
+        found = _BOARDS[sections] = _native.KBBoard(*board_lists(sections))
     return found
 
 
@@ -119,14 +153,20 @@ def from_python(st: KingdomState) -> NativeKingdomState:
 def new_state(setup: Any) -> NativeKingdomState:
     """The initial state of a setup made directly on the native core (the setup checked by
     ``builders.kingdom.setup`` as always): the same state as ``from_python(setup.new_state(setup))``."""
+    return start_state(normalize_setup(setup))
+
+
+def start_state(norm: dict[str, Any]) -> NativeKingdomState:
+    """The initial state of an already normalized setup (``normalize_setup``'s, or ``random_setup``'s,
+    which is normalized as drawn) made on the native core; its Python Board is made when first asked for."""
     if _native is None:
         raise CoreError("the native core is not built (make native)")
-    norm = normalize_setup(setup)
-    board = get_board(norm["sections"])
-    st = NativeKingdomState(native_board(board), norm["players"], [CARDS.index(c) for c in norm["cards"]],
+    sections = tuple((str(name), bool(turned)) for name, turned in norm["sections"])
+    cards = norm["cards"]
+    st = NativeKingdomState(native_board_of(sections), norm["players"], [CARDS.index(c) for c in cards],
                             norm["start_player"])
     st.start_game(norm["seed"], [_CODE[t] for t in norm["deck"]] if "deck" in norm else None)
-    st.meta = (board, tuple(norm["cards"]), norm)
+    st.meta = (None, tuple(cards), norm)
     return st
 
 
@@ -140,7 +180,16 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
     RECORD_FORMAT = 2
     __slots__ = ()
 
-    board = property(lambda self: self.meta[0], doc="The map (a Python Board).")
+    @property
+    def board(self) -> Board:
+        """The map (a Python Board, made on first use for a state made by :func:`start_state`)."""
+        meta = self.meta
+        board = meta[0]
+        if board is None:
+            board = get_board(meta[2]["sections"])
+            self.meta = (board, meta[1], meta[2])
+        return board
+
     cards = property(lambda self: self.meta[1], doc="The 3 scoring cards, by name.")
     _setup = property(lambda self: self.meta[2])
 

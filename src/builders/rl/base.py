@@ -89,7 +89,8 @@ class Match:
         self._mask: np.ndarray | None = None
         #: the array the native core fills with the mask, made once and kept
         self._mask_buf = np.empty(codec.num_actions, dtype=np.int8)
-        self._encoders = [codec.encoder(seat) for seat in range(codec.num_players)]
+        #: each seat's encoder of the Python core's observations (made on first use)
+        self._encoders: list | None = None
         self._kit = rl_kit(codec.game)
 
     @property
@@ -211,13 +212,17 @@ class Match:
         if state.is_over():
             mask = np.ones(codec.num_actions, dtype=np.int8)
         elif seat == state.current_player:
-            mask = self.mask().copy()
+            mask = (self._mask if self._mask is not None else self.mask()).copy()
         else:
             mask = np.zeros(codec.num_actions, dtype=np.int8)
         if self._native:
             flat = codec.native_encode(state, seat, self.prefix)
         else:
+            if self._encoders is None:
+                self._encoders = [codec.encoder(q) for q in range(codec.num_players)]
             flat = self._encoders[seat](state, self.prefix)
+        if observation == "flat":
+            return {"observation": flat, "action_mask": mask}
         return codec.observation(flat, mask, observation)
 
     def rewards(self, kind: str) -> list[float]:

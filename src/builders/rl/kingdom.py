@@ -470,14 +470,21 @@ class KingdomCodec(Layout):
         return out
 
     # -- setups and drawing ------------------------------------------------------------------
-    def new_state(self, setup: Any, seed: int):
+    def new_state(self, setup: Any, seed: int, core: str | None = None):
+        """The initial state of ``setup`` (None or "random": drawn from ``seed``; "first"; a setup dict)
+        on ``core``: "native" or "python", or None for the core ``BUILDERS_CORE`` asks for. A native
+        state is made directly on the core (no Python state made and converted)."""
+        from builders.kingdom import native
+        from builders.kingdom import setup as kb_setup
         from builders.kingdom.game import KingdomBuilder
 
-        game = KingdomBuilder()
         if setup is None or setup == "random":
-            return game.new_state(game.random_setup(self.num_players, seed))
+            s = kb_setup.random_setup(self.num_players, seed)  # normalized as drawn
+            if core == "native":
+                return native.start_state(s)
+            return kb_setup.start_state(s) if core == "python" else KingdomBuilder().new_state(s)
         if setup == "first":
-            s = game.first_game_setup(self.num_players)
+            s = kb_setup.first_game_setup(self.num_players)
         elif isinstance(setup, dict):
             s = dict(setup)
             s["players"] = self.num_players
@@ -485,7 +492,9 @@ class KingdomCodec(Layout):
             raise ValueError(f"setup must be None, 'random', 'first' or a setup dict, not {setup!r}")
         if "deck" not in s:
             s["seed"] = seed
-        return game.new_state(s)
+        if core == "native":
+            return native.new_state(s)
+        return kb_setup.new_state(s) if core == "python" else KingdomBuilder().new_state(s)
 
     @staticmethod
     def _public_view(state) -> dict:

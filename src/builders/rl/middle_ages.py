@@ -330,15 +330,22 @@ class MiddleAgesCodec(Layout):
                           (state.start - seat) % n)
         return out
 
-    def new_state(self, setup: Any, seed: int):
+    def new_state(self, setup: Any, seed: int, core: str | None = None):
+        """The initial state of ``setup`` (None or "random": drawn from ``seed``; a setup dict) on
+        ``core``: "native" or "python", or None for the core ``BUILDERS_CORE`` asks for."""
+        from builders.middle_ages import native
         from builders.middle_ages.game import MiddleAges
+        from builders.middle_ages.setup import check_setup, random_setup
+        from builders.middle_ages.state import MiddleAgesState
 
-        game = MiddleAges()
         if setup is None or setup == "random":
-            return game.new_state(game.random_setup(self.num_players, seed))
-        if isinstance(setup, dict):
-            return game.new_state(setup)
-        raise ValueError(f"setup must be None, 'random' or a setup dict, not {setup!r}")
+            setup = random_setup(self.num_players, seed)
+        elif not isinstance(setup, dict):
+            raise ValueError(f"setup must be None, 'random' or a setup dict, not {setup!r}")
+        if core is None:
+            return MiddleAges().new_state(setup)
+        state = MiddleAgesState(check_setup(setup))
+        return native.from_python(state) if core == "native" else state
 
     @staticmethod
     def render_rgb(state) -> np.ndarray:

@@ -3,7 +3,8 @@
 PettingZoo's wrapper reaches every attribute of the environment through ``__getattr__`` (two levels of
 it, and a set built on each read), and the AEC loop reads ``agent_selection``, ``agents``,
 ``terminations`` and the others several times a step. Here they are properties with the same check
-(AttributeError before the first reset) and ``last()`` goes straight to the environment.
+(AttributeError before the first reset); ``last()`` and ``step()`` go straight to the environment once
+it has been reset, and ``agent_iter()`` reads the environment's own attributes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 
 def _before_reset(name: str) -> AttributeError:
@@ -64,3 +66,35 @@ class OrderEnforcing(OrderEnforcingWrapper):
         if not self._has_reset:
             raise _before_reset("agent_selection")
         return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if self._has_reset and env.agents:  # the common case: what PettingZoo's wrapper does, in one call
+            self._has_updated = True
+            env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            super().agent_iter(max_iter)  # PettingZoo's error
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator, reading the wrapped environment's attributes directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection
