@@ -9,6 +9,7 @@ import json
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from builders.server.guard import Limits
@@ -321,3 +322,58 @@ def test_an_illegal_action_of_the_builders_is_refused_in_each_language(api):
              lacking[lang], "{action} costs {actions} and {coins}; you have {lacking}",
              {"action": send, "actions": {"key": "{n} action", "params": {"n": 1}},
               "coins": {"key": "{n} coins", "params": {"n": 2}}, "lacking": {"key": "{n} actions", "params": {"n": 0}}})
+
+
+# -- the reasons a socket is closed -------------------------------------------------------------
+def closed_reason(ws) -> tuple[int, str]:
+    """The code and reason of the server's close of ``ws``."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None, "the socket was not closed by the server"
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def hello_as_seat_0(ws) -> None:
+    ws.send(json.dumps({"type": "hello", "token": None}))
+    assert json.loads(ws.recv(timeout=10))["seat"] == 0
+
+
+@pytest.mark.parametrize(("how", "reason"), [
+    ("?lang=de", "du hast dich abgemeldet"),
+    ("account fr", "vous vous êtes déconnecté"),
+    ("", "you signed out"),
+])
+def test_signing_out_closes_the_socket_with_its_reason_in_the_socket_s_language(people, server, how, reason):
+    dee = people(f"dee_close_{len(how)}")
+    if how == "account fr":
+        assert put_language(dee, "fr").status_code == 200
+    gid, _ = create(dee)
+    cookie = "; ".join(f"{name}={value}" for name, value in dee.http.cookies.items())
+    query = how if how.startswith("?") else ""
+    with connect(f"{server.ws_url}/ws/games/{gid}{query}", additional_headers={"Cookie": cookie}) as ws:
+        hello_as_seat_0(ws)
+        assert dee.delete("/api/session").status_code == 204
+        assert closed_reason(ws) == (4401, reason)
+
+
+def test_revoking_a_token_closes_its_socket_in_german(people, server):
+    eve = people("eve_close")
+    r = eve.post("/api/account/tokens", json={"name": "bot"})
+    assert r.status_code == 201, r.text
+    token, token_id = r.json()["token"], r.json()["id"]
+    gid, _ = create(eve)
+    with connect(f"{server.ws_url}/ws/games/{gid}",
+                 additional_headers={"Authorization": f"Bearer {token}", "Accept-Language": "de"}) as ws:
+        hello_as_seat_0(ws)
+        assert eve.delete(f"/api/account/tokens/{token_id}").status_code == 204
+        assert closed_reason(ws) == (4401, "das persönliche API-Token wurde widerrufen")
+
+
+def test_a_close_reason_is_cut_to_whole_characters_within_the_frame():
+    from builders.core.messages import verbatim
+    from builders.server.ws import MAX_REASON, close_reason
+
+    long = verbatim("é" * 100)  # 200 bytes
+    assert close_reason(long, "fr") == "é" * 61 and len(close_reason(long, "fr").encode()) <= MAX_REASON
+    assert close_reason(None, "de") == ""

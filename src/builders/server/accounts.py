@@ -73,7 +73,8 @@ CLOSE_ENDED = 4401
 #: how often each process asks the database whether the credentials of its sockets still hold
 WATCH_SECONDS = 0.5
 #: why a browser's sockets close when it signs in or up again (its old session ends)
-REPLACED = "this browser signed in again: connect again"
+REPLACED = msg("this browser signed in again: connect again")
+SIGNED_OUT = msg("you signed out")
 #: the display name of a deleted account's seats
 DELETED_NAME = "deleted player"
 #: the addresses remembered per account (the most recent)
@@ -168,7 +169,7 @@ class OpenSockets:
             if not found:
                 del self.held[credential]
 
-    def end(self, credentials: list[tuple[str, str]], reason: str) -> None:
+    def end(self, credentials: list[tuple[str, str]], reason: Message) -> None:
         """Close the sockets of ``credentials`` with :data:`CLOSE_ENDED` and ``reason``."""
         loop = self.loop
         if loop is None or not credentials:
@@ -182,7 +183,7 @@ class OpenSockets:
         elif not loop.is_closed():
             loop.call_soon_threadsafe(self._end, credentials, reason)
 
-    def _end(self, credentials: list[tuple[str, str]], reason: str) -> None:
+    def _end(self, credentials: list[tuple[str, str]], reason: Message) -> None:
         for credential in credentials:
             for socket in self.held.pop(credential, ()):
                 socket.end(CLOSE_ENDED, reason)
@@ -198,8 +199,8 @@ class OpenSockets:
             except Exception as e:  # noqa: BLE001 - the database is away: ask again next time
                 log.warning("the credentials of the open sockets cannot be checked: %s", type(e).__name__)
                 continue
-            self._end([c for c in held if c not in alive], "your sign-in ended (signed out, password changed, "
-                                                              "token revoked or account deleted)")
+            self._end([c for c in held if c not in alive], msg("your sign-in ended (signed out, password changed, "
+                                                                  "token revoked or account deleted)"))
 
 
 class DeleteAccount(BaseModel):
@@ -406,7 +407,7 @@ class Accounts:
                                                   SessionRow.token_sha != keep_session))
             conn.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account.id))
         self.sockets.end([c for c in ended if c != ("session", keep_session)],
-                         "the account's password changed: sign in again")
+                         msg("the account's password changed: sign in again"))
 
     @staticmethod
     def _credentials(conn: Any, account_id: int) -> list[tuple[str, str]]:
@@ -431,7 +432,7 @@ class Accounts:
             conn.execute(update(ChatRow).where(ChatRow.account_id == account.id).values(author=DELETED_NAME))
             conn.execute(insert(DeletedAccountRow).values(account_id=account.id, at=time.time()))
         self._names.pop(account.id, None)
-        self.sockets.end(ended, "the account was deleted")
+        self.sockets.end(ended, msg("the account was deleted"))
 
     def check_password_of(self, account: Account, password: Any, wrong: Message) -> None:
         """403 ``wrong`` unless ``password`` is the account's."""
@@ -451,7 +452,7 @@ class Accounts:
                                                    created=now, expires=now + life))
         return cookie, csrf
 
-    def end_session(self, cookie: str, reason: str = "you signed out") -> None:
+    def end_session(self, cookie: str, reason: Message = SIGNED_OUT) -> None:
         """The session ends; so do the sockets opened with it."""
         with self.engine.begin() as conn:
             conn.execute(delete(SessionRow).where(SessionRow.token_sha == sha(cookie)))
@@ -536,7 +537,7 @@ class Accounts:
                                                           ApiTokenRow.account_id == account.id))
         if gone.rowcount != 1:
             raise ApiError(404, msg("you have no API token {token_id}", token_id=token_id))
-        self.sockets.end([("token", str(token_id))], "the personal API token was revoked")
+        self.sockets.end([("token", str(token_id))], msg("the personal API token was revoked"))
 
     def token_account(self, token: str) -> Account | None:
         found = self._token(token)

@@ -24,7 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.messages import Message, msg
 from builders.server.games import ApiError, GameService, Live
-from builders.server.messages import language, refusal
+from builders.server.messages import language, refusal, translate
 from builders.server.privacy import account_of
 from builders.server.store import unreachable
 
@@ -82,16 +82,16 @@ class Connection:
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.closed = False
         #: the close code and reason once the socket is let go of
-        self.close_with: tuple[int, str] = (1008, "")
+        self.close_with: tuple[int, Message | None] = (1008, None)
         #: the session or API token the socket's hello was recognised by (None: a seat token, none)
         self.credential: tuple[str, str] | None = None
 
-    def end(self, code: int, reason: str) -> None:
-        """Close the socket with ``code`` and ``reason`` once what is queued went out; nothing it
-        sends is handled any more."""
+    def end(self, code: int, reason: Message) -> None:
+        """Close the socket with ``code`` and ``reason`` (in the socket's language) once what is
+        queued went out; nothing it sends is handled any more."""
         if self.closed:
             return
-        self.close_with = (code, reason[:120])
+        self.close_with = (code, reason)
         self.closed = True
         self.queue.put_nowait(None)
 
@@ -109,7 +109,8 @@ class Connection:
             while True:
                 text = await self.queue.get()
                 if text is None:
-                    await self.ws.close(code=self.close_with[0], reason=self.close_with[1])
+                    code, reason = self.close_with
+                    await self.ws.close(code=code, reason=close_reason(reason, self.lang))
                     return
                 await self.ws.send_text(text)
         except Exception:  # the socket is gone; the reader sees it too
@@ -156,6 +157,19 @@ def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket,
     if not mine:
         return None, who.credential
     return (live.to_move if live.to_move in mine else mine[0]), who.credential
+
+
+#: the most bytes of a close frame's reason (RFC 6455: 125 bytes less the code's 2)
+MAX_REASON = 123
+
+
+def close_reason(reason: Message | None, lang: str) -> str:
+    """The reason of a close frame in ``lang``, cut to whole characters within :data:`MAX_REASON`
+    bytes of UTF-8."""
+    if reason is None:
+        return ""
+    text = translate(reason, lang).encode()
+    return text[:MAX_REASON].decode(errors="ignore")
 
 
 #: the close code of a socket whose work needs the database while it cannot be reached (the web
@@ -306,7 +320,7 @@ async def _play(service: GameService, live: Live, conn: Connection, data: dict[s
     except ApiError as e:
         conn.send(_error(conn.ws, e.message, e.status))
         if e.status == 503:  # the database is away: the client reconnects, and its hello is answered
-            conn.end(TRY_AGAIN, "the database cannot be reached just now")  # with the state once it is back
+            conn.end(TRY_AGAIN, msg("the database cannot be reached just now"))  # with the state once it is back
     finally:
         if metrics is not None:
             metrics.round_trip.labels("socket").observe(time.perf_counter() - started)
