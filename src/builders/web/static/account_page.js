@@ -79,8 +79,12 @@ function init() {
   });
   form("signin-form", "signin-error", async () => {
     const made = await api("/api/session", { method: "POST", body: { username: $("signin-name").value, password: $("signin-password").value } });
-    setSession(made);
+    const otherLanguage = setSession(made);
     if (goNext()) return;
+    if (otherLanguage) {
+      location.reload();  // in the account's language
+      return;
+    }
     await render();
   });
   form("password-form", "password-error", async () => {

@@ -1,6 +1,6 @@
 // Talking to the game server: REST calls, the seats this browser holds, the live connection, messages.
 
-import { t } from "./i18n.js";
+import { followAccount, t } from "./i18n.js";
 
 export { t };
 export const GAME_TITLES = { kingdom: t("game.kingdom"), "middle-ages": t("game.middle_ages") };
@@ -44,17 +44,22 @@ export class ApiError extends Error {
 let csrfToken = null;
 let sessionPromise = null;
 
+/** The session after signing in, up or out; true when the account's language is not the page's
+ *  (followAccount: the cookie keeps it, the next page shows it). */
 export function setSession(info) {
   csrfToken = (info && info.csrf) || null;
   sessionPromise = Promise.resolve(info || { account: null, csrf: null });
   document.dispatchEvent(new CustomEvent("builders:session", { detail: info }));
+  return followAccount(info && info.account);
 }
 
-/** {account: {id, username, guest, name} | null, csrf} of this browser (asked once per page). */
+/** {account: {id, username, guest, name, language} | null, csrf} of this browser (asked once per page;
+ *  a page in another language than the account's is shown again in it). */
 export function currentSession() {
   if (!sessionPromise) {
     sessionPromise = api("/api/session").then((info) => {
       csrfToken = info.csrf || null;
+      if (followAccount(info.account)) location.reload();
       return info;
     }, () => ({ account: null, csrf: null }));
   }

@@ -2,7 +2,8 @@
 // dates in the person's locale, the page's fixed text (data-i18n attributes) and the switcher of the top bar.
 //
 // The language comes from "?lang=xx" (kept in the "lang" cookie), then the "lang" cookie, then the
-// browser's languages (navigator.languages), then English. Catalogues are flat JSON files under
+// browser's languages (navigator.languages), then English; a signed-in account's language, once the
+// session is known, becomes the cookie's (followAccount). Catalogues are flat JSON files under
 // /static/i18n/: key -> text with {named} placeholders, or for plurals an object of Intl.PluralRules
 // categories ({"one": ..., "other": ...}) chosen by the parameter "count". A key missing in a language
 // falls back to English.
@@ -88,6 +89,16 @@ export function translatePage(root = document) {
     const data = `data-i18n-${attr}`;
     for (const node of root.querySelectorAll(`[${data}]`)) node.setAttribute(attr, t(node.getAttribute(data)));
   }
+}
+
+/** A signed-in person's language is the account's (chosen with the switcher on any browser): unless
+ * the address asks for another (?lang=), the cookie keeps it from now on. True when this page is
+ * in another language and should be shown again (never when the cookie could not be kept). */
+export function followAccount(account) {
+  const code = account && account.language;
+  if (!code || !LANGUAGES[code] || new URLSearchParams(location.search).has("lang")) return false;
+  if (cookieLanguage() !== code) keepLanguage(code);
+  return code !== lang && cookieLanguage() === code;
 }
 
 /** A signed-in person (or a guest) keeps the choice in the account too: the server speaks it to them
