@@ -469,9 +469,12 @@ export function winnersText(result, seats, mySeat = null) {
   return t("result.shared", { names: joinNames(names) });
 }
 
-// One line of the game log in words: who, then what.
+// "seat 1" in a line the server wrote, in each of its languages (builders.server's catalogues)
+const SEAT_IN_LOG = /(?<![\p{L}\p{N}])(?:seat|Sitz|siège) (\d)(?![\p{L}\p{N}])/giu;
+
+// One line of the game log in words: who, then what (a seat the server names by number, by its colour).
 export function logText(view, entry, mySeat = null) {
   const who = seatName(view.seats, entry.seat, mySeat);
-  const what = (entry.text || entry.action || "").replace(/\bseat (\d)\b/g, (m, d) => SEAT_NAMES[Number(d)] || m);
+  const what = (entry.text || entry.action || "").replace(SEAT_IN_LOG, (m, d) => SEAT_NAMES[Number(d)] || m);
   return t("log.line", { who, what });
 }
