@@ -193,6 +193,11 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
     cards = property(lambda self: self.meta[1], doc="The 3 scoring cards, by name.")
     _setup = property(lambda self: self.meta[2])
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its Python state and made native again when unpickled: positions cross to
+        worker processes (bots, hints, analyses) so."""
+        return (from_python, (self.to_python(),))
+
     def to_python(self) -> KingdomState:
         """This position as a Python ``KingdomState`` (a new, independent one)."""
         board = self.board

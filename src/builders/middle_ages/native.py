@@ -67,6 +67,11 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
 
     _setup = property(lambda self: self.meta)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its Python state and made native again when unpickled: positions cross to
+        worker processes (bots, hints, analyses) so."""
+        return (from_python, (self.to_python(),))
+
     def to_python(self) -> MiddleAgesState:
         """This position as a Python ``MiddleAgesState`` (a new, independent one)."""
         st = MiddleAgesState.__new__(MiddleAgesState)
