@@ -103,10 +103,21 @@ def test_a_422_and_a_refused_text_in_each_language(people):
     r = ada.http.post(f"/api/games/{gid}/chat?lang=de", json={"text": "x" * 501}, headers={"X-CSRF-Token": ada.csrf})
     said(r, 400, "eine Chatnachricht hat höchstens 500 Zeichen, nicht 501",
          "a chat message has at most {count} characters, not {length}", {"count": 500, "length": 501})
-    # pydantic's sentence itself stays English; the frame is the language's
-    r = ada.http.post("/api/games?lang=fr", json={"game": "kingdom", "seats": "two"}, headers={"X-CSRF-Token": ada.csrf})
-    assert r.status_code == 422 and r.json()["code"] == "{field}: {problem}"
-    assert r.json()["detail"] == f"{r.json()['params']['field']} : {r.json()['params']['problem']}"
+    # pydantic's common problems in the language, with their key
+    seats = {"game": "kingdom", "seats": "two"}
+    for lang, detail in (("fr", "seats : doit être une liste"), ("de", "seats: muss eine Liste sein"),
+                         ("en", "seats: must be a list")):
+        said(ada.http.post(f"/api/games?lang={lang}", json=seats, headers={"X-CSRF-Token": ada.csrf}), 422, detail,
+             "{field}: {problem}", {"field": "seats", "problem": "must be a list"})
+    said(ada.http.post("/api/games?lang=de", json={"game": "kingdom", "seats": [{"type": "human"}] * 9},
+                       headers={"X-CSRF-Token": ada.csrf}), 422, "seats: darf höchstens 4 Einträge haben",
+         "{field}: {problem}", {"field": "seats", "problem": {"key": "must have at most {count} items",
+                                                             "params": {"count": 4}}})
+    # a problem the catalogues do not name keeps pydantic's English sentence, in the language's frame
+    r = ada.http.post("/api/games?lang=fr", json={"game": "kingdom", "seats": [{"type": "robot"}] * 2},
+                      headers={"X-CSRF-Token": ada.csrf})
+    problem = "Input tag 'robot' found using 'type' does not match any of the expected tags: 'human', 'bot'"
+    said(r, 422, f"seats.0 : {problem}", "{field}: {problem}", {"field": "seats.0", "problem": problem})
     assert ada.http.get(f"/api/games/{gid}/chat").json() == []
 
 

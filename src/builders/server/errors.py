@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from builders.core.messages import Message, msg
 from builders.server.games import ApiError
-from builders.server.messages import http_message, language, refusal
+from builders.server.messages import http_message, language, refusal, validation_problem
 from builders.server.ops import RETRY_AFTER
 from builders.server.schemas import TEXT_ERROR
 from builders.server.store import unreachable
@@ -53,8 +53,10 @@ def install(app: FastAPI) -> None:
         if texts:
             return refused(request, texts[0].get("ctx", {}).get("message") or str(texts[0]["msg"]), 400)
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
-        # pydantic's own sentence stays English (it is about the request's form, for programs)
-        problem = str(first.get("msg", "is not valid"))[:300 - len(where)]
+        # the common problems in the reader's language; pydantic's own sentence for the others (English)
+        problem = validation_problem(first)
+        if isinstance(problem, str):
+            problem = problem[:300 - len(where)]
         return refused(request, msg("{field}: {problem}", field=where, problem=problem), 422)
 
     @app.exception_handler(StarletteHTTPException)

@@ -12,6 +12,7 @@ signed-in account's setting, else the best of ``Accept-Language`` (Babel's negot
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,39 @@ def refusal(message: Message | str, lang: str) -> dict[str, Any]:
     data = message.data()
     return {"detail": translate(message, lang), "code": data["key"], "params": data["params"]}
 
+
+
+#: pydantic's problems with the form of a request said in the reader's language, by pydantic's error
+#: type (the types not named here keep pydantic's English sentence)
+_PROBLEMS = {
+    "missing": msg("is required"), "string_type": msg("must be a string"),
+    "int_type": msg("must be a whole number"), "int_parsing": msg("must be a whole number"),
+    "int_from_float": msg("must be a whole number"), "bool_type": msg("must be true or false"),
+    "bool_parsing": msg("must be true or false"), "list_type": msg("must be a list"),
+    "dict_type": msg("must be an object"), "model_type": msg("must be an object"),
+    "model_attributes_type": msg("must be an object"), "extra_forbidden": msg("is not a field of this request"),
+}
+
+
+#: the problems with a bound (pydantic's type: the bound's name in its context, the message of the bound)
+_BOUNDS: dict[str, tuple[str, Callable[[Any], Message]]] = {
+    "string_too_long": ("max_length", lambda n: msg("must be at most {count} characters long", count=n)),
+    "string_too_short": ("min_length", lambda n: msg("must be at least {count} characters long", count=n)),
+    "too_long": ("max_length", lambda n: msg("must have at most {count} items", count=n)),
+    "too_short": ("min_length", lambda n: msg("must have at least {count} items", count=n)),
+    "greater_than_equal": ("ge", lambda n: msg("must be at least {limit}", limit=n)),
+    "less_than_equal": ("le", lambda n: msg("must be at most {limit}", limit=n)),
+}
+
+
+def validation_problem(error: dict[str, Any]) -> Message | str:
+    """What is wrong with one field of a request, from pydantic's error (``RequestValidationError``)."""
+    kind, ctx = error.get("type"), error.get("ctx") or {}
+    if kind in _PROBLEMS:
+        return _PROBLEMS[kind]
+    if kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
+        return _BOUNDS[kind][1](ctx[_BOUNDS[kind][0]])
+    return str(error.get("msg", "is not valid"))
 
 
 #: the HTTP errors the framework answers by itself (an unknown address, a method a route lacks)
