@@ -388,3 +388,15 @@ def test_a_close_reason_is_cut_to_whole_characters_within_the_frame():
     long = verbatim("é" * 100)  # 200 bytes
     assert close_reason(long, "fr") == "é" * 61 and len(close_reason(long, "fr").encode()) <= MAX_REASON
     assert close_reason(None, "de") == ""
+
+
+def test_a_setup_the_game_refuses_in_each_language(api):
+    needs = {"en": "the custom setup needs 4 sections and 3 cards",
+             "de": "der Modus „custom“ (Auswählen) braucht 4 Spielplanteile und 3 Karten",
+             "fr": "le mode « custom » (Choisir) demande 4 plateaux et 3 cartes"}
+    before = api.get("/api/games").json()
+    for lang in ("en", "de", "fr"):
+        r = api.post(f"/api/games?lang={lang}", json={"game": "kingdom", "seats": [{"type": "human"}] * 2,
+                                                      "setup": {"mode": "custom", "seed": 1}})
+        said(r, 400, needs[lang], "the custom setup needs 4 sections and 3 cards", {})
+    assert api.get("/api/games").json() == before  # no game was made

@@ -27,19 +27,19 @@ class KingdomView(GameView[KingdomState, int]):
         dealt = random_setup(players, seed)
         if mode == "random":
             if sections is not None or cards is not None:
-                raise InvalidSetup("sections and cards are chosen in the custom setup mode only")
+                raise InvalidSetup(msg("sections and cards are chosen in the custom setup mode only"))
             return dealt
         if mode == "first":
             if sections is not None or cards is not None:
-                raise InvalidSetup("the first game has its own sections and cards: use the custom mode to choose them")
+                raise InvalidSetup(msg("the first game has its own sections and cards: use the custom mode to choose them"))
             setup = first_game_setup(players)
         elif mode == "custom":
             if sections is None or cards is None:
-                raise InvalidSetup("the custom setup needs 4 sections and 3 cards")
+                raise InvalidSetup(msg("the custom setup needs 4 sections and 3 cards"))
             setup = {"players": players, "sections": [[name, turned] for name, turned in sections],
                      "cards": list(cards), "start_player": 0}
         else:
-            raise InvalidSetup(f"the setup mode is first, random or custom, not {mode!r}")
+            raise InvalidSetup(msg("the setup mode is first, random or custom, not {mode!r}", mode=mode))
         # the terrain deck is shuffled from the seed in every mode
         setup["deck"] = dealt["deck"]
         setup["seed"] = dealt["seed"]

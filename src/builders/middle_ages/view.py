@@ -21,7 +21,7 @@ class MiddleAgesView(GameView[MiddleAgesState, int]):
               sections: Sequence[Sequence[Any]] | None = None,
               cards: Sequence[str] | None = None) -> dict[str, Any]:
         if mode != "random" or sections is not None or cards is not None:
-            raise InvalidSetup("The Builders: Middle Ages takes only a seed in its setup")
+            raise InvalidSetup(msg("The Builders: Middle Ages takes only a seed in its setup"))
         return random_setup(players, seed)
 
     def observe(self, state: MiddleAgesState, seat: int | None) -> dict[str, Any]:
