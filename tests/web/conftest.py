@@ -32,6 +32,8 @@ def server(tmp_path_factory):
     limits = Limits()
     limits.rates = {**limits.rates, "login": (10_000, 60.0), "create": (10_000, 60.0), "join": (10_000, 60.0)}
     limits.bots_only_per_creator = limits.bots_only_games = 10_000
+    # ... and so are the caps of games one person has going on and waiting: every test's games are one "person's"
+    limits.games_per_creator = limits.games_waiting_per_creator = 10_000
     app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits)
     with ThreadServer(app) as srv:
         yield srv

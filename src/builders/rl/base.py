@@ -65,6 +65,15 @@ def check_core(game: str, core: str) -> str:
     return core
 
 
+def new_game(game: str, codec: Any, setup: Any, seed: int, core: str) -> Any:
+    """A new game of ``codec`` on ``core``: the codec of a game with a native core makes it there
+    itself (``new_state(setup, seed, core)``); a game without one has one kind of state
+    (``new_state(setup, seed)``, the codec protocol every game's RL kit gives)."""
+    if rl_kit(game).to_native is None:
+        return codec.new_state(setup, seed)
+    return codec.new_state(setup, seed, core)
+
+
 def on_core(game: str, state: Any, core: str) -> Any:
     """``state`` on the core ``core`` ("python" or "native", as :func:`check_core` gives it)."""
     native = is_native(state)

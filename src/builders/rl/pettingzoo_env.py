@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from builders.rl.base import Match, check_core, check_reward, make_codec, max_turns
+from builders.rl.base import Match, check_core, check_reward, make_codec, max_turns, new_game
 from builders.rl.encoding import ENCODING_VERSION, check_format
 from builders.rl.render import check_render_mode, render
 from builders.rl.wrappers import OrderEnforcing
@@ -67,7 +67,7 @@ class BuildersAEC(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(2**31))
-        self.match = Match(self.codec, self.codec.new_state(self.setup, game_seed, self.core))
+        self.match = Match(self.codec, new_game(self.game, self.codec, self.setup, game_seed, self.core))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -23,7 +23,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from builders.rl.base import IllegalIndex, Match, check_core, check_reward, make_codec, max_turns
+from builders.rl.base import IllegalIndex, Match, check_core, check_reward, make_codec, max_turns, new_game
 from builders.rl.encoding import ENCODING_VERSION, check_format
 from builders.rl.kit import rl_games, rl_kit
 from builders.rl.render import RENDER_MODES, check_render_mode, render
@@ -97,7 +97,7 @@ class SoloEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         rng = self.np_random
-        state = self.codec.new_state(self.setup, int(rng.integers(2**31)), self.core)
+        state = new_game(self.game, self.codec, self.setup, int(rng.integers(2**31)), self.core)
         self.match = Match(self.codec, state)
         self.seat = int(rng.integers(self.num_players)) if self.seat_option == "random" else self.seat_option
         others = [q for q in range(self.num_players) if q != self.seat]
