@@ -50,7 +50,11 @@ class Browser:
         page.locator("#signup-name").fill(name)
         page.locator("#signup-password").fill("a good password")
         page.locator("#signup-btn").click()
-        expect(page.locator("#status-text")).to_have_text(f"Signed in as {name}.")
+        try:
+            expect(page.locator("#status-text")).to_have_text(f"Signed in as {name}.", timeout=15_000)
+        except AssertionError as e:  # say what the page said
+            error = page.locator("#signup-error")
+            raise AssertionError(f"signing up {name} failed: {error.inner_text() if error.is_visible() else 'no error shown'}") from e
 
     def cookie(self) -> str:
         return next(c["value"] for c in self.page.context.cookies() if c["name"] == "builders_session")
