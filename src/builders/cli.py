@@ -21,16 +21,24 @@ def version_line() -> str:
     """``builders X.Y.Z`` and the core each game runs on (see ``BUILDERS_CORE`` in docs/native.md)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from builders.kingdom.native import available, core_name
+    from builders.core.games import core_name, native_built
+    from builders.core.plugins import plugins
 
     try:
         number = version("builders-games")
     except PackageNotFoundError:
         number = "(not installed)"
-    core = "native core" if core_name() == "native" else "Python engine"
-    built = "built" if available() else "not built"
-    return (f"builders {number}: Kingdom Builder and The Builders: Middle Ages on the {core} "
-            f"(native core {built})")
+    on: dict[str, list[str]] = {}  # the core's words -> the titles of the games on it
+    for game in plugins():
+        core = core_name() if game.native else "python"
+        on.setdefault("native core" if core == "native" else "Python engine", []).append(game.title)
+    games = ", ".join(f"{_and(titles)} on the {core}" for core, titles in on.items())
+    return f"builders {number}: {games} (native core {'built' if native_built() else 'not built'})"
+
+
+def _and(titles: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
 def _show_version(value: bool) -> None:

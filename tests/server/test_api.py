@@ -345,13 +345,16 @@ def test_a_failed_save_changes_nothing(tmp_path):
     asyncio.run(main())
 
 
-def test_the_game_types_name_each_games_table_and_guide(api):
+def test_the_game_types_name_each_games_web_modules_colour_and_players(api):
     """The web client learns the games from the server (their plugins), never from a list of its own."""
     types = api.get("/api/game-types").json()
     assert types == [
-        {"name": "kingdom", "title": "Kingdom Builder", "table": "kingdom.js", "guide": "kingdom_guide.js"},
+        {"name": "kingdom", "title": "Kingdom Builder", "table": "kingdom.js", "guide": "kingdom_guide.js",
+         "rules": "kingdom_rules.js", "lobby": "kingdom_lobby.js", "colour": "#2f6fdb",
+         "min_players": 2, "max_players": 4},
         {"name": "middle-ages", "title": "The Builders: Middle Ages", "table": "middle_ages.js",
-         "guide": "middle_ages_guide.js"},
+         "guide": "middle_ages_guide.js", "rules": "middle_ages_rules.js", "lobby": "middle_ages_lobby.js",
+         "colour": "#e0512b", "min_players": 2, "max_players": 4},
     ]
     made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]}).json()
     view = api.get(f"/api/games/{made['id']}/state", headers={"X-Seat-Token": made["seats"][0]["token"]}).json()

@@ -33,17 +33,15 @@ def bench_native(
     runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
     games: int = typer.Option(100, min=1, help="Two-player games per run on the Python engine's side."),
 ) -> None:
-    """Both games' native core beside the Python engines, per CPU second (docs/native.md)."""
-    from builders.kingdom.native import available
+    """Each game's native core beside its Python engine, per CPU second (docs/native.md)."""
+    from builders.core.games import native_built
 
-    if not available():
+    if not native_built():
         typer.echo("error: the native core is not built (make native)", err=True)
         raise typer.Exit(2)
-    from builders.kingdom.native_bench import run
-    from builders.middle_ages.native_bench import run as run_middle_ages
-
-    run(runs=runs, games=games, echo=typer.echo)
-    run_middle_ages(runs=runs, games=max(1, games // 3), echo=typer.echo)
+    for game in plugins():
+        if game.native_bench is not None:
+            game.load("native_bench")(runs=runs, games=games, echo=typer.echo)
 
 
 @app.command("rl")
@@ -51,7 +49,7 @@ def bench_rl(
     runs: int = typer.Option(5, min=1, help="Runs; the median is reported."),
     games: int = typer.Option(20, min=1, help="Games per run, for each game and player count."),
 ) -> None:
-    """Environment steps/s of builders.rl (PettingZoo AEC loop) for both games, and the engine vs
+    """Environment steps/s of builders.rl (PettingZoo AEC loop) for each game, and the engine vs
     observation split. Needs the rl extra."""
     need("rl")
     from builders.rl.bench import run

@@ -9,10 +9,14 @@ import typer
 
 from builders.commands._errors import fail
 from builders.commands._extras import need
+from builders.core.games import game_names
+
+#: the games with an RL kit, in registration order (the first is the default)
+RL_GAMES = game_names("rl")
 
 
 def dataset(
-    game: str = typer.Option("kingdom", help="kingdom or middle-ages."),
+    game: str = typer.Option(RL_GAMES[0], help=f"{' or '.join(RL_GAMES)}."),
     players: int = typer.Option(2, help="Seats per game: 2, 3 or 4."),
     bots: str = typer.Option("random", help="One bot for every seat, or a comma-separated bot per seat: random, "
                              "easy, medium, hard, expert or any agent of docs/ai.md."),
@@ -20,7 +24,8 @@ def dataset(
     seed: int = typer.Option(0, help="Every setup and bot seed is drawn from it."),
     out: Path = typer.Option(..., help="The folder to write records.jsonl and steps.npz into (made if missing)."),
     reward: str = typer.Option("win", help="The reward column: win, zero-sum or margin (docs/rl.md, Rewards)."),
-    max_rounds: int = typer.Option(100, help="The Builders only: a game is cut after this many rounds."),
+    max_rounds: int = typer.Option(100, help="A game whose rules do not bound its length is cut after this many "
+                                   "rounds."),
 ) -> None:
     """Write N self-play games as records (JSON lines) and every decision (observation, mask, action,
     final reward) as numpy arrays, for imitation and offline learning."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from importlib import import_module
 from typing import Any
 
 from builders.core.errors import BuildersError
@@ -55,9 +56,25 @@ def on_python(state: Any) -> Any:
     return state if to_python is None else to_python()
 
 
-def game_names() -> list[str]:
-    """The names of the registered games."""
-    return [p.name for p in plugins()]
+def native_built() -> bool:
+    """Whether the native core (the module ``builders_native``, of every game that has one) is installed."""
+    try:
+        import_module("builders_native")
+    except ImportError:
+        return False
+    return True
+
+
+def core_name() -> str:
+    """The core the games with a native core run on now: "native" or "python" (CoreError for a bad
+    ``BUILDERS_CORE``; "python" when it asks for a native core that is not built)."""
+    return "native" if native_built() and native_wanted(True) else "python"
+
+
+def game_names(having: str | None = None) -> list[str]:
+    """The names of the registered games, in registration order; with ``having`` (a part of the plugin:
+    "rl", "ai"...), of those that have it."""
+    return [p.name for p in plugins() if having is None or getattr(p, having) is not None]
 
 
 def get_game(name: str) -> Game:

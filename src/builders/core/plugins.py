@@ -59,8 +59,21 @@ class GamePlugin:
     #: first game), ``GAME_STEPS`` (the guide of any other game) and ``FIRST_SETUP`` (the setup of a first
     #: game, or null); "": the game has no guide
     web_guide: str = ""
+    #: the rules page's part of the game (as ``web_table``): exports ``rules()``, the game's rules as an
+    #: element whose id is the game's name, and optionally ``shortTitle()`` (its name on the page's links)
+    #: and ``guideLabel()`` (the button that starts a first game with its guide); "": the page names the
+    #: game and says its rules are not there
+    web_rules: str = ""
+    #: the lobby's part of the game (as ``web_table``): exports, each optional, ``blurb()`` (a line on what
+    #: the game is), ``art()`` (its picture in the game choice) and ``setupForm(seed)`` (the form of its
+    #: setup choices: ``{element, read(seed)}``, see docs/architecture.md); "": the lobby offers the game
+    #: by its title, with a seed as its only choice
+    web_lobby: str = ""
     #: the other static files of ``builders/web/static`` that belong to the game (modules its table imports)
     web_files: tuple[str, ...] = ()
+    #: the game's colour in the web client (its line on a player's rating chart), a CSS colour; "": one
+    #: of the palette's
+    colour: str = ""
     #: a package whose folder holds the game's own web files, for a game packaged on its own: the
     #: server serves them at ``/static/games/<name>/``
     web_dir: str | None = None
@@ -68,6 +81,12 @@ class GamePlugin:
     commands: str | None = None
     #: ``run(runs, games, echo)``: the game's speed benchmark (``builders bench <name>``)
     bench: str | None = None
+    #: whether the game has a native core (in the module ``builders_native``): its games run on the core
+    #: ``BUILDERS_CORE`` asks for (:func:`builders.core.games.core_name`), else on its Python engine
+    native: bool = False
+    #: ``run(runs, games, echo)``: the game's native core beside its Python engine (``builders bench
+    #: native``; ``games``: the two-player games of a run on the Python engine's side, as the game reads it)
+    native_bench: str | None = None
     #: the modules of other layers that belong to the game (its AI and RL kits, its commands)
     modules: tuple[str, ...] = field(default=())
 

@@ -3,9 +3,9 @@
 ``write_dataset`` plays ``games`` games with one bot per seat and writes into a folder:
 
 * ``records.jsonl``: one game record a line (the project's record format, :mod:`builders.core.record`),
-  which ``builders kingdom replay`` and :func:`builders.core.record.replay` replay exactly;
-* ``steps.npz``: one row per decision of the environments (a Kingdom Builder tile is two or three
-  decisions, as in the environments), numpy arrays of equal length read by ``numpy.load`` (and by
+  which the games' ``replay`` commands and :func:`builders.core.record.replay` replay exactly;
+* ``steps.npz``: one row per decision of the environments (an action the encoding factors into picks
+  is several decisions, as in the environments), numpy arrays of equal length read by ``numpy.load`` (and by
   pandas through numpy) without extras. The layout is in docs/rl.md ("Datasets").
 """
 

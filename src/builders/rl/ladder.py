@@ -33,7 +33,7 @@ class PolicyAgent:
     """An agent that plays by a trained MaskablePPO model (sb3-contrib) of the environments' flat
     observations: its most likely legal index at each decision, picks included."""
 
-    def __init__(self, path: str | Path, game: str = "kingdom", players: int = 2):
+    def __init__(self, path: str | Path, game: str, players: int = 2):
         from sb3_contrib import MaskablePPO
 
         self.model = MaskablePPO.load(str(path), device="cpu")

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 
 from builders.core.messages import msg
-from builders.core.plugins import plugins
+from builders.core.plugins import GamePlugin, plugins
 from builders.server.accounts import Accounts
 from builders.server.analysis import Analyses
 from builders.server.clocks import Clocks, initial as initial_clock
@@ -19,6 +19,14 @@ from builders.server.ratings import check_claim, check_rated
 from builders.server.routes_common import GameId, Token, client_address
 from builders.server.schemas import Created, CreateGame, GameType, Join, Joined, Summary
 from builders.server.seats import account_for_seat_claim
+
+
+def game_type(game: GamePlugin) -> dict[str, Any]:
+    """What the web client needs of a game: its names, web modules, colour and player counts."""
+    engine = game.load("game")
+    return {"name": game.name, "title": game.title, "table": game.web_table, "guide": game.web_guide,
+            "rules": game.web_rules, "lobby": game.web_lobby, "colour": game.colour,
+            "min_players": engine.min_players, "max_players": engine.max_players}
 
 
 def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks: Clocks,
@@ -70,7 +78,7 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
     @r.get("/api/game-types", response_model=list[GameType], tags=["games"],
            summary="The games this server plays, in the registry's order")
     async def game_types() -> list[dict[str, Any]]:
-        return [{"name": p.name, "title": p.title, "table": p.web_table, "guide": p.web_guide} for p in plugins()]
+        return [game_type(p) for p in plugins()]
 
     @r.get("/api/games", response_model=list[Summary], tags=["games"], summary="List games, newest first")
     async def list_games(status: Literal["open", "running", "finished"] | None = Query(None)):

@@ -242,8 +242,15 @@ class GameType(BaseModel):
     """A game this server plays (its plugin)."""
     name: str = Field(description="its registry name, the `game` of a new game")
     title: str
-    table: str = Field(description="the web client's module that draws its table")
+    table: str = Field(description="the web client's module that draws its table (empty: none, the game is "
+                                   "played through the API alone)")
     guide: str = Field(description="the web client's module of its guide (empty: none)")
+    rules: str = Field(description="the web client's module of its part of the rules page (empty: none)")
+    lobby: str = Field(description="the web client's module of its part of the lobby: what it is, its picture, "
+                                   "its setup form (empty: none)")
+    colour: str = Field(description="its colour in the web client, a CSS colour (empty: one of the palette's)")
+    min_players: int
+    max_players: int
 
 
 class Summary(BaseModel):
