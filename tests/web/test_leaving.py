@@ -60,7 +60,8 @@ def test_resigning_asks_first_ends_a_game_of_two_and_tells_the_other(new_page, a
     ann.locator("#resign-confirm").click()
     expect(ann.locator("body")).to_have_attribute("data-status", "finished")
     expect(ben.locator("body")).to_have_attribute("data-status", "finished")
-    expect(ben.locator(".toast", has_text="Ann resigned.")).to_be_visible()
+    expect(ben.locator("#log li.event-line")).to_have_text("Ann resigned.")
+    expect(ben.locator("#event-news")).to_have_text("Ann resigned.")
     shots(ben, "the-other-resigned")
     summary = api.get(f"/api/games/{gid}").json()
     assert summary["result"]["winners"] == [1] and summary["result"]["resigned"] == [0]

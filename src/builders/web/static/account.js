@@ -32,7 +32,8 @@ function updateTitle() {
   document.title = count ? `(${count}) ${own}` : own;
 }
 
-function notifyWanted() {
+/** Whether this browser wants alerts (the top bar's "Alerts", the table's "Notify me"). */
+export function notifyWanted() {
   try {
     return localStorage.getItem(NOTIFY_KEY) === "1";
   } catch (err) {
@@ -68,19 +69,26 @@ function announce(game) {
   }
 }
 
-async function toggleNotify(button) {
-  if (notifyWanted()) {
-    localStorage.setItem(NOTIFY_KEY, "0");
-  } else {
-    if ("Notification" in window && Notification.permission === "default") {
-      try {
-        await Notification.requestPermission();
-      } catch (err) {
-        /* ignore */
-      }
-    }
-    localStorage.setItem(NOTIFY_KEY, "1");
+/** Alerts on or off, kept in this browser; turning them on asks the browser's permission (only ever
+from the click that chose it). Every toggle of the page follows ("builders:notify"). */
+export async function setNotify(on) {
+  try {
+    localStorage.setItem(NOTIFY_KEY, on ? "1" : "0");
+  } catch (err) {
+    /* private mode */
   }
+  document.dispatchEvent(new CustomEvent("builders:notify", { detail: notifyWanted() }));
+  if (on && "Notification" in window && Notification.permission === "default") {
+    try {
+      await Notification.requestPermission();  // (the person may take their time to answer)
+    } catch (err) {
+      /* ignore */
+    }
+  }
+  return notifyWanted();
+}
+
+function showNotify(button) {
   button.setAttribute("aria-pressed", notifyWanted() ? "true" : "false");
   button.textContent = notifyWanted() ? t("account.alerts_on") : t("account.alerts_off");
 }
@@ -183,7 +191,8 @@ export function mountAccount() {
   const bar = document.querySelector(".topbar");
   if (!bar || box) return;
   const notify = el("button", { type: "button", class: "btn small ghost", id: "notify-btn", "aria-pressed": notifyWanted() ? "true" : "false", title: t("account.alerts_title") }, notifyWanted() ? t("account.alerts_on") : t("account.alerts_off"));
-  notify.addEventListener("click", () => toggleNotify(notify));
+  notify.addEventListener("click", () => setNotify(!notifyWanted()));
+  document.addEventListener("builders:notify", () => showNotify(notify));
   const waitingBtn = el("button", { type: "button", class: "btn small", id: "waiting-btn", "aria-haspopup": "true", "aria-expanded": "false", "aria-controls": "waiting-list", title: t("account.waiting_title") },
     el("span", { id: "waiting-label", text: t("account.your_games") }),
     el("span", { id: "waiting-paren" }));

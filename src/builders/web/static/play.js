@@ -5,7 +5,7 @@ import {
   rememberGame, applySeatColours, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText, seatName,
   ensureSession, currentSession, setSession, t, botLevel, ratedBadge,
 } from "./api.js";
-import { mountAccount, setBaseTitle, setChatUnread } from "./account.js";
+import { mountAccount, notifyWanted, setBaseTitle, setChatUnread, setNotify } from "./account.js";
 import { loadTable } from "./tables.js";
 import { Guide } from "./tutorial.js";
 import { fetchHint, markMove, clearMarks, percent } from "./analysis.js";
@@ -376,8 +376,19 @@ const soundBox = el("input", { type: "checkbox", id: "move-sounds", checked: sou
     /* private mode */
   }
 } });
+// "Notify me": a notification from the browser while this tab is out of sight (another tab, minimised)
+// when a seat runs out of time or resigns, or it becomes your turn. Off unless chosen; the browser's
+// permission is asked for only by that click. The same choice as the top bar's "Alerts" (account.js).
+const notifyBox = el("input", { type: "checkbox", id: "notify-away", checked: notifyWanted(), onchange: async (e) => {
+  const on = await setNotify(e.target.checked);
+  if (on && "Notification" in window && Notification.permission === "denied") toast(t("log.notify_blocked"), "info", 6000);
+} });
+document.addEventListener("builders:notify", (e) => { notifyBox.checked = Boolean(e.detail); });
 const logBox = el("section", { class: "panel log-panel" },
-  el("h3", { class: "log-head" }, t("log.title"), el("label", { class: "small muted sound-toggle" }, soundBox, ` ${t("log.sound")}`)),
+  el("h3", { class: "log-head" }, t("log.title"),
+    el("span", { class: "log-toggles" },
+      el("label", { class: "small muted sound-toggle" }, soundBox, ` ${t("log.sound")}`),
+      el("label", { class: "small muted sound-toggle", title: t("log.notify_title") }, notifyBox, ` ${t("log.notify")}`))),
   el("ol", { class: "log", id: "log" }));
 // the side column below the table's own parts: the log, then the chat
 const sideBox = el("div", { class: "side-extra" }, logBox, chatBox);
@@ -663,6 +674,7 @@ function render(view) {
     document.body.dataset.game = view.game;
   }
   table.update(shown);
+  showNews();
   showHint();
   document.body.dataset.version = String(view.version ?? "");
   document.body.dataset.toMove = view.to_move === null || view.to_move === undefined ? "" : String(view.to_move);
@@ -670,6 +682,7 @@ function render(view) {
   renderLog(shown);
   renderHeader(view);
   showEvents(view);
+  noticeTurn(view);
   guide.update(shown);
   if (view.result && !overSeen) gameOver(view);
 }
@@ -845,7 +858,8 @@ function renderLog(view) {
   }
   // in the order the moves were made: taken-back ones where they were, the moves made instead after them
   logSeen.sort((a, b) => a.seq - b.seq);
-  const keyNow = logSeen.map((x) => `${x.entry.n}${x.undone ? "u" : ""}`).join(",") + (view.result ? "!" : "");
+  const events = view.events || [];
+  const keyNow = logSeen.map((x) => `${x.entry.n}${x.undone ? "u" : ""}`).join(",") + `|${events.length}` + (view.result ? "!" : "");
   // announce what is new (not on the first load)
   if (lastAnnounced !== null) {
     for (const entry of fresh) if (entry.n > lastAnnounced) say(entryWords(view, entry));
@@ -857,6 +871,21 @@ function renderLog(view) {
   lastAnnounced = entries.length ? entries[entries.length - 1].n : 0;
   if (list.dataset.key === keyNow) return;
   list.replaceChildren();
+  // the events (a timeout, a resignation, a seat handed over or taken back), each after the move it followed
+  const lastN = entries.length ? entries[entries.length - 1].n : 0;
+  const eventsAfter = new Map();
+  events.forEach((event, i) => {
+    const at = Math.min(Math.max(0, event.after), lastN);
+    eventsAfter.set(at, [...(eventsAfter.get(at) || []), [event, i]]);
+  });
+  const eventLines = (n) => {
+    for (const [event, i] of eventsAfter.get(n) || []) {
+      list.appendChild(el("li", { class: "event-line", "data-event": i, "data-kind": event.kind, "data-seat": event.seat },
+        el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[event.seat] || "#999" } }),
+        el("span", { text: eventText(view, event) })));
+    }
+  };
+  eventLines(0);
   for (const x of logSeen) {
     const { entry } = x;
     const text = entryWords(view, entry);
@@ -873,8 +902,9 @@ function renderLog(view) {
     li.addEventListener("focus", on);
     li.addEventListener("blur", off);
     list.appendChild(li);
+    if (!x.undone) eventLines(entry.n);
   }
-  if (!logSeen.length) list.appendChild(el("li", { class: "muted", text: t("log.empty") }));
+  if (!logSeen.length && !events.length) list.appendChild(el("li", { class: "muted", text: t("log.empty") }));
   if (view.result) {
     list.appendChild(el("li", { class: "game-over-line", id: "game-over-line" },
       el("strong", { text: `${t("common.game_over")} ` }), winnersText(view.result, view.seats, playingSeat(view))));
@@ -1064,26 +1094,90 @@ async function takeBack() {
 }
 
 // What happened to a seat besides its moves (a timeout, a resignation, a seat handed over or taken
-// back): a notice for everyone at the table, said aloud, once per event.
+// back), in words: a line of the log, and while it is news a part of the banner; said aloud, and a
+// notification while the page is out of sight (if chosen).
+function eventText(view, event) {
+  // the person by their name (or the seat's colour), said the same on every page: the seat may be a bot's now
+  const info = (view.seats || []).find((s) => s.seat === event.seat) || {};
+  const name = info.name || SEAT_NAMES[event.seat] || t("seat.numbered", { seat: String(event.seat) });
+  const level = event.bot ? t(`bot.level.${event.bot}`) : "";
+  // a seat that lost by it is marked resigned (a timeout in a rated game); else its bot plays on for it
+  const lost = Boolean(info.resigned);
+  if (event.kind === "timeout") {
+    if (!lost) return t("event.timeout_bot", { name, level });
+    return event.bot ? t("event.timeout_lost_bot", { name, level }) : t("event.timeout_lost", { name });
+  }
+  if (event.kind === "resigned") return event.bot ? t("event.resigned_bot", { name, level }) : t("event.resigned", { name });
+  if (event.kind === "handed_over") return t("event.handed_over", { name, level });
+  return t("event.took_back", { name });
+}
+
+// the banner says the latest event for a while (the table draws its banner again at each view)
+const NEWS_MS = 20000;
+let news = null; // {text, until}
+let newsTimer = null;
+function showNews() {
+  const old = document.getElementById("event-news");
+  const banner = document.getElementById("turn-banner");
+  if (!news || Date.now() > news.until || !banner) {
+    if (old) old.remove();
+    return;
+  }
+  const line = el("span", { class: "event-news", id: "event-news", text: news.text });
+  if (old) old.remove();
+  banner.appendChild(line);
+}
+function tellNews(text, ms = NEWS_MS) {
+  news = { text, until: Date.now() + ms };
+  showNews();
+  clearTimeout(newsTimer);
+  newsTimer = setTimeout(showNews, ms + 50);
+}
+
+// A notification from the browser, only while this page is out of sight and if chosen.
+function notifyAway(title, body, tag) {
+  if (!document.hidden || !notifyWanted() || !("Notification" in window) || Notification.permission !== "granted") return;
+  try {
+    const note = new Notification(title, { body, tag });
+    note.onclick = () => {
+      window.focus();
+      note.close();
+    };
+  } catch (err) {
+    /* notifications refused by the browser */
+  }
+}
+
+function gameTitle(view) {
+  return GAME_TITLES[view.game] || view.game;
+}
+
 let eventsSeen = null;
 function showEvents(view) {
   const events = view.events || [];
-  if (eventsSeen === null) {  // those of before the page opened are not news
+  if (eventsSeen === null) {  // those of before the page opened are in the log; the latest is news a while
     eventsSeen = events.length;
+    const last = events[events.length - 1];
+    const age = last ? Date.now() - last.at * 1000 : Infinity;
+    if (age >= 0 && age < NEWS_MS) tellNews(eventText(view, last), NEWS_MS - age);
     return;
   }
-  for (const event of events.slice(eventsSeen)) {
-    const name = seatName(view.seats, event.seat, view.seat);
-    const level = event.bot ? t(`bot.level.${event.bot}`) : "";
-    let text;
-    if (event.kind === "timeout") text = event.bot && !view.result ? t("event.timeout_bot", { name, level }) : t("event.timeout_lost", { name });
-    else if (event.kind === "resigned") text = t("event.resigned", { name });
-    else if (event.kind === "handed_over") text = t("event.handed_over", { name, level });
-    else text = t("event.took_back", { name });
-    toast(text, "info", 6000);
+  events.slice(eventsSeen).forEach((event, i) => {
+    const text = eventText(view, event);
+    tellNews(text);
     say(text);
-  }
+    notifyAway(text, gameTitle(view), `${gameId}:event:${eventsSeen + i}`);
+  });
   eventsSeen = events.length;
+}
+
+// It became this page's turn while the page is out of sight: a notification (if chosen).
+let turnSeen = null;
+function noticeTurn(view) {
+  const mine = playingSeat(view);
+  const now = mine !== null && mine === view.to_move && !view.result;
+  if (turnSeen === false && now) notifyAway(t("play.your_turn"), t("account.notify_body", { game: gameTitle(view) }), gameId);
+  turnSeen = now;
 }
 
 function switchSeat(newSeat) {
