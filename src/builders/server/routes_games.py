@@ -6,6 +6,7 @@ import asyncio
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
+from sqlalchemy import select
 
 from builders.core.messages import msg
 from builders.core.plugins import GamePlugin, plugins
@@ -17,7 +18,8 @@ from builders.server.guard import Limits
 from builders.server.privacy import visible
 from builders.server.ratings import check_claim, check_rated
 from builders.server.routes_common import GameId, Token, client_address
-from builders.server.schemas import Created, CreateGame, GameType, Join, Joined, Summary
+from builders.server.models import GameRow, SeatOwnerRow
+from builders.server.schemas import Created, CreateGame, FirstGame, GameName, GameType, Join, Joined, Summary
 from builders.server.seats import account_for_seat_claim
 
 
@@ -27,6 +29,30 @@ def game_type(game: GamePlugin) -> dict[str, Any]:
     return {"name": game.name, "title": game.title, "table": game.web_table, "guide": game.web_guide,
             "rules": game.web_rules, "lobby": game.web_lobby, "colour": game.colour,
             "min_players": engine.min_players, "max_players": engine.max_players}
+
+
+def first_game_of(service: GameService, account: int, game: str) -> str | None:
+    """The first game of ``game`` (started from the guide) that ``account`` plays and is not over, if
+    any: a person's first game follows them from browser to browser."""
+    query = (select(GameRow.id, GameRow.options)
+             .join(SeatOwnerRow, SeatOwnerRow.game_id == GameRow.id)
+             .where(SeatOwnerRow.account_id == account, GameRow.game == game, GameRow.status != "finished")
+             .order_by(GameRow.created.desc(), GameRow.id))
+    with service.store.engine.connect() as conn:
+        for row in conn.execute(query):
+            if (row.options or {}).get("first_game"):
+                return row.id
+    return None
+
+
+def check_first_game(body: CreateGame, creator: int | None) -> None:
+    """A first game is an account's (a guest's too), private, with one seat of theirs and bots."""
+    if creator is None:
+        raise ApiError(401, msg("a first game is kept for an account: sign in or play as a guest first"))
+    people = [seat for seat in body.seats if seat.type == "human"]
+    if not body.private or body.rated or len(people) != 1 or people[0].open or people[0].invite \
+            or people[0].user is not None:
+        raise ApiError(400, msg("a first game is private, with one seat of yours and bots in the others"))
 
 
 def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks: Clocks,
@@ -43,6 +69,8 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
         if body.hints and body.rated:
             raise ApiError(400, msg("a rated game has no hints: leave hints out or make the game unrated"))
         check_rated(body, who.account)
+        if body.first_game:
+            check_first_game(body, creator)
 
         def find_user(name: str) -> int | None:
             found = accounts.by_username(name)
@@ -53,6 +81,8 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
             extra["rated"] = True
         if body.hints:
             extra["hints"] = True
+        if body.first_game:
+            extra["first_game"] = True
         address = client_address(request)
         # a few games waiting for players and a few dozen going on per creator, by account and by
         # address (guest accounts cost nothing)
@@ -63,6 +93,11 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
             # per creator (account and address) and on the server
             extra.update(bots_only=True, address=address)
         async with creating:
+            if body.first_game:  # one at a time: the one going on is opened again, on any browser
+                going = await asyncio.to_thread(first_game_of, service, creator, body.game)
+                if going is not None:
+                    raise ApiError(409, msg("you have a first game of this game going on already: {link}",
+                                            link=f"/play/{going}"))
             await asyncio.to_thread(service.check_caps, creator, address, limits.games_waiting_per_creator,
                                     limits.games_per_creator, opening)
             if bots_only:
@@ -74,6 +109,14 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
         if body.clock:
             clocks.changed(service.live[created["id"]])
         return created
+
+    @r.get("/api/account/first-game/{game}", response_model=FirstGame, tags=["accounts"],
+           summary="Your first game of this game (started from the guide) still going on, if any")
+    async def first_game(request: Request, game: GameName) -> dict[str, Any]:
+        who = accounts.identify(request)
+        if who.account is None:
+            return {"id": None}
+        return {"id": await asyncio.to_thread(first_game_of, service, who.account.id, game)}
 
     @r.get("/api/game-types", response_model=list[GameType], tags=["games"],
            summary="The games this server plays, in the registry's order")

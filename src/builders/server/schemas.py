@@ -171,6 +171,9 @@ class CreateGame(_Strict):
                                            "game)")
     resign_bot: Level = Field("easy", description="in a game of 3 or 4, the bot that plays the turns of a seat "
                                                   "whose player resigned (the others play on)")
+    first_game: bool = Field(False, description="a first game from the guide: private, one seat of yours and bots "
+                                               "in the others; one of each game at a time per account (see "
+                                               "/api/account/first-game/{game})")
     colours: list[Text("colour", 40)] | None = Field(None, max_length=4,  # type: ignore[valid-type]
                                                       description="the colour of each seat, in seat order, each "
                                       "a different one of red, blue, white, black, yellow, purple, pink, teal (none: "
@@ -284,6 +287,10 @@ class MyGame(Summary):
     waiting: bool = Field(description="it is one of your seats' turn")
 
 
+class FirstGame(BaseModel):
+    id: str | None = Field(description="your first game of this game still going on (null: none)")
+
+
 class WaitingGame(BaseModel):
     id: str
     game: GameName
@@ -376,6 +383,7 @@ class View(BaseModel):
     events: list[GameEvent] = Field([], description="timeouts, resignations and seats handed over or taken back")
     rating_changes: list[RatingChange] | None = Field(None, description="a finished rated game's rating changes")
     can_abort: bool = Field(False, description="the game may still be aborted (not every person has moved)")
+    first_game: bool = Field(False, description="a first game started from the guide (its walkthrough is shown)")
     rated: bool = Field(False, description="a rated game (its result moves the players' ratings)")
     guide: str = Field("", description="the web client's module of the game's guide (its plugin's web_guide; "
                                        "empty: none)")

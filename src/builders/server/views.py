@@ -113,6 +113,7 @@ class Views:
                 "events": live.options.get("events") or [],
                 "rating_changes": summary["rating_changes"],
                 "can_abort": abort_refusal(live) is None,
+                "first_game": bool(live.options.get("first_game")),
                 "rated": summary["rated"],
                 "hints": summary["hints"],
                 "colours": summary["colours"],

@@ -13,8 +13,6 @@ function loadGuide(name) {
 }
 
 const KEY = "builders.guide";
-// the first game of each game started from "First game": {game: {id, link}}, reopened while unfinished
-const FIRST_KEY = "builders.firstGame";
 
 function load() {
   try {
@@ -32,53 +30,40 @@ function save(all) {
   }
 }
 
-function firstGames() {
-  try {
-    return JSON.parse(localStorage.getItem(FIRST_KEY) || "{}") || {};
-  } catch (err) {
-    return {};
-  }
-}
-
-// The first game of ``game`` this browser started and has not finished (null: none, or gone).
-async function unfinishedFirstGame(game) {
-  const kept = firstGames()[game];
-  if (!kept || !kept.id || !kept.link) return null;
-  try {
-    const summary = await api(`/api/games/${encodeURIComponent(kept.id)}`);
-    if (summary.result || ["finished", "aborted"].includes(summary.status)) return null;
-    return kept;
-  } catch (err) {
-    return null;  // gone (or no longer this browser's)
-  }
+// This account's first game of ``game`` still going on (null: none): kept by the server, so it is the
+// same game on every browser of the person (a guest is an account too).
+async function firstGameGoingOn(game) {
+  return (await api(`/api/account/first-game/${encodeURIComponent(game)}`)).id;
 }
 
 // Starts a guided game (the recommended first setup against an easy bot) and opens its table: a
 // private one (no other player needs to see it in the lobby), and the same one again while it is
-// unfinished.
+// unfinished, from any browser of the person.
 export async function startGuidedGame(game) {
   await ensureSession();
-  const open = await unfinishedFirstGame(game);
-  if (open) {
-    location.href = open.link;
+  const going = await firstGameGoingOn(game);
+  if (going) {
+    location.href = `/play/${encodeURIComponent(going)}`;
     return;
   }
-  const body = { game, private: true, seats: [{ type: "human" }, { type: "bot", level: "easy" }] };
+  const body = { game, private: true, first_game: true, seats: [{ type: "human" }, { type: "bot", level: "easy" }] };
   const type = (await api("/api/game-types")).find((g) => g.name === game);
   const first = type && type.guide ? (await loadGuide(type.guide)).FIRST_SETUP : null;
   if (first) body.setup = first;
-  const created = await api("/api/games", { method: "POST", body });
+  let created;
+  try {
+    created = await api("/api/games", { method: "POST", body });
+  } catch (err) {
+    // started meanwhile on another browser of the person: that one
+    const made = err.status === 409 ? await firstGameGoingOn(game) : null;
+    if (!made) throw err;
+    location.href = `/play/${encodeURIComponent(made)}`;
+    return;
+  }
   const all = load();
   all[created.id] = { step: 0, on: true, first: true };
   save(all);
-  const me = (created.seats || []).find((s) => s.seat === 0) || {};
-  const link = `/play/${encodeURIComponent(created.id)}${me.token ? `#seat=0&token=${encodeURIComponent(me.token)}` : ""}`;
-  try {
-    localStorage.setItem(FIRST_KEY, JSON.stringify({ ...firstGames(), [game]: { id: created.id, link } }));
-  } catch (err) {
-    /* private mode: the next click makes a new first game */
-  }
-  location.href = link;
+  location.href = `/play/${encodeURIComponent(created.id)}`;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -105,15 +90,20 @@ export class Guide {
     save(all);
   }
 
+  // a game started as a first game (the server says so: on any browser of the person)
+  get first() {
+    return Boolean((this.view && this.view.first_game) || (this.state || {}).first);
+  }
+
   // the first-game walkthrough only in a game started as a first game; in any other the guide to it
   steps() {
     if (!this.module) return [];
-    return (this.state || {}).first ? this.module.FIRST_STEPS : this.module.GAME_STEPS;
+    return this.first ? this.module.FIRST_STEPS : this.module.GAME_STEPS;
   }
 
   // from the table's "Guide" button: start again from the first step
   restart() {
-    this.state = { step: 0, on: true, first: Boolean((this.state || {}).first) };
+    this.state = { step: 0, on: true, first: this.first };
     if (this.view) this.update(this.view);
   }
 
@@ -125,6 +115,10 @@ export class Guide {
 
   update(view) {
     this.view = view;
+    // a first game opened on a browser that has not shown its guide yet: the walkthrough starts here too
+    if (!this.state && view.first_game && view.seat !== null && view.seat !== undefined && !view.result) {
+      this.state = { step: 0, on: true, first: true };
+    }
     const st = this.state;
     if (!st || !st.on || view.seat === null || view.seat === undefined || !view.guide) {
       this.hide();
@@ -158,7 +152,7 @@ export class Guide {
     const step = steps[k];
     const next = el("button", { type: "button", class: "btn btn-primary", id: "guide-next", onclick: () => this.advance() }, step.last ? t("guide.finish") : t("guide.next"));
     const small = Boolean(st.small);
-    const box = el("aside", { class: `guide${small ? " minimised" : ""}`, id: "guide", role: "region", "aria-label": t(st.first ? "guide.label" : "guide.label_game"), "data-step": k, "data-first": st.first ? "1" : "0" },
+    const box = el("aside", { class: `guide${small ? " minimised" : ""}`, id: "guide", role: "region", "aria-label": t(this.first ? "guide.label" : "guide.label_game"), "data-step": k, "data-first": this.first ? "1" : "0" },
       el("div", { class: "guide-top" },
         el("span", { class: "guide-step", text: t("guide.step", { n: k + 1, of: steps.length }) }),
         el("button", {
@@ -196,7 +190,7 @@ export class Guide {
   }
 
   finish(text) {
-    this.state = { step: this.steps().length, on: false, done: true, first: Boolean((this.state || {}).first) };
+    this.state = { step: this.steps().length, on: false, done: true, first: this.first };
     this.hide();
     toast(text, "info", 5000);
   }
