@@ -31,6 +31,17 @@ def create(client, game="kingdom", seed=3, seats=None):
     return r.json()["id"], {s["seat"]: s.get("token") for s in r.json()["seats"]}
 
 
+def socket_refusal(ws, token: str, action: str) -> dict:
+    """The error a seat's socket ``ws`` answers ``action`` with (after its hello as ``token``)."""
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    assert json.loads(ws.recv(timeout=10))["type"] == "state"
+    ws.send(json.dumps({"type": "action", "action": action}))
+    answer = json.loads(ws.recv(timeout=10))
+    while answer["type"] != "error":
+        answer = json.loads(ws.recv(timeout=10))
+    return answer
+
+
 # -- refusals: 400, 401, 403, 404, 409, 422, 429 -------------------------------------------------
 NO_GAME = {"en": "there is no game 'NoSuch12'", "de": "es gibt keine Partie 'NoSuch12'",
            "fr": "il n'y a pas de partie 'NoSuch12'"}
@@ -291,13 +302,7 @@ def test_an_illegal_kingdom_builder_action_is_refused_in_each_language_over_http
              no_tile[lang], "you have no {tile} tile", {"tile": "paddock"})
     # a seat's socket in German: the same refusal, in German, with its key
     with connect(f"{server.ws_url}/ws/games/{gid}?lang=de") as ws:
-        ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
-        assert json.loads(ws.recv(timeout=10))["type"] == "state"
-        ws.send(json.dumps({"type": "action", "action": "build 0,0"}))
-        answer = json.loads(ws.recv(timeout=10))
-        while answer["type"] != "error":
-            answer = json.loads(ws.recv(timeout=10))
-        assert answer == {"type": "error", "code": 400, "message": wrong_terrain["de"],
+        assert socket_refusal(ws, tokens[0], "build 0,0") == {"type": "error", "code": 400, "message": wrong_terrain["de"],
                           "key": "hex {hex} is not {terrain} (the played terrain)",
                           "params": {"hex": "0,0", "terrain": "grass"}}
     # nothing changed

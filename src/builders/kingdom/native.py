@@ -263,9 +263,9 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
                 del forced[:value]
                 return
             if status == -1:
-                raise IllegalAction(f"{forced[value]!r} is not a terrain card (expected one of {', '.join(TERRAINS)})")
+                raise notation.bad_draw(forced[value], in_deck=False)
             if status == -2:
-                raise IllegalAction(f"no {forced[value]} card is left in the deck to draw")
+                raise notation.bad_draw(forced[value], in_deck=True)
         py = self._python()
         if py.over:
             check_not_over(py)
@@ -334,8 +334,8 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
         return from_python(self.to_python().resample_hidden(seat, rng))
 
     def preview_turn(self, seat: int, terrain: int) -> NativeKingdomState:
-        """As ``KingdomState.preview_turn``, on the native core."""
-        return from_python(self.to_python().preview_turn(seat, terrain))
+        """As ``KingdomState.preview_turn``, on the native core (made there: ``preview``)."""
+        return self.preview(seat, terrain)
 
     def scoring_hexes(self, seat: int, card: str) -> list[tuple[int, int]]:
         return self._python().scoring_hexes(seat, card)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from builders.core.errors import IllegalAction
+from builders.core.messages import msg
 
 VERBS = ("build", "oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock", "end")
 BUILD, ORACLE, FARM, OASIS, TOWER, TAVERN, BARN, HARBOR, PADDOCK, END_CODE = range(10)
@@ -57,42 +58,52 @@ def to_string(action: int) -> str:
 
 
 _HEX = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
-_EXPECTED = "expected build, oracle, farm, oasis, tower, tavern, barn, harbor, paddock or end"
+
+
+def bad_draw(name: object, in_deck: bool) -> IllegalAction:
+    """The error of a recorded terrain draw that cannot be made: ``name`` is no terrain card
+    (``in_deck`` False), or none of it is left in the deck."""
+    if not in_deck:
+        return IllegalAction(msg("{name!r} is not a terrain card (expected one of grass, canyon, desert, flower, "
+                                 "forest)", name=name))
+    return IllegalAction(msg("no {name} card is left in the deck to draw", name=name))
 
 
 def parse_hex(text: str) -> int:
     """The index of hex ``"R,C"``; IllegalAction if it is malformed or off the map."""
     m = _HEX.match(text)
     if not m:
-        raise IllegalAction(f"{text.strip()!r} is not a hex (expected R,C, for example 3,7)")
+        raise IllegalAction(msg("{text!r} is not a hex (expected R,C, for example 3,7)", text=text.strip()))
     r, c = int(m.group(1)), int(m.group(2))
     if not (0 <= r < 20 and 0 <= c < 20):
-        raise IllegalAction(f"hex {r},{c} is off the map")
+        raise IllegalAction(msg("hex {hex} is off the map", hex=f"{r},{c}"))
     return r * 20 + c
 
 
 def parse(text: str) -> int:
     """Parse one action (syntax and map bounds only; legality is the state's business)."""
     if not isinstance(text, str):
-        raise IllegalAction(f"an action is a string, not {type(text).__name__}")
+        raise IllegalAction(msg("an action is a string, not {type}", type=type(text).__name__))
     s = text.strip()
     verb, _, rest = s.partition(" ")
     code = CODE_OF_VERB.get(verb)
     if code is None:
-        raise IllegalAction(f'"{s}" is not an action ({_EXPECTED})')
+        raise IllegalAction(msg('"{text}" is not an action (expected build, oracle, farm, oasis, tower, tavern, barn, '
+                                'harbor, paddock or end)', text=s))
     rest = rest.strip()
     if code == END_CODE:
         if rest:
-            raise IllegalAction(f"\"end\" takes nothing after it, not {rest!r}")
+            raise IllegalAction(msg('"end" takes nothing after it, not {rest!r}', rest=rest))
         return END
     if not rest:
-        what = "R,C>R,C" if code in TWO_HEX else "R,C"
-        raise IllegalAction(f"\"{verb}\" needs a hex: {verb} {what}")
+        raise IllegalAction(msg('"{verb}" needs a hex: {verb} {form}', verb=verb,
+                                form="R,C>R,C" if code in TWO_HEX else "R,C"))
     if code in TWO_HEX:
         src_text, sep, dst_text = rest.partition(">")
         if not sep:
-            raise IllegalAction(f"\"{verb}\" moves a settlement: {verb} R,C>R,C (from > to), not {rest!r}")
+            raise IllegalAction(msg('"{verb}" moves a settlement: {verb} R,C>R,C (from > to), not {rest!r}',
+                                    verb=verb, rest=rest))
         return encode(code, parse_hex(dst_text), parse_hex(src_text))
     if ">" in rest:
-        raise IllegalAction(f"\"{verb}\" builds on one hex: {verb} R,C, not {rest!r}")
+        raise IllegalAction(msg('"{verb}" builds on one hex: {verb} R,C, not {rest!r}', verb=verb, rest=rest))
     return encode(code, parse_hex(rest))

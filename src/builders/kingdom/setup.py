@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from builders.core.errors import InvalidSetup
+from builders.core.messages import msg
 from builders.core.rng import Rng, seed_from
 from builders.kingdom.board import get_board
 from builders.kingdom.checks import (  # noqa: F401  (check_* are part of this module's interface)
@@ -30,19 +31,21 @@ FULL_DECK = [t for t in TERRAINS for _ in range(5)]
 def normalize_setup(setup: Any) -> dict[str, Any]:
     """A checked copy of ``setup`` with every default filled in but the deck; InvalidSetup if wrong."""
     if not isinstance(setup, Mapping):
-        raise InvalidSetup("a setup is a JSON object with keys players, sections and cards")
+        raise InvalidSetup(msg("a setup is a JSON object with keys players, sections and cards"))
     for key in setup:
         if key not in SETUP_KEYS:
-            raise InvalidSetup(f"unknown setup key {shown(key)} (the keys are {', '.join(SETUP_KEYS)})")
+            raise InvalidSetup(msg("unknown setup key {value} (the keys are {names})", value=shown(key),
+                                    names=", ".join(SETUP_KEYS)))
     for key in ("players", "sections", "cards"):
         if key not in setup:
-            raise InvalidSetup(f"the setup has no {key!r}")
+            raise InvalidSetup(msg("the setup has no {key!r}", key=key))
     players = check_players(setup["players"])
     sections = check_sections(setup["sections"])
     cards = check_cards(setup["cards"])
     start = setup.get("start_player", 0)
     if not is_int(start) or not 0 <= start < players:
-        raise InvalidSetup(f"start_player must be a seat from 0 to {players - 1}, not {shown(start)}")
+        raise InvalidSetup(msg("start_player must be a seat from 0 to {last}, not {value}", last=players - 1,
+                                value=shown(start)))
     out: dict[str, Any] = {
         "players": players,
         "sections": [[n, t] for n, t in sections],

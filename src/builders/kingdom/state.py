@@ -241,9 +241,9 @@ class KingdomState(GameState[int]):
         if forced is not None:
             code = _CODE_OF_TERRAIN.get(forced)
             if code is None:
-                raise IllegalAction(f"{forced!r} is not a terrain card (expected one of {', '.join(TERRAINS)})")
+                raise notation.bad_draw(forced, in_deck=False)
             if code not in deck:
-                raise IllegalAction(f"no {forced} card is left in the deck to draw")
+                raise notation.bad_draw(forced, in_deck=True)
             # take it out of the deck wherever it is (the top is the end of the list)
             i = len(deck) - 1 - deck[::-1].index(code)
             del deck[i]

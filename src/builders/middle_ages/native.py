@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders.core.errors import IllegalAction
 from builders.core.games import CoreError, native_wanted
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, winners_of
 from builders.middle_ages import cards as _cards
 from builders.middle_ages.cards import IDS, INDEX
+from builders.middle_ages.notation import bad_draw
 from builders.middle_ages.state import MiddleAgesState
 
 try:  # the native module is optional: without it the Python engine plays
@@ -99,8 +99,7 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
                 self.forced.pop(0)
             if status >= 0:
                 return
-            which = "building" if status == -1 else "worker"
-            raise IllegalAction(f"the recorded draw {name} is not in the {which} deck")
+            raise bad_draw(name, building=status == -1)
         self._python()._refuse(action)
 
     @property

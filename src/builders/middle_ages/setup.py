@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from builders.core.errors import InvalidSetup, shown
+from builders.core.messages import msg
 from builders.core.rng import Rng
 from builders.middle_ages.cards import APPRENTICES, BUILDING_DECK, CARDS, IDS, INDEX, WORKERS
 
@@ -25,6 +26,14 @@ MAX_PLAYERS = 4
 _DECK_SET = frozenset(BUILDING_DECK)
 _WORKER_SET = frozenset(WORKERS)
 SETUP_KEYS = ("players", "start_player", "buildings", "workers", "apprentices", "seed")
+#: what a card among the apprentices that is not one says, by the card's kind
+_NOT_AN_APPRENTICE = {
+    "labourer": lambda card: msg("{card} in apprentices is a labourer, not an apprentice (W01-W06)", card=card),
+    "craftsman": lambda card: msg("{card} in apprentices is a craftsman, not an apprentice (W01-W06)", card=card),
+    "master": lambda card: msg("{card} in apprentices is a master, not an apprentice (W01-W06)", card=card),
+    "building": lambda card: msg("{card} in apprentices is a building, not an apprentice (W01-W06)", card=card),
+    "machine": lambda card: msg("{card} in apprentices is a machine, not an apprentice (W01-W06)", card=card),
+}
 
 
 def random_setup(players: int, seed: int | str, random_start: bool = False) -> dict[str, Any]:
@@ -36,7 +45,7 @@ def random_setup(players: int, seed: int | str, random_start: bool = False) -> d
     """
     check_players(players)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise InvalidSetup(f"a seed is an integer or a string, not {shown(seed)}")
+        raise InvalidSetup(msg("a seed is an integer or a string, not {value}", value=shown(seed)))
     rng = Rng(seed)
     buildings = [IDS[i] for i in BUILDING_DECK]
     rng.shuffle(buildings)
@@ -52,9 +61,10 @@ def random_setup(players: int, seed: int | str, random_start: bool = False) -> d
 
 def check_players(players: Any) -> None:
     if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidSetup(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {shown(players)}")
+        raise InvalidSetup(msg("players must be a whole number from {low} to {high}, not {value}", low=MIN_PLAYERS,
+                                high=MAX_PLAYERS, value=shown(players)))
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidSetup(f"The Builders: Middle Ages is for 2 to 4 players, not {shown(players)}")
+        raise InvalidSetup(msg("The Builders: Middle Ages is for 2 to 4 players, not {value}", value=shown(players)))
 
 
 def _ids(setup: Mapping[str, Any], key: str) -> list[int]:
@@ -68,19 +78,19 @@ def _ids(setup: Mapping[str, Any], key: str) -> list[int]:
             if len(set(fast)) == len(fast):
                 return fast
     if value is None:
-        raise InvalidSetup(f"the setup has no {key!r} list")
+        raise InvalidSetup(msg("the setup has no {key!r} list", key=key))
     if not isinstance(value, list):
-        raise InvalidSetup(f"{key} must be a list of card ids, not {type(value).__name__}")
+        raise InvalidSetup(msg("{key} must be a list of card ids, not {type}", key=key, type=type(value).__name__))
     out = []
     seen: set[int] = set()
     for item in value:
         if not isinstance(item, str):
-            raise InvalidSetup(f"{key} must hold card ids (strings like \"W07\"), not {shown(item)}")
+            raise InvalidSetup(msg('{key} must hold card ids (strings like "W07"), not {value}', key=key, value=shown(item)))
         index = INDEX.get(item)
         if index is None:
-            raise InvalidSetup(f"unknown card id {shown(item)} in {key}")
+            raise InvalidSetup(msg("unknown card id {value} in {key}", value=shown(item), key=key))
         if index in seen:
-            raise InvalidSetup(f"{item} appears twice in {key}")
+            raise InvalidSetup(msg("{card} appears twice in {key}", card=item, key=key))
         seen.add(index)
         out.append(index)
     return out
@@ -93,49 +103,49 @@ def _missing(expected: set[int], got: list[int]) -> str:
 def check_setup(setup: Any) -> dict[str, Any]:
     """Validate an explicit setup; returns it normalised (start_player filled in). Raises InvalidSetup."""
     if not isinstance(setup, Mapping):
-        raise InvalidSetup("a setup is a JSON object with keys players, start_player, buildings, workers "
-                           "and apprentices")
+        raise InvalidSetup(msg("a setup is a JSON object with keys players, start_player, buildings, workers "
+                               "and apprentices"))
     for key in setup:
         if key not in SETUP_KEYS:
-            raise InvalidSetup(f"unknown setup key {shown(key)} (expected {', '.join(SETUP_KEYS)})")
+            raise InvalidSetup(msg("unknown setup key {value} (expected {names})", value=shown(key), names=", ".join(SETUP_KEYS)))
     if "players" not in setup:
-        raise InvalidSetup("the setup has no 'players' count")
+        raise InvalidSetup(msg("the setup has no 'players' count"))
     players = setup["players"]
     check_players(players)
     start = setup.get("start_player", 0)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
-        raise InvalidSetup(f"start_player must be a seat from 0 to {players - 1}, not {shown(start)}")
+        raise InvalidSetup(msg("start_player must be a seat from 0 to {last}, not {value}", last=players - 1,
+                                value=shown(start)))
     seed = setup.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-        raise InvalidSetup(f"seed must be an integer or a string, not {shown(seed)}")
+        raise InvalidSetup(msg("seed must be an integer or a string, not {value}", value=shown(seed)))
 
     buildings = _ids(setup, "buildings")
     for i in buildings if not _DECK_SET.issuperset(buildings) else ():
         if i not in BUILDING_DECK:
-            raise InvalidSetup(f"{IDS[i]} in buildings is a worker, not a building or a machine")
+            raise InvalidSetup(msg("{card} in buildings is a worker, not a building or a machine", card=IDS[i]))
     if len(buildings) != len(BUILDING_DECK):
-        raise InvalidSetup(f"buildings must hold all 42 buildings and machines; missing "
-                           f"{_missing(set(BUILDING_DECK), buildings)}")
+        raise InvalidSetup(msg("buildings must hold all 42 buildings and machines; missing {cards}",
+                               cards=_missing(set(BUILDING_DECK), buildings)))
 
     apprentices = _ids(setup, "apprentices")
     for i in apprentices:
         if i not in APPRENTICES:
-            raise InvalidSetup(f"{IDS[i]} in apprentices is a {CARDS[i].kind}, not an apprentice "
-                               f"(W01-W06)")
+            raise InvalidSetup(_NOT_AN_APPRENTICE[CARDS[i].kind](IDS[i]))
     if len(apprentices) != players:
-        raise InvalidSetup(f"apprentices must give one apprentice to each of the {players} seats, "
-                           f"not {len(apprentices)}")
+        raise InvalidSetup(msg("apprentices must give one apprentice to each of the {players} seats, not {count}",
+                               players=players, count=len(apprentices)))
 
     workers = _ids(setup, "workers")
     for i in workers if not _WORKER_SET.issuperset(workers) or not set(apprentices).isdisjoint(workers) else ():
         if i not in WORKERS:
-            raise InvalidSetup(f"{IDS[i]} in workers is not a worker")
+            raise InvalidSetup(msg("{card} in workers is not a worker", card=IDS[i]))
         if i in apprentices:
-            raise InvalidSetup(f"{IDS[i]} is both a seat's apprentice and in the worker deck")
+            raise InvalidSetup(msg("{card} is both a seat's apprentice and in the worker deck", card=IDS[i]))
     expected = set(WORKERS) - set(apprentices)
     if len(workers) != len(expected):
-        raise InvalidSetup(f"workers must hold the {len(expected)} workers not dealt to a seat; missing "
-                           f"{_missing(expected, workers)}")
+        raise InvalidSetup(msg("workers must hold the {count} workers not dealt to a seat; missing {cards}",
+                               count=len(expected), cards=_missing(expected, workers)))
 
     out: dict[str, Any] = {"players": players, "start_player": start,
                            "buildings": [IDS[i] for i in buildings], "workers": [IDS[i] for i in workers],

@@ -12,6 +12,7 @@ from operator import itemgetter
 from typing import Any
 
 from builders.core.errors import IllegalAction, InvalidPosition, shown
+from builders.core.messages import msg
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, public_history
 from builders.middle_ages import rules
@@ -22,7 +23,7 @@ from builders.middle_ages.codes import (
     ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
     START_COINS, is_action_code,
 )
-from builders.middle_ages.notation import action_text, parse
+from builders.middle_ages.notation import action_text, bad_draw, parse
 from builders.middle_ages.scoring import final_result
 
 _CHANCE = tuple(Chance(card_id) for card_id in IDS)
@@ -267,14 +268,13 @@ class MiddleAgesState(GameState[int]):
         name = self.forced[0]
         index = INDEX.get(name, -1)
         if index not in deck:
-            which = "building" if deck is self.bdeck else "worker"
-            raise IllegalAction(f"the recorded draw {name} is not in the {which} deck")
+            raise bad_draw(name, building=deck is self.bdeck)
         self.forced.pop(0)
         return index
 
     def _refuse(self, action: Any) -> None:
         reason = rules.why_illegal(self, action)
-        raise IllegalAction(reason or f"{shown(action)} cannot be played now")
+        raise IllegalAction(reason or msg("{action} cannot be played now", action=shown(action)))
 
     # -- copies ------------------------------------------------------------------------------------
     def copy(self) -> MiddleAgesState:
@@ -315,7 +315,7 @@ class MiddleAgesState(GameState[int]):
     # -- notation ----------------------------------------------------------------------------------
     def action_to_string(self, action: Any) -> str:
         if not is_action_code(action):
-            raise IllegalAction(f"{shown(action)} is not an action of The Builders: Middle Ages")
+            raise IllegalAction(msg("{action} is not an action of The Builders: Middle Ages", action=shown(action)))
         return action_text(action)
 
     def parse_action(self, text: str) -> int:
