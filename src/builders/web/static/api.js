@@ -454,6 +454,9 @@ export function joinNames(names) {
   return t("common.and_list", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
+/** A touch screen (a finger, no Esc key): the tables and guides say tap there, not click. */
+export const touchScreen = () => Boolean((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || "ontouchstart" in window);
+
 export function seatName(seats, seat, mySeat = null) {
   if (mySeat === seat) return t("seat.you");
   const info = (seats || []).find((s) => s.seat === seat) || {};

@@ -1,6 +1,6 @@
 // Kingdom Builder at the table: the map as SVG, the legal targets of the current decision, the panels.
 
-import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t, joinNames } from "./api.js";
+import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t, joinNames, touchScreen } from "./api.js";
 import { formatNumber } from "./i18n.js";
 
 const R = 22; // hex size: centre to corner
@@ -206,11 +206,12 @@ function tileSample(kind, state) {
 }
 
 export function legendPanel() {
+  const touch = touchScreen();  // "tap", and no keys to tell of
   const row = (pic, text) => el("li", { class: "legend-row" }, pic, el("span", {}, ...[].concat(text)));
   const target = (ink, extra = {}) => svg("polygon", { points: corners(0, 0, R - 2.6), fill: "#fff", "fill-opacity": 0.3, stroke: ink, "stroke-width": 3.4, "stroke-linejoin": "round", ...extra });
   const list = el("ul", { class: "legend" },
     row(legendPicture("C", svg("use", { href: "#kb-C" }), target(TARGET_INK.build)),
-      t("kb.legend.build")),
+      t(touch ? "kb.legend.build_touch" : "kb.legend.build")),
     row(legendPicture("G", svg("use", { href: "#kb-G" }), target(TARGET_INK.farm)),
       t("kb.legend.tile_outline")),
     row(legendPicture("D", houseMark(0), target("#111", { "stroke-dasharray": "5 3", fill: "none" })),
@@ -225,13 +226,13 @@ export function legendPanel() {
       t("kb.legend.ringed")),
     row(legendPicture("T", svg("polygon", { points: corners(0, 0, R - 1), fill: SCORING_FILL, "fill-opacity": 0.55, stroke: SCORING_INK, "stroke-width": 3 })),
       t("kb.legend.yellow")),
-    row(el("span", { class: "legend-tiles" }, tileSample("farm", "ready")), t("kb.legend.glows")),
+    row(el("span", { class: "legend-tiles" }, tileSample("farm", "ready")), t(touch ? "kb.legend.glows_touch" : "kb.legend.glows")),
     row(el("span", { class: "legend-tiles" }, tileSample("tower", "new")), t("kb.legend.new")),
     row(el("span", { class: "legend-tiles" }, tileSample("harbor", "used")), t("kb.legend.used")));
   const places = el("ul", { class: "legend-places" }, SECTIONS.map((kind) =>
     el("li", {}, locationIcon(kind, 26), el("a", { href: `/static/rules.html#kb-tile-${kind}`, target: "_blank", rel: "noopener", text: tileName(kind) }))));
   return el("div", { class: "legend-panel" }, list, el("h4", { text: t("kb.legend.eight") }), places,
-    el("p", { class: "muted small" }, t("kb.legend.keys")));
+    touch ? null : el("p", { class: "muted small" }, t("kb.legend.keys")));
 }
 
 // Whether the running gold is hidden during the game (a choice kept in this browser).
@@ -1063,6 +1064,7 @@ export class KingdomTable {
     bar.append(end, zoom, helpLink("kb-turn", t("help.a_turn")));
     // what the highlights mean
     let hint = "";
+    const touch = touchScreen();
     if (mine) {
       if (this.selection.tile) {
         const kind = this.selection.tile;
@@ -1071,10 +1073,10 @@ export class KingdomTable {
           ? t("kb.hint.choose_settlement", { tile: tileName(kind) })
           : t("kb.hint.choose_hex", { tile: tileName(kind), text: TILE_TEXT[kind] || "" });
       } else if (this.parsed.builds.size) {
-        hint = t("kb.hint.build", { count: this.parsed.builds.size });
-        if (this.parsed.tiles.size) hint += ` ${t("kb.hint.or_tile")}`;
+        hint = t(touch ? "kb.hint.build_touch" : "kb.hint.build", { count: this.parsed.builds.size });
+        if (this.parsed.tiles.size) hint += ` ${t(touch ? "kb.hint.or_tile_touch" : "kb.hint.or_tile")}`;
       } else if (this.parsed.tiles.size) {
-        hint = t("kb.hint.tile_or_end");
+        hint = t(touch ? "kb.hint.tile_or_end_touch" : "kb.hint.tile_or_end");
       } else if (this.parsed.end) {
         hint = t("kb.hint.no_tile");
       }
@@ -1127,7 +1129,7 @@ export class KingdomTable {
         const selected = usable && this.selection.tile === tile.kind;
         const stateWords = tile.state === "new" ? t("kb.tile_state.new") : tile.state === "used" ? t("kb.tile_state.used") : t("kb.tile_state.ready");
         if (mineRow) number += 1;
-        const keyHint = mineRow && number <= 9 ? t("kb.tile.key", { n: number }) : "";
+        const keyHint = mineRow && number <= 9 && !touchScreen() ? t("kb.tile.key", { n: number }) : "";
         const chip = el("button", {
           class: `tile-chip state-${tile.state}${usable ? " usable" : ""}${selected ? " selected" : ""}`,
           "data-kind": tile.kind, "data-state": tile.state, disabled: !usable, "aria-pressed": usable ? String(selected) : null,

@@ -1,7 +1,7 @@
 // The guide of Kingdom Builder: the walkthrough of a first game (the recommended first map against an
 // easy bot) and the guide of any other game.
 
-import { joinNames, t, SEAT_NAMES } from "./api.js";
+import { joinNames, t, touchScreen, SEAT_NAMES } from "./api.js";
 import { ends, myTurn, others, scoreStep, waitText } from "./guide_steps.js";
 import { cardName, terrainIn, tileName } from "./kingdom.js";
 
@@ -26,7 +26,7 @@ export const FIRST_STEPS = [
   },
   {
     title: () => t("guide.kb.build.title"),
-    text: () => t("guide.kb.build"),
+    text: () => t(touchScreen() ? "guide.kb.build_touch" : "guide.kb.build"),
     point: "#kb-map",
     done: (view) => (view.view.built_this_turn || 0) >= 1 || ends(view) > 0,
   },
@@ -47,7 +47,7 @@ export const FIRST_STEPS = [
   },
   {
     title: () => t("guide.kb.end.title"),
-    text: () => t("guide.kb.end"),
+    text: () => t(touchScreen() ? "guide.kb.end_touch" : "guide.kb.end"),
     point: "#end-btn",
     done: (view) => ends(view) > 0,
   },
@@ -55,7 +55,8 @@ export const FIRST_STEPS = [
     title: () => t("guide.kb.use.title"),
     text: (view) => {
       const ready = (kbMe(view).tiles || []).filter((tile) => tile.state === "ready");
-      return ready.length ? t("guide.kb.use.ready", { tile: tileName(ready[0].kind) }) : t("guide.kb.use.none");
+      if (!ready.length) return t("guide.kb.use.none");
+      return t(touchScreen() ? "guide.kb.use.ready_touch" : "guide.kb.use.ready", { tile: tileName(ready[0].kind) });
     },
     point: "#player-0 .tiles",
     done: (view) => ends(view) > 1 || (view.to_move === view.seat && ends(view) === 1
@@ -85,7 +86,7 @@ export const GAME_STEPS = [
       const left = 3 - (view.view.built_this_turn || 0);
       const me = kbMe(view);
       if (left > 0 && me.terrain) return t("guide.kb.now.build", { count: left, terrain: terrainIn(me.terrain) });
-      return t("guide.kb.now.end");
+      return t(touchScreen() ? "guide.kb.now.end_touch" : "guide.kb.now.end");
     },
     point: "#kb-map",
     next: true,

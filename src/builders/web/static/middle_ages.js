@@ -1,6 +1,6 @@
 // The Builders: Middle Ages at the table: rows of cards, crews, sites and their progress, prices of actions.
 
-import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t } from "./api.js";
+import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t, touchScreen } from "./api.js";
 import { CARDS, RESOURCES } from "./ma_cards.js";
 
 const RES_COLOUR = { stone: "#8d8a84", wood: "#9a6232", knowledge: "#2f6fb0", tile: "#c4502c" };
@@ -8,8 +8,6 @@ const RES_COLOUR = { stone: "#8d8a84", wood: "#9a6232", knowledge: "#2f6fb0", ti
 export const resourceWord = (res) => t(`ma.res.${res}`);
 const kindWord = (kind) => t(`ma.kind.${kind}`);
 export const cardName = (id) => (CARDS[id] && CARDS[id].name ? t(`ma.card.${id}`) : "");
-/** A touch screen (a finger, no Esc key): the table says "tap" there. */
-export const touchScreen = () => Boolean((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || "ontouchstart" in window);
 
 export function resourceIcon(res, size = 14) {
   const s = svg("svg", { viewBox: "-8 -8 16 16", width: size, height: size, class: `res-icon res-${res}`, "aria-hidden": "true" });
