@@ -42,17 +42,6 @@ ALLOWED: dict[tuple[str, str], str] = {
                                     '"Match", "SoloEnv", "env",'): "the research kit's public names",
     ("src/builders/rl/__init__.py", '"kingdom_env", "middle_ages_env", "register",'): "the research kit's public names",
 }
-#: files of work under way elsewhere that still name games, with the most lines they may do so in (a
-#: file may only go down; one that no longer names a game leaves the list)
-PENDING: dict[str, tuple[int, str]] = {
-    "src/builders/web/static/rules.js": (14, "the rules page of both games (to come from each game's web files)"),
-    "src/builders/web/static/index.html": (11, "the lobby's game choice and leaderboards (to come from the games' list)"),
-    "src/builders/web/static/lobby.js": (5, "the lobby: Kingdom Builder's custom setup form"),
-    "src/builders/web/static/analysis.js": (3, "comments on how each table marks a move"),
-    "src/builders/web/static/profile.js": (2, "the colour of each game's chart"),
-    "src/builders/web/static/rules.html": (2, "the rules page's links to each game"),
-    "src/builders/web/static/api.js": (1, "the games' titles"),
-}
 
 
 def _owned(src: Path) -> set[Path]:
@@ -84,13 +73,7 @@ def offences(src: Path = SRC) -> list[str]:
 
 def test_no_file_outside_a_game_names_a_game():
     found = offences()
-    per_file: dict[str, list[str]] = {}
-    for line in found:
-        per_file.setdefault(line.split(":")[0], []).append(line)
-    bad = [line for rel, lines in per_file.items() if len(lines) > PENDING.get(rel, (0, ""))[0] for line in lines]
-    assert not bad, f"{len(bad)} lines outside the games' own files name a game:\n" + "\n".join(bad)
-    stale = sorted(set(PENDING) - set(per_file))
-    assert not stale, f"these files no longer name a game: take them out of PENDING: {stale}"
+    assert not found, f"{len(found)} lines outside the games' own files name a game:\n" + "\n".join(found)
 
 
 def test_the_check_finds_a_game_named_where_it_should_not_be(tmp_path):

@@ -1,8 +1,8 @@
 // Hints at the table and the post-game analysis board of the replay page.
 //
 // A hint (POST /api/games/{id}/hint) names the move the hard bot would play for the seat to move and
-// its win chance; markMove() draws a move on the table (its hexes outlined on the Kingdom Builder map,
-// its cards and action button marked in The Builders). The analysis board (GET/POST
+// its win chance; markMove() draws a move on the table (by what the game's table offers: hexes outlined
+// on a map, cards and action buttons marked). The analysis board (GET/POST
 // /api/games/{id}/analysis) shows the progress of a running analysis, then a win-chance graph per
 // player (click a point to jump the replay there), the labelled moves with the better move, and a
 // summary per player.
@@ -50,7 +50,7 @@ export function markMove(table, root, action, cls, { step = null, keep = false }
     marked += table.showEntry({ action }, cls).length;
   }
   const parts = [...root.querySelectorAll("[data-action]")].filter((node) => node.getAttribute("data-action") === action);
-  // what else to click for it (Kingdom Builder: the tile of a tile move)
+  // what else to click for it (the table's moveParts: a tile of a move that uses one, say)
   parts.push(...(table && table.moveParts ? table.moveParts(action) : []));
   for (const node of parts) {
     node.classList.add(cls);

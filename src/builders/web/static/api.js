@@ -1,9 +1,19 @@
 // Talking to the game server: REST calls, the seats this browser holds, the live connection, messages.
 
-import { followAccount, t } from "./i18n.js";
+import { followAccount, has, t } from "./i18n.js";
+import { GAMES } from "./games.js";
 
-export { t };
-export const GAME_TITLES = { kingdom: t("game.kingdom"), "middle-ages": t("game.middle_ages") };
+export { t, GAMES };
+
+/** The title of the game ``name`` in the page's language: the catalogue's (its key the name with _ for -),
+ *  else its plugin's. */
+export function gameTitle(name) {
+  const key = String(name).replaceAll("-", "_");
+  if (has(`game.${key}`)) return t(`game.${key}`);
+  const game = GAMES.find((g) => g.name === name);
+  return game ? game.title : name;
+}
+export const GAME_TITLES = Object.fromEntries(GAMES.map((g) => [g.name, gameTitle(g.name)]));
 export const SEAT_COLOURS = ["#e0512b", "#2f6fdb", "#f4f1e6", "#2e2e33"];
 export const SEAT_INK = ["#ffffff", "#ffffff", "#1d1d1d", "#ffffff"];
 export const SEAT_NAMES = [t("colour.red"), t("colour.blue"), t("colour.white"), t("colour.black")];
@@ -20,6 +30,12 @@ export const PALETTE = [
   { id: "teal", name: t("colour.teal"), fill: "#0fa88a", ink: "#1d1d1d" },
 ];
 export const DEFAULT_COLOURS = ["red", "blue", "white", "black"];
+
+/** The colour of the game ``name`` (its plugin's, else one of the palette's by its place in the list). */
+export function gameColour(name) {
+  const i = GAMES.findIndex((g) => g.name === name);
+  return (GAMES[i] && GAMES[i].colour) || PALETTE[Math.max(0, i) % PALETTE.length].fill;
+}
 
 /** Colour the seats of this page: ``colours`` is the game's list of palette ids (none: the defaults).
  *  SEAT_COLOURS, SEAT_INK and SEAT_NAMES change in place, so every drawing of a seat follows. */

@@ -2,14 +2,11 @@
 
 import {
   api, copyText, toast, el, loadSeats, forgetGame, playerName, setPlayerName, ensureSession, currentSession,
-  GAME_TITLES, PALETTE, DEFAULT_COLOURS, t, joinNames, botLevel, ratedBadge,
+  GAMES, GAME_TITLES, PALETTE, DEFAULT_COLOURS, t, joinNames, botLevel, ratedBadge, gameColour,
 } from "./api.js";
 import { formatDate, formatNumber, lang } from "./i18n.js";
-import { mountAccount } from "./account.js";
-import { SECTIONS, CARD_NAMES, CARD_TEXT, tileName, cardName } from "./kingdom.js";
+import { mountAccount, setBaseTitle } from "./account.js";
 
-const FIRST_SECTIONS = ["tavern", "paddock", "oasis", "farm"];
-const FIRST_CARDS = ["fishermen", "merchants", "knights"];
 const SEAT_CHOICES = [
   ["you", t("lobby.seat.you")],
   ["friend", t("lobby.seat.friend")],
@@ -21,8 +18,11 @@ const SEAT_CHOICES = [
   ["bot-expert", t("lobby.seat.bot", { level: t("bot.level.expert") })],
 ];
 
+// the games offered (those with a table in the browser; the first is chosen at first)
+const PLAYABLE = GAMES.filter((g) => g.table);
+
 const state = {
-  game: "kingdom",
+  game: PLAYABLE.length ? PLAYABLE[0].name : null,
   players: 2,
   seats: ["you", "bot-medium", "bot-easy", "bot-easy"],
   colours: [...DEFAULT_COLOURS],
@@ -83,7 +83,7 @@ function updateNote() {
   if (friends) note += `${note ? " " : ""}${t("lobby.note.links", { count: friends })}`;
   // a chosen seed deals known cards: only for a table whose people are all you
   const others = chosen.some((s) => s === "friend" || s === "user" || s === "open");
-  const seed = $("seed");
+  const seed = seedField.querySelector("input");
   seed.disabled = others;
   seed.title = others ? t("lobby.seed_refused") : "";
   if (others) seed.value = "";
@@ -109,7 +109,17 @@ function selectGame(game) {
     b.classList.toggle("selected", on);
     b.setAttribute("aria-checked", String(on));
   }
-  $("kb-setup").hidden = game !== "kingdom";
+  // the game's own setup form (none: a seed is its only choice, and none is offered)
+  const form = forms.get(game);
+  $("game-setup").replaceChildren(...(form ? [form.element] : []));
+  // the numbers of players the game is for
+  const type = GAMES.find((g) => g.name === game);
+  if (!type) return;
+  for (const b of document.querySelectorAll("#players button")) {
+    b.hidden = Number(b.dataset.n) < type.min_players || Number(b.dataset.n) > type.max_players;
+  }
+  const players = Math.min(Math.max(state.players, type.min_players), type.max_players);
+  if (players !== state.players) selectPlayers(players);
 }
 
 function selectPlayers(n) {
@@ -122,58 +132,69 @@ function selectPlayers(n) {
   renderSeats();
 }
 
-function buildCustom() {
-  const sections = $("sections");
-  sections.replaceChildren(el("div", { class: "label", text: t("lobby.sections") }));
-  const grid = el("div", { class: "section-grid" });
-  for (let slot = 0; slot < 4; slot++) {
-    const select = el("select", { id: `section-${slot}`, "aria-label": t("lobby.section_slot", { slot: String(slot) }) });
-    for (const name of SECTIONS) select.appendChild(el("option", { value: name, selected: name === FIRST_SECTIONS[slot], text: tileName(name) }));
-    grid.appendChild(el("div", { class: "section-slot" }, select,
-      el("label", { class: "small" }, el("input", { type: "checkbox", id: `turned-${slot}` }), ` ${t("lobby.turned")}`)));
-  }
-  sections.appendChild(grid);
-  const cards = $("cards-choice");
-  cards.replaceChildren(el("div", { class: "label", text: t("lobby.kb_cards") }));
-  const row = el("div", { class: "card-selects" });
-  for (let i = 0; i < 3; i++) {
-    const select = el("select", { id: `card-${i}`, "aria-label": t("lobby.card_n", { n: i + 1 }) });
-    for (const name of CARD_NAMES) select.appendChild(el("option", { value: name, selected: name === FIRST_CARDS[i], text: cardName(name), title: CARD_TEXT[name] }));
-    row.appendChild(select);
-  }
-  cards.appendChild(row);
+// ------------------------------------------------------------------------------------------------
+// The games: each offered by its own lobby module (its plugin's web_lobby: blurb(), art(), setupForm(seed))
+
+// game name -> its lobby module (null: none, or it failed to load), once loaded
+const parts = new Map();
+// game name -> its setup form {element, read(seed)}
+const forms = new Map();
+
+// the seed of a new game, in the setup form of a game whose form shows it
+const seedField = el("label", { class: "seed-field" }, el("span", { text: t("lobby.seed") }), " ",
+  el("input", { id: "seed", type: "number", min: "0", step: "1", placeholder: t("lobby.seed_any") }));
+
+async function loadParts() {
+  await Promise.all(GAMES.map(async (game) => {
+    let part = null;
+    if (game.lobby) {
+      try {
+        part = await import(`./${game.lobby}`);
+      } catch (err) {
+        part = null;  // the game is offered by its title alone
+      }
+    }
+    parts.set(game.name, part);
+    if (part && part.setupForm) forms.set(game.name, part.setupForm(seedField));
+  }));
 }
 
-function setupMode() {
-  const checked = document.querySelector('input[name="mode"]:checked');
-  return checked ? checked.value : "random";
+/** The game's button in the game choice: its picture, title and line (a game with no table in the browser
+ *  is shown, but cannot be chosen: its games are played through the API). */
+function gameOption(game) {
+  const part = parts.get(game.name) || {};
+  const title = GAME_TITLES[game.name] || game.title;
+  const art = part.art ? part.art() : el("span", {
+    class: "game-art", "aria-hidden": "true", text: title.slice(0, 1),
+    style: { background: gameColour(game.name), color: "#fff", display: "grid", placeItems: "center", fontWeight: "bold", fontSize: "1.6rem" },
+  });
+  const line = game.table ? (part.blurb ? part.blurb() : "") : t("lobby.no_table");
+  const on = game.name === state.game;
+  return el("button", {
+    type: "button", class: `game-option${on ? " selected" : ""}`, "data-game": game.name, role: "radio",
+    "aria-checked": String(on), disabled: !game.table, onclick: () => selectGame(game.name),
+  }, art, el("span", { class: "game-option-text" }, el("b", { text: title }), line ? el("small", { text: line }) : null));
 }
 
-function onModeChange() {
-  const mode = setupMode();
-  $("custom").hidden = mode !== "custom";
-  $("setup-summary").textContent = { first: t("lobby.summary.first"), random: t("lobby.summary.random"), custom: t("lobby.summary.custom") }[mode];
-}
-
+/** The setup of the new game: its form's (it throws an Error saying what is wrong), else the seed alone
+ *  (a seed only where the chosen game's form shows the field). */
 function readSetup() {
-  const seedText = $("seed").value.trim();
+  const input = $("seed");
+  const seedText = input ? input.value.trim() : "";
   const seed = seedText === "" ? undefined : Number(seedText);
   if (seed !== undefined && (!Number.isInteger(seed) || seed < 0)) throw new Error(t("lobby.seed_whole"));
-  if (state.game !== "kingdom") return seed === undefined ? undefined : { seed };
-  const mode = setupMode();
-  const setup = { mode };
-  if (seed !== undefined) setup.seed = seed;
-  if (mode === "custom") {
-    setup.sections = [0, 1, 2, 3].map((slot) => [$(`section-${slot}`).value, $(`turned-${slot}`).checked]);
-    setup.cards = [0, 1, 2].map((i) => $(`card-${i}`).value);
-    if (new Set(setup.sections.map((s) => s[0])).size !== 4) throw new Error(t("lobby.four_sections"));
-    if (new Set(setup.cards).size !== 3) throw new Error(t("lobby.three_cards"));
-  }
-  return setup;
+  const form = forms.get(state.game);
+  if (form) return form.read(seed);
+  return seed === undefined ? undefined : { seed };
 }
 
 async function startGame() {
   const button = $("start");
+  await ready;
+  if (!state.game) {
+    toast(t("lobby.no_game"));
+    return;
+  }
   const name = $("your-name").value.trim();
   setPlayerName(name);
   let setup;
@@ -438,7 +459,7 @@ async function join(summary, seat) {
 }
 
 async function loadLeaderboards() {
-  for (const game of ["kingdom", "middle-ages"]) {
+  for (const { name: game } of GAMES) {
     const list = $(`leaderboard-${game}`);
     try {
       const leaders = await api(`/api/leaderboard/${game}`);
@@ -473,12 +494,29 @@ function refreshLists() {
 
 // ------------------------------------------------------------------------------------------------
 
+/** The games in the page's title, the top bar and the leaderboards (from the server's list of games). */
+function showGames() {
+  const titles = joinNames(GAMES.map((g) => GAME_TITLES[g.name]));
+  setBaseTitle(titles ? t("page.lobby.title", { games: titles }) : "Builders");
+  $("lobby-subtitle").textContent = titles;
+  $("leaderboards").replaceChildren(...GAMES.flatMap((g) => [
+    el("div", { class: "form-row" }, el("b", { text: GAME_TITLES[g.name] })),
+    el("ol", { class: "leaderboard", id: `leaderboard-${g.name}` }, el("li", { class: "muted empty", text: t("common.loading") })),
+  ]));
+}
+
+// the games' lobby modules are loaded: the game choice and the chosen game's setup form are shown
+const ready = loadParts().then(() => {
+  $("game-choice").replaceChildren(...GAMES.map(gameOption));
+  if (!PLAYABLE.length) $("game-choice").replaceChildren(el("p", { class: "muted", text: t("lobby.no_game") }));
+  if (state.game) selectGame(state.game);
+});
+
 function init() {
   mountAccount();
   $("your-name").value = playerName();
-  for (const b of document.querySelectorAll(".game-option")) b.addEventListener("click", () => selectGame(b.dataset.game));
+  showGames();
   for (const b of document.querySelectorAll("#players button")) b.addEventListener("click", () => selectPlayers(Number(b.dataset.n)));
-  for (const r of document.querySelectorAll('input[name="mode"]')) r.addEventListener("change", onModeChange);
   $("start").addEventListener("click", startGame);
   // why Start is disabled, under the row of Start (said at once: role alert)
   $("start").closest(".start-row").after(el("p", { class: "error-text small rated-reason", id: "rated-reason", role: "alert", hidden: true }));
@@ -492,9 +530,7 @@ function init() {
     if (waitingKey !== null && key !== waitingKey) loadMine();
     waitingKey = key;
   });
-  buildCustom();
   renderSeats();
-  onModeChange();
   refreshLists();
   setInterval(() => {
     if (document.visibilityState === "visible") refreshLists();

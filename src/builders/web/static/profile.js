@@ -1,7 +1,7 @@
 // A player's page (/players/{name}): ratings per game, their history as a plot, games played, win rate,
 // mean score, favourite cards and each finished game with its replay.
 
-import { api, el, svg, GAME_TITLES, t } from "./api.js";
+import { api, el, svg, GAMES, GAME_TITLES, gameColour, t } from "./api.js";
 import { formatNumber, has } from "./i18n.js";
 
 // ratings are whole numbers on the familiar scale (1500 for a new player); "?" marks a provisional one
@@ -9,7 +9,6 @@ const one = (x) => formatNumber(Math.round(x), { maximumFractionDigits: 0, useGr
 import { mountAccount } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
-const GAME_COLOURS = { kingdom: "#2f6fdb", "middle-ages": "#e0512b" };
 
 function plot(history) {
   const box = $("rating-plot");
@@ -26,19 +25,20 @@ function plot(history) {
     svg("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, stroke: "#998" }),
     svg("text", { x: 2, y: y(hi) + 4, "font-size": 10, text: one(hi) }),
     svg("text", { x: 2, y: y(lo) + 4, "font-size": 10, text: one(lo) }));
-  for (const game of Object.keys(GAME_TITLES)) {
+  // a line for each game, in its own colour
+  for (const { name: game } of GAMES) {
     const points = history.map((h, i) => [h, i]).filter(([h]) => h.game === game);
     if (!points.length) continue;
-    chart.appendChild(svg("polyline", { points: points.map(([h, i]) => `${x(i)},${y(h.rating)}`).join(" "), fill: "none", stroke: GAME_COLOURS[game], "stroke-width": 2, "data-game": game }));
+    chart.appendChild(svg("polyline", { points: points.map(([h, i]) => `${x(i)},${y(h.rating)}`).join(" "), fill: "none", stroke: gameColour(game), "stroke-width": 2, "data-game": game }));
     for (const [h, i] of points) {
-      chart.appendChild(svg("circle", { cx: x(i), cy: y(h.rating), r: 3.5, fill: GAME_COLOURS[game], class: "rating-point", "data-game-id": h.game_id },
+      chart.appendChild(svg("circle", { cx: x(i), cy: y(h.rating), r: 3.5, fill: gameColour(game), class: "rating-point", "data-game-id": h.game_id },
         svg("title", { text: t("profile.point", { game: GAME_TITLES[game], rating: `${one(h.rating)} (${h.change > 0 ? "+" : h.change < 0 ? "−" : "±"}${one(Math.abs(h.change))})`, rank: h.rank }) })));
     }
   }
   box.replaceChildren(chart);
 }
 
-// A favourite card in words: a Kingdom Builder card by its name (other ids as they come).
+// A favourite card in words: by its name where the catalogue has one (kb.card.*), other ids as they come.
 function favourite(card) {
   const key = `kb.card.${card}`;
   return has(key) ? t(key) : card;
