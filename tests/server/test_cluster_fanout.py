@@ -91,6 +91,7 @@ def test_moves_presence_spectators_and_chat_reach_the_other_server_s_sockets(tmp
 
         async def scenario():
             async with SocketClient(a.ws_url, gid, tokens[1]) as on_a, SocketClient(b.ws_url, gid, tokens[0]) as on_b:
+                assert (on_a.latest["seat"], on_b.latest["seat"]) == (1, 0)
                 # seat 0 is connected through B: A's player is told so, and A counts it as B's
                 await next_state(on_a, lambda m: m["seats"][0]["connected"])
                 assert pair.apps[0].state.service.remote_seats == {gid: {0}}
