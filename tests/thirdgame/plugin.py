@@ -14,5 +14,8 @@ PLUGIN = GamePlugin(
     rl="tests.thirdgame.rl:KIT",
     profile="tests.thirdgame.profile:favourites",
     web_table="games/pig/pig.js",
+    web_rules="games/pig/pig_rules.js",
+    web_lobby="games/pig/pig_lobby.js",
+    colour="#c0398f",
     web_dir="tests.thirdgame.web",
 )

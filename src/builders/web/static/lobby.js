@@ -83,10 +83,12 @@ function updateNote() {
   if (friends) note += `${note ? " " : ""}${t("lobby.note.links", { count: friends })}`;
   // a chosen seed deals known cards: only for a table whose people are all you
   const others = chosen.some((s) => s === "friend" || s === "user" || s === "open");
-  const seed = seedField.querySelector("input");
-  seed.disabled = others;
-  seed.title = others ? t("lobby.seed_refused") : "";
-  if (others) seed.value = "";
+  const seed = $("seed");
+  if (seed) {
+    seed.disabled = others;
+    seed.title = others ? t("lobby.seed_refused") : "";
+    if (others) seed.value = "";
+  }
   $("start-note").textContent = note;
   checkRated();
 }
@@ -120,6 +122,7 @@ function selectGame(game) {
   }
   const players = Math.min(Math.max(state.players, type.min_players), type.max_players);
   if (players !== state.players) selectPlayers(players);
+  updateNote();
 }
 
 function selectPlayers(n) {
@@ -140,8 +143,8 @@ const parts = new Map();
 // game name -> its setup form {element, read(seed)}
 const forms = new Map();
 
-// the seed of a new game, in the setup form of a game whose form shows it
-const seedField = el("label", { class: "seed-field" }, el("span", { text: t("lobby.seed") }), " ",
+// a seed field for the setup form of a game (each form its own, shown where the form puts it)
+const seedField = () => el("label", { class: "seed-field" }, el("span", { text: t("lobby.seed") }), " ",
   el("input", { id: "seed", type: "number", min: "0", step: "1", placeholder: t("lobby.seed_any") }));
 
 async function loadParts() {
@@ -155,7 +158,7 @@ async function loadParts() {
       }
     }
     parts.set(game.name, part);
-    if (part && part.setupForm) forms.set(game.name, part.setupForm(seedField));
+    if (part && part.setupForm) forms.set(game.name, part.setupForm(seedField()));
   }));
 }
 
