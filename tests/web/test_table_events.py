@@ -105,6 +105,7 @@ def test_a_timeout_is_a_log_line_the_banner_and_a_notification_for_both_players(
         page.evaluate("window.__hide(false)")
         expect(page.locator("#turn-banner #event-news").first).to_contain_text("Ann ran out of time")
     shots(ann, "timeout-in-the-log")
+    ben.locator("#log").evaluate("e => e.closest('.log-panel').scrollIntoView({block: 'center'})")
     shots(ben, "timeout-in-the-log-phone")
 
 
