@@ -82,5 +82,5 @@ def test_a_first_game_is_private_one_persons_against_bots_and_an_accounts(people
     assert api.get("/api/account/first-game/kingdom").json() == {"id": None}
     unknown = api.get("/api/account/first-game/chess")
     assert unknown.status_code == 422
-    assert unknown.json()["detail"].startswith("path.game: Value error, unknown game 'chess' (the games are ")
+    assert unknown.json()["detail"].startswith("path.game: unknown game 'chess' (the games are ")
     assert ada.get("/api/account/first-game/kingdom").json() == {"id": None}

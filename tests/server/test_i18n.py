@@ -124,11 +124,12 @@ def test_a_422_and_a_refused_text_in_each_language(people):
                        headers={"X-CSRF-Token": ada.csrf}), 422, "seats: darf höchstens 4 Einträge haben",
          "{field}: {problem}", {"field": "seats", "problem": {"key": "must have at most {count} items",
                                                              "params": {"count": 4}}})
-    # a problem the catalogues do not name keeps pydantic's English sentence, in the language's frame
+    # a choice among tags, with its choices
     r = ada.http.post("/api/games?lang=fr", json={"game": "kingdom", "seats": [{"type": "robot"}] * 2},
                       headers={"X-CSRF-Token": ada.csrf})
-    problem = "Input tag 'robot' found using 'type' does not match any of the expected tags: 'human', 'bot'"
-    said(r, 422, f"seats.0 : {problem}", "{field}: {problem}", {"field": "seats.0", "problem": problem})
+    said(r, 422, "seats.0 : type doit être l'un de 'human', 'bot', pas 'robot'", "{field}: {problem}",
+         {"field": "seats.0", "problem": {"key": "{key} must be one of {expected}, not {tag}",
+                                          "params": {"key": "type", "expected": ["'human'", "'bot'"], "tag": "'robot'"}}})
     assert ada.http.get(f"/api/games/{gid}/chat").json() == []
 
 

@@ -6,10 +6,14 @@ account's setting, and answers with the exact text, its key and its parameters; 
 from __future__ import annotations
 
 import itertools
+from typing import Annotated
 
 import pytest
+from fastapi.routing import APIRoute
+from pydantic import TypeAdapter, ValidationError
 from websockets.sync.client import connect
 
+from tests.server.conftest import make_app
 from tests.server.test_i18n import ACCEPT, create, put_language, said, socket_refusal
 
 NUMBERS = itertools.count()
@@ -159,3 +163,121 @@ def test_a_setup_the_game_s_checks_refuse_in_the_reader_s_language(people, api, 
     for body, key, params, de, fr in SETUPS:
         said(client.post("/api/games", json=body, headers=headers), 400, {"de": de, "fr": fr}[lang], key, params)
     assert api.get("/api/games").json() == before  # no game was made
+
+
+# -- the rarer problems of a malformed request --------------------------------------------------------
+TWO = [{"type": "human"}, {"type": "human"}]
+# (method, path, raw JSON body, status, field, key, params, German problem, French problem)
+MALFORMED = [
+    ("post", "/api/games", {"game": "kingdom", "seats": [{"type": "robot"}] * 2}, 422, "seats.0",
+     "{key} must be one of {expected}, not {tag}", {"key": "type", "expected": ["'human'", "'bot'"], "tag": "'robot'"},
+     "type muss eines von 'human', 'bot' sein, nicht 'robot'", "type doit être l'un de 'human', 'bot', pas 'robot'"),
+    ("post", "/api/games", {"game": "kingdom", "seats": [{}, {}]}, 422, "seats.0",
+     "needs the field {key}", {"key": "type"}, "braucht das Feld type", "demande le champ type"),
+    ("post", "/api/games", {"game": "kingdom", "seats": TWO, "resign_bot": "lazy"}, 422, "resign_bot",
+     "must be one of {expected}", {"expected": ["'easy'", "'medium'", "'hard'", "'expert'"]},
+     "muss eines von 'easy', 'medium', 'hard', 'expert' sein", "doit être l'un de 'easy', 'medium', 'hard', 'expert'"),
+    ("post", "/api/games", {"game": "chess", "seats": TWO}, 422, "game",
+     "unknown game {game} (the games are {games})", {"game": "'chess'", "games": "kingdom, middle-ages"},
+     "unbekanntes Spiel 'chess' (die Spiele sind kingdom, middle-ages)",
+     "jeu inconnu 'chess' (les jeux sont kingdom, middle-ages)"),
+    ("post", "/api/games", '{"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}], "name": "\\udc00"}',
+     422, "name", "must be valid Unicode text", {}, "muss gültiger Unicode-Text sein", "doit être un texte Unicode valide"),
+    ("get", "/api/games/bad.id", None, 422, "path.game_id", "does not have the expected form {pattern}",
+     {"pattern": "^[A-Za-z0-9_-]{1,40}$"}, "hat nicht die erwartete Form ^[A-Za-z0-9_-]{1,40}$",
+     "n'a pas la forme attendue ^[A-Za-z0-9_-]{1,40}$"),
+    ("get", "/api/games?status=later", None, 422, "query.status", "must be one of {expected}",
+     {"expected": ["'open'", "'running'", "'finished'"]}, "muss eines von 'open', 'running', 'finished' sein",
+     "doit être l'un de 'open', 'running', 'finished'"),
+    # a setup's form is checked with the game's schema, and refused with 400
+    ("post", "/api/games", {"game": "kingdom", "seats": TWO, "setup": {"mode": "chosen"}}, 400, "setup.mode",
+     "must be one of {expected}", {"expected": ["'first'", "'random'", "'custom'"]},
+     "muss eines von 'first', 'random', 'custom' sein", "doit être l'un de 'first', 'random', 'custom'"),
+    ("post", "/api/games", {"game": "kingdom", "seats": TWO, "setup": {"mode": "custom", "sections": [1, 2, 3, 4],
+                                                                       "cards": ["a", "b", "c"]}},
+     400, "setup.sections.0", "must be a list", {}, "muss eine Liste sein", "doit être une liste"),
+    ("post", "/api/games", {"game": "kingdom", "seats": TWO, "setup": {"seed": -1}}, 400, "setup.seed",
+     "must be at least {limit}", {"limit": 0}, "muss mindestens 0 sein", "doit valoir au moins 0"),
+]
+
+
+def send(client, method, path, body, headers):
+    if isinstance(body, str):  # raw JSON, as a program may write it
+        return client.request(method, path, content=body.encode(),
+                              headers={**headers, "Content-Type": "application/json"})
+    return client.request(method, path, json=body, headers=headers)
+
+
+@pytest.mark.parametrize("how", ["header", "account"])
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_rarer_problems_of_a_request_in_the_reader_s_language(people, api, lang, how):
+    client, headers = asker(people, api, lang, how)
+    before = api.get("/api/games").json()
+    frame = {"de": "{field}: {problem}", "fr": "{field} : {problem}"}[lang]
+    for method, path, body, status, field, key, params, de, fr in MALFORMED:
+        problem = {"key": key, "params": params} if params else key
+        if status == 422:
+            said(send(client, method, path, body, headers), 422,
+                 frame.format(field=field, problem={"de": de, "fr": fr}[lang]), "{field}: {problem}",
+                 {"field": field, "problem": problem})
+        else:  # the setup's refusal is the message itself, its problem nested
+            r = send(client, method, path, body, headers)
+            assert (r.status_code, r.json()["detail"]) == (400, frame.format(field=field, problem={"de": de, "fr": fr}[lang]))
+            assert (r.json()["code"], r.json()["params"]) == ("{field}: {problem}", {"field": field, "problem": problem})
+    assert api.get("/api/games").json() == before  # no game was made
+
+
+def _routes(routes):
+    """The API routes of an application, those of its included routers too."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _routes(inner.routes)
+        elif isinstance(route, APIRoute):
+            yield route
+
+
+#: values of every JSON type and shape, and a few texts, numbers and objects that are wrong in some place
+PROBES = [None, True, 0, -1, 2**70, 1.5, float("inf"), "", "x", "-", "!!", "2", "1.5", "x" * 5000, "\ud800", [], [1],
+          [{}], ["a"] * 9, [["a", "b", "c"]], [{"type": "robot"}], {}, {"a": 1}, {"type": "robot"}]
+
+
+def test_every_problem_a_client_can_cause_in_a_request_has_its_own_message(tmp_path):
+    """Each field of each request body, path and query parameter and game setup, given every probe: every
+    error pydantic finds is one the messages name (none is left as pydantic's English, nor only "is not
+    valid")."""
+    from builders.core.games import game_names
+    from builders.server.messages import validation_problem
+    from builders.server.schemas import setup_model
+
+    app = make_app(tmp_path)
+    found: dict[str, str] = {}
+
+    def look(validate, where):
+        for value in PROBES:
+            try:
+                validate(value)
+            except ValidationError as e:
+                for error in e.errors():
+                    found.setdefault(error["type"], where)
+                    problem = validation_problem(error)
+                    assert problem.key != "is not valid", (where, value, error)
+
+    def fields(model, where):
+        look(model.model_validate, where)
+        for name in model.model_fields:
+            look(lambda value, name=name: model.model_validate({name: value}), f"{where}.{name}")
+
+    for route in _routes(app.routes):
+        if route.body_field is not None and hasattr(route.body_field.field_info.annotation, "model_fields"):
+            fields(route.body_field.field_info.annotation, route.path)
+        for param in route.dependant.query_params + route.dependant.path_params:
+            info = param.field_info
+            kind = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+            look(TypeAdapter(kind).validate_python, f"{route.path} {param.name}")
+    for game in game_names():
+        fields(setup_model(game), f"setup of {game}")
+    # the probes reach the kinds of problem the models have (a new kind of field adds its own)
+    assert {"missing", "extra_forbidden", "literal_error", "union_tag_invalid", "union_tag_not_found",
+            "string_pattern_mismatch", "too_long", "too_short", "less_than_equal", "greater_than_equal",
+            "finite_number", "string_unicode", "tuple_type", "unknown_game"} <= set(found), found

@@ -26,13 +26,26 @@ def refused(request: Request, message: Message, status: int, headers: dict[str, 
     return JSONResponse(refusal(message, language(request)), status_code=status, headers=headers)
 
 
+def reader_known(request: Request) -> Request:
+    """``request`` with its account's language looked up when nothing read it yet (a request refused
+    before its route asked who sent it: a malformed body, an unknown game); a failed look-up is passed
+    over, the refusal is still said."""
+    accounts = getattr(request.app.state, "accounts", None)
+    if accounts is not None and not hasattr(request.state, "account_language"):
+        try:
+            accounts.identify(request)
+        except Exception:  # noqa: BLE001 - a wrong credential or an unreachable database: the other choices hold
+            pass
+    return request
+
+
 def install(app: FastAPI) -> None:
     """Add the handlers of refusals, database failures, invalid requests and crashes to ``app``."""
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
         retry = {"Retry-After": str(RETRY_AFTER)} if exc.status == 503 else None
-        return refused(request, exc.message, exc.status, retry)
+        return refused(request if exc.status == 503 else reader_known(request), exc.message, exc.status, retry)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_error(request: Request, exc: SQLAlchemyError):
@@ -48,16 +61,13 @@ def install(app: FastAPI) -> None:
         errors = exc.errors()
         first = errors[0] if errors else {}
         if first.get("type") == "json_invalid":
-            return refused(request, msg("the request body is not valid JSON"), 400)
+            return refused(reader_known(request), msg("the request body is not valid JSON"), 400)
         texts = [e for e in errors if e.get("type") == TEXT_ERROR]  # a control character, a bad name
         if texts:
-            return refused(request, texts[0].get("ctx", {}).get("message") or str(texts[0]["msg"]), 400)
+            return refused(reader_known(request), texts[0].get("ctx", {}).get("message") or str(texts[0]["msg"]), 400)
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
-        # the common problems in the reader's language; pydantic's own sentence for the others (English)
-        problem = validation_problem(first)
-        if isinstance(problem, str):
-            problem = problem[:300 - len(where)]
-        return refused(request, msg("{field}: {problem}", field=where, problem=problem), 422)
+        return refused(reader_known(request), msg("{field}: {problem}", field=where, problem=validation_problem(first)),
+                       422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):

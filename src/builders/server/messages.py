@@ -13,6 +13,7 @@ signed-in account's setting, else the best of ``Accept-Language`` (Babel's negot
 from __future__ import annotations
 
 from collections.abc import Callable
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from starlette.requests import HTTPConnection
 
+from builders.core.errors import shown
 from builders.core.messages import Message, msg, verbatim
 
 #: the languages the server speaks, English first (the language of the templates)
@@ -124,14 +126,15 @@ def refusal(message: Message | str, lang: str) -> dict[str, Any]:
 
 
 #: pydantic's problems with the form of a request said in the reader's language, by pydantic's error
-#: type (the types not named here keep pydantic's English sentence)
+#: type (a type not named here, or in _BOUNDS and _CHOICES, is "is not valid")
 _PROBLEMS = {
     "missing": msg("is required"), "string_type": msg("must be a string"),
     "int_type": msg("must be a whole number"), "int_parsing": msg("must be a whole number"),
     "int_from_float": msg("must be a whole number"), "bool_type": msg("must be true or false"),
     "bool_parsing": msg("must be true or false"), "list_type": msg("must be a list"),
-    "dict_type": msg("must be an object"), "model_type": msg("must be an object"),
+    "tuple_type": msg("must be a list"), "dict_type": msg("must be an object"), "model_type": msg("must be an object"),
     "model_attributes_type": msg("must be an object"), "extra_forbidden": msg("is not a field of this request"),
+    "finite_number": msg("must be a finite number"), "string_unicode": msg("must be valid Unicode text"),
 }
 
 
@@ -143,17 +146,43 @@ _BOUNDS: dict[str, tuple[str, Callable[[Any], Message]]] = {
     "too_short": ("min_length", lambda n: msg("must have at least {count} items", count=n)),
     "greater_than_equal": ("ge", lambda n: msg("must be at least {limit}", limit=n)),
     "less_than_equal": ("le", lambda n: msg("must be at most {limit}", limit=n)),
+    "string_pattern_mismatch": ("pattern", lambda p: msg("does not have the expected form {pattern}", pattern=p)),
 }
 
 
-def validation_problem(error: dict[str, Any]) -> Message | str:
-    """What is wrong with one field of a request, from pydantic's error (``RequestValidationError``)."""
+def _quoted(text: Any) -> list[str]:
+    """The choices of pydantic's ``"'a', 'b' or 'c'"``, each as written there (``"'a'"``)."""
+    return re.findall(r"'[^']*'", str(text))
+
+
+def _bare(text: Any) -> str:
+    return str(text).strip("'")
+
+
+#: the problems with a choice: a value that is not one of a list, a tagged object without its tag
+_CHOICES: dict[str, Callable[[dict[str, Any]], Message]] = {
+    "literal_error": lambda ctx: msg("must be one of {expected}", expected=_quoted(ctx.get("expected"))),
+    "enum": lambda ctx: msg("must be one of {expected}", expected=_quoted(ctx.get("expected"))),
+    "union_tag_invalid": lambda ctx: msg("{key} must be one of {expected}, not {tag}",
+                                         key=_bare(ctx.get("discriminator")), tag=shown(ctx.get("tag")),
+                                         expected=_quoted(ctx.get("expected_tags"))),
+    "union_tag_not_found": lambda ctx: msg("needs the field {key}", key=_bare(ctx.get("discriminator"))),
+}
+
+
+def validation_problem(error: dict[str, Any]) -> Message:
+    """What is wrong with one field of a request, from pydantic's error (``RequestValidationError``):
+    the message a validator of ours raised it with (in its context), else one by its type."""
     kind, ctx = error.get("type"), error.get("ctx") or {}
+    if isinstance(ctx.get("message"), Message):
+        return ctx["message"]
     if kind in _PROBLEMS:
         return _PROBLEMS[kind]
     if kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
         return _BOUNDS[kind][1](ctx[_BOUNDS[kind][0]])
-    return str(error.get("msg", "is not valid"))
+    if kind in _CHOICES:
+        return _CHOICES[kind](ctx)
+    return msg("is not valid")
 
 
 #: the HTTP errors the framework answers by itself (an unknown address, a method a route lacks)

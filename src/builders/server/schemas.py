@@ -9,15 +9,18 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
+from builders.core.errors import shown
 from builders.core.games import game_names
 from builders.core.plugins import part, plugin
 from builders.core.messages import msg
 from builders.server import names
+from builders.server.messages import validation_problem
 
 
 def _known_game(name: str) -> str:
     if name not in game_names():
-        raise ValueError(f"unknown game {name!r} (the games are {', '.join(game_names())})")
+        said = msg("unknown game {game} (the games are {games})", game=shown(name), games=", ".join(game_names()))
+        raise PydanticCustomError("unknown_game", "{reason}", {"reason": str(said), "message": said})
     return name
 
 
@@ -142,7 +145,7 @@ def parse_setup(game: str, raw: Any) -> SetupSpec:
             reason = msg("{field}: {game} takes no such choice (its setup: {allowed})", field=where,
                          game=plugin(game).title, allowed=", ".join(model.model_fields))
         else:
-            reason = msg("{field}: {problem}", field=where, problem=first["msg"])
+            reason = msg("{field}: {problem}", field=where, problem=validation_problem(first))
         raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(reason)[:300], "message": reason}) from None
 
 
