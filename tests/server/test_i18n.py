@@ -90,11 +90,11 @@ def test_a_401_by_the_query_over_the_cookie(server, lang, detail):
 def test_a_403_and_a_409_of_a_game_in_each_language(api):
     gid, tokens = create(api)
     play = api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": tokens[0]}).json()["legal"][0]
-    turn = {"en": "it is seat 0's turn, not seat 1's", "de": "Sitz 0 ist am Zug, nicht Sitz 1",
-            "fr": "c'est au siège 0 de jouer, pas au siège 1"}
+    turn = {"en": "it is seat 0's turn, not seat 1's", "de": "Platz 0 ist am Zug, nicht Platz 1",
+            "fr": "c'est à la place 0 de jouer, pas à la place 1"}
     taken = {"en": "seat 1 is not open: it is joined by its own link",
-             "de": "Sitz 1 ist nicht offen: man tritt über seinen eigenen Link bei",
-             "fr": "le siège 1 n'est pas ouvert : on le rejoint par son propre lien"}
+             "de": "Platz 1 ist nicht offen: man tritt über seinen eigenen Link bei",
+             "fr": "la place 1 n'est pas ouverte : on la rejoint par son propre lien"}
     for lang in ("en", "de", "fr"):
         r = api.post(f"/api/games/{gid}/actions?lang={lang}", json={"action": play},
                      headers={"X-Seat-Token": tokens[1]})
@@ -217,8 +217,8 @@ def expected_kingdom(entry, lang):
     if key == "ended the turn; seat {next} plays {terrain}":
         if lang == "en":
             return f"ended the turn; seat {p['next']} plays {p['terrain']}"
-        return {"de": f"hat den Zug beendet; Sitz {p['next']} spielt {TERRAIN['de'][p['terrain']]}",
-                "fr": f"a fini son tour ; le siège {p['next']} joue {TERRAIN['fr'][p['terrain']]}"}[lang]
+        return {"de": f"hat den Zug beendet; Platz {p['next']} spielt {TERRAIN['de'][p['terrain']]}",
+                "fr": f"a fini son tour ; la place {p['next']} joue {TERRAIN['fr'][p['terrain']]}"}[lang]
     raise AssertionError(entry)
 
 
@@ -261,7 +261,7 @@ def test_the_kingdom_builder_log_in_each_language_over_http_and_the_socket(api, 
         assert json.loads(ws.recv(timeout=10))["log"] == logs["fr"]
         ws.send(json.dumps({"type": "action", "action": "end"}))
         assert json.loads(ws.recv(timeout=10))["message"] == \
-            "un spectateur ne peut pas jouer : envoyez d'abord hello avec un jeton de siège"
+            "un spectateur ne peut pas jouer : envoyez d'abord hello avec un jeton de place"
 
 
 def test_the_builders_log_in_each_language(api):

@@ -388,8 +388,8 @@ def test_a_hint_in_french(new_page, api, game):
 
 @pytest.mark.parametrize(("code", "text", "said"), [
     ("en", "ended the turn; seat 1 plays grass", "Red ended the turn; Blue plays grass"),
-    ("de", "hat den Zug beendet; Sitz 1 spielt Gras", "Rot hat den Zug beendet; Blau spielt Gras"),
-    ("fr", "a fini son tour ; le siège 1 joue prairie", "Rouge a fini son tour ; le Bleu joue prairie"),
+    ("de", "hat den Zug beendet; Platz 1 spielt Gras", "Rot hat den Zug beendet; Blau spielt Gras"),
+    ("fr", "a fini son tour ; la place 1 joue prairie", "Rouge a fini son tour ; Bleu joue prairie"),
 ])
 def test_a_log_line_of_the_server_names_a_seat_by_its_colour_in_each_language(new_page, code, text, said):
     """The table's catch-all for a line it does not write itself (logText): the server's "seat 1" in the
@@ -401,6 +401,6 @@ def test_a_log_line_of_the_server_names_a_seat_by_its_colour_in_each_language(ne
     line = page.evaluate("""async ([view, text]) => (await import('/static/api.js')).logText(view, {seat: 0, text})""",
                          [view, text])
     assert line == said
-    kept = page.evaluate("""async (view) => (await import('/static/api.js')).logText(view, {seat: 0, text: 'Sitz 12, seat 7'})""",
+    kept = page.evaluate("""async (view) => (await import('/static/api.js')).logText(view, {seat: 0, text: 'Platz 12, seat 7'})""",
                          view)
-    assert kept == f"{CATALOGUES[code]['colour.red']} Sitz 12, seat 7"
+    assert kept == f"{CATALOGUES[code]['colour.red']} Platz 12, seat 7"

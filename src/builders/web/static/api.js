@@ -488,8 +488,9 @@ export function winnersText(result, seats, mySeat = null) {
   return t("result.shared", { names: joinNames(names) });
 }
 
-// "seat 1" in a line the server wrote, in each of its languages (builders.server's catalogues)
-const SEAT_IN_LOG = /(?<![\p{L}\p{N}])(?:seat|Sitz|siège) (\d)(?![\p{L}\p{N}])/giu;
+// "seat 1" in a line the server wrote, in each of its languages (builders.server's catalogues: "Platz 1",
+// "la place 1", the article going with the number)
+const SEAT_IN_LOG = /(?<![\p{L}\p{N}])(?:seat|Platz|(?:la )?place) (\d)(?![\p{L}\p{N}])/giu;
 
 // One line of the game log in words: who, then what (a seat the server names by number, by its colour).
 export function logText(view, entry, mySeat = null) {
