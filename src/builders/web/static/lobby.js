@@ -510,8 +510,14 @@ function showGames() {
 
 // the games' lobby modules are loaded: the game choice and the chosen game's setup form are shown
 const ready = loadParts().then(() => {
-  $("game-choice").replaceChildren(...GAMES.map(gameOption));
-  if (!PLAYABLE.length) $("game-choice").replaceChildren(el("p", { class: "muted", text: t("lobby.no_game") }));
+  const choice = $("game-choice");
+  if (PLAYABLE.length) {
+    choice.setAttribute("role", "radiogroup");
+    choice.setAttribute("aria-label", t("lobby.game"));
+    choice.replaceChildren(...GAMES.map(gameOption));
+  } else {
+    choice.replaceChildren(el("p", { class: "muted", text: t("lobby.no_game") }));
+  }
   if (state.game) selectGame(state.game);
 });
 
