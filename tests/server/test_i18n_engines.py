@@ -281,3 +281,47 @@ def test_every_problem_a_client_can_cause_in_a_request_has_its_own_message(tmp_p
     assert {"missing", "extra_forbidden", "literal_error", "union_tag_invalid", "union_tag_not_found",
             "string_pattern_mismatch", "too_long", "too_short", "less_than_equal", "greater_than_equal",
             "finite_number", "string_unicode", "tuple_type", "unknown_game"} <= set(found), found
+
+
+# -- numbers, durations and moments in the reader's locale ---------------------------------------------
+@pytest.mark.parametrize(("lang", "detail"), [
+    ("en", "the request body is too large: at most 16384 bytes"),
+    ("de", "der Inhalt der Anfrage ist zu groß: höchstens 16.384 Bytes"),
+    ("fr", "le corps de la requête est trop grand : au plus 16\u202f384 octets"),  # a narrow no-break space
+])
+def test_a_number_in_a_refusal_is_written_the_reader_s_way(api, lang, detail):
+    before = api.get("/api/games").json()
+    for how in ({"Accept-Language": ACCEPT[lang]}, {"Cookie": f"lang={lang}"}):
+        r = api.post("/api/games", content=b"x" * (16 * 1024 + 1), headers={"Content-Type": "application/json", **how})
+        said(r, 413, detail, "the request body is too large: at most {count} bytes", {"count": 16384})
+    assert api.get("/api/games").json() == before
+
+
+@pytest.mark.parametrize(("lang", "bound"), [("de", "4.611.686.018.427.387.904"), ("fr", "4\u202f611\u202f686\u202f018\u202f427\u202f387\u202f904")])
+def test_a_bound_of_a_request_is_written_the_way_of_the_account_s_language(people, lang, bound):
+    person = people(f"bound_{lang}_{next(NUMBERS)}")
+    assert put_language(person, lang).status_code == 200
+    r = person.post("/api/games", json={"game": "kingdom", "seats": TWO, "setup": {"seed": 2**63}})
+    field = {"de": "setup.seed: darf höchstens {bound} sein", "fr": "setup.seed : doit valoir au plus {bound}"}[lang]
+    assert (r.status_code, r.json()["detail"]) == (400, field.format(bound=bound))
+    assert r.json()["params"]["problem"] == {"key": "must be at most {limit}", "params": {"limit": 2**62}}
+
+
+def test_durations_moments_and_identifiers_in_each_language():
+    from builders.core.messages import Message, duration, moment
+    from builders.server.messages import translate
+
+    said = Message("{who} waited {wait} until {at}: {count} points, {share:g} each, token {token_id}, version {version}",
+                   {"who": "Ada", "wait": duration(90), "at": moment(1796051040), "count": 12345, "share": 2.5,
+                    "token_id": 99999, "version": 1234})
+    assert str(said) == ("Ada waited 90 s until 2026-11-30 15:04:00 UTC: 12345 points, 2.5 each, token 99999, "
+                         "version 1234")
+    assert translate(said, "en") == ("Ada waited 2 minutes until Nov 30, 2026, 3:04:00\u202fPM: 12345 points, 2.5 "
+                                     "each, token 99999, version 1234")
+    assert translate(said, "de") == ("Ada waited 2 Minuten until 30.11.2026, 15:04:00: 12.345 points, 2,5 each, "
+                                     "token 99999, version 1234")
+    assert translate(said, "fr") == ("Ada waited 2 minutes until 30 nov. 2026, 15:04:00: 12\u202f345 points, 2,5 "
+                                     "each, token 99999, version 1234")
+    # programs get the numbers themselves
+    assert said.data()["params"] == {"who": "Ada", "wait": 90, "at": 1796051040, "count": 12345, "share": 2.5,
+                                     "token_id": 99999, "version": 1234}

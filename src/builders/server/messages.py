@@ -14,17 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import re
+from datetime import datetime, timedelta, timezone
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from babel import negotiate_locale
+from babel.dates import format_datetime, format_timedelta
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from starlette.requests import HTTPConnection
 
 from builders.core.errors import shown
-from builders.core.messages import Message, msg, verbatim
+from builders.core.messages import Duration, Message, Moment, msg, verbatim
 
 #: the languages the server speaks, English first (the language of the templates)
 LANGUAGES = ("en", "de", "fr")
@@ -62,11 +65,30 @@ def load() -> None:
 
 
 def translate(message: Message | str, lang: str) -> str:
-    """The text of ``message`` in ``lang`` (English where the catalogue has no translation)."""
+    """The text of ``message`` in ``lang`` (English where the catalogue has no translation), its numbers,
+    durations and moments written as ``lang`` writes them."""
     if isinstance(message, str):
         return message
-    templates = _templates(lang if lang in LANGUAGES else DEFAULT)
-    return message.render(lambda m: templates.get((m.context, m.key), m.key))
+    lang = lang if lang in LANGUAGES else DEFAULT
+    templates = _templates(lang)
+    return message.render(lambda m: templates.get((m.context, m.key), m.key), _localizer(lang))
+
+
+@cache
+def _localizer(lang: str) -> Callable[[Any, str], str]:
+    """What writes a number (``16.384`` in German, ``16 384`` in French; English's as the templates
+    have them), a duration (``2 Minuten``) and a moment (``29.11.2026, 15:04:00``, UTC) in ``lang``."""
+
+    def localize(value: Any, spec: str) -> str:
+        if isinstance(value, Duration):
+            return format_timedelta(timedelta(seconds=value.seconds), locale=lang)
+        if isinstance(value, Moment):
+            at = datetime.fromtimestamp(value.at, timezone.utc)
+            return format_datetime(at, "medium", tzinfo=timezone.utc, locale=lang)
+        if lang == DEFAULT:
+            return format(value, spec)
+        return format_decimal(float(format(value, spec)) if spec else value, locale=lang)
+    return localize
 
 
 def _code(tag: str | None) -> str | None:
