@@ -98,7 +98,15 @@ def test_the_game_words_of_the_log_and_the_request_kinds_are_complete():
 REFUSALS = {"ApiError": 1, "BadText": 0, "_refuse": 3, "_error": 1, "refused": 1}
 
 
-def bypasses(source: str) -> list[str]:
+#: the errors of the engines that the server shows a person (an action text, a setup: docs/i18n.md), and
+#: the modules that raise them (a position's and a record's errors are the command line's, in English)
+ENGINE_REFUSALS = {"IllegalAction": 0, "InvalidSetup": 0, "error": 0}
+ENGINE_MODULES = ["kingdom/notation.py", "kingdom/setup.py", "kingdom/checks.py", "kingdom/rules.py", "kingdom/view.py",
+                  "kingdom/state.py", "kingdom/native.py", "middle_ages/notation.py", "middle_ages/setup.py",
+                  "middle_ages/rules.py", "middle_ages/view.py", "middle_ages/state.py", "middle_ages/native.py"]
+
+
+def bypasses(source: str, refusals: dict[str, int] = REFUSALS) -> list[str]:
     """The places in ``source`` where a text meant for a person is not a message: a refusal given a
     string (a literal, an f-string, str(...), a concatenation), a JSON body with a literal ``detail``,
     or a msg()/word() whose template is not one literal (Babel could not extract it)."""
@@ -106,7 +114,7 @@ def bypasses(source: str) -> list[str]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
-            at = REFUSALS.get(name)
+            at = refusals.get(name)
             if at is not None and len(node.args) > at and _is_text(node.args[at]):
                 found.append(f"line {node.lineno}: {name}({ast.unparse(node.args[at])[:60]})")
             if name in ("msg", "word"):
@@ -122,6 +130,8 @@ def bypasses(source: str) -> list[str]:
 
 
 def _is_text(node: ast.AST) -> bool:
+    if isinstance(node, ast.BoolOp):  # reason or "..."
+        return any(_is_text(value) for value in node.values)
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str)
     if isinstance(node, ast.JoinedStr):
@@ -134,10 +144,26 @@ def _is_text(node: ast.AST) -> bool:
 
 
 def test_no_refusal_in_the_server_is_a_bare_string():
-    modules = sorted(SERVER.glob("*.py"))
+    modules = sorted(SERVER.rglob("*.py"))
     assert len(modules) > 20
-    found = {path.name: bypasses(path.read_text()) for path in modules}
+    found = {str(path.relative_to(SERVER)): bypasses(path.read_text()) for path in modules}
     assert {name: places for name, places in found.items() if places} == {}
+
+
+def test_no_error_of_an_action_text_or_a_setup_in_the_engines_is_a_bare_string():
+    found = {name: bypasses((SERVER.parent / name).read_text(), ENGINE_REFUSALS) for name in ENGINE_MODULES}
+    assert {name: places for name, places in found.items() if places} == {}
+
+
+@pytest.mark.parametrize("source", [
+    'raise IllegalAction(f"{text!r} is not a hex")',
+    'raise InvalidSetup("a setup is a JSON object")',
+    'raise error(f"the map needs 4 sections, not {len(sections)}")',
+    'raise IllegalAction(reason or f"{shown(action)} cannot be played now")',
+])
+def test_the_scan_of_the_engines_finds_a_bare_string(source):
+    assert len(bypasses(source, ENGINE_REFUSALS)) == 1
+    assert bypasses('raise IllegalAction(msg("hex {hex} is off the map", hex=h))\nraise error(why)', ENGINE_REFUSALS) == []
 
 
 @pytest.mark.parametrize("source", [

@@ -64,7 +64,7 @@ def install(app: FastAPI) -> None:
             return refused(reader_known(request), msg("the request body is not valid JSON"), 400)
         texts = [e for e in errors if e.get("type") == TEXT_ERROR]  # a control character, a bad name
         if texts:
-            return refused(reader_known(request), texts[0].get("ctx", {}).get("message") or str(texts[0]["msg"]), 400)
+            return refused(reader_known(request), validation_problem(texts[0]), 400)  # the message it was raised with
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
         return refused(reader_known(request), msg("{field}: {problem}", field=where, problem=validation_problem(first)),
                        422)
