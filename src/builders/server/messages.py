@@ -29,10 +29,19 @@ from starlette.requests import HTTPConnection
 from builders.core.errors import shown
 from builders.core.messages import Duration, Message, Moment, msg, verbatim
 
-#: the languages the server speaks, English first (the language of the templates)
-LANGUAGES = ("en", "de", "fr")
 DEFAULT = "en"
 LOCALE_DIR = Path(__file__).with_name("locale")
+
+
+def present(directory: Path = LOCALE_DIR) -> tuple[str, ...]:
+    """The languages of the catalogues in ``directory`` (``<lang>/LC_MESSAGES/messages.po``), English
+    first: adding a catalogue adds a language."""
+    found = {path.parents[1].name for path in directory.glob("*/LC_MESSAGES/messages.po")}
+    return (DEFAULT, *sorted(found - {DEFAULT}))
+
+
+#: the languages the server speaks, English first (the language of the templates)
+LANGUAGES = present()
 #: the cookie the web client keeps the reader's choice in
 COOKIE = "lang"
 #: the most of an Accept-Language header that is read
