@@ -194,10 +194,10 @@ def test_a_hint_asked_twice_at_once_is_found_once(tmp_path, monkeypatch):
         assert runs == [created["id"]]
 
 
-def test_each_seat_asks_its_hints_of_one_hints_worker_and_the_seats_of_games_are_spread(tmp_path, monkeypatch):
-    """Hints have a worker per core (``hint_workers``): each seat of a game always asks the same one
-    (it keeps the seat's bot from one hint to the next), and the seats of many games are spread over
-    all of them, so that players of different games are answered side by side."""
+def test_each_seat_asks_its_hints_of_one_worker_and_the_seats_of_games_are_spread(tmp_path, monkeypatch):
+    """Hints run on the server's worker pool: each seat of a game asks the same worker while it is
+    free (it keeps the seat's bot from one hint to the next: ``hint_key``), and the seats of many
+    games are spread over all of them, so that players of different games are answered side by side."""
     import threading
 
     from builders.server import analysis
@@ -206,13 +206,14 @@ def test_each_seat_asks_its_hints_of_one_hints_worker_and_the_seats_of_games_are
     real = analysis.hint_job
 
     def where(*args):
-        ran.append(((args[0], args[3]), threading.current_thread().name.split("_")[0]))
+        ran.append(((args[0], args[3]), threading.current_thread().name.rsplit("_", 1)[0]))
         return real(*args)
 
     monkeypatch.setattr(analysis, "hint_job", where)
-    app = make_app(tmp_path, bot_mode="thread", analysis_iterations=25, hint_workers=2)
+    app = make_app(tmp_path, bot_mode="thread", analysis_iterations=25, bot_workers=2, analysis_workers=1)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
-        analyses = app.state.analyses
+        analyses, pool = app.state.analyses, app.state.workers
+        assert pool.size == 2
         for _ in range(6):
             created = create(api, "middle-ages", hints=True)
             seats = set()
@@ -228,13 +229,13 @@ def test_each_seat_asks_its_hints_of_one_hints_worker_and_the_seats_of_games_are
     for key, name in ran:
         workers.setdefault(key, set()).add(name)
     assert len(workers) == 12 and len(ran) > 12
-    # one worker for every seat of a game, the one its hash names; both workers used
-    assert all(names == {"builders-" + analyses.hint_shard(*key).replace(":", "")} for key, names in workers.items())
+    # one worker for every seat of a game, the one its hash names (nothing else ran: it was free)
+    named = {key: f"builders-worker-{pool.slot_of(analyses.hint_key(*key))}" for key in workers}
+    assert all(names == {named[key]} for key, names in workers.items())
     # every worker the seats' hashes name was used (the game ids are random: twelve seats all on one of
     # two workers happens about once in two thousand runs), and the hash spreads seats over both
-    assert set().union(*workers.values()) == {"builders-" + analyses.hint_shard(*key).replace(":", "")
-                                              for key in workers}
-    assert {analyses.hint_shard(f"game{i}", seat) for i in range(20) for seat in (0, 1)} == {"hints:0", "hints:1"}
+    assert set().union(*workers.values()) == set(named.values())
+    assert {pool.slot_of(analyses.hint_key(f"game{i}", seat)) for i in range(20) for seat in (0, 1)} == {0, 1}
 
 
 @pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
@@ -446,7 +447,7 @@ def test_an_analysis_left_running_is_started_again_by_the_next_server(tmp_path):
     # as if the server had stopped while the analysis ran
     from sqlalchemy import insert
 
-    from builders.server.analysis import AnalysisRow
+    from builders.server.models import AnalysisRow
 
     with app.state.store.engine.begin() as conn:
         conn.execute(insert(AnalysisRow.__table__).values(
@@ -466,31 +467,30 @@ def test_seeds_shards_and_a_finished_row_are_exact(monkeypatch):
     # a seed is the first 8 bytes of SHA-256 of the parts joined by ':', 31 bits of it
     assert (_seed("hint", "g1", 3, 0), _seed("a"), _seed()) == (1215292207, 1699463305, 1910006305)
     assert _seed("a", 1) != _seed("a:1", "") and all(0 <= _seed(i) < 2 ** 31 for i in range(50))
-    shards = Analyses.__new__(Analyses)
-    shards.hint_workers = 4
-    assert [shards.hint_shard("abc", s) for s in range(4)] == ["hints:0", "hints:2", "hints:0", "hints:2"]
-    shards.hint_workers = 3
-    assert [shards.hint_shard("xyz", s) for s in range(4)] == ["hints:0", "hints:0", "hints:0", "hints:2"]
-    shards.hint_workers = 1
-    assert {shards.hint_shard(g, s) for g in ("a", "b", "c") for s in range(4)} == {"hints:0"}
+    from builders.server.workers import WorkerPool
+
+    assert (Analyses.hint_key("abc", 2), Analyses.hint_key("x", 0)) == ("hints:abc/2", "hints:x/0")
+    # a key's worker: CRC-32 of the key modulo the pool's size
+    assert [WorkerPool(4, "thread", 0).slot_of(Analyses.hint_key("abc", s)) for s in range(4)] == [3, 1, 3, 1]
+    assert [WorkerPool(3, "thread", 0).slot_of(Analyses.hint_key("xyz", s)) for s in range(4)] == [1, 0, 0, 2]
+    assert {WorkerPool(1, "thread", 0).slot_of(Analyses.hint_key(g, s)) for g in "abc" for s in range(4)} == {0}
     monkeypatch.setattr(analysis.time, "time", lambda: 1234.5)
     assert finished_values({"players": []}, 17) == {"status": "done", "done": 17, "total": 17,
                                                     "result": {"players": []}, "finished": 1234.5}
 
 
-def test_analyses_run_in_processes_unless_told(tmp_path):
-    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-
+def test_analyses_run_on_a_pool_of_processes_unless_told(tmp_path):
+    """Without the server's pool, Analyses makes one of its own: processes by default, one more than
+    its analysis workers (a hint never waits behind analyses), threads when told."""
     from builders.server.analysis import Analyses
 
     app = make_app(tmp_path)
     service = app.state.service
-    own = Analyses(service, workers=1)
+    own = Analyses(service, workers=2)
     threads = Analyses(service, mode="thread", workers=1)
-    try:
-        assert own.mode == "process" and isinstance(own._pool("analysis"), ProcessPoolExecutor)
-        assert isinstance(threads._pool("analysis"), ThreadPoolExecutor)
-        assert own._pool("analysis") is own._pool("analysis")  # one pool per kind, kept
-    finally:
-        for pool in [*own._pools.values(), *threads._pools.values()]:
-            pool.shutdown(wait=False, cancel_futures=True)
+    shared = Analyses(service, pool=app.state.workers)
+    assert (own.mode, own.pool.size, own.pool.background) == ("process", 3, 2)
+    assert (threads.mode, threads.pool.size, threads.pool.background) == ("thread", 2, 1)
+    assert shared.pool is app.state.workers and shared.mode == "inline"
+    own.pool.close()
+    threads.pool.close()

@@ -49,7 +49,7 @@ def test_bot_workers_come_back_after_a_crash():
         first = await runner.choose(record, "easy", 7)
         state = get_game("kingdom").new_state(record["setup"])
         assert first in [state.action_to_string(a) for a in state.legal_actions()]
-        for pid in list(runner._executor._processes):
+        for pid in runner.pool.pids():
             os.kill(pid, signal.SIGKILL)
         await asyncio.sleep(0.3)
         # same record, same seed: the same move, from a new worker

@@ -23,7 +23,7 @@ def clean_env(monkeypatch):
 
 
 def test_defaults_arguments_and_the_environment(monkeypatch):
-    assert [number(n) for n in NUMBERS] == [7.0, 30.0, 1, 0, 1000, 2, 20, 1, 5, 30, 600.0]
+    assert [number(n) for n in NUMBERS] == [7.0, 30.0, 1, 1000, 2, 20, 1, 5, 30, 600.0]
     assert number("BUILDERS_IDLE_DAYS", 0.5) == 0.5
     monkeypatch.setenv("BUILDERS_IDLE_DAYS", "2.5")
     monkeypatch.setenv("BUILDERS_ANALYSIS_WORKERS", " 3 ")
@@ -44,7 +44,6 @@ def test_defaults_arguments_and_the_environment(monkeypatch):
                                         "most 3650, not 'nan'"),
     ("BUILDERS_ANALYSIS_WORKERS", "1.5", "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not '1.5'"),
     ("BUILDERS_ANALYSIS_WORKERS", "inf", "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not 'inf'"),
-    ("BUILDERS_HINT_WORKERS", "-1", "BUILDERS_HINT_WORKERS must be a whole number from 0 to 64, not '-1'"),
     ("BUILDERS_IDLE_DAYS", "inf", "BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, "
                                  "not 'inf'"),
     ("BUILDERS_ANALYSIS_ITERATIONS", "-3", "BUILDERS_ANALYSIS_ITERATIONS must be a whole number from 1 to 1000000, "

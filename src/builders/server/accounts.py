@@ -39,16 +39,11 @@ from typing import Any
 from fastapi import APIRouter, Path as PathParam, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
-
 from builders.core.messages import Message, msg
 from builders.server import names
 from builders.server.games import ApiError
 from builders.server.limits import shared
-from builders.server.models import (
-    AccountRow, ApiTokenRow, ChatRow, DeletedAccountRow, KnownAddressRow, SessionRow,
-)
+from builders.server.repos.accounts import AccountRecord, AccountRepo, Taken
 from builders.server.schemas import (
     ApiTokenInfo, CreatedApiToken, LanguageChoice, NewApiToken, PasswordChange, SessionInfo, SignIn,
 )
@@ -216,12 +211,13 @@ class Accounts:
         from pwdlib.hashers.argon2 import Argon2Hasher
 
         self.store = store
-        self.engine = store.engine
+        #: the tables of accounts, sessions and tokens
+        self.rows = AccountRepo(store.engine)
         self._hasher = PasswordHash((Argon2Hasher(),))
         # Argon2 takes about 64 MiB and most of a second per hash: a few at a time, the others wait
         self._hashing = threading.BoundedSemaphore(max(2, (os.cpu_count() or 2)))
         #: the sign-in limits, shared by the server processes
-        self.limits = shared(redis_url, self.engine, "login:")
+        self.limits = shared(redis_url, store.engine, "login:")
         self.login_per_name = login_per_name
         self.login_per_address = login_per_address
         self.login_per_name_address = login_per_name_address
@@ -242,19 +238,13 @@ class Accounts:
 
     # -- accounts --------------------------------------------------------------------------------
     def get(self, account_id: int) -> Account | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username)
-                               .where(AccountRow.id == account_id)).first()
-        return Account(row.id, row.username) if row else None
+        return _account(self.rows.get(account_id))
 
     def by_username(self, username: str) -> Account | None:
         username = _normal(username)
         if username is None or not USERNAME.fullmatch(username):
             return None
-        with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username)
-                               .where(AccountRow.username_key == username.lower())).first()
-        return Account(row.id, row.username) if row else None
+        return _account(self.rows.by_name_key(username.lower()))
 
     def names(self, ids: set[int]) -> dict[int, str]:
         """The display names of these accounts."""
@@ -262,19 +252,14 @@ class Accounts:
             self._names, self._deleted, self._names_at = {}, set(), time.monotonic()
         missing = [i for i in ids if i not in self._names]
         if missing:
-            with self.engine.connect() as conn:
-                for row in conn.execute(select(AccountRow.id, AccountRow.username, DeletedAccountRow.at)
-                                        .outerjoin(DeletedAccountRow, DeletedAccountRow.account_id == AccountRow.id)
-                                        .where(AccountRow.id.in_(missing))):
-                    self._names[row.id] = row.username
-                    if row.at is not None:
-                        self._deleted.add(row.id)
+            for row in self.rows.names(missing):
+                self._names[row.id] = row.username
+                if row.deleted:
+                    self._deleted.add(row.id)
         return {i: DELETED_NAME if i in self._deleted else Account(i, self._names.get(i)).display for i in ids}
 
     def create_guest(self) -> Account:
-        with self.engine.begin() as conn:
-            new_id = conn.execute(insert(AccountRow).values(created=time.time())).inserted_primary_key[0]
-        return Account(new_id, None)
+        return Account(self.rows.create_guest(time.time()), None)
 
     @staticmethod
     def check_new(username: Any, password: Any) -> str:
@@ -292,10 +277,7 @@ class Accounts:
 
     def look_alike(self, name: str) -> Account | None:
         """The named account whose username looks like ``name`` (the same skeleton), if any."""
-        with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username)
-                               .where(AccountRow.username_skeleton == names.skeleton(name))).first()
-        return Account(row.id, row.username) if row else None
+        return _account(self.rows.by_skeleton(names.skeleton(name)))
 
     def check_seat_name(self, name: str, account: int | None) -> None:
         """409 when ``name``, a seat's name, looks like a registered player's username or like a
@@ -325,15 +307,9 @@ class Accounts:
         names_of = {"username": username, "username_key": username.lower(),
                     "username_skeleton": names.skeleton(username)}
         try:
-            with self.engine.begin() as conn:
-                if guest is not None and guest.guest:
-                    conn.execute(update(AccountRow).where(AccountRow.id == guest.id).values(
-                        **names_of, password_hash=digest))
-                    account_id = guest.id
-                else:
-                    account_id = conn.execute(insert(AccountRow).values(
-                        **names_of, password_hash=digest, created=time.time())).inserted_primary_key[0]
-        except IntegrityError:  # signed up meanwhile by another request
+            account_id = self.rows.name(guest.id if guest is not None and guest.guest else None, names_of, digest,
+                                        time.time())
+        except Taken:  # signed up meanwhile by another request
             self._refuse_taken(username, guest)
             raise ApiError(409, msg("the username {username!r} is taken", username=username)) from None
         self._names[account_id] = username
@@ -342,9 +318,7 @@ class Accounts:
     def sign_in(self, username: Any, password: Any, address: str) -> Account:
         name_key = (_normal(username) or "").lower()
         self.limit_sign_in(name_key[:40], address)
-        with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.password_hash, AccountRow.language)
-                               .where(AccountRow.username_key == name_key)).first()
+        row = self.rows.login(name_key)
         stored = row.password_hash if row is not None else None
         ok = False
         if isinstance(password, str) and len(password) <= MAX_PASSWORD:
@@ -352,10 +326,10 @@ class Accounts:
                 ok = self.verify(password, stored)
             else:  # the same work for an unknown name: the time taken does not tell names apart
                 self.hash(password)
-        if not ok:
+        if not ok or row is None:
             raise ApiError(401, msg("wrong username or password"))
-        self.remember_address(row.id, address)
-        return Account(row.id, row.username, row.language)
+        self.remember_address(row.account.id, address)
+        return Account(row.account.id, row.account.username, row.account.language)
 
     def limit_sign_in(self, name_key: str, address: str) -> None:
         """429 (with the seconds to wait) when a sign-in to ``name_key`` from ``address`` is over a
@@ -372,72 +346,34 @@ class Accounts:
 
     def known_address(self, name_key: str, address: str) -> bool:
         """Whether the account named ``name_key`` signed in from ``address`` before."""
-        with self.engine.connect() as conn:
-            return conn.execute(select(KnownAddressRow.last)
-                                .join(AccountRow, AccountRow.id == KnownAddressRow.account_id)
-                                .where(AccountRow.username_key == name_key,
-                                       KnownAddressRow.address_sha == address_digest(address))).first() is not None
+        return self.rows.known_address(name_key, address_digest(address))
 
     def remember_address(self, account_id: int, address: str) -> None:
         """``address`` signed in to the account: remembered (with the account's latest others)."""
-        digest, now = address_digest(address), time.time()
-        table = KnownAddressRow.__table__
-        with self.engine.begin() as conn:
-            moved = conn.execute(update(table).where(table.c.account_id == account_id, table.c.address_sha == digest)
-                                 .values(last=now)).rowcount
-            if not moved:
-                conn.execute(insert(table).values(account_id=account_id, address_sha=digest, last=now))
-                old = conn.execute(select(table.c.address_sha).where(table.c.account_id == account_id)
-                                   .order_by(table.c.last.desc()).offset(KNOWN_ADDRESSES)).scalars().all()
-                if old:
-                    conn.execute(delete(table).where(table.c.account_id == account_id,
-                                                     table.c.address_sha.in_(old)))
+        self.rows.remember_address(account_id, address_digest(address), time.time(), KNOWN_ADDRESSES)
 
     def change_password(self, account: Account, old: str, new: str, keep_session: str) -> None:
         """The new password; the account's other sessions and all its API tokens end (their sockets
         are closed)."""
         check_password(new)
         self.check_password_of(account, old, msg("the current password is wrong"))
-        with self.engine.begin() as conn:
-            conn.execute(update(AccountRow).where(AccountRow.id == account.id)
-                         .values(password_hash=self.hash(new)))
-            # every other browser signed in to this account is signed out, every program too
-            ended = self._credentials(conn, account.id)
-            conn.execute(delete(SessionRow).where(SessionRow.account_id == account.id,
-                                                  SessionRow.token_sha != keep_session))
-            conn.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account.id))
+        # every other browser signed in to this account is signed out, every program too
+        ended = self.rows.change_password(account.id, self.hash(new), keep_session)
         self.sockets.end([c for c in ended if c != ("session", keep_session)],
                          msg("the account's password changed: sign in again"))
-
-    @staticmethod
-    def _credentials(conn: Any, account_id: int) -> list[tuple[str, str]]:
-        """The sessions and API tokens of an account, as credentials of sockets."""
-        sessions = conn.execute(select(SessionRow.token_sha).where(SessionRow.account_id == account_id)).scalars()
-        tokens = conn.execute(select(ApiTokenRow.id).where(ApiTokenRow.account_id == account_id)).scalars()
-        return [("session", t) for t in sessions] + [("token", str(i)) for i in tokens]
 
     def delete_account(self, account: Account) -> None:
         """The account is deleted (:meth:`check_password_of` first): its sessions, tokens, known addresses
         and name go (the name is free again), its sockets are closed; its row stays, marked deleted,
         for the seats of finished games (shown as "deleted player"), and so do its ratings (no longer
         listed). Its seats of the games going on are resigned next (see :func:`leave_games`)."""
-        with self.engine.begin() as conn:
-            ended = self._credentials(conn, account.id)
-            conn.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
-            conn.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account.id))
-            conn.execute(delete(KnownAddressRow).where(KnownAddressRow.account_id == account.id))
-            names_of = [c for c in ("username", "username_key", "username_skeleton") if c in AccountRow.__table__.c]
-            conn.execute(update(AccountRow).where(AccountRow.id == account.id)
-                         .values(password_hash=None, **{c: None for c in names_of}))
-            conn.execute(update(ChatRow).where(ChatRow.account_id == account.id).values(author=DELETED_NAME))
-            conn.execute(insert(DeletedAccountRow).values(account_id=account.id, at=time.time()))
+        ended = self.rows.delete(account.id, DELETED_NAME, time.time())
         self._names.pop(account.id, None)
         self.sockets.end(ended, msg("the account was deleted"))
 
     def check_password_of(self, account: Account, password: Any, wrong: Message) -> None:
         """403 ``wrong`` unless ``password`` is the account's."""
-        with self.engine.connect() as conn:
-            stored = conn.execute(select(AccountRow.password_hash).where(AccountRow.id == account.id)).scalar()
+        stored = self.rows.password_hash(account.id)
         if not stored or not isinstance(password, str) or not self.verify(password, stored):
             raise ApiError(403, wrong)
 
@@ -447,44 +383,27 @@ class Accounts:
         cookie, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         now = time.time()
         life = GUEST_SECONDS if account.guest else SESSION_SECONDS
-        with self.engine.begin() as conn:
-            conn.execute(insert(SessionRow).values(token_sha=sha(cookie), account_id=account.id, csrf=csrf,
-                                                   created=now, expires=now + life))
+        self.rows.add_session(sha(cookie), account.id, csrf, now, now + life)
         return cookie, csrf
 
     def end_session(self, cookie: str, reason: Message = SIGNED_OUT) -> None:
         """The session ends; so do the sockets opened with it."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(SessionRow).where(SessionRow.token_sha == sha(cookie)))
+        self.rows.end_session(sha(cookie))
         self.sockets.end([("session", sha(cookie))], reason)
 
     def alive(self, credentials: list[tuple[str, str]]) -> set[tuple[str, str]]:
         """Those of ``credentials`` that still hold (sessions not ended nor expired, tokens not revoked)."""
         sessions = [value for kind, value in credentials if kind == "session"]
         tokens = [int(value) for kind, value in credentials if kind == "token"]
-        found: set[tuple[str, str]] = set()
-        now = time.time()
-        with self.engine.connect() as conn:
-            for i in range(0, len(sessions), 500):
-                found.update(("session", t) for t in conn.execute(
-                    select(SessionRow.token_sha).where(SessionRow.token_sha.in_(sessions[i:i + 500]),
-                                                       SessionRow.expires > now)).scalars())
-            for i in range(0, len(tokens), 500):
-                found.update(("token", str(t)) for t in conn.execute(
-                    select(ApiTokenRow.id).where(ApiTokenRow.id.in_(tokens[i:i + 500]))).scalars())
-        return found
+        return self.rows.alive(sessions, tokens, time.time())
 
     def session(self, cookie: str | None) -> tuple[Account, str] | None:
         if not cookie or len(cookie) > 100:
             return None
-        with self.engine.connect() as conn:
-            row = conn.execute(select(SessionRow.account_id, SessionRow.csrf, SessionRow.expires,
-                                      AccountRow.username, AccountRow.language)
-                               .join(AccountRow, AccountRow.id == SessionRow.account_id)
-                               .where(SessionRow.token_sha == sha(cookie))).first()
+        row = self.rows.session(sha(cookie))
         if row is None or row.expires < time.time():
             return None
-        return Account(row.account_id, row.username, row.language), row.csrf
+        return Account(row.account.id, row.account.username, row.account.language), row.csrf
 
     def identify(self, request: Any, write: bool = False) -> Who:
         """Who sent ``request`` (an HTTP request or a WebSocket). With ``write``, a request that relies
@@ -512,30 +431,21 @@ class Accounts:
 
     def set_language(self, account: Account, language: str | None) -> Account:
         """The account's language (None: the browser's); the account as it is now."""
-        with self.engine.begin() as conn:
-            conn.execute(update(AccountRow).where(AccountRow.id == account.id).values(language=language))
+        self.rows.set_language(account.id, language)
         return Account(account.id, account.username, language)
 
     # -- personal API tokens ---------------------------------------------------------------------
     def create_token(self, account: Account, name: str) -> dict[str, Any]:
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         now = time.time()
-        with self.engine.begin() as conn:
-            token_id = conn.execute(insert(ApiTokenRow).values(
-                account_id=account.id, name=name, token_sha=sha(token), created=now)).inserted_primary_key[0]
+        token_id = self.rows.add_token(account.id, name, sha(token), now)
         return {"id": token_id, "name": name, "created": now, "token": token}
 
     def tokens(self, account: Account) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(ApiTokenRow.id, ApiTokenRow.name, ApiTokenRow.created)
-                                .where(ApiTokenRow.account_id == account.id).order_by(ApiTokenRow.id)).all()
-        return [{"id": r.id, "name": r.name, "created": r.created} for r in rows]
+        return [{"id": r.id, "name": r.name, "created": r.created} for r in self.rows.tokens(account.id)]
 
     def delete_token(self, account: Account, token_id: int) -> None:
-        with self.engine.begin() as conn:
-            gone = conn.execute(delete(ApiTokenRow).where(ApiTokenRow.id == token_id,
-                                                          ApiTokenRow.account_id == account.id))
-        if gone.rowcount != 1:
+        if not self.rows.delete_token(account.id, token_id):
             raise ApiError(404, msg("you have no API token {token_id}", token_id=token_id))
         self.sockets.end([("token", str(token_id))], msg("the personal API token was revoked"))
 
@@ -547,12 +457,12 @@ class Accounts:
         """The account of a personal API token and the token's id."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
             return None
-        with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.language,
-                                      ApiTokenRow.id.label("token_id"))
-                               .join(ApiTokenRow, ApiTokenRow.account_id == AccountRow.id)
-                               .where(ApiTokenRow.token_sha == sha(token))).first()
-        return (Account(row.id, row.username, row.language), row.token_id) if row else None
+        found = self.rows.token(sha(token))
+        return (Account(found[0].id, found[0].username, found[0].language), found[1]) if found else None
+
+
+def _account(row: AccountRecord | None) -> Account | None:
+    return Account(row.id, row.username, row.language) if row else None
 
 
 def check_password(password: Any) -> None:

@@ -12,9 +12,9 @@ hidden from the seat can shape the hint. The worker keeps each seat's bot, so th
 follows the last one's plan is its next move at once.
 
 Analyses: ``POST /api/games/{id}/analysis`` on a finished game starts the analysis of every decision
-(:func:`builders.ai.analysis.analyse`) in a worker process of its own, at a lower priority than the
-bots; the worker writes its progress (``done``/``total``) and then its result into the ``analyses``
-table, so ``GET`` shows the progress to every server process and the result to everyone who opens
+(:func:`builders.ai.analysis.analyse`) in the background lane of the server's worker pool
+(:mod:`builders.server.workers`: bot moves and hints are served first); the worker writes its
+progress (``done``/``total``) and then its result into the ``analyses`` table, so ``GET`` shows the progress to every server process and the result to everyone who opens
 the game later, after restarts too. An analysis left running when the server stopped is started
 again by the next one. With a job queue (Redis and a live ``builders worker``, see
 :mod:`builders.server.jobs`) the analysis is a job: the worker reports its progress on Redis and
@@ -26,11 +26,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import multiprocessing
-import os
 import time
-import zlib
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, Header, Path as PathParam, Query, Request
@@ -41,10 +37,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 from builders.core.messages import msg
 from builders.core.rng import Rng
 from builders.server import settings
-from builders.server.bots import _watch_parent
 from builders.server.games import ApiError, GameService, Live
 from builders.server.models import Base
 from builders.server.schemas import GAME_ID_PATTERN
+from builders.server.workers import BACKGROUND, PLAY, WorkerPool
 
 log = logging.getLogger("builders.server")
 
@@ -130,11 +126,6 @@ def hint_from_record(game_id: str, record: dict[str, Any], seat: int, seed: int,
     return hint_job(game_id, earlier, state, seat, seed, iterations)
 
 
-def _warm() -> None:
-    """Import the search in a new worker process, so that the first hint does not wait for it."""
-    import builders.ai.analysis  # noqa: F401
-
-
 _engines: dict[str, Any] = {}
 
 
@@ -175,81 +166,46 @@ def finished_values(result: dict[str, Any], decisions: int) -> dict[str, Any]:
     return {"status": "done", "done": decisions, "total": decisions, "result": result, "finished": time.time()}
 
 
-def _lower_priority(parent: int) -> None:
-    _watch_parent(parent)
-    try:
-        os.nice(10)
-    except OSError:
-        pass
-
-
 # -- the service ---------------------------------------------------------------------------------
 class Analyses:
-    """Hints and analyses of the games of ``service``. ``mode`` as the bots' ("process", "thread",
-    "inline": hints inline, analyses in a thread); ``workers`` processes for analyses; hints have
-    processes of their own (``hint_workers``, default one per core), so that neither waits for the
-    other nor for the bots. Each seat of a game asks its hints of one of them (``hint_shard``),
-    which keeps the seat's bot from one hint to the next; seats of other games ask theirs of the
-    others at the same time."""
+    """Hints and analyses of the games of ``service``, computed on ``pool`` (the server's
+    :class:`builders.server.workers.WorkerPool`: hints in its play lane, analyses in its background
+    lane), or on a pool of its own in ``mode`` ("process", "thread", "inline": hints inline,
+    analyses in a thread) with ``workers`` processes for analyses and one more. Each seat of a game
+    asks its hints of the same worker while it is free (``hint_key``), which keeps the seat's bot
+    from one hint to the next; seats of other games are spread over the others."""
 
     def __init__(self, service: GameService, mode: str = "process", workers: int | None = None,
-                 analysis_iterations: int | None = None, jobs: Any = None, hint_workers: int | None = None):
+                 analysis_iterations: int | None = None, jobs: Any = None, pool: WorkerPool | None = None):
         self.service = service
         #: the job queue (builders.server.jobs.JobQueue) analyses go to while a worker is alive
         self.jobs = jobs
         self.store = service.store
-        self.mode = mode
-        self.workers = settings.number("BUILDERS_ANALYSIS_WORKERS", workers)
         self.analysis_iterations = settings.number("BUILDERS_ANALYSIS_ITERATIONS", analysis_iterations)
-        self.hint_workers = settings.number("BUILDERS_HINT_WORKERS", hint_workers) or os.cpu_count() or 1
-        self._pools: dict[str, Executor] = {}
+        #: whether the pool is this object's own (``stop`` ends it) or shared (its owner ends it)
+        self._own = pool is None
+        if pool is None:
+            workers = settings.number("BUILDERS_ANALYSIS_WORKERS", workers)
+            pool = WorkerPool(workers + 1, mode, background=workers)
+        self.pool = pool
+        self.mode = pool.mode
         self._tasks: dict[str, asyncio.Task] = {}
         self._hints: dict[tuple[str, int, int], dict[str, Any]] = {}
         #: the hints being found: (game id, version, seat) -> the task finding it
         self._asked: dict[tuple[str, int, int], asyncio.Future] = {}
 
-    # -- executors -------------------------------------------------------------------------------
-    def _pool(self, kind: str) -> Executor:
-        pool = self._pools.get(kind)
-        if pool is None:
-            hints = kind.startswith("hints")
-            size = 1 if hints else self.workers
-            if self.mode == "process":
-                init = _watch_parent if hints else _lower_priority
-                pool = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=init, initargs=(os.getpid(),))
-            else:
-                pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"builders-{kind.replace(':', '')}")
-            self._pools[kind] = pool
-        return pool
-
-    async def _run(self, kind: str, fn: Any, *args: Any) -> Any:
-        if self.mode == "inline" and kind.startswith("hints"):
-            return fn(*args)
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool(kind), fn, *args)
-        except BrokenExecutor:  # a worker died: start a new pool once
-            broken = self._pools.pop(kind, None)
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._pool(kind), fn, *args)
-
-    def hint_shard(self, game_id: str, seat: int) -> str:
-        """The hints' process (``hints:K``) that finds the hints of ``seat`` in game ``game_id``: the
-        same one every time (it keeps the seat's bot), spread over ``hint_workers``."""
-        return f"hints:{zlib.crc32(f'{game_id}/{seat}'.encode()) % self.hint_workers}"
+    # -- the pool --------------------------------------------------------------------------------
+    @staticmethod
+    def hint_key(game_id: str, seat: int) -> str:
+        """The pool's key of the hints of ``seat`` in game ``game_id``: the same worker every time
+        it is free (it keeps the seat's bot), the seats of games spread over the workers."""
+        return f"hints:{game_id}/{seat}"
 
     def warm(self, game_id: str, seats: list[int]) -> None:
-        """Start now the hints' processes of ``seats`` (the people's seats of a game created with
-        hints): their first hint then does not wait seconds for a process to start and import the
-        search."""
-        if self.mode != "process":
-            return
+        """Start now the workers of the hints of ``seats`` (the people's seats of a game created with
+        hints): their first hint then does not wait seconds for a process to start."""
         for seat in seats:
-            kind = self.hint_shard(game_id, seat)
-            if kind not in self._pools:
-                self._pool(kind).submit(_warm)
+            self.pool.warm(self.hint_key(game_id, seat))
 
     async def start(self) -> None:
         """Start again the analyses a stopped server left running."""
@@ -272,9 +228,8 @@ class Analyses:
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
-        for pool in self._pools.values():
-            pool.shutdown(wait=False, cancel_futures=True)
-        self._pools.clear()
+        if self._own:
+            self.pool.close()
 
     # -- hints -----------------------------------------------------------------------------------
     async def hint(self, live: Live, seat: int) -> dict[str, Any]:
@@ -314,8 +269,8 @@ class Analyses:
             if found is not None:
                 return {k: v for k, v in found.items() if k != "worker"}
         earlier, state = hint_positions(live.id, record, seat, live.state)
-        return await self._run(self.hint_shard(live.id, seat), hint_job, live.id, earlier, state, seat, seed,
-                               self.analysis_iterations)
+        return await self.pool.run(PLAY, hint_job, live.id, earlier, state, seat, seed, self.analysis_iterations,
+                                   key=self.hint_key(live.id, seat))
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:
@@ -386,7 +341,7 @@ class Analyses:
                 if found is not None:
                     await asyncio.to_thread(self._write, game_id, finished_values(found["result"], found["decisions"]))
                     return
-            await self._run("analyses", analysis_job, self.store.url, game_id, record, iterations, seed)
+            await self.pool.run(BACKGROUND, analysis_job, self.store.url, game_id, record, iterations, seed)
         except asyncio.CancelledError:
             raise
         except Exception as e:

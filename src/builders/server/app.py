@@ -26,7 +26,7 @@ from builders.server import chat as chat_module
 from builders.server.chat import Chat
 from builders.server import analysis as analysis_module
 from builders.server.analysis import Analyses
-from builders.server.bots import AgentFactory, BotRunner
+from builders.server.bots import AgentFactory, BotRunner, prepare_worker
 from builders.server.jobs import JobQueue
 from builders.server.cluster import Cluster
 from builders.server import errors, routes_games, routes_pages, routes_play, routes_records
@@ -37,6 +37,7 @@ from builders.server.migrate import prepare as prepare_database
 from builders.server.ops import install_ops
 from builders.server.schemas import ErrorModel
 from builders.server.store import Store, default_db_url
+from builders.server.workers import WorkerPool
 
 #: the largest HTTP request body accepted (bytes)
 MAX_BODY = 16 * 1024
@@ -116,13 +117,13 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
                clock_checkpoint: float = 5.0, expire_open_days: float | None = None,
                idle_days: float | None = None,
-               analysis_iterations: int | None = None, analysis_workers: int | None = None,
-               hint_workers: int | None = None) -> FastAPI:
+               analysis_iterations: int | None = None, analysis_workers: int | None = None) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
 
-    ``bot_mode`` is where bot moves are computed: "process" (a worker process, the default),
-    "thread" or "inline"; ``bot_delay`` the pause in seconds before each bot move (0 in tests);
+    ``bot_mode`` is where bot moves, hints and analyses are computed: "process" (the default: one
+    pool of ``bot_workers`` worker processes, and at least ``analysis_workers`` + 1, see
+    :mod:`builders.server.workers`), "thread" or "inline"; ``bot_delay`` the pause in seconds before each bot move (0 in tests);
     ``bot_factory(game, level, seed)`` replaces the project's bots (a module-level function, so that
     worker processes can import it).
 
@@ -137,13 +138,17 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     jobs = JobQueue(redis_url) if redis_url else None
     limits = limits or Limits()
     accounts = Accounts(store, redis_url=redis_url, **(login_limits or {}))
-    service = GameService(store, BotRunner(bot_mode, bot_factory, bot_workers, jobs), bot_delay=bot_delay,
+    # one pool of workers for bot moves and hints (served first) and analyses (in the background)
+    pool = WorkerPool(bot_workers, bot_mode, background=settings.number("BUILDERS_ANALYSIS_WORKERS", analysis_workers),
+                      initializer=prepare_worker)
+    service = GameService(store, BotRunner(factory=bot_factory, jobs=jobs, pool=pool), bot_delay=bot_delay,
                           bots_only_turns_at_once=limits.bots_only_turns_at_once,
                           keep_idle=limits.idle_game_seconds, lobby_per_creator=limits.lobby_per_creator,
-                          names=accounts.names, check_seat_name=accounts.check_seat_name)
-    # hints and post-game analyses (see builders.server.analysis): worker processes, iterations of the
-    # analyses' search (the hints' budget too)
-    analyses = Analyses(service, bot_mode, analysis_workers, analysis_iterations, jobs, hint_workers)
+                          names=accounts.names, check_seat_name=accounts.check_seat_name,
+                          clock_after=Clocks.advance)
+    # hints and post-game analyses (see builders.server.analysis): iterations of the analyses' search
+    # (the hints' budget too)
+    analyses = Analyses(service, analysis_iterations=analysis_iterations, jobs=jobs, pool=pool)
     cluster = Cluster(service, store, redis_url)
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
     # (arguments, else the environment variables BUILDERS_EXPIRE_OPEN_DAYS and BUILDERS_IDLE_DAYS)
@@ -161,6 +166,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         await clocks.start()
         await ratings.start()
         await analyses.start()
+        pool.warm()     # the workers start with the server: a first bot move does not wait for one
         try:
             yield
         finally:
@@ -168,6 +174,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
             await cluster.stop()
             await analyses.stop()
             await service.stop()
+            pool.close()
             if jobs is not None:
                 await jobs.close()
             store.close()
@@ -187,11 +194,12 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     app.state.ratings = ratings
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.cluster = cluster
-    app.add_middleware(Guard, limits=limits, metrics=install_ops(app, service, store, cluster), redis_url=redis_url)
+    metrics = install_ops(app, service, store, cluster)
+    app.add_middleware(Guard, limits=limits, metrics=metrics, redis_url=redis_url)
 
     errors.install(app)
     app.include_router(routes_games.router(service, accounts, analyses, clocks, limits))
-    app.include_router(routes_play.router(service, accounts, limits))
+    app.include_router(routes_play.router(service, accounts, limits, metrics))
     app.include_router(routes_records.router(service, accounts))
 
     async def adopt_guest(guest: int, account: int) -> None:
@@ -207,6 +215,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     app.include_router(chat_module.router(service, accounts, chat))
     app.include_router(ratings_module.router(ratings))
     app.state.analyses = analyses
+    app.state.workers = pool
     app.include_router(analysis_module.router(service, accounts, analyses))
 
     app.include_router(routes_pages.router(static))

@@ -3,28 +3,21 @@
 A bot move is a pure function of the game record, the level and a seed: :func:`choose_turn`
 replays the record and asks the agent for the action of the seat to move, returning its notation
 (and, for an agent that plans whole turns, the notations of the rest of its plan for the turn).
-It runs in a pool of worker processes of the server (the default: a strong bot thinks for seconds
-of pure-Python CPU time, which must not hold the server's interpreter; the processes run at a lower
-priority than the server, so that people's actions are answered first), in a thread, or inline
-(cheap bots in tests). With a job queue (:class:`builders.server.jobs.JobQueue`, when the server has
+It runs in the play lane of the server's pool of worker processes (:mod:`builders.server.workers`:
+a strong bot thinks for seconds of pure-Python CPU time, which must not hold the server's
+interpreter), on threads, or inline (cheap bots in tests). With a job queue (:class:`builders.server.jobs.JobQueue`, when the server has
 Redis) the decision is a job for the ``builders worker`` processes while one is alive, and the pool
 computes it when none is, or when the job is lost.
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
-import os
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from builders.core.agents import Agent, RandomAgent
 from builders.core.record import replay
-
-#: the priority (nice) of the bots' worker processes, below the server's own
-BOT_NICE = 5
+from builders.server.workers import MODES, PLAY, WorkerPool
 
 AgentFactory = Callable[[str, str, int], Agent]
 
@@ -76,56 +69,35 @@ def choose_turn(record: dict[str, Any], level: str, seed: int,
     return out
 
 
-def _watch_parent(parent: int) -> None:
-    """In a worker process: exit as soon as the server process is gone (even killed with SIGKILL),
-    so that no worker outlives it."""
-    import os
-    import threading
-    import time
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
-def _bot_process(parent: int) -> None:
-    """In a bot worker process: exit with the server, and yield the CPU to it."""
-    _watch_parent(parent)
+def prepare_worker() -> None:
+    """In a new worker process: import the bots and the search now, so that the first bot move or
+    hint does not wait for them."""
     try:
-        os.nice(BOT_NICE)
-    except OSError:
+        import builders.ai.analysis  # noqa: F401
+    except ImportError:
         pass
 
 
 class BotRunner:
-    """Runs :func:`choose_action` in ``mode``: "process" (default: a pool of ``workers`` processes),
-    "thread" or "inline"; with ``jobs`` (a :class:`builders.server.jobs.JobQueue`), as a job on the
-    queue while a worker is alive."""
+    """Runs :func:`choose_turn` on ``pool`` (a :class:`builders.server.workers.WorkerPool`, in its
+    play lane), or on a pool of its own of ``workers`` in ``mode`` ("process", the default, "thread"
+    or "inline"); with ``jobs`` (a :class:`builders.server.jobs.JobQueue`), as a job on the queue
+    while a worker is alive."""
 
     def __init__(self, mode: str = "process", factory: AgentFactory | None = None, workers: int = 1,
-                 jobs: Any = None):
-        if mode not in ("process", "thread", "inline"):
+                 jobs: Any = None, pool: WorkerPool | None = None):
+        if pool is not None:
+            mode = pool.mode
+        if mode not in MODES:
             raise ValueError(f"bot mode must be process, thread or inline, not {mode!r}")
         if mode == "process" and factory is not None and "<" in getattr(factory, "__qualname__", "<"):
             raise ValueError("in the process bot mode the agent factory must be a module-level function")
         self.mode = mode
         self.factory = factory
-        self.workers = workers
         self.jobs = jobs
-        self._executor: Executor | None = None
-
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            if self.mode == "process":
-                self._executor = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_bot_process, initargs=(os.getpid(),))
-            else:
-                self._executor = ThreadPoolExecutor(max_workers=self.workers)
-        return self._executor
+        #: whether the pool is this runner's own (``close`` ends it) or shared (its owner ends it)
+        self._own = pool is None
+        self.pool = pool if pool is not None else WorkerPool(workers, mode, background=0)
 
     async def choose(self, record: dict[str, Any], level: str, seed: int) -> str:
         """The notation of the bot's action."""
@@ -137,16 +109,8 @@ class BotRunner:
             texts = await self.jobs.bot_turn(record, level, seed)
             if texts:
                 return texts
-        if self.mode == "inline":
-            return choose_turn(record, level, seed, self.factory)
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool(), choose_turn, record, level, seed, self.factory)
-        except BrokenExecutor:  # a worker died (killed, out of memory): start a new pool once
-            self.close()
-            return await loop.run_in_executor(self._pool(), choose_turn, record, level, seed, self.factory)
+        return await self.pool.run(PLAY, choose_turn, record, level, seed, self.factory)
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        if self._own:
+            self.pool.close()

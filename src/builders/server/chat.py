@@ -17,13 +17,11 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request
-from sqlalchemy import insert, select
-
 from builders.core.messages import msg
 from builders.server import names
 from builders.server.accounts import Accounts, RateLimit
 from builders.server.games import ApiError, GameService, Live, _saving
-from builders.server.models import ChatRow
+from builders.server.repos.chat import ChatRecord, ChatRepo
 from builders.server.privacy import visible
 from builders.server.schemas import GAME_ID_PATTERN, ChatBody, ChatMessage, Created, CreateGame
 from builders.server.seats import seat_for
@@ -38,14 +36,11 @@ class Chat:
     def __init__(self, service: GameService, accounts: Accounts, per_person: tuple[int, float] = (5, 10.0)):
         self.service = service
         self.accounts = accounts
-        self.engine = service.store.engine
+        self.rows = ChatRepo(service.store.engine)
         self.limit = RateLimit(*per_person)
 
     def messages(self, game_id: str, channel: str) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(ChatRow.__table__).where(ChatRow.game_id == game_id, ChatRow.channel == channel)
-                                .order_by(ChatRow.id.desc()).limit(HISTORY)).all()
-        return [_public(r.id, r.channel, r.author, r.seat, r.text, r.at, r.account_id is not None) for r in reversed(rows)]
+        return [_public(r) for r in self.rows.messages(game_id, channel, HISTORY)]
 
     def post(self, live: Live, seat: int | None, account: Any, text: Any) -> dict[str, Any]:
         if not isinstance(text, str) or not text.strip():
@@ -67,20 +62,16 @@ class Chat:
         author = account.display if account is not None else SEAT_NAMES[seat]
         now = time.time()
         with _saving():
-            with self.engine.begin() as conn:
-                new_id = conn.execute(insert(ChatRow).values(
-                    game_id=live.id, channel=channel, account_id=account.id if account else None, author=author,
-                    seat=seat, text=text, at=now)).inserted_primary_key[0]
-        message = _public(new_id, channel, author, seat, text, now, account is not None)
+            stored = self.rows.add(live.id, channel, account.id if account else None, author, seat, text, now)
+        message = _public(stored)
         wire = json.dumps({"type": "chat", **message})
         self.service.tell(live, wire, channel)  # on every server process
         return message
 
 
-def _public(id_: int, channel: str, author: str, seat: int | None, text: str, at: float,
-            by_account: bool) -> dict[str, Any]:
-    return {"id": id_, "channel": channel, "author": author, "seat": seat, "text": text, "at": at,
-            "account": by_account}
+def _public(m: ChatRecord) -> dict[str, Any]:
+    return {"id": m.id, "channel": m.channel, "author": m.author, "seat": m.seat, "text": m.text, "at": m.at,
+            "account": m.by_account}
 
 
 def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:

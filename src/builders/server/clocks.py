@@ -36,14 +36,16 @@ import logging
 import time
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
 from builders.core.messages import msg
 from builders.core.state import Chance
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.scheduling import cancel_all
-from builders.server.models import ActionRow, ChatRow, GameRow, LeaseRow, SeatOwnerRow, SessionRow
+from builders.server.repos.accounts import AccountRepo
+from builders.server.repos.games import GameRepo
+from builders.server.repos.leases import LeaseRepo
+from builders.server.records import Clock
 from builders.server.schemas import ClockSpec
 from builders.server.store import Stale
 
@@ -65,17 +67,25 @@ def initial(spec: ClockSpec | None, players: int) -> dict[str, Any] | None:
         if spec.per_turn is None or spec.total is not None or spec.increment:
             raise ApiError(400, msg("a turn-based clock has a time per turn only"))
         start = float(spec.per_turn)
-    return {"kind": spec.kind, "total": spec.total, "increment": spec.increment, "per_turn": spec.per_turn,
-            "bot": spec.bot, "left": [start] * players, "running": None, "since": time.time(), "flagged": []}
+    return Clock(kind=spec.kind, total=spec.total, increment=spec.increment, per_turn=spec.per_turn, bot=spec.bot,
+                 left=[start] * players, since=time.time(), present=frozenset(("total", "increment", "per_turn"))).to_json()
 
 
 def remaining(clock: dict[str, Any], now: float | None = None) -> list[float]:
     """Each seat's time left now."""
-    now = time.time() if now is None else now
-    left = list(clock["left"])
-    if clock.get("running") is not None:
-        left[clock["running"]] = left[clock["running"]] - (now - clock["since"])
-    return [max(0.0, x) for x in left]
+    return Clock.from_json(clock).remaining(now)
+
+
+def _running(live: Live) -> Clock | None:
+    """The clock of ``live`` if it runs and the game is not over."""
+    stored = live.options.get("clock")
+    clock = Clock.from_json(stored) if stored else None
+    return clock if clock is not None and clock.running is not None and not live.over else None
+
+
+def _keep(live: Live, clock: Clock) -> None:
+    """``clock`` becomes the clock of ``live`` in memory."""
+    live.options = {**live.options, "clock": clock.to_json()}
 
 
 def started(state: Any, seats: list[dict[str, Any]]) -> bool:
@@ -90,6 +100,9 @@ class Clocks:
     def __init__(self, service: GameService, checkpoint: float = 5.0, expire_open: float = 7 * 86400,
                  idle: float = 30 * 86400):
         self.service = service
+        engine = service.store.engine
+        #: the games that never started, the checkpoint's time, the sessions past their end
+        self.games, self.leases, self.accounts = GameRepo(engine), LeaseRepo(engine), AccountRepo(engine)
         self.checkpoint = checkpoint
         self.expire_open = expire_open
         self.idle = idle
@@ -103,19 +116,18 @@ class Clocks:
         self.service.on_change.append(self.changed)
         self.service.on_load.append(self._arm)
         self.service.on_evict.append(self._disarm)
-        self.service.playing.clock_after = self.advance
         self.started = True
         now = time.time()
         alive = await asyncio.to_thread(self._last_checkpoint)
         for live in list(self.service.live.values()):
-            clock = live.options.get("clock")
-            if clock and not live.over:
-                seat = clock.get("running")
-                if seat is not None:
+            if live.options.get("clock") and not live.over:
+                clock = _running(live)
+                if clock is not None:
                     # charged up to the last checkpoint (a game forgotten while it ran was saved
                     # last when it was forgotten); not the time the server was down
-                    clock["left"][seat] -= max(0.0, min(now, alive or 0.0) - clock["since"])
-                    clock["since"] = now
+                    clock.left[clock.running] -= max(0.0, min(now, alive or 0.0) - clock.since)
+                    clock.since = now
+                    _keep(live, clock)
                     self._save(live)
                 self.changed(live)
         self.ticker = asyncio.get_running_loop().create_task(self._tick())
@@ -137,11 +149,11 @@ class Clocks:
         """Checkpoint every running clock: its seat's time left, as of now."""
         now = time.time()
         for live in list(self.service.live.values()):
-            clock = live.options.get("clock")
-            if clock and clock.get("running") is not None and not live.over:
-                seat = clock["running"]
-                clock["left"][seat] = clock["left"][seat] - (now - clock["since"])
-                clock["since"] = now
+            clock = _running(live)
+            if clock is not None:
+                clock.left[clock.running] = clock.left_at(clock.running, now)
+                clock.since = now
+                _keep(live, clock)
                 try:
                     self._save(live)
                 except ApiError:
@@ -177,23 +189,16 @@ class Clocks:
     async def housekeeping(self, now: float | None = None) -> dict[str, list[str]]:
         """Deletes abandoned games that never started and settles untimed games nobody moves in."""
         now = time.time() if now is None else now
-        engine = self.service.store.engine
-        with engine.connect() as conn:
-            stale = list(conn.execute(select(GameRow.id).where(
-                GameRow.status == "open", GameRow.actions == 0, GameRow.created < now - self.expire_open)).scalars())
+        stale = self.games.unstarted_before(now - self.expire_open)
         idle = await asyncio.to_thread(self.service.store.idle_games, now - self.idle)
-        with engine.begin() as conn:  # sessions past their end
-            conn.execute(delete(SessionRow).where(SessionRow.expires < now))
+        self.accounts.end_sessions_before(now)
         expired = []
         for game_id in stale:
             live = self.service.live.get(game_id)
             if live is not None and (live.clients or live.steps):
                 continue
             with _saving():
-                with engine.begin() as conn:
-                    for table in (ChatRow, SeatOwnerRow, ActionRow):
-                        conn.execute(delete(table).where(table.game_id == game_id))
-                    conn.execute(delete(GameRow).where(GameRow.id == game_id, GameRow.actions == 0))
+                self.games.delete_unstarted(game_id)
             self.service.forget(game_id)
             expired.append(game_id)
         settled = []
@@ -223,10 +228,11 @@ class Clocks:
         charged (and given the increment) and the next one's clock starts. None if the running seat
         stays the same (nothing to store). ``live``'s own clock is not touched: the game service
         stores the new one with the change, in the same transaction, and takes it in once committed."""
-        clock = live.options.get("clock")
-        if not clock:
+        stored = live.options.get("clock")
+        if not stored:
             return None
-        running = clock.get("running")
+        clock = Clock.from_json(stored)
+        running = clock.running
         following = None
         if not state.is_over() and "ended" not in live.options and started(state, seats):
             seat = state.current_player
@@ -236,19 +242,18 @@ class Clocks:
         if following == running:
             return None
         now = time.time() if now is None else now
-        clock = {**clock, "left": list(clock["left"]), "flagged": list(clock.get("flagged", []))}
         if running is not None:
-            clock["left"][running] = max(0.0, clock["left"][running] - (now - clock["since"]))
-            if running in clock["flagged"]:
+            clock.left[running] = max(0.0, clock.left_at(running, now))
+            if running in clock.flagged:
                 # its time ran out (the timer may fire a few ms before the last of it is used up)
-                clock["left"][running] = 0.0
-            elif clock["kind"] == "live":
-                clock["left"][running] += float(clock.get("increment") or 0)
-        if following is not None and clock["kind"] == "turn":
-            clock["left"][following] = float(clock["per_turn"])
-        clock["running"] = following
-        clock["since"] = now
-        return clock
+                clock.left[running] = 0.0
+            elif clock.kind == "live":
+                clock.left[running] += float(clock.increment or 0)
+        if following is not None and clock.kind == "turn":
+            clock.left[following] = float(clock.per_turn or 0)
+        clock.running = following
+        clock.since = now
+        return clock.to_json()
 
     def changed(self, live: Live) -> None:
         """After any change of ``live`` (made here or by another process): (re)arm the running
@@ -279,17 +284,11 @@ class Clocks:
 
     def _last_checkpoint(self) -> float | None:
         """When the last checkpoint was made (None: never)."""
-        with self.service.store.engine.connect() as conn:
-            return conn.execute(select(LeaseRow.expires).where(LeaseRow.name == ALIVE)).scalar_one_or_none()
+        return self.leases.expires(ALIVE)
 
     def _checkpointed(self, now: float) -> None:
         """Store ``now`` as the time of the last checkpoint."""
-        try:
-            with self.service.store.engine.begin() as conn:
-                if conn.execute(update(LeaseRow).where(LeaseRow.name == ALIVE).values(expires=now)).rowcount == 0:
-                    conn.execute(insert(LeaseRow).values(name=ALIVE, holder="checkpoint", expires=now))
-        except IntegrityError:  # written by another process at the same moment
-            pass
+        self.leases.mark(ALIVE, "checkpoint", now)
 
     def _disarm(self, live: Live) -> None:
         """``live`` is forgotten: its timer stops (the deadline query loads it again when it is due)."""
@@ -299,30 +298,31 @@ class Clocks:
 
     def _arm(self, live: Live) -> None:
         """(Re)start the timer of the running seat of ``live``."""
-        clock = live.options.get("clock") or {}
+        clock = _running(live)
         old = self.timers.pop(live.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
-        seat = clock.get("running")
-        if seat is None or live.over or not self.started:
+        if clock is None or clock.running is None or not self.started:
             return
-        due = clock["left"][seat] - (time.time() - clock["since"])
+        seat = clock.running
+        due = clock.left_at(seat)
         self.timers[live.id] = asyncio.get_running_loop().create_task(self._expire(live, seat, due))
 
     async def _expire(self, live: Live, seat: int, due: float) -> None:
         await asyncio.sleep(max(0.0, due))
-        clock = live.options.get("clock") or {}
-        if clock.get("running") != seat or live.over or not self.service.acting:
+        clock = _running(live)
+        if clock is None or clock.running != seat or not self.service.acting:
             return
-        if clock["left"][seat] - (time.time() - clock["since"]) > 0.05:
+        if clock.left_at(seat) > 0.05:
             self._arm(live)  # the clock was given time meanwhile (a restart): wait again
             return
-        clock.setdefault("flagged", []).append(seat)
-        log.info("game %s: the clock of seat %s ran out; a %s bot takes over", live.id, seat, clock["bot"])
+        clock.flagged.append(seat)
+        _keep(live, clock)
+        log.info("game %s: the clock of seat %s ran out; a %s bot takes over", live.id, seat, clock.bot)
         try:
             # in a rated game running out of time loses, as resigning does (a game of two ends);
             # else the bot chosen at creation plays on
-            level = None if live.options.get("rated") else clock["bot"]
+            level = None if live.options.get("rated") else clock.bot
             await self.service.resign_as(live, seat, level, kind="timeout")
         except ApiError as e:
             log.warning("game %s: seat %s could not be handed over: %s", live.id, seat, e.detail)

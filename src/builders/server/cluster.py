@@ -29,10 +29,9 @@ import socket
 import time
 from typing import Any
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
-from builders.server.models import LeaseRow
+from builders.server.repos.leases import LeaseRepo
 from builders.server.store import Store
 
 log = logging.getLogger("builders.server")
@@ -77,6 +76,7 @@ class Lease:
 
     def __init__(self, store: Store, name: str = "machine", seconds: float = LEASE_SECONDS):
         self.store = store
+        self.rows = LeaseRepo(store.engine)
         self.name = name
         self.seconds = seconds
         self.host = socket.gethostname()
@@ -85,27 +85,14 @@ class Lease:
     def hold(self) -> bool:
         """Take or renew the lease; True if this process holds it now."""
         now = time.time()
-        table = LeaseRow.__table__
-        with self.store.engine.begin() as conn:
-            moved = conn.execute(update(table).where(
-                table.c.name == self.name,
-                (table.c.holder == self.holder) | (table.c.expires < now),
-            ).values(holder=self.holder, expires=now + self.seconds))
-            if moved.rowcount == 1:
-                return True
-            current = conn.execute(select(table.c.holder).where(table.c.name == self.name)).scalar_one_or_none()
+        until = now + self.seconds
+        if self.rows.renew(self.name, self.holder, until, now):
+            return True
+        current = self.rows.holder(self.name)
         if current is None:
-            try:
-                with self.store.engine.begin() as conn:
-                    conn.execute(insert(table).values(name=self.name, holder=self.holder, expires=now + self.seconds))
-                return True
-            except IntegrityError:
-                return False
+            return self.rows.create(self.name, self.holder, until)
         if self._dead_here(current):  # the holder was a process of this machine that is gone
-            with self.store.engine.begin() as conn:
-                moved = conn.execute(update(table).where(table.c.name == self.name, table.c.holder == current)
-                                     .values(holder=self.holder, expires=now + self.seconds))
-                return moved.rowcount == 1
+            return self.rows.take_over(self.name, current, self.holder, until)
         return False
 
     def _dead_here(self, holder: str) -> bool:
@@ -131,10 +118,7 @@ class Lease:
             return False
 
     def release(self) -> None:
-        table = LeaseRow.__table__
-        with self.store.engine.begin() as conn:
-            conn.execute(update(table).where(table.c.name == self.name, table.c.holder == self.holder)
-                         .values(expires=0.0))
+        self.rows.release(self.name, self.holder)
 
 
 class Cluster:

@@ -41,7 +41,7 @@ from builders.server.live import (  # (the names other modules import from here)
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
 from builders.server.messages import engine_message
 from builders.server.schemas import CreateGame, SetupSpec
-from builders.server.playing import Playing
+from builders.server.playing import ClockAfter, Playing
 from builders.server.presence import Audience, Broadcast
 from builders.server.scheduling import BotTurns
 from builders.server.store import Store, StoredStep
@@ -80,7 +80,8 @@ class GameService:
                  bots_only_turns_at_once: int = 1, keep_idle: float = KEEP_IDLE, sweep_every: float = SWEEP_EVERY,
                  lobby_per_creator: int = LOBBY_PER_CREATOR,
                  names: Callable[[Iterable[int]], dict[int, str]] | None = None,
-                 check_seat_name: Callable[[str, int | None], None] | None = None):
+                 check_seat_name: Callable[[str, int | None], None] | None = None,
+                 clock_after: ClockAfter | None = None):
         self.store = store
         #: seconds an unused game stays in memory; how often the sweep forgets such games
         self.keep_idle = keep_idle
@@ -120,7 +121,7 @@ class GameService:
         self.tell, self.tell_here, self._broadcast = self.broadcast.tell, self.broadcast.tell_here, self.broadcast.send_views
         # playing (actions, undo, seats' changes) and the bots' turns
         self.playing = Playing(store, self.broadcast, self.refresh, self._schedule_bot, self._trim, self.forget,
-                               self.check_bots_only)
+                               self.check_bots_only, clock_after)
         self.bot_turns = BotTurns(bots, self.live, self.playing.apply, bot_delay, bots_only_turns_at_once)
         self.act_as, self.undo_as, self.resign_as = self.playing.act_as, self.playing.undo_as, self.playing.resign_as
         self.take_back, self.abort, self._save_seats = self.playing.take_back, self.playing.abort, self.playing.save_seats

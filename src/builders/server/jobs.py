@@ -4,7 +4,7 @@ With ``--redis URL`` a server hands the bots' decisions and the post-game analys
 library `arq <https://arq-docs.helpmanual.io/>`_ (asyncio and Redis, like the server itself) as
 long as at least one worker is alive (a worker renews its health key on Redis every
 :data:`HEALTH_SECONDS`); without a live worker, or without Redis, the server computes them in its
-own pool of processes (:class:`builders.server.bots.BotRunner`, :mod:`builders.server.analysis`).
+own pool of processes (:mod:`builders.server.workers`).
 
 A worker only computes: the notation of the action the bot of a level plays in the last position of
 a record (:func:`builders.server.bots.choose_action`), the hint for a seat there
@@ -37,13 +37,13 @@ import asyncio
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 import signal
 import socket
 import time
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, Awaitable, Callable
+
+from builders.server.workers import BACKGROUND, PLAY, WorkerDied, WorkerPool
 
 log = logging.getLogger("builders.server")
 
@@ -331,23 +331,13 @@ class JobQueue:
 _child: dict[str, Any] = {}
 
 
-def _child_start(parent: int, redis_url: str, nice: int) -> None:
-    """In a compute process of a worker: exit with the worker, keep the Redis URL for progress."""
-    from builders.server.bots import _watch_parent
+def _child_start(redis_url: str) -> None:
+    """In a compute process of a worker: keep the Redis URL for progress, import the bots now (not
+    in the first job)."""
+    from builders.server.bots import prepare_worker
 
-    _watch_parent(parent)
     _child["redis_url"] = redis_url
-    if nice:
-        try:
-            os.nice(nice)
-        except OSError:
-            pass
-    import builders.server.bots  # noqa: F401  (import the bots now, not in the first job)
-
-    try:
-        import builders.ai  # noqa: F401
-    except ImportError:
-        pass
+    prepare_worker()
 
 
 def _child_analysis(record: dict[str, Any], iterations: int, seed: int, key: str) -> dict[str, Any]:
@@ -372,38 +362,15 @@ def _child_analysis(record: dict[str, Any], iterations: int, seed: int, key: str
     return {"result": result.to_json(), "decisions": len(result.decisions)}
 
 
-class _Pool:
-    """A pool of compute processes, started again when one of them died."""
+async def _compute(ctx: dict[str, Any], lane: str, fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` on the worker's pool of compute processes; a job whose process died twice goes
+    back on the queue (arq runs it again)."""
+    from arq.worker import Retry
 
-    def __init__(self, size: int, redis_url: str, nice: int = 0):
-        self.size, self.redis_url, self.nice = size, redis_url, nice
-        self.executor: Executor | None = None
-
-    def get(self) -> Executor:
-        if self.executor is None:
-            self.executor = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=_child_start,
-                                                initargs=(os.getpid(), self.redis_url, self.nice))
-        return self.executor
-
-    def warm(self) -> None:
-        executor = self.get()
-        for _ in range(self.size):
-            executor.submit(time.sleep, 0.05)
-
-    async def run(self, fn: Any, *args: Any) -> Any:
-        from arq.worker import Retry
-
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self.get(), fn, *args)
-        except BrokenExecutor:  # a compute process died: a new pool, and the job again
-            self.close()
-            raise Retry(defer=0) from None
-
-    def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+    try:
+        return await ctx["pool"].run(lane, fn, *args)
+    except WorkerDied:
+        raise Retry(defer=0) from None
 
 
 async def bot_move(ctx: dict[str, Any], record: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
@@ -411,7 +378,7 @@ async def bot_move(ctx: dict[str, Any], record: dict[str, Any], level: str, seed
     the turn, and who computed it."""
     from builders.server.bots import choose_turn
 
-    texts = await ctx["bots"].run(choose_turn, record, level, seed)
+    texts = await _compute(ctx, PLAY, choose_turn, record, level, seed)
     return {"action": texts[0], "then": texts[1:], "worker": ctx["name"]}
 
 
@@ -420,14 +387,14 @@ async def hint(ctx: dict[str, Any], game_id: str, record: dict[str, Any], seat: 
     """The job of a hint (on the bots' queue: a player waits for it)."""
     from builders.server.analysis import hint_from_record
 
-    found = await ctx["bots"].run(hint_from_record, game_id, record, seat, seed, iterations)
+    found = await _compute(ctx, PLAY, hint_from_record, game_id, record, seat, seed, iterations)
     return {**found, "worker": ctx["name"]}
 
 
 async def analysis(ctx: dict[str, Any], record: dict[str, Any], iterations: int, seed: int,
                    key: str) -> dict[str, Any]:
     """The job of an analysis: the result and its number of decisions."""
-    found = await ctx["analyses"].run(_child_analysis, record, iterations, seed, key)
+    found = await _compute(ctx, BACKGROUND, _child_analysis, record, iterations, seed, key)
     return {**found, "worker": ctx["name"]}
 
 
@@ -446,29 +413,27 @@ def check_redis(redis_url: str) -> str | None:
 
 async def work(redis_url: str, processes: int, analyses: bool = True, job_timeout: float = BOT_JOB_TIMEOUT,
                analysis_timeout: float = ANALYSIS_JOB_TIMEOUT, ready: Callable[[], None] | None = None) -> None:
-    """Consume the bot queue with ``processes`` compute processes at nice 5 (and the analysis queue
-    with one more at nice 10, if ``analyses``) until SIGTERM or SIGINT."""
+    """Consume the bot queue with ``processes`` compute processes (and the analysis queue with one
+    more, if ``analyses``), one pool of them (:class:`builders.server.workers.WorkerPool`: bot
+    moves and hints first), until SIGTERM or SIGINT."""
     from arq.connections import RedisSettings
     from arq.worker import Worker, func
 
     name = f"{socket.gethostname()}:{os.getpid()}"
-    bots = _Pool(processes, redis_url, nice=5)  # as the server's own bot processes: people first
-    bots.warm()
-    ctx: dict[str, Any] = {"name": name, "bots": bots}
+    # as the server's own pool: people's bot moves and hints first, analyses in the background lane
+    pool = WorkerPool(processes + (1 if analyses else 0), "process", background=1 if analyses else 0,
+                      initializer=_child_start, initargs=(redis_url,))
+    pool.warm()
+    ctx: dict[str, Any] = {"name": name, "pool": pool}
     settings = RedisSettings.from_dsn(redis_url)
     common: dict[str, Any] = dict(redis_settings=settings, handle_signals=False, poll_delay=0.02,
                                   health_check_interval=HEALTH_SECONDS, keep_result=KEEP_RESULT,
                                   job_serializer=_dumps, job_deserializer=_loads, max_tries=5,
                                   log_results=False)
-    pools = [bots]
     # hints go with the bot moves: a player waits for both
     players = [func(bot_move, name="bot_move", timeout=job_timeout), func(hint, name="hint", timeout=job_timeout)]
     queues: list[tuple[str, list[Any], float, int]] = [(BOT_QUEUE, players, job_timeout, processes)]
     if analyses:
-        pool = _Pool(1, redis_url, nice=10)
-        pool.warm()
-        pools.append(pool)
-        ctx["analyses"] = pool
         queues.append((ANALYSIS_QUEUE, [func(analysis, name="analysis", timeout=analysis_timeout)],
                        analysis_timeout, 1))
     stop = asyncio.Event()
@@ -507,5 +472,4 @@ async def work(redis_url: str, processes: int, analyses: bool = True, job_timeou
     try:
         await asyncio.gather(*(consume(*q) for q in queues))
     finally:
-        for pool in pools:
-            pool.close()
+        pool.close()

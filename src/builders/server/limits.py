@@ -19,10 +19,8 @@ import logging
 import time
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
 
-from builders.server.models import RateLimitRow
+from builders.server.repos.limits import RateLimitRepo
 
 log = logging.getLogger("builders.server")
 
@@ -83,6 +81,7 @@ class DatabaseLimits:
 
     def __init__(self, engine: Any, prefix: str = "") -> None:
         self.engine = engine
+        self.rows = RateLimitRepo(engine)
         self.prefix = prefix
         self.swept = 0.0
 
@@ -91,25 +90,14 @@ class DatabaseLimits:
         now = time.time()
         if now - self.swept > 60.0:
             self.swept = now
-            with self.engine.begin() as conn:
-                conn.execute(delete(RateLimitRow).where(RateLimitRow.tat < now))
-        table = RateLimitRow.__table__
+            self.rows.sweep(now)
         for _ in range(20):  # another process changed the row between the read and the write: again
-            with self.engine.connect() as conn:
-                old = conn.execute(select(table.c.tat).where(table.c.key == key)).scalar()
+            old = self.rows.tat(key)
             tat, wait = gcra(old, now, count, per)
             if wait:
                 return wait
-            try:
-                with self.engine.begin() as conn:
-                    if old is None:
-                        conn.execute(insert(table).values(key=key, tat=tat))
-                        return 0.0
-                    if conn.execute(update(table).where(table.c.key == key, table.c.tat == old)
-                                    .values(tat=tat)).rowcount == 1:
-                        return 0.0
-            except IntegrityError:
-                pass
+            if self.rows.replace(key, old, tat):
+                return 0.0
             now = time.time()
         return per / count  # never reached in practice: many processes at once on one key
 

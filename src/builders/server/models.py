@@ -207,3 +207,23 @@ class DeletedAccountRow(Base):
 
     account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True)
     at: Mapped[float] = mapped_column(Float)
+
+
+# -- analyses ----------------------------------------------------------------------------------------
+class AnalysisRow(Base):
+    """The analysis of a finished game: its progress while it runs, then its result."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id"), primary_key=True)
+    #: running, done or failed
+    status: Mapped[str] = mapped_column(String(10))
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    iterations: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)
+    #: builders.ai.analysis.Analysis.to_json()
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    started: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -55,6 +55,9 @@ class _State:
         yield writes
         yield CounterMetricFamily("builders_accepted_actions", "actions accepted (committed) by this process",
                                   value=self.store.stats["append"])
+        pool = getattr(self.service.bots, "pool", None)
+        if pool is not None:
+            yield from pool_metrics(pool)
         jobs = getattr(self.service.bots, "jobs", None)
         if jobs is not None:
             counts = CounterMetricFamily(
@@ -69,6 +72,27 @@ class _State:
                                       value=self.cluster.published)
             yield CounterMetricFamily("builders_fanout_received", "changes of other processes received",
                                       value=self.cluster.received)
+
+
+def pool_metrics(pool: Any):
+    """The worker pool's depth (tasks waiting, per lane), its busy workers and what became of its
+    tasks (:class:`builders.server.workers.WorkerPool`)."""
+    waiting = GaugeMetricFamily("builders_worker_queue", "tasks waiting for a worker process, by lane "
+                                "(play: bot moves and hints; background: analyses)", labels=["lane"])
+    busy = GaugeMetricFamily("builders_workers_busy", "worker processes computing a task, by lane", labels=["lane"])
+    for lane, n in pool.depth().items():
+        waiting.add_metric([lane], n)
+    for lane, n in pool.busy().items():
+        busy.add_metric([lane], n)
+    yield waiting
+    yield busy
+    yield GaugeMetricFamily("builders_workers", "worker processes of the pool", value=pool.size)
+    tasks = CounterMetricFamily("builders_worker_tasks", "tasks of the worker pool: done, run again after their "
+                                "worker died (retried), failed after it died twice, and workers started again "
+                                "(restarts)", labels=["outcome"])
+    for outcome, n in pool.stats.items():
+        tasks.add_metric([outcome], n)
+    yield tasks
 
 
 class Metrics:
@@ -87,7 +111,6 @@ class Metrics:
 def install_ops(app: FastAPI, service: Any, store: Any, cluster: Any) -> Metrics:
     metrics = Metrics(service, store, cluster)
     app.state.metrics = metrics
-    service.metrics = metrics  # the game sockets time their actions
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz():

@@ -38,7 +38,7 @@ class Playing:
 
     def __init__(self, store: Store, broadcast: Broadcast, refresh: Callable[[Live], Any],
                  schedule: Callable[[Live], None], trim: Callable[[], None], forget: Callable[[str], None],
-                 check_bots_only: Callable[[int | None, str, int, int], None]):
+                 check_bots_only: Callable[[int | None, str, int, int], None], clock_after: ClockAfter | None = None):
         self.store = store
         self.broadcast = broadcast
         #: bring a stale copy up to the database (a change refused as stale)
@@ -49,9 +49,9 @@ class Playing:
         self.forget = forget
         #: the caps of games of bots alone (a player leaving may make one)
         self.check_bots_only = check_bots_only
-        #: the game's clock after a change (None: it does not move); set by builders.server.clocks.
+        #: the game's clock after a change (None: clocks do not move; builders.server.clocks.advance).
         #: The clock is stored in the same transaction as the change, under its version check
-        self.clock_after: ClockAfter | None = None
+        self.clock_after = clock_after
 
     async def write(self, live: Live, method: Any, *args: Any, at_once: bool = False) -> None:
         """Commit one write of ``live`` in a thread (other games go on meanwhile; nobody is told

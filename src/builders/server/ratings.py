@@ -14,15 +14,12 @@ from collections import Counter
 from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request
-from sqlalchemy import func, insert, select, update
-from sqlalchemy.exc import IntegrityError
-
 from builders.core.messages import msg
 from builders.core.games import game_names
 from builders.core.plugins import part
 from builders.server.accounts import Accounts
 from builders.server.games import ApiError, GameService, Live, final_result
-from builders.server.models import AccountRow, GameRow, RatingChangeRow, RatingRow
+from builders.server.repos.ratings import HistoryPoint, Rating, RatingChange, RatingRepo
 from builders.server.privacy import account_of
 from builders.server.schemas import CreateGame, Leader, Profile
 
@@ -97,7 +94,7 @@ class Ratings:
 
         self.service = service
         self.accounts = accounts
-        self.engine = service.store.engine
+        self.rows = RatingRepo(service.store.engine)
         self.model = PlackettLuce()
 
     async def start(self) -> None:
@@ -122,33 +119,20 @@ class Ratings:
         now = time.time()
         changes: list[dict[str, Any]] = []
         options = {**live.options, "rated_done": True, "rating_changes": changes}
-        try:
-            with self.engine.begin() as conn:
-                current = {}
-                for s in seats:
-                    row = conn.execute(select(RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
-                        RatingRow.account_id == s["account"], RatingRow.game == live.game)).first()
-                    current[s["seat"]] = row
-                teams = [[self.model.rating(mu=r.mu, sigma=r.sigma) if r else self.model.rating()]
-                         for r in (current[s["seat"]] for s in seats)]
-                new = self.model.rate(teams, ranks=[ranks[s["seat"]] for s in seats])
-                for s, team in zip(seats, new):
-                    mu, sigma = team[0].mu, team[0].sigma
-                    before = current[s["seat"]]
-                    changes.append({"seat": s["seat"], "rating": shown(mu), "provisional": provisional(sigma),
-                                    "change": shown(mu) - shown(before.mu if before else self.model.mu)})
-                    conn.execute(insert(RatingChangeRow).values(
-                        game_id=live.id, account_id=s["account"], game=live.game, seat=s["seat"],
-                        rank=ranks[s["seat"]], score=totals[s["seat"]], mu=mu, sigma=sigma, at=now))
-                    if current[s["seat"]] is None:
-                        conn.execute(insert(RatingRow).values(account_id=s["account"], game=live.game, mu=mu,
-                                                              sigma=sigma, games=1))
-                    else:
-                        conn.execute(update(RatingRow).where(RatingRow.account_id == s["account"],
-                                                             RatingRow.game == live.game)
-                                     .values(mu=mu, sigma=sigma, games=RatingRow.games + 1))
-                conn.execute(update(GameRow).where(GameRow.id == live.id).values(options=options))
-        except IntegrityError:  # rated already (by another process)
+
+        def compute(current: list[Rating | None]) -> list[RatingChange]:
+            teams = [[self.model.rating(mu=r.mu, sigma=r.sigma) if r else self.model.rating()] for r in current]
+            new = self.model.rate(teams, ranks=[ranks[s["seat"]] for s in seats])
+            out = []
+            for s, before, team in zip(seats, current, new):
+                mu, sigma = team[0].mu, team[0].sigma
+                changes.append({"seat": s["seat"], "rating": shown(mu), "provisional": provisional(sigma),
+                                "change": shown(mu) - shown(before.mu if before else self.model.mu)})
+                out.append(RatingChange(s["account"], s["seat"], ranks[s["seat"]], totals[s["seat"]], mu, sigma))
+            return out
+
+        if not self.rows.rate(live.id, live.game, [s["account"] for s in seats], compute, options, now):
+            # rated already (by another process)
             live.options = {**live.options, "rated_done": True}
             return False
         live.options = options
@@ -159,10 +143,7 @@ class Ratings:
     def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
         """The best rated players of ``game``: established ratings first, highest first, then the
         provisional ones."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(AccountRow.username, RatingRow.mu, RatingRow.sigma, RatingRow.games)
-                                .join(AccountRow, AccountRow.id == RatingRow.account_id)
-                                .where(RatingRow.game == game)).all()
+        rows = self.rows.players(game)
         out = [{"username": r.username, "rating": shown(r.mu), "provisional": provisional(r.sigma), "mu": r.mu,
                 "sigma": r.sigma, "games": r.games} for r in rows if r.username]
         out.sort(key=lambda x: (x["provisional"], -x["rating"], x["username"].lower()))
@@ -177,17 +158,9 @@ class Ratings:
         if account is None:
             raise ApiError(404, msg("there is no player named {username!r}", username=username))
         store = self.service.store
-        with self.engine.connect() as conn:
-            ratings = conn.execute(select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
-                                   .where(RatingRow.account_id == account.id)).all()
-            changes = conn.execute(select(RatingChangeRow.game_id, RatingChangeRow.game, RatingChangeRow.mu,
-                                          RatingChangeRow.sigma, RatingChangeRow.rank, RatingChangeRow.at,
-                                          GameRow.private)
-                                   .join(GameRow, GameRow.id == RatingChangeRow.game_id)
-                                   .where(RatingChangeRow.account_id == account.id)
-                                   .order_by(RatingChangeRow.at)).all()
-            rated_count = conn.execute(select(func.count()).select_from(RatingChangeRow)
-                                       .where(RatingChangeRow.account_id == account.id)).scalar_one()
+        ratings = self.rows.of(account.id)
+        changes = self.rows.history(account.id)
+        rated_count = self.rows.rated_games(account.id)
         own = viewer == account.id
         finished = [row for row in store.games_of(account.id) if row["status"] == "finished" and row["result"]
                     and (own or not row["private"])]
@@ -223,7 +196,7 @@ class Ratings:
         }
 
 
-def _history(changes: list[Any], own: bool, start: float) -> list[dict[str, Any]]:
+def _history(changes: list[HistoryPoint], own: bool, start: float) -> list[dict[str, Any]]:
     """One point per rated game, in order: the rating after it and the change it made (a game's
     first point changes from 1500); a private game's point is not linked for others."""
     last: dict[str, float] = {}

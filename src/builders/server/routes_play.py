@@ -3,6 +3,8 @@ seat over to a bot, taking it back, aborting, and the game socket."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Body, Request, WebSocket
 from fastapi.responses import Response
 
@@ -17,7 +19,7 @@ from builders.server.seats import seat_for
 from builders.server.ws import game_socket
 
 
-def router(service: GameService, accounts: Accounts, limits: Limits) -> APIRouter:
+def router(service: GameService, accounts: Accounts, limits: Limits, metrics: Any = None) -> APIRouter:
     r = APIRouter()
 
     @r.get("/api/games/{game_id}/state", response_model=View, tags=["play"],
@@ -77,6 +79,6 @@ def router(service: GameService, accounts: Accounts, limits: Limits) -> APIRoute
 
     @r.websocket("/ws/games/{game_id}")
     async def socket(ws: WebSocket, game_id: str):
-        await game_socket(ws, game_id, service, accounts)
+        await game_socket(ws, game_id, service, accounts, metrics)
 
     return r

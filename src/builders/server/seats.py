@@ -12,12 +12,10 @@ import hmac
 from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request
-from sqlalchemy import select
-
 from builders.core.messages import msg
 from builders.server.accounts import Accounts, Who
 from builders.server.games import ApiError, GameService, Live, _saving, token_hash
-from builders.server.models import GameRow, SeatOwnerRow
+from builders.server.repos.games import GameRepo
 from builders.server.privacy import check_visible, visible
 from builders.server.ratings import check_claim
 from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats, Waiting
@@ -58,15 +56,9 @@ def used_invitation(live: Live, code: str) -> bool:
 
 def waiting_games(service: GameService, account: int) -> list[dict[str, Any]]:
     """The games not over in which it is one of ``account``'s seats' turn (a seat a bot plays is not
-    waiting), newest first: one query on the seat owners joined at the seat to move."""
-    query = (select(GameRow.id, GameRow.game, GameRow.name, GameRow.turn, GameRow.to_move, GameRow.seats)
-             .join(SeatOwnerRow, (SeatOwnerRow.game_id == GameRow.id) & (SeatOwnerRow.seat == GameRow.to_move))
-             .where(SeatOwnerRow.account_id == account, GameRow.status != "finished")
-             .order_by(GameRow.created.desc(), GameRow.id).limit(200))
-    with service.store.engine.connect() as conn:
-        rows = conn.execute(query).all()
-    return [{"id": r.id, "game": r.game, "name": r.name, "turn": r.turn} for r in rows
-            if 0 <= r.to_move < len(r.seats) and r.seats[r.to_move]["type"] == "human"]
+    waiting), newest first."""
+    return [{"id": g.id, "game": g.game, "name": g.name, "turn": g.turn}
+            for g in GameRepo(service.store.engine).waiting_for(account)]
 
 
 def account_for_seat_claim(accounts: Accounts, request: Request) -> int | None:

@@ -14,8 +14,6 @@ NUMBERS: dict[str, tuple[float, float, float, bool, str]] = {
     "BUILDERS_EXPIRE_OPEN_DAYS": (7, 0, 3650, False, "days"),
     "BUILDERS_IDLE_DAYS": (30, 0, 3650, False, "days"),
     "BUILDERS_ANALYSIS_WORKERS": (1, 1, 64, True, ""),
-    #: 0: one per core
-    "BUILDERS_HINT_WORKERS": (0, 0, 64, True, ""),
     "BUILDERS_ANALYSIS_ITERATIONS": (1000, 1, 1_000_000, True, ""),
     #: games of bots alone not over: per creator (account and address), on the server; and the bot
     #: turns of games without a person computed at once

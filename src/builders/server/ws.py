@@ -178,7 +178,9 @@ TRY_AGAIN = 1013
 DATABASE_AWAY = msg("the database cannot be reached just now: connect again in a few seconds")
 
 
-async def game_socket(ws: WebSocket, game_id: str, service: GameService, accounts: Any = None) -> None:
+async def game_socket(ws: WebSocket, game_id: str, service: GameService, accounts: Any = None,
+                      metrics: Any = None) -> None:
+    """The game socket of ``game_id``; ``metrics`` (builders.server.ops.Metrics) times its actions."""
     await ws.accept()
     try:
         live = await service.fetch(game_id)
@@ -272,7 +274,7 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 if conn.seat is None:
                     conn.send(_error(ws, msg("a spectator cannot play: hello with a seat token first"), 403))
                     continue
-                await _play(service, live, conn, data, kind)
+                await _play(service, live, conn, data, kind, metrics)
                 continue
             conn.send(_error(ws, msg("unknown message type {kind!r} (hello, action, undo or ping)", kind=kind[:40]), 400))
     except WebSocketDisconnect:
@@ -306,9 +308,9 @@ def _hold(accounts: Any, conn: Connection, credential: tuple[str, str] | None) -
         accounts.sockets.add(conn, credential)
 
 
-async def _play(service: GameService, live: Live, conn: Connection, data: dict[str, Any], kind: str) -> None:
+async def _play(service: GameService, live: Live, conn: Connection, data: dict[str, Any], kind: str,
+                metrics: Any) -> None:
     # the seat's token was checked by hello; act() checks the seat's rights again
-    metrics = getattr(service, "metrics", None)
     started = time.perf_counter()
     try:
         if kind == "action":
