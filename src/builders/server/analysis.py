@@ -30,15 +30,12 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, Header, Path as PathParam, Query, Request
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, create_engine, insert, select, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
 from builders.core.messages import msg
 from builders.core.rng import Rng
 from builders.server import settings
 from builders.server.games import ApiError, GameService, Live
-from builders.server.models import Base
+from builders.server.repos.analyses import AnalysisRepo
 from builders.server.schemas import GAME_ID_PATTERN
 from builders.server.workers import BACKGROUND, PLAY, WorkerPool
 
@@ -48,28 +45,6 @@ log = logging.getLogger("builders.server")
 ANALYSIS_ITERATIONS = settings.NUMBERS["BUILDERS_ANALYSIS_ITERATIONS"][0]
 #: how often (seconds) a running analysis writes its progress
 PROGRESS_EVERY = 0.5
-
-
-class AnalysisRow(Base):
-    """The analysis of a finished game: its progress while it runs, then its result."""
-
-    __tablename__ = "analyses"
-
-    game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id"), primary_key=True)
-    #: running, done or failed
-    status: Mapped[str] = mapped_column(String(10))
-    done: Mapped[int] = mapped_column(Integer, default=0)
-    total: Mapped[int] = mapped_column(Integer, default=0)
-    iterations: Mapped[int] = mapped_column(Integer)
-    seed: Mapped[int] = mapped_column(Integer)
-    #: builders.ai.analysis.Analysis.to_json()
-    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    error: Mapped[str | None] = mapped_column(Text, nullable=True)
-    started: Mapped[float] = mapped_column(Float)
-    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
-
-
-_TABLE = AnalysisRow.__table__
 
 
 def _seed(*parts: Any) -> int:
@@ -126,29 +101,15 @@ def hint_from_record(game_id: str, record: dict[str, Any], seat: int, seed: int,
     return hint_job(game_id, earlier, state, seat, seed, iterations)
 
 
-_engines: dict[str, Any] = {}
-
-
-def _engine(db_url: str) -> Any:
-    engine = _engines.get(db_url)
-    if engine is None:
-        kwargs: dict[str, Any] = {"hide_parameters": True}
-        if db_url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        engine = _engines[db_url] = create_engine(db_url, **kwargs)
-    return engine
-
-
 def analysis_job(db_url: str, game_id: str, record: dict[str, Any], iterations: int, seed: int) -> None:
     """Analyse the finished game ``record``, writing progress and then the result to its row."""
     from builders.ai.analysis import analyse
 
-    engine = _engine(db_url)
+    rows = AnalysisRepo.at(db_url)
     last = 0.0
 
     def write(values: dict[str, Any]) -> None:
-        with engine.begin() as conn:
-            conn.execute(update(_TABLE).where(_TABLE.c.game_id == game_id).values(**values))
+        rows.write(game_id, values)
 
     def progress(done: int, total: int) -> None:
         nonlocal last
@@ -181,6 +142,8 @@ class Analyses:
         #: the job queue (builders.server.jobs.JobQueue) analyses go to while a worker is alive
         self.jobs = jobs
         self.store = service.store
+        #: the table of analyses
+        self.rows = AnalysisRepo(service.store.engine)
         self.analysis_iterations = settings.number("BUILDERS_ANALYSIS_ITERATIONS", analysis_iterations)
         #: whether the pool is this object's own (``stop`` ends it) or shared (its owner ends it)
         self._own = pool is None
@@ -211,9 +174,7 @@ class Analyses:
         """Start again the analyses a stopped server left running."""
         if not self.service.acting:
             return
-        with self.store.engine.connect() as conn:
-            ids = [r[0] for r in conn.execute(select(_TABLE.c.game_id).where(_TABLE.c.status == "running"))]
-        for game_id in ids:
+        for game_id in self.rows.running():
             try:
                 live = self.service.get(game_id)
             except ApiError:
@@ -274,9 +235,7 @@ class Analyses:
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:
-        with self.store.engine.connect() as conn:
-            row = conn.execute(select(_TABLE).where(_TABLE.c.game_id == game_id)).mappings().first()
-        return dict(row) if row is not None else None
+        return self.rows.get(game_id)
 
     @staticmethod
     def _public(row: dict[str, Any]) -> dict[str, Any]:
@@ -304,13 +263,8 @@ class Analyses:
         values = {"status": "running", "done": 0, "total": len(live.steps), "iterations": self.analysis_iterations,
                   "seed": _seed("analysis", live.id), "result": None, "error": None, "started": time.time(),
                   "finished": None}
-        try:
-            with self.store.engine.begin() as conn:
-                if row is None:
-                    conn.execute(insert(_TABLE).values(game_id=live.id, **values))
-                else:
-                    conn.execute(update(_TABLE).where(_TABLE.c.game_id == live.id).values(**values))
-        except IntegrityError:  # another server process started it at the same moment: that one runs
+        if not self.rows.start(live.id, values, again=row is not None):
+            # another server process started it at the same moment: that one runs
             row = self._row(live.id)
             assert row is not None
             return self._public(row), False
@@ -327,8 +281,7 @@ class Analyses:
         task.add_done_callback(lambda _t, game_id=live.id: self._tasks.pop(game_id, None))
 
     def _write(self, game_id: str, values: dict[str, Any]) -> None:
-        with self.store.engine.begin() as conn:
-            conn.execute(update(_TABLE).where(_TABLE.c.game_id == game_id).values(**values))
+        self.rows.write(game_id, values)
 
     async def _analyse(self, game_id: str, record: dict[str, Any], iterations: int, seed: int) -> None:
         try:
@@ -346,9 +299,8 @@ class Analyses:
             raise
         except Exception as e:
             log.exception("the analysis of game %s failed", game_id)
-            with self.store.engine.begin() as conn:
-                conn.execute(update(_TABLE).where(_TABLE.c.game_id == game_id).values(
-                    status="failed", error=f"the analysis failed: {e}"[:300], finished=time.time()))
+            self.rows.write(game_id, {"status": "failed", "error": f"the analysis failed: {e}"[:300],
+                                      "finished": time.time()})
 
 
 # -- routes --------------------------------------------------------------------------------------
