@@ -1,8 +1,8 @@
 """Hints asked at the same moment by the players of many games: how long each waits.
 
 Starts a server (``python -m builders.server`` on 127.0.0.1, a temporary SQLite file) with
-``BUILDERS_HINT_WORKERS`` set to each of ``--workers`` in turn, opens ``--games`` games with hints
-(two people each) and plays ``--rounds`` rounds: in each, the player to move of every game asks for a
+``BUILDERS_BOT_WORKERS`` (the worker pool's size) set to each of ``--workers`` in turn, opens
+``--games`` games with hints (two people each) and plays ``--rounds`` rounds: in each, the player to move of every game asks for a
 hint at the same moment, then plays the hinted action. Reports per worker count the median, p95 and
 longest wait for a hint over all the hints asked, and the wall time of the rounds. A hint is the
 analysis's move (``BUILDERS_ANALYSIS_ITERATIONS``, 1000 by default), so the games' positions and
@@ -70,7 +70,7 @@ def main() -> None:
     parser.add_argument("--game", choices=("kingdom", "middle-ages"), default="kingdom")
     parser.add_argument("--games", type=int, default=8, help="games whose players ask at once (default 8)")
     parser.add_argument("--rounds", type=int, default=6, help="hints asked per game (default 6)")
-    parser.add_argument("--workers", default="1,2", help="hints' worker counts to compare (default 1,2)")
+    parser.add_argument("--workers", default="1,2", help="worker pool sizes to compare (default 1,2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warm", type=float, default=5.0,
                         help="seconds left for the hints' workers to start before the clock (default 5)")
@@ -88,7 +88,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()
             proc = start_server(f"sqlite:///{Path(tmp) / 'hints.sqlite3'}", port, log=Path(tmp) / "server.log",
-                                env_extra={"BUILDERS_HINT_WORKERS": str(workers)})
+                                env_extra={"BUILDERS_BOT_WORKERS": str(workers)})
             try:
                 out["runs"][workers] = asyncio.run(drive(port, args.game, args.games, args.rounds, args.seed,
                                                                 args.warm))
