@@ -6,7 +6,6 @@ import asyncio
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from sqlalchemy import select
 
 from builders.core.messages import msg
 from builders.core.plugins import GamePlugin, plugins
@@ -18,7 +17,7 @@ from builders.server.guard import Limits
 from builders.server.privacy import visible
 from builders.server.ratings import check_claim, check_rated
 from builders.server.routes_common import GameId, Token, client_address
-from builders.server.models import GameRow, SeatOwnerRow
+from builders.server.repos.games import GameRepo
 from builders.server.schemas import Created, CreateGame, FirstGame, GameName, GameType, Join, Joined, Summary
 from builders.server.seats import account_for_seat_claim
 
@@ -34,15 +33,7 @@ def game_type(game: GamePlugin) -> dict[str, Any]:
 def first_game_of(service: GameService, account: int, game: str) -> str | None:
     """The first game of ``game`` (started from the guide) that ``account`` plays and is not over, if
     any: a person's first game follows them from browser to browser."""
-    query = (select(GameRow.id, GameRow.options)
-             .join(SeatOwnerRow, SeatOwnerRow.game_id == GameRow.id)
-             .where(SeatOwnerRow.account_id == account, GameRow.game == game, GameRow.status != "finished")
-             .order_by(GameRow.created.desc(), GameRow.id))
-    with service.store.engine.connect() as conn:
-        for row in conn.execute(query):
-            if (row.options or {}).get("first_game"):
-                return row.id
-    return None
+    return GameRepo(service.store.engine).first_game_of(account, game)
 
 
 def check_first_game(body: CreateGame, creator: int | None) -> None:

@@ -1,5 +1,6 @@
 """Queries on the games beyond what :class:`builders.server.store.Store` reads and writes for play:
-the housekeeping of games that never started, and the games waiting for an account."""
+the housekeeping of games that never started, the games waiting for an account, an account's first
+game."""
 
 from __future__ import annotations
 
@@ -51,3 +52,16 @@ class GameRepo:
             rows = conn.execute(query).all()
         return [WaitingGame(r.id, r.game, r.name, r.turn) for r in rows
                 if 0 <= r.to_move < len(r.seats) and r.seats[r.to_move]["type"] == "human"]
+
+    def first_game_of(self, account_id: int, game: str) -> str | None:
+        """The newest game of ``game`` not over in which the account has a seat and whose options say
+        it is a first game (started from the guide), if any."""
+        query = (select(GameRow.id, GameRow.options)
+                 .join(SeatOwnerRow, SeatOwnerRow.game_id == GameRow.id)
+                 .where(SeatOwnerRow.account_id == account_id, GameRow.game == game, GameRow.status != "finished")
+                 .order_by(GameRow.created.desc(), GameRow.id))
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                if (row.options or {}).get("first_game"):
+                    return row.id
+        return None
