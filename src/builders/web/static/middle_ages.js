@@ -54,6 +54,7 @@ export function helpLink(part, what) {
 
 // What the marks of the table mean (also on the rules page).
 export function legendPanel() {
+  const touch = touchScreen();  // "tap", and no keys to tell of
   const row = (pic, text) => el("li", { class: "legend-row" }, pic, el("span", { text }));
   const bar = (done, need) => el("div", { class: "progress legend-bar" }, el("div", { class: `bar-row${done >= need ? " met" : ""}` },
     resourceIcon("wood", 12), el("div", { class: "bar" }, el("div", { class: "fill", style: { width: `${(100 * Math.min(done, need)) / need}%`, background: RES_COLOUR.wood } })),
@@ -61,10 +62,10 @@ export function legendPanel() {
   return el("div", { class: "legend-panel" }, el("ul", { class: "legend" },
     row(el("span", { class: "legend-res" }, RESOURCES.map((r) => el("span", { class: "res" }, resourceIcon(r, 16), ` ${resourceWord(r)}`))), t("ma.legend.resources")),
     row(bar(1, 3), t("ma.legend.bar")),
-    row(el("span", { class: "legend-cards" }, el("span", { class: "ma-card sample sendable", text: "W07" })), t("ma.legend.worker")),
+    row(el("span", { class: "legend-cards" }, el("span", { class: "ma-card sample sendable", text: "W07" })), t(touch ? "ma.legend.worker_touch" : "ma.legend.worker")),
     row(el("span", { class: "legend-cards" }, coinBadge(3), " ", el("span", { class: "vp", text: t("ma.vp", { n: 1 }) })), t("ma.legend.coins")),
-    row(el("span", { class: "price", text: describeCost({ actions: 2, coins: 3 }) }), t("ma.legend.price"))),
-  el("p", { class: "muted small" }, t("ma.legend.keys")));
+    row(el("span", { class: "price", text: describeCost({ actions: 2, coins: 3 }) }), t(touch ? "ma.legend.price_touch" : "ma.legend.price"))),
+  touch ? null : el("p", { class: "muted small" }, t("ma.legend.keys")));
 }
 
 export function describeCost(cost) {

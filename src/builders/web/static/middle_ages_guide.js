@@ -1,7 +1,7 @@
 // The guide of The Builders: Middle Ages: the walkthrough of a first game against an easy bot and the
-// guide of any other game.
+// guide of any other game. On a touch screen it says "tap", and tells of no keys.
 
-import { t, SEAT_NAMES } from "./api.js";
+import { t, touchScreen, SEAT_NAMES } from "./api.js";
 import { ends, myTurn, others, scoreStep, waitText } from "./guide_steps.js";
 
 // a first game is dealt at random, as any other
@@ -10,18 +10,18 @@ export const FIRST_SETUP = null;
 export const FIRST_STEPS = [
   {
     title: () => t("guide.ma.welcome.title"),
-    text: () => t("guide.ma.welcome"),
+    text: () => t(touchScreen() ? "guide.ma.welcome_touch" : "guide.ma.welcome"),
     next: true,
   },
   {
     title: () => t("guide.ma.open.title"),
-    text: () => t("guide.ma.open"),
+    text: () => t(touchScreen() ? "guide.ma.open_touch" : "guide.ma.open"),
     point: "#building-row",
     done: (view) => ((view.view.players[view.seat] || {}).sites || []).length > 0,
   },
   {
     title: () => t("guide.ma.send.title"),
-    text: () => t("guide.ma.send"),
+    text: () => t(touchScreen() ? "guide.ma.send_touch" : "guide.ma.send"),
     point: "#my-crew",
     // a worker on a site, or a building the worker finished at once (its crew came back)
     done: (view) => {
@@ -56,7 +56,7 @@ export const GAME_STEPS = [
       const left = view.view.actions_left;
       const me = view.view.players[view.seat] || {};
       const actions = t("ma.actions", { count: left });
-      if (!left) return t("guide.ma.now.end");
+      if (!left) return t(touchScreen() ? "guide.ma.now.end_touch" : "guide.ma.now.end");
       if (!(me.sites || []).length) return t("guide.ma.now.open", { actions });
       if ((view.legal || []).some((a) => a.startsWith("send "))) return t("guide.ma.now.send", { actions });
       return t("guide.ma.now.other", { actions });
