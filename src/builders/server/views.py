@@ -181,7 +181,8 @@ class Views:
         return self.state_message(live, client.seat, getattr(client, "lang", DEFAULT_LANGUAGE))
 
     def replay_view(self, live: Live, n: int, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
-        """The position of the finished game ``live`` after ``n`` actions."""
+        """The position of the finished game ``live`` after ``n`` actions, with the events (timeouts,
+        resignations, seats handed over or taken back) of its first ``n`` actions."""
         if not live.over:
             raise ApiError(409, msg("a game can be replayed once it is over"))
         total = len(live.steps)
@@ -189,11 +190,14 @@ class Views:
             raise ApiError(404, msg("the game has {total} actions: choose a position from 0 to {total}", total=total))
         st = rebuild(live, n)
         common = self._common(live)
+        # what had happened to the seats by then (a move taken back later may leave an event's "after"
+        # beyond the record's end: it is at the end)
+        events = [e for e in common["events"] if min(e["after"], total) <= n]
         return {
             "id": live.id, "game": live.game, "status": "finished", "seat": None, "version": live.version,
             "actions": n, "turn": st.turn, "to_move": None if st.is_over() else st.current_player,
             "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
             "log": log_in(live.log[:n], lang), "scores": scores(live.presenter, st),
             "result": common["result"], "seats": common["seats"], "colours": common["colours"],
-            "table": common["table"], **live.presenter.replay(live.fixed, common), "total": total,
+            "table": common["table"], "events": events, **live.presenter.replay(live.fixed, common), "total": total,
         }
