@@ -13,6 +13,12 @@ the whole selection) and only the modules that ``--only`` names are mutated; tha
 directory, ``mutants/groups/<name>/`` (mutmut's ``mutants/`` inside it; ``mutmut show NAME`` is run
 there), so it neither resets nor mixes with the default run's results in ``mutants/``.
 
+A route made inside a function (``router()``, ``create_app``) is part of that function's mutants, and
+mutmut pairs them with only the tests that called the function while its statistics were taken (the
+first test that built the app in each test module). ``--every-test router,create_app`` runs the
+mutants of the functions of those names (``Class.method`` for a method; patterns allowed) against every
+test of the selection instead.
+
 A killed mutant is one that some test fails on, that times out, or whose test process dies; "no tests"
 are mutants that no test of the selection reaches, counted as survivors. The result is also written to
 mutants/sample.json (and, with ``--tests``, to the group's own directory).
@@ -78,6 +84,30 @@ class Runner:
         return out
 
 
+def function_of(mangled: str) -> str:
+    """mutmut's mangled name of a function -> its plain name: ``builders.server.seats.x_router`` ->
+    ``router``, ``builders.server.accounts.xǁAccountsǁsession`` -> ``Accounts.session``."""
+    name = mangled.rpartition(".")[2]
+    if name.startswith("xǁ"):
+        return ".".join(name[2:].split("ǁ"))
+    return name.removeprefix("x_")
+
+
+def test_every_mutant_of(stats: Path, patterns: str, mutants: list[str]) -> list[str]:
+    """Pair the mutants of the functions named by ``patterns`` with every test in mutmut's statistics
+    ``stats`` (not only the tests that called the function while they were taken); the functions so
+    paired."""
+    data = json.loads(stats.read_text(encoding="utf-8"))
+    everything = sorted(data["duration_by_test"])
+    tests = data["tests_by_mangled_function_name"]
+    names = {m.partition("__mutmut_")[0] for m in mutants} | set(tests)
+    widened = sorted(n for n in names if matches(function_of(n), patterns))
+    for name in widened:
+        tests[name] = everything
+    stats.write_text(json.dumps(data, indent=4), encoding="utf-8")
+    return widened
+
+
 def group_runner(tests: list[str], only: str) -> Runner:
     """The runner of the tests ``tests`` over the modules of ``only_mutate`` that match ``only``, in
     its own directory under mutants/groups (the work tree's src and tests linked into it)."""
@@ -106,6 +136,10 @@ def main() -> int:
     parser.add_argument("--deselect", action="append", default=[], metavar="NODE",
                         help="leave this test out of a --tests run (a test that fails on the code as it is "
                              "stops mutmut's first run); may be given again")
+    parser.add_argument("--every-test", default="", metavar="NAMES",
+                        help="run the mutants of these functions (names or patterns, separated by commas: "
+                             "router,create_app,Class.method) against every test of the selection, not only "
+                             "the tests that called them while mutmut's statistics were taken")
     parser.add_argument("--max-children", default="1")
     parser.add_argument("--report", action="store_true",
                         help="only report the sample's results so far (of an earlier or interrupted run)")
@@ -138,6 +172,9 @@ def main() -> int:
     rng = random.Random(args.seed)
     sample = {m: sorted(rng.sample(sorted(names), min(args.per_module, len(names)))) for m, names in modules.items()}
     chosen = [n for names in sample.values() for n in names]
+    if args.every_test and not args.report:
+        widened = test_every_mutant_of(stats, args.every_test, chosen)
+        print(f"run against every test: {', '.join(function_of(n) for n in widened) or 'no function matches'}")
     if not args.report:
         runner.mutmut("run", "--max-children", args.max_children, *chosen)
 
