@@ -62,7 +62,7 @@ def start_server(db: str, port: int, redis: str | None = None, log: Path | None 
                              "--quiet", *(["--redis", redis] if redis else [])],
                             env=env, stdout=subprocess.DEVNULL,
                             stderr=open(log, "ab") if log else subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # (a loaded machine starts it slowly)
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"the server exited: {log.read_text()[-2000:] if log else proc.returncode}")

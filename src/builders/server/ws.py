@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import deque
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -71,20 +72,30 @@ class Messages:
 
 class Connection:
     """One socket: messages go out in order through a queue drained by a writer task, so a slow
-    client never holds up the game or the other clients."""
+    client never holds up the game or the other clients. (A deque and one future to wake the
+    writer: every action sends each socket of the game a message, and ``asyncio.Queue`` costs more.)"""
 
     def __init__(self, ws: WebSocket):
         self.ws = ws
         self.seat: int | None = None
         #: the language of its views' log (builders.server.messages; the account's once hello has seen it)
         self.lang = language(ws)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: what is to go out, in order (None: close the socket)
+        self.pending: deque[str | None] = deque()
+        #: the future the idle writer waits on (None while it writes)
+        self._waiting: asyncio.Future[None] | None = None
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.closed = False
         #: the close code and reason once the socket is let go of
         self.close_with: tuple[int, Message | None] = (1008, None)
         #: the session or API token the socket's hello was recognised by (None: a seat token, none)
         self.credential: tuple[str, str] | None = None
+
+    def _put(self, text: str | None) -> None:
+        self.pending.append(text)
+        waiting = self._waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     def end(self, code: int, reason: Message) -> None:
         """Close the socket with ``code`` and ``reason`` (in the socket's language) once what is
@@ -93,21 +104,29 @@ class Connection:
             return
         self.close_with = (code, reason)
         self.closed = True
-        self.queue.put_nowait(None)
+        self._put(None)
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= QUEUE_LIMIT:  # the client does not read: let it go
+        if len(self.pending) >= QUEUE_LIMIT:  # the client does not read: let it go
             self.closed = True
-            self.queue.put_nowait(None)
+            self._put(None)
             return
-        self.queue.put_nowait(text)
+        self._put(text)
 
     async def _write(self) -> None:
+        pending = self.pending
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                text = await self.queue.get()
+                while not pending:
+                    self._waiting = loop.create_future()
+                    try:
+                        await self._waiting
+                    finally:
+                        self._waiting = None
+                text = pending.popleft()
                 if text is None:
                     code, reason = self.close_with
                     await self.ws.close(code=code, reason=close_reason(reason, self.lang))
@@ -197,6 +216,7 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
     conn = Connection(ws)
     limits = ws.scope.get("builders.limits")  # set by builders.server.guard
     budget = Messages(*limits.socket_messages) if limits is not None else Messages()
+    timer = metrics.round_trip.labels("socket") if metrics is not None else None  # (looked up once)
     joined = False
     try:
         while True:
@@ -274,7 +294,7 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 if conn.seat is None:
                     conn.send(_error(ws, msg("a spectator cannot play: hello with a seat token first"), 403))
                     continue
-                await _play(service, live, conn, data, kind, metrics)
+                await _play(service, live, conn, data, kind, timer)
                 continue
             conn.send(_error(ws, msg("unknown message type {kind!r} (hello, action, undo or ping)", kind=kind[:40]), 400))
     except WebSocketDisconnect:
@@ -309,7 +329,8 @@ def _hold(accounts: Any, conn: Connection, credential: tuple[str, str] | None) -
 
 
 async def _play(service: GameService, live: Live, conn: Connection, data: dict[str, Any], kind: str,
-                metrics: Any) -> None:
+                timer: Any) -> None:
+    """An action or undo of the socket's seat; ``timer`` (a histogram) observes its round trip."""
     # the seat's token was checked by hello; act() checks the seat's rights again
     started = time.perf_counter()
     try:
@@ -324,5 +345,5 @@ async def _play(service: GameService, live: Live, conn: Connection, data: dict[s
         if e.status == 503:  # the database is away: the client reconnects, and its hello is answered
             conn.end(TRY_AGAIN, msg("the database cannot be reached just now"))  # with the state once it is back
     finally:
-        if metrics is not None:
-            metrics.round_trip.labels("socket").observe(time.perf_counter() - started)
+        if timer is not None:
+            timer.observe(time.perf_counter() - started)
