@@ -3,15 +3,16 @@ the same games, the way the changes tried in docs/ai.md were measured.
 
     .venv/bin/python benchmarks/ai_paired.py --match kb-hard-medium --games 128 \\
         --variant hard:clock=count:block=1.5 [--base hard:clock=count] \\
-        [--set eval_kingdom.KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--cards NAME,...] [--seat K] \\
+        [--set KB_FRONTIER=0.5 ...] [--others SPEC,...] [--reseed K] [--null K,...] [--cards NAME,...] [--seat K] \\
         [--workers 2] [--out-dir DIR | --dir DIR]
 
 Both arms play games 0 to ``--games`` - 1 of the match (``benchmarks/ai_strength.py``: the same
 setups, seats and agent seeds), the first agent being ``--base`` in one arm and ``--variant`` in the
-other; the other seats are the match's (or ``--others``, comma-separated agents). ``--set MODULE.NAME=VALUE`` changes a number of a module of
-``builders.ai`` (an evaluation weight, a planner constant) for the variant's own decisions only: the
-other agents read the module as it is (Kingdom Builder's evaluation keeps its caches apart for the
-variant, so its weights do not leak through them). The base defaults to the match's first agent
+other; the other seats are the match's (or ``--others``, comma-separated agents). ``--set NAME=VALUE``
+sets one of the settings of the game's evaluation (its AI kit's ``weights``: ``KingdomSettings``,
+``MiddleAgesSettings``; ``TILE_ACTIONS`` of Kingdom Builder's planner among them) for the variant's
+first agent only: the settings, as a JSON object, are given to that agent when it is made and
+written into the arm's manifest; the other agents play with the defaults. The base defaults to the match's first agent
 counting positions (``clock=count``) instead of CPU time, so that both arms play each game the same
 until the first decision the change alters, and a game is the same on every run and machine.
 
@@ -41,7 +42,6 @@ by game with its standard error, and the number of games that ended with other s
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import re
@@ -54,61 +54,44 @@ sys.path.insert(0, str(Path(__file__).parent))
 from ai_strength import MATCHES, SEED, first_leads  # noqa: E402
 from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
 
-from builders.ai import eval_kingdom  # noqa: E402
 from builders.ai.agents import AgentSpec, parse_agent, parse_agents  # noqa: E402
+from builders.ai.kit import kit  # noqa: E402
 from builders.ai.tournament import derive_seed, local_games, rotations, seating  # noqa: E402
 from builders.core.games import get_game  # noqa: E402
 from builders.kingdom.data import CARDS as KB_CARDS  # noqa: E402
 
-#: numbers baked into tables when the module is imported: changing them later changes nothing
-BAKED = {"eval_middle_ages.MA_COIN", "eval_middle_ages.MA_MACHINE_UNIT"}
-
-
-def parse_set(text: str) -> tuple[str, str, float | int]:
-    """``MODULE.NAME=VALUE`` -> (module, name, value), the value of the constant's own type; ValueError
-    with the reason for anything else."""
-    m = re.fullmatch(r"([a-z_]+)\.([A-Za-z_][A-Za-z0-9_]*)=(.+)", text.strip())
-    if not m:
-        raise ValueError(f"--set {text!r}: write MODULE.NAME=VALUE, e.g. eval_kingdom.KB_FRONTIER=0.5")
-    module, name, raw = m.groups()
+def parse_set(text: str, game: str) -> tuple[str, float | int | bool]:
+    """``NAME=VALUE`` -> (name, value): a setting of ``game``'s evaluation (its kit's ``weights``),
+    the value of the default's own type; ValueError with the reason for anything else."""
+    name, eq, raw = text.strip().partition("=")
+    name, raw = name.strip(), raw.strip()
+    if not eq or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or not raw:
+        raise ValueError(f"--set {text!r}: write NAME=VALUE, e.g. KB_FRONTIER=0.5")
+    weights = kit(game).weights
+    if weights is None:
+        raise ValueError(f"--set {text!r}: {game}'s evaluation has no settings")
+    defaults = vars(weights())
+    if name not in defaults:
+        try:
+            weights({name: 0})  # names the settings there are
+        except ValueError as e:
+            raise ValueError(f"--set {text!r}: {e}") from None
+    old = defaults[name]
+    if isinstance(old, bool):
+        if raw not in ("true", "false"):
+            raise ValueError(f"--set {text!r}: {raw!r} is not true or false")
+        return name, raw == "true"
     try:
-        mod = importlib.import_module(f"builders.ai.{module}")
-    except ImportError:
-        raise ValueError(f"--set {text!r}: builders.ai has no module {module!r}") from None
-    old = getattr(mod, name, None)
-    if isinstance(old, bool) or not isinstance(old, (int, float)):
-        raise ValueError(f"--set {text!r}: builders.ai.{module} has no number {name!r}")
-    if f"{module}.{name}" in BAKED:
-        raise ValueError(f"--set {text!r}: {name} is baked into tables when the module is imported")
-    try:
-        value = type(old)(raw) if isinstance(old, int) else float(raw)
+        value: float | int = int(raw) if isinstance(old, int) else float(raw)
     except ValueError:
         raise ValueError(f"--set {text!r}: {raw!r} is not {'a whole number' if isinstance(old, int) else 'a number'}") from None
     if not math.isfinite(value):
         raise ValueError(f"--set {text!r}: {raw!r} is not a finite number")
-    return module, name, value
-
-
-class Changed:
-    """An agent that plays with some constants of ``builders.ai`` changed, around its own decisions."""
-
-    def __init__(self, agent, sets: list[tuple[str, str, float | int]]):
-        self.agent = agent
-        self.sets = [(importlib.import_module(f"builders.ai.{m}"), n, v) for m, n, v in sets]
-        self.contexts: dict = {}  # Kingdom Builder's evaluation contexts (caches) under these values
-
-    def act(self, state):
-        saved = [(mod, name, getattr(mod, name)) for mod, name, _ in self.sets]
-        contexts = eval_kingdom._KB_CONTEXTS
-        for mod, name, value in self.sets:
-            setattr(mod, name, value)
-        eval_kingdom._KB_CONTEXTS = self.contexts
-        try:
-            return self.agent.act(state)
-        finally:
-            eval_kingdom._KB_CONTEXTS = contexts
-            for mod, name, value in saved:
-                setattr(mod, name, value)
+    try:
+        weights({name: value})
+    except ValueError as e:
+        raise ValueError(f"--set {text!r}: {e}") from None
+    return name, value
 
 
 def setup_of(game, players: int, g: int, rotations_: int) -> dict:
@@ -117,8 +100,8 @@ def setup_of(game, players: int, g: int, rotations_: int) -> dict:
 
 
 def play(task: dict) -> dict:
-    """Game ``task["index"]`` of the match with the first agent ``task["first"]`` (changed by
-    ``task["sets"]``): its seats, scores, returns and gold per card."""
+    """Game ``task["index"]`` of the match with the first agent ``task["first"]`` (with the settings
+    ``task["settings"]``, a JSON object): its seats, scores, returns and gold per card."""
     game = get_game(task["game"])
     specs = [parse_agent(task["first"])] + [AgentSpec(k, dict(o)) for k, o in task["others"]]
     g = task["index"]
@@ -126,10 +109,10 @@ def play(task: dict) -> dict:
     state = game.new_state(setup_of(game, task["players"], g, task["rotations"]))
     seats = seating(len(specs), task["players"], rotation)
     reseed = task.get("reseed", 0)
+    settings = task.get("settings") or None
     agents = [specs[a].make(derive_seed("agent", SEED, g, seat, "reseed", reseed) if reseed and a == 0
-                            else derive_seed("agent", SEED, g, seat), task["game"]) for seat, a in enumerate(seats)]
-    if task["sets"]:
-        agents = [Changed(a, task["sets"]) if seats[s] == 0 else a for s, a in enumerate(agents)]
+                            else derive_seed("agent", SEED, g, seat), task["game"], settings if a == 0 else None)
+              for seat, a in enumerate(seats)]
     while not state.is_over():
         state.apply(agents[state.current_player].act(state))
     result = state.result()
@@ -146,9 +129,9 @@ def counted(spec: str) -> str:
     return ":".join([agent.kind] + [f"{k}={v}" for k, v in options.items()])
 
 
-def arm_file(directory: Path, match: str, spec: str, sets: list[tuple[str, str, float | int]],
+def arm_file(directory: Path, match: str, spec: str, settings: dict,
              others: str | None = None, reseed: int = 0) -> Path:
-    label = (spec + "".join(f"+{m}.{n}={v}" for m, n, v in sets) + (f"+reseed={reseed}" if reseed else "")
+    label = (spec + "".join(f"+{n}={json.dumps(v)}" for n, v in settings.items()) + (f"+reseed={reseed}" if reseed else "")
              + (f"__vs_{others}" if others else ""))
     return directory / f"{match}__{re.sub(r'[^A-Za-z0-9.=+_-]', '_', label)}.jsonl"
 
@@ -169,7 +152,7 @@ def with_cards(match: str, games: int, rotations_: int, cards: list[str]) -> lis
     return [g for g in range(games) if all(c in setup_of(game, players, g, rotations_)["cards"] for c in cards)]
 
 
-def run_arm(match: str, games: int | list[int], spec: str, sets: list, path: Path, workers: int,
+def run_arm(match: str, games: int | list[int], spec: str, settings: dict, path: Path, workers: int,
             others_spec: str | None = None, reseed: int = 0) -> int:
     """Play the games of the arm missing from ``path``, appending each as it ends; returns how many."""
     game, agents, players, _, _ = MATCHES[match]
@@ -178,14 +161,13 @@ def run_arm(match: str, games: int | list[int], spec: str, sets: list, path: Pat
     r = rotations(len(others) + 1, players)
     done = load(path)
     todo = [{"game": game, "players": players, "rotations": r, "index": g, "first": spec, "others": others,
-             "sets": sets, "reseed": reseed} for g in (range(games) if isinstance(games, int) else games)
+             "settings": settings, "reseed": reseed} for g in (range(games) if isinstance(games, int) else games)
             if g not in done]
     if not todo:
         return 0
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_manifest(path, agents={"first": spec, "others": others}, games=len(todo),
-                   seeds={"match": SEED, "reseed": reseed},
-                   settings={"match": match, "sets": [f"{m}.{n}={v}" for m, n, v in sets], "workers": workers})
+    write_manifest(path, agents={"first": spec, "first_settings": settings, "others": others}, games=len(todo),
+                   seeds={"match": SEED, "reseed": reseed}, settings={"match": match, "workers": workers})
     with path.open("a") as out:
         def save(rec: dict) -> None:
             out.write(json.dumps(rec) + "\n")
@@ -233,8 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=128, help="games 0 to N-1 of the match (default 128)")
     ap.add_argument("--base", default=None, help="the first agent as it is (default: the match's, clock=count)")
     ap.add_argument("--variant", default=None, help="the first agent changed (default: the base)")
-    ap.add_argument("--set", dest="sets", action="append", default=[], metavar="MODULE.NAME=VALUE",
-                    help="a constant of builders.ai changed for the variant's decisions (repeatable)")
+    ap.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting of the game's evaluation for the variant's first agent (repeatable)")
     ap.add_argument("--others", default=None, help="the other agents, comma-separated (default: the match's)")
     ap.add_argument("--reseed", type=int, default=0, metavar="K",
                     help="other seeds for the variant's first agent (without another change: a null arm)")
@@ -264,7 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         variant = args.variant or base
         for spec in (base, variant):
             parse_agent(spec).check(game)
-        sets = [parse_set(s) for s in args.sets]
+        sets = dict(parse_set(s, game) for s in args.sets)
+        if sets:
+            parse_agent(variant).make(0, game, sets)  # ValueError if the variant takes no settings
         if args.reseed < 0:
             raise ValueError(f"--reseed must be 0 (the base's seeds) or more, not {args.reseed}")
         try:
@@ -288,17 +272,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.dir is None:
         args.dir = results_dir(args.out_dir) / "paired"
-    paths = (arm_file(args.dir, args.match, base, [], args.others),
+    paths = (arm_file(args.dir, args.match, base, {}, args.others),
              arm_file(args.dir, args.match, variant, sets, args.others, args.reseed))
     chosen: int | list[int] = with_cards(args.match, args.games, r, cards) if cards else args.games
     if args.seat is not None:  # rotation g % r seats the first agent at seat g % r
         chosen = [g for g in (range(chosen) if isinstance(chosen, int) else chosen) if g % r == args.seat]
-    for (spec, s, k), path in zip(((base, [], 0), (variant, sets, args.reseed)), paths):
+    for (spec, s, k), path in zip(((base, {}, 0), (variant, sets, args.reseed)), paths):
         n = run_arm(args.match, chosen, spec, s, path, args.workers, args.others, k)
         print(f"{path.name}: {n} games played", file=sys.stderr)
-    null_paths = [arm_file(args.dir, args.match, base, [], args.others, k) for k in nulls]
+    null_paths = [arm_file(args.dir, args.match, base, {}, args.others, k) for k in nulls]
     for k, path in zip(nulls, null_paths):
-        n = run_arm(args.match, chosen, base, [], path, args.workers, args.others, k)
+        n = run_arm(args.match, chosen, base, {}, path, args.workers, args.others, k)
         print(f"{path.name}: {n} games played", file=sys.stderr)
     keep = set(range(args.games) if isinstance(chosen, int) else chosen)
     base_games, variant_games, *null_games = (
@@ -307,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     against = f" against {args.others}" if args.others else ""
     which = (f" with {' and '.join(cards)}" if cards else "") + (f" at seat {args.seat}" if args.seat is not None else "")
     print(f"{args.match}{against}, games 0-{args.games - 1}{which}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
-          f"variant {variant}{''.join(f' {m}.{n}={v}' for m, n, v in sets)}{f' reseed {args.reseed}' if args.reseed else ''}: "
+          f"variant {variant}{''.join(f' {n}={json.dumps(v)}' for n, v in sets.items())}{f' reseed {args.reseed}' if args.reseed else ''}: "
           f"{c['variant_wins']:g} wins, "
           f"lead {c['variant_lead']:+.2f}; difference {c['difference']:+.2f} +- {c['error']:.2f} a game "
           f"({c['changed']} of {c['games']} games ended with other scores)")

@@ -14,13 +14,12 @@ less the minus agent's, over the games; the estimate of the gradient along param
 step (``theta_i = (value_i - default_i) / step_i``), so one gain fits them all, and are kept inside
 their bounds.
 
-A parameter is either a search constant of ``MCTSAgent`` (``c``, ``scale``, ``widen``) or a module
-constant of ``builders.ai.eval_kingdom`` (the move heuristic's weights ``KB_MOVE_*``, which only the
-search reads, and with ``--params`` the evaluation's weights, which greedy reads too): each agent
-sets its own values of those constants around each of its decisions (both agents play in one
-process, one after the other), with Kingdom Builder's evaluation caches of its own
-(``ai_paired.Changed``): the caches hold a kingdom's card values with their gradients, so a weight such
-as the farmers' gap would otherwise leak from one agent to the other.
+A parameter is either a search constant of ``MCTSAgent`` (``c``, ``scale``, ``widen``) or a setting
+of ``builders.ai.eval_kingdom.KingdomSettings`` (the move heuristic's weights ``KB_MOVE_*``, which only
+the search reads, and with ``--params`` the evaluation's weights, which greedy reads too): each agent
+is made with its own settings (``MCTSAgent(weights=...)``; both agents play in one process, one after
+the other), and Kingdom Builder's evaluation keeps its caches per settings, so a weight such as the
+farmers' gap does not leak from one agent to the other.
 
 Both agents are the search as the hard level used it (fast move ordering, subtree reuse, the whole-turn budget)
 with ``--turn`` CPU-seconds a turn (``clock=cpu``, so the load of the machine does not change the
@@ -42,7 +41,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from ai_paired import Changed  # noqa: E402
 from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
 
 from builders.ai import eval_kingdom as evaluate  # noqa: E402
@@ -50,15 +48,14 @@ from builders.ai.mcts import MCTSAgent  # noqa: E402
 from builders.ai.tournament import derive_seed  # noqa: E402
 from builders.core.games import get_game  # noqa: E402
 
-#: name -> (default, step, low, high); search constants first, then module constants of evaluate
+#: name -> (default, step, low, high); search constants first, then the evaluation's settings (the numbers)
 SEARCH = {
     "c": (0.3, 0.1, 0.05, 1.5),
     "scale": (4.0, 1.0, 1.0, 12.0),
     "widen": (2.0, 0.5, 0.5, 6.0),
 }
-MODULE = {name: (getattr(evaluate, name), round(max(0.25, abs(getattr(evaluate, name)) * 0.3), 3), 0.0,
-                 max(4.0, abs(getattr(evaluate, name)) * 3))
-          for name in dir(evaluate) if name.startswith("KB_") and isinstance(getattr(evaluate, name), float)}
+MODULE = {name: (value, round(max(0.25, abs(value) * 0.3), 3), 0.0, max(4.0, abs(value) * 3))
+          for name, value in sorted(vars(evaluate.DEFAULT).items()) if isinstance(value, float)}
 DEFAULT_PARAMS = ["c", "scale", "widen", "KB_MOVE_CASTLE", "KB_MOVE_GOOD", "KB_MOVE_MERCHANTS",
                   "KB_MOVE_KNIGHTS", "KB_MOVE_HERMITS", "KB_MOVE_CITIZENS", "KB_MOVE_LORDS",
                   "KB_MOVE_FARMERS", "KB_MOVE_TILE_BUILD"]
@@ -76,19 +73,18 @@ def spec(name: str) -> tuple[float, float, float, float]:
 
 
 class Tuned:
-    """The search (as the hard level used it) with its own search constants and evaluate module constants."""
+    """The search (as the hard level used it) with its own search constants and evaluation settings."""
 
     def __init__(self, seed: int, values: dict[str, float], turn: float | None, prior: str = "fast",
                  iterations: int | None = None):
         self.module = {k: v for k, v in values.items() if k in MODULE}
         kwargs = {k: v for k, v in values.items() if k in SEARCH}
         self.agent = MCTSAgent(seed, time_limit=None, turn_time=None if iterations else turn,
-                               iterations=iterations, prior=prior, reuse=True, clock="cpu", **kwargs)
-        # the constants hold around its own decisions, with evaluation caches of its own
-        self.changed = Changed(self.agent, [("eval_kingdom", k, v) for k, v in self.module.items()])
+                               iterations=iterations, prior=prior, reuse=True, clock="cpu",
+                               weights=evaluate.weights(self.module), **kwargs)
 
     def act(self, state):
-        return self.changed.act(state)
+        return self.agent.act(state)
 
 
 def play(setup_seed: int, agents: list[Tuned]) -> list[float]:

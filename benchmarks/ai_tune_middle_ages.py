@@ -1,4 +1,4 @@
-"""Self-play tuning of The Builders' evaluation weights (``MA_*`` of ``builders.ai.eval_middle_ages``)
+"""Self-play tuning of The Builders' evaluation weights (``MiddleAgesSettings`` of ``builders.ai.eval_middle_ages``)
 by SPSA over paired games of a bot reading them: medium (greedy: one action ahead on the evaluation)
 by default, or any agent (``--agent``, such as the planner ``hard:clock=count``).
 
@@ -11,8 +11,8 @@ Each step draws a random sign for every weight and plays ``theta + c_k * sign`` 
 plus agent's wins less the minus agent's over the games; the gradient estimate along weight ``i`` is
 ``score / (2 c_k sign_i)`` and ``theta`` moves by ``a_k`` times it (``a_k = a / (k + 1 + A)^0.602``,
 ``c_k = c / (k + 1)^0.101``). Weights live in units of their own step (``theta_i = (value_i -
-default_i) / step_i``) and are kept inside their bounds. Each agent sets its own weights around each
-of its decisions. With ``--score lead`` a game scores the plus agent's lead in VP over the minus
+default_i) / step_i``) and are kept inside their bounds. Each agent is made with its own settings
+(``AgentSpec.make(seed, game, settings)``): nothing in the modules changes. With ``--score lead`` a game scores the plus agent's lead in VP over the minus
 agent (its score less the other's) divided by ``--lead-scale`` and kept within -1 and 1, instead of
 1, 0 or -1 for a win, a draw or a loss: a finer signal where most pairs of games split one win
 each. ``--workers`` plays a step's games in that many processes; ``--minutes`` stops the run after
@@ -42,7 +42,7 @@ from builders.ai.agents import parse_agent  # noqa: E402
 from builders.ai.tournament import derive_seed, wilson_interval  # noqa: E402
 from builders.core.games import get_game  # noqa: E402
 
-#: weight -> (step, low, high); MA_COIN and MA_MACHINE_UNIT are left out (they are baked into tables)
+#: weight -> (step, low, high); MA_COIN and MA_MACHINE_UNIT are left out (they value the cards, not play)
 STEPS = {
     "MA_ACTION": (0.05, 0.05, 0.6),
     "MA_STAFFED": (0.05, 0.05, 0.9),
@@ -59,16 +59,17 @@ OUT_NAME = "ai_tune_middle_ages.json"
 
 
 class Tuned:
-    """An agent (greedy unless ``spec`` says otherwise) with its own values of the evaluation weights
-    (``ema.WEIGHT_NAMES``: the agent's ``weights``, the module left as it is); ValueError for another name."""
+    """An agent (greedy unless ``spec`` says otherwise) made with its own values of the evaluation
+    weights (``ema.WEIGHT_NAMES``, the others the defaults); ValueError for another name or an agent
+    that takes no settings."""
 
     def __init__(self, seed: int, values: dict[str, float], spec: str = "medium"):
         ema.weights(values)
-        self.agent = parse_agent(spec).make(seed, "middle-ages")
-        if not hasattr(self.agent, "weights"):
+        agent = parse_agent(spec)
+        if agent.kind == "random":
             raise ValueError(f"the agent {spec!r} does not value positions by the evaluation's weights "
-                             "(choose medium, easy, greedy or a planner: hard, expert, plan)")
-        self.agent.weights = {**self.agent.weights, **values}
+                             "(choose medium, easy, greedy, mcts or a planner: hard, expert, plan)")
+        self.agent = agent.make(seed, "middle-ages", values)
         self.values = values
 
     def act(self, state):
@@ -169,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
 def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor | None) -> int:
     """The SPSA run of ``main`` and its check, written to ``args.out``."""
     start = args.start_values
-    default = {k: start.get(k, getattr(ema, k)) for k in names}
+    default = {k: start.get(k, getattr(ema.DEFAULT, k)) for k in names}
     fixed = {k: v for k, v in start.items() if k not in names}
     theta = [0.0] * len(names)
     rnd = random.Random(args.seed)

@@ -225,14 +225,15 @@ def test_a_seat_behind_ends_a_game_that_has_gone_on_too_long(make):
     takes coins instead, hoping for more. Past round 30 (``MA_LATE_ROUND``) the value of a game
     still going on falls round by round (``late_factor``): at round 154 seat 0 ends the game, and
     loses it. Without that, two bots took coins for ever, neither ready to end."""
-    from builders.ai.eval_middle_ages import MA_LATE_ROUND, late_factor
+    from builders.ai.eval_middle_ages import DEFAULT, late_factor, weights
 
     late = far_ahead()
     late.coins[1] = 1000
     assert late.turn // 2 == 154 and late_factor(late) == pytest.approx(0.8 ** 125)
     early = late.copy()
     early.turn = 20
-    assert late_factor(early) == 1.0 and MA_LATE_ROUND == 30
+    assert late_factor(early) == 1.0 and DEFAULT.MA_LATE_ROUND == 30
+    assert late_factor(late, weights({"MA_LATE_ROUND": 150, "MA_LATE_DECAY": 0.5})) == 0.5 ** 5
     for state, ends in ((early, False), (late, True)):
         agent = make()
         while state.current_player == 0:
@@ -243,7 +244,7 @@ def test_a_seat_behind_ends_a_game_that_has_gone_on_too_long(make):
     assert late.returns() == [0.0, 1.0]
 
 
-def test_medium_bots_that_took_coins_for_rounds_build_once_the_game_has_gone_on_too_long(monkeypatch):
+def test_medium_bots_that_took_coins_for_rounds_build_once_the_game_has_gone_on_too_long():
     """Round 40: seat 0 has 7 VP, seat 1 5, 60 coins each, sites open and crews to work on them
     (reached by two medium bots playing a game on from round 3: they took coins round after round and
     were at 4,400 coins each by round 747). rules.md "End of the game" sets no limit to a game's length,
@@ -259,19 +260,19 @@ def test_medium_bots_that_took_coins_for_rounds_build_once_the_game_has_gone_on_
 
     data = json.loads((Path(__file__).parent / "positions" / "middle_ages_coin_stall.json").read_text())
 
-    def play_on(limit):
+    def play_on(limit, settings=None):
         state = MiddleAgesState.from_json(data["position"], data["setup"])
         assert (state.turn // 2, state.vp, state.coins) == (40, [7, 5], [60, 60])
-        agents = [GreedyAgent(0), GreedyAgent(1)]
+        agents = [GreedyAgent(0, weights=settings), GreedyAgent(1, weights=settings)]
         n = 0
         while not state.is_over() and n < limit:
             state.apply(agents[state.current_player].act(state))
             n += 1
         return state, n
 
-    assert eval_middle_ages.MA_LATE_COIN == 0.0 and eval_middle_ages.MA_LATE_ROUND == 30
+    default = eval_middle_ages.DEFAULT
+    assert default.MA_LATE_COIN == 0.0 and default.MA_LATE_ROUND == 30
     state, n = play_on(600)
     assert state.is_over() and n == 33 and state.vp == [17, 10]
-    monkeypatch.setattr(eval_middle_ages, "MA_LATE_COIN", eval_middle_ages.MA_COIN)
-    state, n = play_on(600)
+    state, n = play_on(600, eval_middle_ages.MiddleAgesSettings(MA_LATE_COIN=default.MA_COIN))
     assert not state.is_over() and state.vp == [7, 5] and state.coins == [960, 960]

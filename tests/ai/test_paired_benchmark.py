@@ -7,48 +7,64 @@ import json
 
 import pytest
 
-from builders.ai import eval_kingdom, eval_middle_ages
+from builders.ai.eval_middle_ages import WEIGHT_NAMES
 from tests.ai.helpers import benchmark
 
 paired = benchmark("ai_paired")
 
 
-def test_a_constant_is_parsed_with_its_own_type():
-    assert paired.parse_set("eval_kingdom.KB_FRONTIER=0.5") == ("eval_kingdom", "KB_FRONTIER", 0.5)
-    assert paired.parse_set("planner_kingdom.TILE_ACTIONS=40") == ("planner_kingdom", "TILE_ACTIONS", 40)
+def test_a_setting_is_parsed_with_its_own_type():
+    assert paired.parse_set("KB_FRONTIER=0.5", "kingdom") == ("KB_FRONTIER", 0.5)
+    assert paired.parse_set("TILE_ACTIONS=40", "kingdom") == ("TILE_ACTIONS", 40)
+    assert paired.parse_set("MA_COIN=0.2", "middle-ages") == ("MA_COIN", 0.2)
+    assert paired.parse_set("MA_LAST_TURN=false", "middle-ages") == ("MA_LAST_TURN", False)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("KB_FRONTIER=0.5", "--set 'KB_FRONTIER=0.5': write MODULE.NAME=VALUE, e.g. eval_kingdom.KB_FRONTIER=0.5"),
-    ("nowhere.X=1", "--set 'nowhere.X=1': builders.ai has no module 'nowhere'"),
-    ("eval_kingdom.KB_NOTHING=1", "--set 'eval_kingdom.KB_NOTHING=1': builders.ai.eval_kingdom has no number 'KB_NOTHING'"),
-    ("eval_kingdom.WIN_SCALE=1", "--set 'eval_kingdom.WIN_SCALE=1': builders.ai.eval_kingdom has no number 'WIN_SCALE'"),
-    ("planner_kingdom.TILE_ACTIONS=2.5", "--set 'planner_kingdom.TILE_ACTIONS=2.5': '2.5' is not a whole number"),
-    ("eval_kingdom.KB_FRONTIER=lots", "--set 'eval_kingdom.KB_FRONTIER=lots': 'lots' is not a number"),
-    ("eval_kingdom.KB_FRONTIER=inf", "--set 'eval_kingdom.KB_FRONTIER=inf': 'inf' is not a finite number"),
-    ("eval_middle_ages.MA_COIN=0.2",
-     "--set 'eval_middle_ages.MA_COIN=0.2': MA_COIN is baked into tables when the module is imported"),
+@pytest.mark.parametrize("text, game, message", [
+    ("eval_kingdom.KB_FRONTIER=0.5", "kingdom",
+     "--set 'eval_kingdom.KB_FRONTIER=0.5': write NAME=VALUE, e.g. KB_FRONTIER=0.5"),
+    ("KB_FRONTIER", "kingdom", "--set 'KB_FRONTIER': write NAME=VALUE, e.g. KB_FRONTIER=0.5"),
+    ("KB_NOTHING=1", "kingdom", "--set 'KB_NOTHING=1': unknown weight KB_NOTHING (choose from KB_TILE_BASE, "),
+    ("KB_FRONTIER=1", "middle-ages", "--set 'KB_FRONTIER=1': unknown weight KB_FRONTIER (choose from MA_COIN, "),
+    ("TILE_ACTIONS=2.5", "kingdom", "--set 'TILE_ACTIONS=2.5': '2.5' is not a whole number"),
+    ("TILE_ACTIONS=0", "kingdom",
+     "--set 'TILE_ACTIONS=0': weight TILE_ACTIONS must be a whole number of at least 1, not 0"),
+    ("KB_FRONTIER=lots", "kingdom", "--set 'KB_FRONTIER=lots': 'lots' is not a number"),
+    ("KB_FRONTIER=inf", "kingdom", "--set 'KB_FRONTIER=inf': 'inf' is not a finite number"),
+    ("MA_PACE=0", "middle-ages", "--set 'MA_PACE=0': weight MA_PACE must be a number above 0, not 0.0"),
+    ("MA_LAST_TURN=1", "middle-ages", "--set 'MA_LAST_TURN=1': '1' is not true or false"),
 ])
-def test_a_bad_constant_is_refused_with_the_reason(text, message):
+def test_a_bad_setting_is_refused_with_the_reason(text, game, message):
     with pytest.raises(ValueError) as e:
-        paired.parse_set(text)
-    assert str(e.value) == message
+        paired.parse_set(text, game)
+    assert str(e.value).startswith(message) and "\n" not in str(e.value)
+    assert message.endswith(", ") or str(e.value) == message
 
 
-def test_the_changed_agent_sees_its_values_and_the_module_keeps_its_own():
-    seen = []
+def test_the_variant_s_settings_are_in_the_manifest_and_reach_its_agent(tmp_path, capsys):
+    """``--set MA_ACTION=1.5``: the arm's manifest holds the settings as a JSON object, and the
+    variant's games are those of a medium agent made with them (the other seat at the defaults)."""
+    from builders.ai.tournament import derive_seed, seating
 
-    class Reader:
-        def act(self, state):
-            seen.append((eval_kingdom.KB_FRONTIER, eval_middle_ages.MA_ACTION, eval_kingdom._KB_CONTEXTS))
-            return "x"
-
-    before = eval_kingdom._KB_CONTEXTS
-    changed = paired.Changed(Reader(), [("eval_kingdom", "KB_FRONTIER", 0.75), ("eval_middle_ages", "MA_ACTION", 0.5)])
-    assert changed.act(None) == "x"
-    assert seen == [(0.75, 0.5, changed.contexts)]
-    assert changed.contexts is not before
-    assert (eval_kingdom.KB_FRONTIER, eval_middle_ages.MA_ACTION, eval_kingdom._KB_CONTEXTS) == (0.25, 0.25, before)
+    args = ["--match", "ma-medium-easy", "--games", "2", "--set", "MA_ACTION=1.5", "--workers", "1",
+            "--dir", str(tmp_path)]
+    assert paired.main(args) == 0
+    capsys.readouterr()
+    manifest = json.loads((tmp_path / "ma-medium-easy__medium+MA_ACTION=1.5.manifest.json").read_text())
+    (run,) = manifest["runs"]
+    assert run["agents"]["first"] == "medium" and run["agents"]["first_settings"] == {"MA_ACTION": 1.5}
+    settings = run["agents"]["first_settings"]
+    game = paired.get_game("middle-ages")
+    for g, record in sorted(_arm(tmp_path, "ma-medium-easy__medium+MA_ACTION=1.5.jsonl").items()):
+        seats = seating(2, 2, g % 2)
+        state = game.new_state(paired.setup_of(game, 2, g, 2))
+        agents = [paired.parse_agent("medium" if a == 0 else "easy").make(
+            derive_seed("agent", paired.SEED, g, seat), "middle-ages", settings if a == 0 else None)
+            for seat, a in enumerate(seats)]
+        assert agents[seats.index(0)].weights == {"MA_ACTION": 1.5}
+        while not state.is_over():
+            state.apply(agents[state.current_player].act(state))
+        assert list(state.result().scores) == record["scores"]
 
 
 def _arm(directory, name):
@@ -58,13 +74,13 @@ def _arm(directory, name):
 def test_a_variant_that_changes_nothing_plays_the_same_games(tmp_path, capsys):
     """The default value set for the variant: each of the 4 games as the base played it, and a second
     run plays nothing again."""
-    args = ["--match", "ma-medium-easy", "--games", "4", "--set", "eval_middle_ages.MA_ACTION=0.25",
+    args = ["--match", "ma-medium-easy", "--games", "4", "--set", "MA_ACTION=0.25",
             "--workers", "1", "--dir", str(tmp_path)]
     assert paired.main(args) == 0
     out = capsys.readouterr()
     assert out.out.strip().endswith("difference +0.00 +- 0.00 a game (0 of 4 games ended with other scores)")
     base = _arm(tmp_path, "ma-medium-easy__medium.jsonl")
-    same = _arm(tmp_path, "ma-medium-easy__medium+eval_middle_ages.MA_ACTION=0.25.jsonl")
+    same = _arm(tmp_path, "ma-medium-easy__medium+MA_ACTION=0.25.jsonl")
     assert sorted(base) == [0, 1, 2, 3] and base == same
     assert paired.main(args) == 0
     assert capsys.readouterr().err.count(": 0 games played") == 2
@@ -73,12 +89,12 @@ def test_a_variant_that_changes_nothing_plays_the_same_games(tmp_path, capsys):
 def test_a_changed_weight_is_compared_game_by_game(tmp_path, capsys):
     """Actions valued at 1.5 VP instead of 0.25 for the variant (medium of The Builders against easy):
     the report's numbers are those of the two files, game by game."""
-    args = ["--match", "ma-medium-easy", "--games", "6", "--set", "eval_middle_ages.MA_ACTION=1.5",
+    args = ["--match", "ma-medium-easy", "--games", "6", "--set", "MA_ACTION=1.5",
             "--workers", "1", "--dir", str(tmp_path)]
     assert paired.main(args) == 0
     line = capsys.readouterr().out.strip()
     base = _arm(tmp_path, "ma-medium-easy__medium.jsonl")
-    variant = _arm(tmp_path, "ma-medium-easy__medium+eval_middle_ages.MA_ACTION=1.5.jsonl")
+    variant = _arm(tmp_path, "ma-medium-easy__medium+MA_ACTION=1.5.jsonl")
     assert sorted(variant) == list(range(6))
     leads = {}
     for arm, games in (("base", base), ("variant", variant)):
@@ -96,13 +112,17 @@ def test_a_changed_weight_is_compared_game_by_game(tmp_path, capsys):
     (["--games", "3"], "error: --games must be a positive multiple of 2 (the seat rotations), not 3"),
     ([], "error: the variant is the base: give --variant, --set or --reseed"),
     (["--reseed", "-1"], "error: --reseed must be 0 (the base's seeds) or more, not -1"),
-    (["--set", "eval_kingdom.KB_FRONTIER=1", "--null", "1,x"],
+    (["--set", "MA_PACE=3", "--null", "1,x"],
      "error: --null takes whole numbers of at least 1 separated by commas, not '1,x'"),
-    (["--set", "eval_kingdom.KB_FRONTIER=1", "--null", "0"],
+    (["--set", "MA_PACE=3", "--null", "0"],
      "error: --null takes whole numbers of at least 1 separated by commas, not '0'"),
     (["--variant", "hard:depth=9"], "error: option depth of hard must be 1, 2 or 3, not 9"),
-    (["--set", "eval_kingdom.KB_FRONTIER"], "error: --set 'eval_kingdom.KB_FRONTIER': write MODULE.NAME=VALUE, "
-                                         "e.g. eval_kingdom.KB_FRONTIER=0.5"),
+    (["--set", "MA_PACE"], "error: --set 'MA_PACE': write NAME=VALUE, e.g. KB_FRONTIER=0.5"),
+    (["--set", "KB_FRONTIER=1"], "error: --set 'KB_FRONTIER=1': unknown weight KB_FRONTIER (choose from "
+                                 + ", ".join(WEIGHT_NAMES)
+                                 + ")"),
+    (["--set", "MA_PACE=3", "--base", "medium", "--variant", "random"],
+     "error: agent random of middle-ages takes no settings"),
 ])
 def test_bad_arguments_are_refused_and_nothing_is_played(tmp_path, capsys, extra, message):
     assert paired.main(["--match", "ma-medium-easy", "--dir", str(tmp_path), *extra]) == 2
@@ -114,14 +134,14 @@ def test_other_agents_take_the_other_seats(tmp_path, capsys):
     """``--others random``: medium of The Builders against random play instead of the match's easy,
     each arm in its own file; random play scores almost nothing."""
     args = ["--match", "ma-medium-easy", "--games", "2", "--others", "random", "--set",
-            "eval_middle_ages.MA_ACTION=0.25", "--workers", "1", "--dir", str(tmp_path)]
+            "MA_ACTION=0.25", "--workers", "1", "--dir", str(tmp_path)]
     assert paired.main(args) == 0
     assert capsys.readouterr().out.startswith("ma-medium-easy against random, games 0-1: base medium: 2 wins")
     base = _arm(tmp_path, "ma-medium-easy__medium__vs_random.jsonl")
-    assert base == _arm(tmp_path, "ma-medium-easy__medium+eval_middle_ages.MA_ACTION=0.25__vs_random.jsonl")
+    assert base == _arm(tmp_path, "ma-medium-easy__medium+MA_ACTION=0.25__vs_random.jsonl")
     assert all(g["scores"][g["seats"].index(1)] <= 2 for g in base.values())
     assert paired.main(["--match", "ma-medium-easy", "--others", "random,random", "--set",
-                        "eval_middle_ages.MA_ACTION=1", "--dir", str(tmp_path)]) == 2
+                        "MA_ACTION=1", "--dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == "error: 3 agents do not fit in 2 seats"
 
 
@@ -147,13 +167,13 @@ def test_a_variant_is_compared_with_the_mean_of_the_base_and_its_null_arms(tmp_p
     """``--null 1,2``: the two null arms of easy are played and kept in their files, and the second
     line of the report is the variant's lead less the mean of the three runs' leads, game by game."""
     args = ["--match", "kb-easy-random", "--games", "4", "--others", "random", "--base", "easy",
-            "--set", "eval_kingdom.KB_FRONTIER=0.5", "--null", "1,2", "--workers", "1", "--dir", str(tmp_path)]
+            "--set", "KB_FRONTIER=0.5", "--null", "1,2", "--workers", "1", "--dir", str(tmp_path)]
     assert paired.main(args) == 0
     out = capsys.readouterr()
     assert out.err.count(": 4 games played") == 4
     first, second = out.out.strip().splitlines()
     runs = [_arm(tmp_path, f"kb-easy-random__easy{k}__vs_random.jsonl") for k in ("", "+reseed=1", "+reseed=2")]
-    variant = _arm(tmp_path, "kb-easy-random__easy+eval_kingdom.KB_FRONTIER=0.5__vs_random.jsonl")
+    variant = _arm(tmp_path, "kb-easy-random__easy+KB_FRONTIER=0.5__vs_random.jsonl")
     assert runs[1] != runs[0] and runs[2] != runs[1]
     lead = lambda g: g["scores"][g["seats"].index(0)] - g["scores"][1 - g["seats"].index(0)]  # noqa: E731
     diffs = [lead(variant[i]) - sum(lead(run[i]) for run in runs) / 3 for i in range(4)]
@@ -178,7 +198,7 @@ def test_cards_keep_only_the_games_whose_setup_holds_them(tmp_path, capsys):
     assert chosen == [g for g in range(12) if "citizens" in every[g]]
     assert 0 < len(chosen) < 12
     args = ["--match", "kb-easy-random", "--games", "12", "--others", "random", "--base", "medium",
-            "--set", "eval_kingdom.KB_CITIZENS_HALF=1.0", "--cards", "citizens", "--workers", "1", "--dir", str(tmp_path)]
+            "--set", "KB_CITIZENS_HALF=1.0", "--cards", "citizens", "--workers", "1", "--dir", str(tmp_path)]
     assert paired.main(args) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith("kb-easy-random against random, games 0-11 with citizens: base medium: ")
@@ -194,7 +214,8 @@ def test_cards_keep_only_the_games_whose_setup_holds_them(tmp_path, capsys):
     ("ma-medium-easy", "citizens", "error: --cards is for Kingdom Builder matches only"),
 ])
 def test_bad_cards_are_refused_and_nothing_is_played(tmp_path, capsys, match, cards, message):
-    assert paired.main(["--match", match, "--set", "eval_kingdom.KB_FRONTIER=1", "--cards", cards,
+    assert paired.main(["--match", match, "--set", "KB_FRONTIER=1" if match.startswith("kb") else "MA_PACE=3",
+                        "--cards", cards,
                         "--dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == message
     assert not list(tmp_path.iterdir())
@@ -204,7 +225,7 @@ def test_seat_keeps_only_the_games_with_the_first_agent_in_that_seat(tmp_path, c
     """``--seat 1``: of the first 8 games of ma-easy-random only those that seat the first agent
     second (the odd ones) are played, in both arms, and the report says so."""
     args = ["--match", "ma-easy-random", "--games", "8", "--others", "random", "--base", "medium",
-            "--set", "eval_middle_ages.MA_PACE=2.5", "--seat", "1", "--workers", "1", "--dir", str(tmp_path)]
+            "--set", "MA_PACE=2.5", "--seat", "1", "--workers", "1", "--dir", str(tmp_path)]
     assert paired.main(args) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith("ma-easy-random against random, games 0-7 at seat 1: base medium: ")
@@ -223,7 +244,7 @@ def test_seat_keeps_only_the_games_with_the_first_agent_in_that_seat(tmp_path, c
     ("-1", "error: --seat must be from 0 to 1 in ma-easy-random, not -1"),
 ])
 def test_a_seat_outside_the_match_is_refused_and_nothing_is_played(tmp_path, capsys, seat, message):
-    assert paired.main(["--match", "ma-easy-random", "--set", "eval_middle_ages.MA_PACE=2.5", "--seat", seat,
+    assert paired.main(["--match", "ma-easy-random", "--set", "MA_PACE=2.5", "--seat", seat,
                         "--dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == message
     assert not list(tmp_path.iterdir())

@@ -294,37 +294,38 @@ def test_a_plan_that_starts_the_final_round_is_looked_at_though_the_evaluation_r
         assert not after.final_round and stats["value"] < 0.9, texts
 
 
-def test_the_planner_s_own_weights_are_the_evaluation_s_constants_for_its_valuations(monkeypatch):
-    """Expert's weights (``LEVEL_WEIGHTS``) value positions as the evaluation does with its
-    constants ``MA_STAFFED`` and ``MA_HORIZON`` set to them, for the planner's valuations only: the
-    same values, the same plans; the evaluation's own values stay as they were."""
+def test_the_planner_s_own_weights_are_a_settings_object_for_its_valuations():
+    """Expert's weights (``LEVEL_WEIGHTS``) value positions as the evaluation does with a settings
+    object holding them, for the planner's valuations only: the same values, the same plans; the
+    evaluation's own values (``DEFAULT``) stay as they were."""
     import builders.ai.eval_middle_ages as ev
 
     positions = [turn_start(seed, actions) for seed, actions in ((3, 20), (8, 40), (12, 60))]
     own = [ev.values(st) for st in positions]
+    tuned_settings = ev.MiddleAgesSettings(MA_HORIZON=4.5, MA_STAFFED=0.6)
     weighted = [ev.values(st, ev.weights({"MA_HORIZON": 4.5, "MA_STAFFED": 0.6})) for st in positions]
     assert weighted != own
-    assert [ev.values(st, ev.weights({"MA_HORIZON": ev.MA_HORIZON})) for st in positions] == own
+    assert [ev.values(st, tuned_settings) for st in positions] == weighted
+    assert [ev.values(st, ev.weights({"MA_HORIZON": ev.DEFAULT.MA_HORIZON})) for st in positions] == own
     assert [ev.values(st, ev.weights()) for st in positions] == own
 
     def plans(**weights):
         return [MiddleAgesPlanner(4, turn_time=None, beam=8, plans=4, reply=3, **weights).plan(st) for st in positions]
 
     as_own = plans()
-    assert plans(staffed=ev.MA_STAFFED, horizon=ev.MA_HORIZON) == as_own
+    assert plans(staffed=ev.DEFAULT.MA_STAFFED, horizon=ev.DEFAULT.MA_HORIZON) == as_own
     tuned = plans(staffed=0.6, horizon=4.5)
     assert tuned != as_own  # the second position is planned otherwise
-    monkeypatch.setattr(ev, "MA_STAFFED", 0.6)
-    monkeypatch.setattr(ev, "MA_HORIZON", 4.5)
-    assert [ev.values(st) for st in positions] == weighted
-    assert plans() == tuned
-    monkeypatch.undo()
+    assert plans(weights=tuned_settings) == tuned
     assert [ev.values(st) for st in positions] == own
 
 
-def test_the_planner_values_by_any_of_its_own_weights(monkeypatch):
+def test_the_planner_values_by_any_of_its_own_weights():
     """``weights``: any of ``WEIGHT_NAMES`` for the planner's valuations, as the evaluation with that
-    constant set; ``staffed`` and ``horizon`` set two of them; the others follow the module."""
+    setting; ``staffed`` and ``horizon`` set two of them; the others are the defaults, whatever
+    another planner in the same process uses."""
+    import pickle
+
     import builders.ai.eval_middle_ages as ev
 
     positions = [turn_start(seed, actions) for seed, actions in ((3, 20), (8, 40), (12, 60))]
@@ -336,10 +337,8 @@ def test_the_planner_values_by_any_of_its_own_weights(monkeypatch):
     tuned = plans(weights=own)
     assert tuned != plans()  # the second position is planned otherwise
     assert plans(weights={**own, "MA_STAFFED": 0.6}) == plans(weights=own, staffed=0.6)
-    for name, value in own.items():
-        monkeypatch.setattr(ev, name, value)
-    assert plans() == tuned
-    # a weight the planner does not set is the module's at each decision: the same values
+    assert plans(weights=ev.MiddleAgesSettings(**own)) == tuned
+
     def best_values(**options):
         out = []
         for st in positions:
@@ -348,24 +347,29 @@ def test_the_planner_values_by_any_of_its_own_weights(monkeypatch):
             out.append(planner.last_stats["value"])
         return out
 
-    tuned_values = best_values()
-    monkeypatch.setattr(ev, "MA_OPEN", 0.3)
-    both = best_values()
+    tuned_values = best_values(weights=own)
+    both = best_values(weights={**own, "MA_OPEN": 0.3})
     assert both != tuned_values
-    monkeypatch.undo()
-    monkeypatch.setattr(ev, "MA_OPEN", 0.3)
-    assert best_values(weights=own) == both
-    monkeypatch.undo()
+    assert best_values(weights=own) == tuned_values
+    # a planner pickled (to a worker process) keeps its settings
+    planner = pickle.loads(pickle.dumps(MiddleAgesPlanner(4, turn_time=None, beam=8, plans=4, reply=3,
+                                                          weights={**own, "MA_OPEN": 0.3})))
+    assert planner.settings == ev.MiddleAgesSettings(**own, MA_OPEN=0.3)
+    planner.plan(positions[0])
+    assert planner.last_stats["value"] == both[0]
     planner = MiddleAgesPlanner(1, weights={"MA_HORIZON": 4.5}, staffed=0.5)
     assert (planner.weights, planner.staffed, planner.horizon) == ({"MA_HORIZON": 4.5, "MA_STAFFED": 0.5}, 0.5, 4.5)
-    for weights, message in (({"MA_COIN": 0.2}, "unknown weight MA_COIN (choose from "),
+    assert planner.settings == ev.MiddleAgesSettings(MA_HORIZON=4.5, MA_STAFFED=0.5)
+    for weights, message in (({"MA_COINS": 0.2}, "unknown weight MA_COINS (choose from MA_COIN, MA_ACTION, "),
                              ({"MA_PACE": -1}, "weight MA_PACE must be a number of at least 0, not -1"),
-                             ({"MA_PACE": "fast"}, "weight MA_PACE must be a number of at least 0, not 'fast'")):
+                             ({"MA_PACE": 0}, "weight MA_PACE must be a number above 0, not 0"),
+                             ({"MA_PACE": "fast"}, "weight MA_PACE must be a number of at least 0, not 'fast'"),
+                             ({"MA_LAST_TURN": 1}, "weight MA_LAST_TURN must be true or false, not 1")):
         with pytest.raises(PlannerError) as e:
             MiddleAgesPlanner(1, weights=weights)
-        assert str(e.value).startswith(message)
-    with pytest.raises(ValueError, match="unknown weight MA_LATE_ROUND"):
-        ev.weights({"MA_LATE_ROUND": 3})
+        assert str(e.value).startswith(message) and "\n" not in str(e.value)
+    with pytest.raises(ValueError, match="^unknown weight MA_LATE_ROUNDS "):
+        ev.weights({"MA_LATE_ROUNDS": 3})
 
 
 def test_the_planner_refuses_weights_out_of_range():

@@ -33,7 +33,7 @@ def plain_kingdom_values(st) -> list[float]:
     n = st.num_players
     counts = [[(own & s).bit_count() for s in SECTOR_MASKS] for own in st.own]
     turns_left = min(st.supply) / 3.0
-    tile_value = eval_kingdom.KB_TILE_BASE + eval_kingdom.KB_TILE_PER_TURN * min(turns_left, 12.0)
+    tile_value = eval_kingdom.DEFAULT.KB_TILE_BASE + eval_kingdom.DEFAULT.KB_TILE_PER_TURN * min(turns_left, 12.0)
     free = board.buildable & ~st.occ
     out = []
     for p in range(n):
@@ -47,31 +47,31 @@ def plain_kingdom_values(st) -> list[float]:
         for card in st.cards:
             good = {"fishermen": board.near_water & ~board.water, "miners": board.near_mountain,
                     "workers": board.near_special, "merchants": board.near_special}.get(card, 0)
-            v += eval_kingdom.KB_FRONTIER * min(eval_kingdom.KB_FRONTIER_CAP, (frontier & good).bit_count())
+            v += eval_kingdom.DEFAULT.KB_FRONTIER * min(eval_kingdom.DEFAULT.KB_FRONTIER_CAP, (frontier & good).bit_count())
             if card == "discoverers":
-                v += eval_kingdom.KB_NEW_ROW * sum(1 for row in ROW_MASKS if frontier & row and not own & row)
+                v += eval_kingdom.DEFAULT.KB_NEW_ROW * sum(1 for row in ROW_MASKS if frontier & row and not own & row)
             if card == "farmers":
                 low = sorted(counts[p])
-                v += eval_kingdom.KB_FARMERS_LOW * (low[0] + low[1])
+                v += eval_kingdom.DEFAULT.KB_FARMERS_LOW * (low[0] + low[1])
                 for k in range(4):
                     if own and not counts[p][k]:
                         reach, steps = own, 0
                         while not reach & SECTOR_MASKS[k] and steps < 8:
                             reach |= dilate(reach)
                             steps += 1
-                        v -= eval_kingdom.KB_FARMERS_GAP * steps
+                        v -= eval_kingdom.DEFAULT.KB_FARMERS_GAP * steps
             if card == "lords":
                 for k in range(4):
                     lead = counts[p][k] - max(counts[q][k] for q in range(n) if q != p)
-                    v += eval_kingdom.KB_LORDS_LEAD * max(-3, min(2, lead))
+                    v += eval_kingdom.DEFAULT.KB_LORDS_LEAD * max(-3, min(2, lead))
             if card == "citizens":
-                v += eval_kingdom.KB_CITIZENS_HALF * (max((g.bit_count() for g in groups(own)), default=0) & 1)
+                v += eval_kingdom.DEFAULT.KB_CITIZENS_HALF * (max((g.bit_count() for g in groups(own)), default=0) & 1)
         for o, h in enumerate(board.locations):
             if st.left[o] and not (st.taken[p] >> h) & 1 and board.nbr_mask[h] & frontier:
-                v += eval_kingdom.KB_LOCATION_REACH
+                v += eval_kingdom.DEFAULT.KB_LOCATION_REACH
         for c in board.castles:
             if not board.nbr_mask[c] & own and board.nbr_mask[c] & frontier:
-                v += eval_kingdom.KB_CASTLE_REACH
+                v += eval_kingdom.DEFAULT.KB_CASTLE_REACH
         out.append(v)
     return out
 
@@ -116,7 +116,7 @@ def test_kingdom_move_values_favour_a_castle_and_put_end_at_zero():
         if a == END:
             assert v == 0.0
         if a < 400 and near_new_castle >> a & 1:
-            assert v >= eval_kingdom.KB_MOVE_CASTLE
+            assert v >= eval_kingdom.DEFAULT.KB_MOVE_CASTLE
     assert move_values(midgame("middle-ages", 2, 3, 10), [1]) is None
 
 

@@ -1,5 +1,5 @@
 """The core of benchmarks/ai_tune.py: parameters in units of their steps, kept in their bounds, and an
-agent whose evaluate module constants hold during its own decisions only."""
+agent made with its own settings of the evaluation."""
 
 from __future__ import annotations
 
@@ -24,55 +24,43 @@ def test_values_in_steps_and_bounds():
         tune.spec("nope")
 
 
-def test_a_tuned_agent_searches_with_its_constants_and_restores_them():
-    """Its decision is the one a plain search makes with the module constant set to its value (and
-    differs from the default's here); after the decision the module holds the default again."""
+def test_a_tuned_agent_searches_with_its_constants_and_settings():
+    """Its decision is the one a plain search makes with those settings (and differs from the
+    defaults' here); the defaults stay as they were."""
     state = midgame("kingdom", 2, 8, 40)
-    default = eval_kingdom.KB_MOVE_CASTLE
     tuned = tune.Tuned(3, {"KB_MOVE_CASTLE": 0.0, "KB_MOVE_GOOD": 4.0, "c": 0.6}, None, iterations=400)
     action = tuned.act(state)
-    assert eval_kingdom.KB_MOVE_CASTLE == default and eval_kingdom.KB_MOVE_GOOD == 1.0
+    assert eval_kingdom.DEFAULT.KB_MOVE_CASTLE == 3.0 and eval_kingdom.DEFAULT.KB_MOVE_GOOD == 1.0
     visits = {a: ch.visits for a, ch in tuned.agent.last_root.children.items()}
 
-    def plain(castle: float, good: float, c: float):
-        saved = eval_kingdom.KB_MOVE_CASTLE, eval_kingdom.KB_MOVE_GOOD
-        eval_kingdom.KB_MOVE_CASTLE, eval_kingdom.KB_MOVE_GOOD = castle, good
-        try:
-            agent = MCTSAgent(3, time_limit=None, iterations=400, prior="fast", reuse=True, c=c)
-            return agent.act(state), {a: ch.visits for a, ch in agent.last_root.children.items()}
-        finally:
-            eval_kingdom.KB_MOVE_CASTLE, eval_kingdom.KB_MOVE_GOOD = saved
+    def plain(weights, c: float):
+        agent = MCTSAgent(3, time_limit=None, iterations=400, prior="fast", reuse=True, c=c, weights=weights)
+        return agent.act(state), {a: ch.visits for a, ch in agent.last_root.children.items()}
 
-    assert plain(0.0, 4.0, 0.6) == (action, visits)
-    assert plain(default, 1.0, 0.3)[1] != visits
+    assert plain(eval_kingdom.KingdomSettings(KB_MOVE_CASTLE=0.0, KB_MOVE_GOOD=4.0), 0.6) == (action, visits)
+    assert plain(None, 0.3)[1] != visits
 
 
 def test_a_tuned_agents_evaluation_weights_do_not_leak_through_the_caches():
-    """Kingdom Builder's evaluation caches each kingdom's card values with their gradients: a tuned
-    agent with another farmers' gap sees its own value of a position the module has already valued,
-    and the module afterwards its own again (seed 7 deals farmers; each seat has a sector empty)."""
-    from builders.core.games import get_game
+    """Kingdom Builder's evaluation caches each kingdom's card values with their gradients, per
+    settings: a tuned agent with another farmers' gap sees its own value of a position the defaults
+    have already valued, and the defaults afterwards their own again (seed 7 deals farmers; each
+    seat has a sector empty)."""
+    from builders.core.games import get_game, on_python
 
     g = get_game("kingdom")
-    state = g.new_state(g.random_setup(2, 7))
+    state = on_python(g.new_state(g.random_setup(2, 7)))
     assert "farmers" in state.cards
     rnd = __import__("random").Random(1)
     while sum(1 for s in eval_kingdom._kingdom_context(state).sectors if state.own[0] & s) != 3:
         legal = state.legal_actions()
         state.apply(legal[rnd.randrange(len(legal))])
     default = evaluate.values(state)
-    seen = []
-
-    class Reader:
-        def act(self, st):
-            seen.append(evaluate.values(st))
-            return None
-
     tuned = tune.Tuned(3, {"KB_FARMERS_GAP": 3.0}, None, iterations=10)
-    tuned.changed.agent = Reader()
     tuned.act(state)
+    seen = evaluate.values(state, None, tuned.agent._w)
     # the gap goes from 0.6 to 3.0 a step: seat 0's empty sector is 2 steps away, seat 1's 1 step
-    assert seen[0] == pytest.approx([default[0] - 2.4 * 2, default[1] - 2.4])
+    assert seen == pytest.approx([default[0] - 2.4 * 2, default[1] - 2.4])
     assert evaluate.values(state) == default
 
 

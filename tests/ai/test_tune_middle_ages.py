@@ -1,5 +1,5 @@
-"""benchmarks/ai_tune_middle_ages.py: an agent whose evaluation weights hold during its own decisions
-only, the SPSA step and its record, and bad arguments refused with one line."""
+"""benchmarks/ai_tune_middle_ages.py: an agent made with its own evaluation weights, the SPSA step and
+its record, and bad arguments refused with one line."""
 
 from __future__ import annotations
 
@@ -14,20 +14,15 @@ from tests.ai.helpers import benchmark, midgame
 tune = benchmark("ai_tune_middle_ages")
 
 
-def test_a_tuned_agent_plays_with_its_weights_and_restores_them():
+def test_a_tuned_agent_plays_with_its_weights():
+    """The tuned agent is medium made with the weights: it plays as greedy with that settings object,
+    and the evaluation's defaults stay as they were."""
     state = midgame("middle-ages", 2, 6, 45)
-    default = ema.MA_HORIZON
     weights = {"MA_HORIZON": 0.5, "MA_SHORT": 0.4}
-    action = tune.Tuned(3, weights).act(state)
-    assert ema.MA_HORIZON == default and ema.MA_SHORT != 0.4
-    saved = {k: getattr(ema, k) for k in weights}
-    try:
-        for k, v in weights.items():
-            setattr(ema, k, v)
-        assert GreedyAgent(3).act(state) == action
-    finally:
-        for k, v in saved.items():
-            setattr(ema, k, v)
+    tuned = tune.Tuned(3, weights)
+    action = tuned.act(state)
+    assert tuned.agent.weights == weights and ema.DEFAULT.MA_HORIZON == 2.5
+    assert GreedyAgent(3, weights=ema.MiddleAgesSettings(MA_HORIZON=0.5, MA_SHORT=0.4)).act(state) == action
 
 
 def test_a_short_run_writes_its_record(tmp_path):
@@ -40,7 +35,7 @@ def test_a_short_run_writes_its_record(tmp_path):
     # theta moves by a_k * score / (2 c_k sign), in units of each weight's step
     ak = 1.0 / (0 + 1 + rec["A"]) ** 0.602
     assert step["theta"] == [pytest.approx(ak * step["score"] / (2 * s), abs=1e-3) for s in step["signs"]]
-    assert rec["final"]["MA_HORIZON"] == pytest.approx(ema.MA_HORIZON + 0.5 * step["theta"][8], abs=1e-3)
+    assert rec["final"]["MA_HORIZON"] == pytest.approx(ema.DEFAULT.MA_HORIZON + 0.5 * step["theta"][8], abs=1e-3)
     assert rec["check"]["games"] == 2 and 0 <= rec["check"]["tuned_wins"] <= 2
 
 
@@ -79,8 +74,8 @@ def test_games_in_worker_processes_are_the_games_played_in_one(monkeypatch):
     # the processes find the games' function by the module's name, as when the script runs
     monkeypatch.setitem(sys.modules, tune.__name__, tune)
 
-    plus = {"MA_HORIZON": ema.MA_HORIZON + 1.0}
-    minus = {"MA_HORIZON": ema.MA_HORIZON - 1.0}
+    plus = {"MA_HORIZON": ema.DEFAULT.MA_HORIZON + 1.0}
+    minus = {"MA_HORIZON": ema.DEFAULT.MA_HORIZON - 1.0}
     alone = tune.match(plus, minus, 2, 5, "workers")
     with ProcessPoolExecutor(2) as pool:
         assert tune.match(plus, minus, 2, 5, "workers", "medium", pool) == alone
@@ -106,30 +101,28 @@ def test_a_run_tunes_around_the_values_it_starts_from(tmp_path, capsys):
     assert capsys.readouterr().err == "error: --start: MA_PACE must be a number, not 'fast'\n"
 
 
-def test_a_weight_baked_into_the_tables_or_an_agent_without_weights_is_refused():
-    """``MA_MACHINE_UNIT`` lives in the card tables, not in the weights an agent holds; mcts values
-    positions by the module's evaluation only."""
-    with pytest.raises(ValueError, match="^unknown weight MA_MACHINE_UNIT"):
-        tune.Tuned(3, {"MA_MACHINE_UNIT": 5.0})
-    with pytest.raises(ValueError, match="^the agent 'mcts' does not value positions by the evaluation's weights"):
-        tune.Tuned(3, {"MA_HORIZON": 4.5}, "mcts")
+def test_an_unknown_weight_or_an_agent_without_weights_is_refused():
+    """A name the settings do not have; random play values nothing."""
+    with pytest.raises(ValueError, match="^unknown weight MA_MACHINE_UNITS"):
+        tune.Tuned(3, {"MA_MACHINE_UNITS": 5.0})
+    with pytest.raises(ValueError, match="^the agent 'random' does not value positions by the evaluation's weights"):
+        tune.Tuned(3, {"MA_HORIZON": 4.5}, "random")
+    assert tune.Tuned(3, {"MA_HORIZON": 4.5}, "mcts:iters=10").agent.weights == {"MA_HORIZON": 4.5}
 
 
-def test_greedy_with_weights_of_its_own_values_as_the_module_set_to_them(monkeypatch):
-    """A greedy agent's own weights give, position after position, the values the module's weights
-    set to the same numbers give, and leave the module as it was; on these positions they value
-    otherwise than the module's own weights. Kingdom Builder's evaluation has no such weights (its AI kit
-    has none)."""
+def test_greedy_with_weights_of_its_own_values_as_that_settings_object():
+    """A greedy agent's own weights (by name) give, position after position, the values of the
+    settings object holding them, and leave the defaults as they were; on these positions they
+    value otherwise than the defaults. Kingdom Builder's evaluation has other weights."""
     own = {"MA_HORIZON": 0.5, "MA_SHORT": 0.4, "MA_PACE": 3.0}
     states = [midgame("middle-ages", 2, seed, 30 + 5 * seed) for seed in range(8)]
     mine = [GreedyAgent(seed, weights=own).scores(s) for seed, s in enumerate(states)]
     plain = [GreedyAgent(seed).scores(s) for seed, s in enumerate(states)]
-    assert ema.MA_HORIZON == 2.5 and ema.MA_SHORT == 0.125 and ema.MA_PACE == 2.0
+    assert ema.DEFAULT.MA_HORIZON == 2.5 and ema.DEFAULT.MA_SHORT == 0.125 and ema.DEFAULT.MA_PACE == 2.0
     assert mine != plain
-    for name, value in own.items():
-        monkeypatch.setattr(ema, name, value)
-    assert [GreedyAgent(seed).scores(s) for seed, s in enumerate(states)] == mine
-    with pytest.raises(ValueError, match="^kingdom's evaluation has no weights of an agent's own$"):
+    settings = ema.MiddleAgesSettings(**own)
+    assert [GreedyAgent(seed, weights=settings).scores(s) for seed, s in enumerate(states)] == mine
+    with pytest.raises(ValueError, match=r"^unknown weight MA_HORIZON, MA_PACE, MA_SHORT \(choose from KB_TILE_BASE"):
         GreedyAgent(1, weights=own).act(midgame("kingdom", 2, 1, 10))
-    with pytest.raises(ValueError, match="^unknown weight MA_COIN"):
-        GreedyAgent(1, weights={"MA_COIN": 1.0})
+    with pytest.raises(ValueError, match="^unknown weight MA_COINS"):
+        GreedyAgent(1, weights={"MA_COINS": 1.0})

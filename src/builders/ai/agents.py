@@ -84,12 +84,23 @@ class AgentSpec:
         return self.kind + "".join(f":{k}={v:g}" if isinstance(v, float) else f":{k}={v}"
                                    for k, v in self.options.items())
 
-    def make(self, seed: int | None = None, game: str | None = None) -> Agent:
+    def make(self, seed: int | None = None, game: str | None = None, settings: Any = None) -> Agent:
         """A fresh agent of this spec for ``game``, seeded with ``seed``. The planner (``plan``, and
         the hard and expert levels) differs by game: without ``game`` it becomes its game's planner
-        at its first decision. ValueError for an option the game's agent does not take."""
+        at its first decision. ``settings``: the agent's own weights of ``game``'s evaluation (names
+        -> values, or the game's settings object: its kit's ``weights``), for the agents that value
+        positions by it (greedy, easy, medium and the game's planner). ValueError for an option or a
+        setting the game's agent does not take."""
         self.check(game)
         kwargs = {OPTIONS[self.kind][k][1]: v for k, v in self.options.items()}
+        if settings:
+            if game is None:
+                raise ValueError("settings of an agent need its game")
+            weights = kit(game).weights
+            if weights is None or self.kind == "random":
+                raise ValueError(f"agent {self.kind} of {game} takes no settings")
+            weights(settings)  # ValueError naming what is wrong
+            kwargs["weights"] = settings
         if self.kind in PLANNERS and game is None:
             agent: Any = LevelAgent(self, seed)
         elif self.kind in PLANNERS:
@@ -101,9 +112,9 @@ class AgentSpec:
         elif self.kind == "greedy":
             agent = GreedyAgent(seed, **kwargs)
         elif self.kind == "easy":
-            agent = GreedyAgent(seed, noise=EASY_NOISE)
+            agent = GreedyAgent(seed, noise=EASY_NOISE, **kwargs)
         elif self.kind == "medium":
-            agent = GreedyAgent(seed)
+            agent = GreedyAgent(seed, **kwargs)
         else:
             if ("iterations" in kwargs or "turn_time" in kwargs) and "time_limit" not in kwargs:
                 kwargs["time_limit"] = None

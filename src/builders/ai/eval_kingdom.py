@@ -4,22 +4,73 @@ and the decision key (the terrain card of the player to move)."""
 
 from __future__ import annotations
 
-#: the value of a held tile: a fixed part plus a part per turn the seat is still expected to play
-KB_TILE_BASE = 2.0
-KB_TILE_PER_TURN = 0.6
-#: a location the seat has not taken from, with a tile left and a free hex next to it that the seat
-#: can reach with an adjacent build
-KB_LOCATION_REACH = 1.5
-#: a castle not yet scored, with a free buildable hex next to it that the seat reaches
-KB_CASTLE_REACH = 1.0
-#: gradients toward the cards whose gold comes in steps (values per settlement)
-KB_LORDS_LEAD = 0.8
-KB_FARMERS_LOW = 0.8
-KB_CITIZENS_HALF = 0.5
-KB_FRONTIER = 0.25       # a free hex next to own settlements where a settlement would score
-KB_FRONTIER_CAP = 8
-KB_NEW_ROW = 0.3         # discoverers: a row not yet reached with a free hex next to own settlements
-KB_FARMERS_GAP = 0.6     # farmers: per step a sector without own settlement is away from them
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+from builders.ai.kit import settings_with
+
+
+@dataclass(frozen=True)
+class KingdomSettings:
+    """The weights of the evaluation and the move heuristic, and the planner's tile actions (today's
+    values the defaults): an agent's own are an object of this class (``weights``), passed to
+    ``values`` and ``move_values``; nothing reads them from the module."""
+
+    #: the value of a held tile: a fixed part plus a part per turn the seat is still expected to play
+    KB_TILE_BASE: float = 2.0
+    KB_TILE_PER_TURN: float = 0.6
+    #: a location the seat has not taken from, with a tile left and a free hex next to it that the
+    #: seat can reach with an adjacent build
+    KB_LOCATION_REACH: float = 1.5
+    #: a castle not yet scored, with a free buildable hex next to it that the seat reaches
+    KB_CASTLE_REACH: float = 1.0
+    #: gradients toward the cards whose gold comes in steps (values per settlement)
+    KB_LORDS_LEAD: float = 0.8
+    KB_FARMERS_LOW: float = 0.8
+    KB_CITIZENS_HALF: float = 0.5
+    KB_FRONTIER: float = 0.25       # a free hex next to own settlements where a settlement would score
+    KB_FRONTIER_CAP: int = 8
+    KB_NEW_ROW: float = 0.3         # discoverers: a row not yet reached with a free hex next to own settlements
+    KB_FARMERS_GAP: float = 0.6     # farmers: per step a sector without own settlement is away from them
+    #: the move heuristic: weights of a settlement on a hex that ...
+    KB_MOVE_CASTLE: float = 3.0     # ... reaches a castle the seat has not reached
+    KB_MOVE_GOOD: float = 1.0       # ... scores a settlement card (fishermen, miners, workers, discoverers)
+    KB_MOVE_MERCHANTS: float = 1.5  # ... is next to a castle or location (merchants)
+    KB_MOVE_KNIGHTS: float = 2.0    # ... lands on a row where the seat has the most
+    KB_MOVE_HERMITS: float = 1.0    # ... starts a new group
+    KB_MOVE_CITIZENS: float = 0.5   # ... joins own settlements
+    KB_MOVE_LORDS: float = 2.0      # ... is in a sector where the seat is behind or level (0.5 elsewhere)
+    KB_MOVE_FARMERS: float = 2.0    # ... is in the seat's weakest sector
+    KB_MOVE_TILE_BUILD: float = 1.0  # an extra settlement from a tile
+    #: the turn planner tries only this many of a position's tile actions, best by the move heuristic
+    TILE_ACTIONS: int = 16
+
+
+#: the evaluation's own settings (the native evaluation knows these only)
+DEFAULT = KingdomSettings()
+#: the names of the settings (``weights`` takes overrides of any of them)
+SETTING_NAMES = tuple(f.name for f in fields(KingdomSettings))
+#: the settings that are whole numbers of at least 1
+_COUNTS = ("KB_FRONTIER_CAP", "TILE_ACTIONS")
+
+
+def weights(overrides: Mapping[str, float] | KingdomSettings | None = None) -> KingdomSettings:
+    """The settings ``DEFAULT`` with ``overrides`` (a name of ``SETTING_NAMES`` -> its value)
+    instead; a settings object is returned as it is. Raises ValueError for another name or value.
+
+    >>> weights({"TILE_ACTIONS": 40}).TILE_ACTIONS, weights().KB_FRONTIER
+    (40, 0.25)
+    """
+    return settings_with(DEFAULT, overrides, "Kingdom Builder's evaluation's", _check)
+
+
+def _check(name: str, value) -> None:
+    if name in _COUNTS:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"weight {name} must be a whole number of at least 1, not {value!r}")
+    elif isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise ValueError(f"weight {name} must be a number, not {value!r}")
+
 
 #: per k: the hexes of the columns k and after (the row folds of ``_row_flags``), and the last column
 _FROM_COL = {k: sum(1 << (20 * r + c) for r in range(20) for c in range(k, 20)) for k in (1, 2, 4, 8, 16)}
@@ -78,11 +129,12 @@ class _KingdomContext:
     """What the evaluation of one map and card set precomputes, and its cache of the parts of a
     seat's value that depend only on its own settlements."""
 
-    def __init__(self, board, cards: tuple[str, ...]):
+    def __init__(self, board, cards: tuple[str, ...], settings: KingdomSettings = DEFAULT):
         from builders.kingdom.board import ROW_MASKS, SECTOR_MASKS
 
         self.board = board
         self.cards = cards
+        self.settings = settings
         self.nbr = board.nbr_mask
         self.castle_nbrs = [board.nbr_mask[c] for c in board.castles]
         self.castle_nbr_union = 0
@@ -272,6 +324,7 @@ class _KingdomContext:
     def _combine(self, own: int, detail: tuple) -> tuple:
         """(gold, shaping, sector counts, ``detail``), summed card by card in the cards' order."""
         castles, counts, gold, _, _, big, _, gaps = detail
+        w = self.settings
         v = 3.0 * castles
         shape = 0.0
         for i, card in enumerate(self.cards):
@@ -279,27 +332,27 @@ class _KingdomContext:
                 continue
             v += gold[i]
             if card == "citizens":
-                shape += KB_CITIZENS_HALF * (big & 1)
+                shape += w.KB_CITIZENS_HALF * (big & 1)
             elif card == "farmers":
                 low = sorted(counts)
-                shape += KB_FARMERS_LOW * (low[0] + low[1])
+                shape += w.KB_FARMERS_LOW * (low[0] + low[1])
                 if own:
                     for k in range(4):
                         if not counts[k]:
-                            shape -= KB_FARMERS_GAP * gaps[k]
+                            shape -= w.KB_FARMERS_GAP * gaps[k]
         return v, shape, counts, detail
 
 
-_KB_CONTEXTS: dict[tuple[int, tuple[str, ...]], _KingdomContext] = {}
+_KB_CONTEXTS: dict[tuple[int, tuple[str, ...], KingdomSettings], _KingdomContext] = {}
 
 
-def _kingdom_context(st) -> _KingdomContext:
-    key = (id(st.board), st.cards)
+def _kingdom_context(st, settings: KingdomSettings = DEFAULT) -> _KingdomContext:
+    key = (id(st.board), st.cards, settings)
     ctx = _KB_CONTEXTS.get(key)
     if ctx is None or ctx.board is not st.board:
         if len(_KB_CONTEXTS) >= _KB_CONTEXTS_KEPT:  # the oldest made goes, with its cache
             del _KB_CONTEXTS[next(iter(_KB_CONTEXTS))]
-        ctx = _KB_CONTEXTS[key] = _KingdomContext(st.board, st.cards)
+        ctx = _KB_CONTEXTS[key] = _KingdomContext(st.board, st.cards, settings)
     return ctx
 
 
@@ -316,8 +369,8 @@ def last_round(st) -> bool:
     return any(supply[q] <= 3 for q in range(n) if (q - start) % n > now)
 
 
-def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
-    ctx = _kingdom_context(st)
+def _kingdom_values(st, turn_over: int | None = None, w: KingdomSettings = DEFAULT) -> list[float]:
+    ctx = _kingdom_context(st, w)
     board = st.board
     n = st.num_players
     # the seat to move has just built on a hex (a build, or a tile's settlement: the last action of
@@ -341,7 +394,7 @@ def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
         ended = [(q - start) % n <= now for q in range(n)]
     if not over:
         turns_left = min(st.supply) / 3.0
-        tile_value = KB_TILE_BASE + KB_TILE_PER_TURN * min(turns_left, 12.0)
+        tile_value = w.KB_TILE_BASE + w.KB_TILE_PER_TURN * min(turns_left, 12.0)
         free = board.buildable & ~st.occ
     if ctx.lords:
         # per sector: the most settlements a seat has there, how many seats have that many, and the
@@ -367,7 +420,7 @@ def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
                 if going:
                     # the most settlements another seat has in the sector
                     lead = m - (second if m == best and ties == 1 else best)
-                    v += KB_LORDS_LEAD * (lead if -3 <= lead <= 2 else (2 if lead > 2 else -3))
+                    v += w.KB_LORDS_LEAD * (lead if -3 <= lead <= 2 else (2 if lead > 2 else -3))
         if over or (ended and ended[p]):
             out.append(v)
             continue
@@ -375,45 +428,33 @@ def _kingdom_values(st, turn_over: int | None = None) -> list[float]:
         frontier = st.near[p] & free
         for good in ctx.goods:
             c = (frontier & good).bit_count()
-            v += KB_FRONTIER * (c if c < KB_FRONTIER_CAP else KB_FRONTIER_CAP)
+            v += w.KB_FRONTIER * (c if c < w.KB_FRONTIER_CAP else w.KB_FRONTIER_CAP)
         if frontier:
             own = st.own[p]
             if ctx.discoverers:
-                v += KB_NEW_ROW * (_row_flags(frontier) & ~_row_flags(own)).bit_count()
+                v += w.KB_NEW_ROW * (_row_flags(frontier) & ~_row_flags(own)).bit_count()
             if frontier & ctx.loc_nbrs:
                 taken = st.taken[p]
                 left = st.left
                 for o, hb, nb in ctx.locs:
                     if left[o] and not taken & hb and nb & frontier:
-                        v += KB_LOCATION_REACH
+                        v += w.KB_LOCATION_REACH
             if frontier & ctx.castle_nbr_union:
                 for nb in ctx.castle_nbrs:
                     if not nb & own and nb & frontier:
-                        v += KB_CASTLE_REACH
+                        v += w.KB_CASTLE_REACH
         out.append(v)
     return out
 
 
 # -- search helpers -----------------------------------------------------------------------------
 
-#: the move heuristic of Kingdom Builder: weights of a settlement on a hex that ...
-KB_MOVE_CASTLE = 3.0     # ... reaches a castle the seat has not reached
-KB_MOVE_GOOD = 1.0       # ... scores a settlement card (fishermen, miners, workers, discoverers)
-KB_MOVE_MERCHANTS = 1.5  # ... is next to a castle or location (merchants)
-KB_MOVE_KNIGHTS = 2.0    # ... lands on a row where the seat has the most
-KB_MOVE_HERMITS = 1.0    # ... starts a new group
-KB_MOVE_CITIZENS = 0.5   # ... joins own settlements
-KB_MOVE_LORDS = 2.0      # ... is in a sector where the seat is behind or level (0.5 elsewhere)
-KB_MOVE_FARMERS = 2.0    # ... is in the seat's weakest sector
-KB_MOVE_TILE_BUILD = 1.0  # an extra settlement from a tile
-
-
-def _kingdom_move_values(st, acts: list) -> list[float]:
+def _kingdom_move_values(st, acts: list, w: KingdomSettings = DEFAULT) -> list[float]:
     """A cheap value of each action for the player to move, from masks of the hexes where a
     settlement gains something (no copy, no apply): the move ordering of deeper search nodes."""
     from builders.kingdom.notation import END, SHIFT, SRC_SHIFT
 
-    ctx = _kingdom_context(st)
+    ctx = _kingdom_context(st, w)
     board = st.board
     p = st.to_move
     own = st.own[p]
@@ -424,7 +465,7 @@ def _kingdom_move_values(st, acts: list) -> list[float]:
         if not nb & own:
             m |= nb
     if m:
-        feats.append((m, KB_MOVE_CASTLE))
+        feats.append((m, w.KB_MOVE_CASTLE))
     m = 0
     taken = st.taken[p]
     left = st.left
@@ -432,23 +473,23 @@ def _kingdom_move_values(st, acts: list) -> list[float]:
         if left[o] and not taken & hb:
             m |= nb
     if m:
-        feats.append((m, KB_TILE_BASE + KB_TILE_PER_TURN * min(min(st.supply) / 3.0, 12.0)))
+        feats.append((m, w.KB_TILE_BASE + w.KB_TILE_PER_TURN * min(min(st.supply) / 3.0, 12.0)))
     n = st.num_players
     for card in st.cards:
         if card == "fishermen":
-            feats.append((board.near_water & ~board.water, KB_MOVE_GOOD))
+            feats.append((board.near_water & ~board.water, w.KB_MOVE_GOOD))
         elif card == "miners":
-            feats.append((board.near_mountain, KB_MOVE_GOOD))
+            feats.append((board.near_mountain, w.KB_MOVE_GOOD))
         elif card == "workers":
-            feats.append((board.near_special, KB_MOVE_GOOD))
+            feats.append((board.near_special, w.KB_MOVE_GOOD))
         elif card == "merchants":
-            feats.append((board.near_special, KB_MOVE_MERCHANTS))
+            feats.append((board.near_special, w.KB_MOVE_MERCHANTS))
         elif card == "discoverers":
             m = 0
             for row in ctx.rows:
                 if not own & row:
                     m |= row
-            feats.append((m, KB_MOVE_GOOD))
+            feats.append((m, w.KB_MOVE_GOOD))
         elif card == "knights":
             counts = [(own & row).bit_count() for row in ctx.rows]
             top = max(counts)
@@ -456,16 +497,16 @@ def _kingdom_move_values(st, acts: list) -> list[float]:
             for row, k in zip(ctx.rows, counts):
                 if k == top:
                     m |= row
-            feats.append((m, KB_MOVE_KNIGHTS))
+            feats.append((m, w.KB_MOVE_KNIGHTS))
         elif card == "hermits":
-            feats.append((~near, KB_MOVE_HERMITS))
+            feats.append((~near, w.KB_MOVE_HERMITS))
         elif card == "citizens":
-            feats.append((near, KB_MOVE_CITIZENS))
+            feats.append((near, w.KB_MOVE_CITIZENS))
         elif card == "lords":
             for k, sector in enumerate(ctx.sectors):
                 mine = (own & sector).bit_count()
                 other = max((st.own[q] & sector).bit_count() for q in range(n) if q != p)
-                feats.append((sector, KB_MOVE_LORDS if mine <= other else 0.5))
+                feats.append((sector, w.KB_MOVE_LORDS if mine <= other else 0.5))
         elif card == "farmers":
             counts = [(own & s).bit_count() for s in ctx.sectors]
             low = min(counts)
@@ -473,7 +514,7 @@ def _kingdom_move_values(st, acts: list) -> list[float]:
             for s, k in zip(ctx.sectors, counts):
                 if k == low:
                     m |= s
-            feats.append((m, KB_MOVE_FARMERS))
+            feats.append((m, w.KB_MOVE_FARMERS))
     # the value of each hex an action names: the weights of the masks holding it, added in the
     # order of ``feats`` (one pass over the set bits of each mask within those hexes)
     need = 0
@@ -483,11 +524,11 @@ def _kingdom_move_values(st, acts: list) -> list[float]:
         elif a != END:
             need |= 1 << (a & 511) | 1 << ((a >> SRC_SHIFT) & 511)
     hv = [0.0] * 512
-    for m, w in feats:
+    for m, weight in feats:
         m &= need
         while m:
             low = m & -m
-            hv[low.bit_length() - 1] += w
+            hv[low.bit_length() - 1] += weight
             m ^= low
     out = []
     for a in acts:
@@ -498,21 +539,34 @@ def _kingdom_move_values(st, acts: list) -> list[float]:
         elif a >> SHIFT >= 6:      # a move: what the settlement gains where it lands less where it was
             out.append(hv[a & 511] - 0.5 * hv[(a >> SRC_SHIFT) & 511])
         else:
-            out.append(hv[a & 511] + KB_MOVE_TILE_BUILD)
+            out.append(hv[a & 511] + w.KB_MOVE_TILE_BUILD)
     return out
 
 
-def values(st, turn_over: int | None = None, weights=None) -> list[float]:
-    """Per-seat estimates of the final gold (``builders.ai.evaluate.values``; Kingdom Builder has no
-    weights of an agent's own)."""
-    if weights is not None:
-        raise ValueError("weights of the evaluation are not Kingdom Builder's")
+def values(st, turn_over: int | None = None, settings: KingdomSettings | None = None) -> list[float]:
+    """Per-seat estimates of the final gold (``builders.ai.evaluate.values``), with ``settings``
+    (``weights(...)``; None: ``DEFAULT``)."""
+    if settings is not None and settings != DEFAULT:   # the native evaluation knows the defaults only
+        return _kingdom_values(_python(st), turn_over, settings)
     return _kingdom_values(st, turn_over)
 
 
-def move_values(st, acts: list) -> list[float]:
-    """A cheap value of each of ``acts`` for the player to move (higher first)."""
-    return _kingdom_move_values(st, acts) if acts else []
+def move_values(st, acts: list, settings: KingdomSettings | None = None) -> list[float]:
+    """A cheap value of each of ``acts`` for the player to move (higher first), with ``settings``."""
+    if not acts:
+        return []
+    if settings is not None and settings != DEFAULT:
+        return _kingdom_move_values(_python(st), acts, settings)
+    return _kingdom_move_values(st, acts)
+
+
+def _python(st):
+    """``st`` as a Python engine's state (a native one copied over: its evaluation has the defaults only)."""
+    if getattr(st, "eval_values", None) is None:
+        return st
+    from builders.core.games import on_python
+
+    return on_python(st)
 
 
 def decision_key(st) -> int:

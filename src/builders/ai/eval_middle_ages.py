@@ -8,80 +8,94 @@ matches (docs/ai.md)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from dataclasses import dataclass, fields
 
+from builders.ai.kit import settings_with
 from builders.middle_ages.cards import REWARD, VP
 from builders.middle_ages.rules import ACTION_PRICE, FREE_ACTIONS
 
-MA_COIN = 0.12          # VP per coin (coins pay the workers; 10 coins are 1 VP at the end)
-MA_ACTION = 0.25        # VP per action left in the turn (3 actions buy 6 coins)
-MA_STAFFED = 0.40       # share of a site's value for holding it open with the free crew to finish it
-MA_STAFFED_PROGRESS = 0.45  # more share of a staffed site's value earned by its covered requirement
-MA_OPEN = 0.02          # share of a site's value for holding it open without the crew to finish it
-MA_PROGRESS = 0.40      # share of such a site's value earned by its covered requirement
-MA_ROW = 0.5            # a unit the worker row could give the seat to move counts this much of a crew unit
-MA_SPARE_UNIT = 0.05    # VP per unit of free-crew production that no open site needs
-MA_MACHINE_UNIT = 0.2   # VP per unit of production of a machine (it joins the crew at no wage)
-MA_SHORT = 0.125        # VP per coin of wages the staffed sites need beyond the seat's coins (half an action)
-MA_HORIZON = 2.5        # actions of the seat's queue of sites that halve a site's share (0: no discount)
-MA_UNIT_ACTIONS = 1 / 3.6  # actions per needed unit for a send (a worker gives 3.6 units on average)
-MA_PACE = 2.0           # VP a turn of the leader, to guess the turns left before someone reaches 17
 END_TRIGGER_VP = 17     # rules.md "End of the game"
-MA_LATE_ROUND = 30      # from this round on, a game still going on loses value round by round ...
-MA_LATE_DECAY = 0.8     # ... by this factor a round (bots' games end by round 25 or so)
-MA_LATE_COIN = 0.0      # ... and a coin is worth this much, not MA_COIN, in a game still going on
-#: count what a seat that has its last turn still to play can finish in it (see ``last_turn_gain``)
-MA_LAST_TURN = True
 
 
-def _ma_tables():
+@dataclass(frozen=True)
+class MiddleAgesSettings:
+    """The weights of the evaluation (today's values the defaults): an agent's own are an object of
+    this class (``weights``), passed to ``values``; nothing reads them from the module."""
+
+    MA_COIN: float = 0.12          # VP per coin (coins pay the workers; 10 coins are 1 VP at the end)
+    MA_ACTION: float = 0.25        # VP per action left in the turn (3 actions buy 6 coins)
+    MA_STAFFED: float = 0.40       # share of a site's value for holding it open with the free crew to finish it
+    MA_STAFFED_PROGRESS: float = 0.45  # more share of a staffed site's value earned by its covered requirement
+    MA_OPEN: float = 0.02          # share of a site's value for holding it open without the crew to finish it
+    MA_PROGRESS: float = 0.40      # share of such a site's value earned by its covered requirement
+    MA_ROW: float = 0.5            # a unit the worker row could give the seat to move counts this much of a crew unit
+    MA_SPARE_UNIT: float = 0.05    # VP per unit of free-crew production that no open site needs
+    MA_MACHINE_UNIT: float = 0.2   # VP per unit of production of a machine (it joins the crew at no wage)
+    MA_SHORT: float = 0.125        # VP per coin of wages the staffed sites need beyond the seat's coins
+    MA_HORIZON: float = 2.5        # actions of the seat's queue of sites that halve a site's share (0: none)
+    MA_UNIT_ACTIONS: float = 1 / 3.6  # actions per needed unit for a send (a worker gives 3.6 units on average)
+    MA_PACE: float = 2.0           # VP a turn of the leader, to guess the turns left before someone reaches 17
+    MA_LATE_ROUND: int = 30        # from this round on, a game still going on loses value round by round ...
+    MA_LATE_DECAY: float = 0.8     # ... by this factor a round (bots' games end by round 25 or so)
+    MA_LATE_COIN: float = 0.0      # ... and a coin is worth this much, not MA_COIN, in a game still going on
+    #: count what a seat that has its last turn still to play can finish in it (see ``last_turn_gain``)
+    MA_LAST_TURN: bool = True
+
+
+#: the evaluation's own weights
+DEFAULT = MiddleAgesSettings()
+#: the names of the weights (``weights`` takes overrides of any of them)
+WEIGHT_NAMES = tuple(f.name for f in fields(MiddleAgesSettings))
+#: the weights that must be above 0 (the others at least 0)
+_POSITIVE = ("MA_PACE", "MA_LATE_ROUND")
+
+
+def _ma_tables(s: MiddleAgesSettings):
     from builders.middle_ages.cards import BUILDING_DECK, COST, MACHINES, NUM_CARDS, PROD, REQ, REWARD, VP, unpack
 
     req = [unpack(REQ[c]) for c in range(NUM_CARDS)]
     prod = [unpack(PROD[c]) for c in range(NUM_CARDS)]
     site_value = [0.0] * NUM_CARDS
     for c in BUILDING_DECK:
-        site_value[c] = VP[c] + MA_COIN * REWARD[c] + (MA_MACHINE_UNIT * sum(prod[c]) if c in MACHINES else 0.0)
+        site_value[c] = VP[c] + s.MA_COIN * REWARD[c] + (s.MA_MACHINE_UNIT * sum(prod[c]) if c in MACHINES else 0.0)
     total = [max(1, sum(r)) for r in req]
     wage = [COST[c] for c in range(NUM_CARDS)]
     return req, prod, site_value, total, wage
 
 
-_MA = None
-
-#: the weights a planner may value positions by values of its own (``values(st, weights(...))``)
-WEIGHT_NAMES = ("MA_ACTION", "MA_STAFFED", "MA_STAFFED_PROGRESS", "MA_OPEN", "MA_PROGRESS", "MA_ROW",
-                "MA_SPARE_UNIT", "MA_SHORT", "MA_HORIZON", "MA_PACE")
+#: (MA_COIN, MA_MACHINE_UNIT) -> the card tables valued with them (the few an agent's weights make)
+_TABLES: dict[tuple[float, float], tuple] = {}
 
 
-class Weights(NamedTuple):
-    """Values of the weights ``WEIGHT_NAMES``, in that order, for ``values``."""
-
-    action: float
-    staffed: float
-    staffed_progress: float
-    open: float
-    progress: float
-    row: float
-    spare_unit: float
-    short: float
-    horizon: float
-    pace: float
+def _tables(s: MiddleAgesSettings) -> tuple:
+    key = (s.MA_COIN, s.MA_MACHINE_UNIT)
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        found = _TABLES[key] = _ma_tables(s)
+    return found
 
 
-def weights(overrides: Mapping[str, float] | None = None) -> Weights:
-    """The evaluation's weights as the module holds them now, with ``overrides`` (a name of
-    ``WEIGHT_NAMES`` -> its value) instead. Raises ValueError for another name.
+def weights(overrides: Mapping[str, float] | MiddleAgesSettings | None = None) -> MiddleAgesSettings:
+    """The evaluation's weights (``DEFAULT``) with ``overrides`` (a name of ``WEIGHT_NAMES`` -> its
+    value) instead; a settings object is returned as it is. Raises ValueError for another name or a
+    value that is not a number of at least 0 (``MA_LAST_TURN``: true or false).
 
-    >>> weights({"MA_HORIZON": 4.5}).horizon, weights().horizon == MA_HORIZON
+    >>> weights({"MA_HORIZON": 4.5}).MA_HORIZON, weights().MA_HORIZON == DEFAULT.MA_HORIZON
     (4.5, True)
     """
-    over = dict(overrides or {})
-    unknown = sorted(set(over) - set(WEIGHT_NAMES))
-    if unknown:
-        raise ValueError(f"unknown weight {', '.join(unknown)} (choose from {', '.join(WEIGHT_NAMES)})")
-    g = globals()
-    return Weights(*(over.get(name, g[name]) for name in WEIGHT_NAMES))
+    return settings_with(DEFAULT, overrides, "The Builders' evaluation's", _check)
+
+
+def _check(name: str, value) -> None:
+    if name == "MA_LAST_TURN":
+        if not isinstance(value, bool):
+            raise ValueError(f"weight MA_LAST_TURN must be true or false, not {value!r}")
+    elif isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        raise ValueError(f"weight {name} must be a number of at least 0, not {value!r}")
+    elif name in _POSITIVE and not value > 0:
+        raise ValueError(f"weight {name} must be a number above 0, not {value!r}")
 
 
 #: (a site's progress << 8 | the site) -> ``_site_need`` of it: the few states sites go through
@@ -96,12 +110,6 @@ def _site_need(s: int, g: int, r: list[int]) -> tuple[int, int, int, int, int, i
     n2 = r[2] - min((g >> 16) & 0xFF, r[2])
     n3 = r[3] - min((g >> 24) & 0xFF, r[3])
     return (n0 + n1 + n2 + n3, s, n0, n1, n2, n3)
-
-
-def reset_tables() -> None:
-    """Forget the card tables (after changing ``MA_COIN`` or ``MA_MACHINE_UNIT``)."""
-    global _MA
-    _MA = None
 
 
 def finished_seats(st) -> list[bool]:
@@ -125,7 +133,7 @@ def end_triggered(st) -> bool:
     return st.final_round or st.vp[st.cur] >= END_TRIGGER_VP
 
 
-def last_turn_gain(st, p: int) -> float:
+def last_turn_gain(st, p: int, settings: MiddleAgesSettings = DEFAULT) -> float:
     """What seat ``p`` can add to its score in one whole turn from its open sites and free crew, in
     VP (a coin 0.1): sites finished cheapest first, each with the fewest of its free workers that
     cover what it still needs (most useful first), the sends' actions (1, then 2, 3 ... for each
@@ -133,10 +141,7 @@ def last_turn_gain(st, p: int) -> float:
     and the bought actions paid from the coins and the rewards of the sites finished before; the
     actions left over take coins (rules.md "Turn", "Send a worker"). An estimate: workers that come
     back from a finished site are not sent again."""
-    global _MA
-    if _MA is None:
-        _MA = _ma_tables()
-    req, prod, site_value, total, wage = _MA
+    req, prod, site_value, total, wage = _tables(settings)
 
     coins = st.coins[p]
     actions = FREE_ACTIONS
@@ -180,17 +185,17 @@ def last_turn_gain(st, p: int) -> float:
     return gained + 0.1 * coins
 
 
-def late_factor(st) -> float:
-    """1 until round ``MA_LATE_ROUND``, then ``MA_LATE_DECAY`` more each round: the factor of the
+def late_factor(st, settings: MiddleAgesSettings = DEFAULT) -> float:
+    """1 until round ``MA_LATE_ROUND``, then ``MA_LATE_DECAY`` more each round (of ``settings``): the factor of the
     win values of a game still going on (``builders.ai.evaluate.win_value``). The rules set no limit
     to a game's length (a seat behind may take coins for ever rather than finish the building that
     would end a game it loses, and the seat ahead take coins as fast); a bot that has played this
     long prefers any end to more of the same."""
-    late = st.turn // st.num_players - MA_LATE_ROUND + 1
-    return MA_LATE_DECAY ** late if late > 0 else 1.0
+    late = st.turn // st.num_players - settings.MA_LATE_ROUND + 1
+    return settings.MA_LATE_DECAY ** late if late > 0 else 1.0
 
 
-def values(st, w: Weights | None = None) -> list[float]:
+def values(st, settings: MiddleAgesSettings | None = None) -> list[float]:
     """Per seat: VP and coins; the actions left in the turn (a seat not playing counts its next
     three); for each open site a share of its value (VP, coins, a machine's production) that grows
     with its covered requirement and much more with the part of what it still needs that the seat's
@@ -213,18 +218,16 @@ def values(st, w: Weights | None = None) -> list[float]:
     Sites and workers the seat cannot use are worth almost nothing, so opening and recruiting pay
     only when they lead toward finished buildings.
 
-    ``w`` (``weights(...)``) replaces the module's weights ``WEIGHT_NAMES`` (a planner's own
-    weights: ``planner_middle_ages.LEVEL_WEIGHTS``).
+    ``settings`` (``weights(...)``; None: ``DEFAULT``) are the weights (an agent's own: a planner's
+    ``planner_middle_ages.LEVEL_WEIGHTS``).
     """
-    global _MA
-    if _MA is None:
-        _MA = _ma_tables()
-    req, prod, site_value, total, wage = _MA
+    w = DEFAULT if settings is None else settings
+    req, prod, site_value, total, wage = _tables(w)
     from builders.middle_ages.rules import RECRUIT
 
-    (action_w, staffed_w, staffed_progress, open_w, progress_w, row_w, spare_w, short_w, horizon,
-     pace) = w if w is not None else (MA_ACTION, MA_STAFFED, MA_STAFFED_PROGRESS, MA_OPEN, MA_PROGRESS, MA_ROW,
-                                      MA_SPARE_UNIT, MA_SHORT, MA_HORIZON, MA_PACE)
+    action_w, staffed_w, staffed_progress, open_w = w.MA_ACTION, w.MA_STAFFED, w.MA_STAFFED_PROGRESS, w.MA_OPEN
+    progress_w, row_w, spare_w, short_w = w.MA_PROGRESS, w.MA_ROW, w.MA_SPARE_UNIT, w.MA_SHORT
+    horizon, pace, unit_actions, last_turn = w.MA_HORIZON, w.MA_PACE, w.MA_UNIT_ACTIONS, w.MA_LAST_TURN
 
     n = st.num_players
     out = []
@@ -244,7 +247,7 @@ def values(st, w: Weights | None = None) -> list[float]:
     # a game gone on this long: coins kept count nothing, so that bots which took coins round after
     # round, neither finishing a building, build to the end (``late_factor`` alone changes no
     # choice within a round where no action can end the game)
-    coin = MA_COIN if st.turn // n < MA_LATE_ROUND else MA_LATE_COIN
+    coin = w.MA_COIN if st.turn // n < w.MA_LATE_ROUND else w.MA_LATE_COIN
     for p in range(n):
         if done[p]:
             out.append(st.vp[p] + st.coins[p] // 10 + 0.001 * st.coins[p])
@@ -254,13 +257,13 @@ def values(st, w: Weights | None = None) -> list[float]:
             # the seat's last turn: only what it finishes in it counts (rules.md "End of the game");
             # before it has done anything, what it can still finish in it
             v = st.vp[p] + 0.1 * st.coins[p] + 0.2 * st.actions
-            if MA_LAST_TURN and st.actions == FREE_ACTIONS and not st.touched:
-                v = max(v, st.vp[p] + last_turn_gain(st, p))
+            if last_turn and st.actions == FREE_ACTIONS and not st.touched:
+                v = max(v, st.vp[p] + last_turn_gain(st, p, w))
             out.append(v)
             continue
-        if final and MA_LAST_TURN:
+        if final and last_turn:
             # a seat whose last turn is still to come in the last round: what it can finish in it
-            out.append(st.vp[p] + last_turn_gain(st, p))
+            out.append(st.vp[p] + last_turn_gain(st, p, w))
             continue
         # the actions the seat can still spend: this turn's and 3 a turn until the leader reaches 17 VP
         budget = (st.actions if p == st.cur else 0) + 3 * turns
@@ -270,13 +273,13 @@ def values(st, w: Weights | None = None) -> list[float]:
         queue = 0.0          # actions to finish this site and the ones before it
         k0 = k1 = k2 = k3 = 0
         cost = 0
-        for w in st.crew[p]:
-            q = prod[w]
+        for c in st.crew[p]:
+            q = prod[c]
             k0 += q[0]
             k1 += q[1]
             k2 += q[2]
             k3 += q[3]
-            cost += wage[w]
+            cost += wage[c]
         units = k0 + k1 + k2 + k3
         unit_wage = cost / units if units else 2.0
         if p == st.cur:
@@ -315,7 +318,7 @@ def values(st, w: Weights | None = None) -> list[float]:
                 w3 -= d3
                 staffed = (c0 + c1 + c2 + c3 + row_w * (d0 + d1 + d2 + d3)) / need
                 pay = unit_wage * need * staffed
-                acts = MA_UNIT_ACTIONS * (2 * need - c0 - c1 - c2 - c3)
+                acts = unit_actions * (2 * need - c0 - c1 - c2 - c3)
                 if pay > coins:
                     short += pay - coins
                     acts += 0.5 * (pay - coins)

@@ -58,12 +58,12 @@ def win_value(state: GameState, advantage: float, scale: float | None = None) ->
     return w * factor
 
 
-def win_values(state: GameState, scale: float | None = None) -> list[float]:
+def win_values(state: GameState, scale: float | None = None, weights=None) -> list[float]:
     """Per-seat values in [0, 1]: the true returns of a finished game, else :func:`win_value` of
-    each seat's lead over the best other seat."""
+    each seat's lead over the best other seat (``weights``: see ``values``)."""
     if state.is_over():
         return state.returns()
-    return [win_value(state, a, scale) for a in advantages(state)]
+    return [win_value(state, a, scale) for a in advantages(state, None, weights)]
 
 
 def win_scale(game: str) -> float:
@@ -71,11 +71,14 @@ def win_scale(game: str) -> float:
     return kit(game).win_scale
 
 
-def move_values(state: GameState, actions: list) -> list[float] | None:
+def move_values(state: GameState, actions: list, weights=None) -> list[float] | None:
     """A cheap value of each of ``actions`` for the player to move (higher first), or None when the
-    game has no move heuristic (the search then orders actions by the full evaluation)."""
+    game has no move heuristic (the search then orders actions by the full evaluation); ``weights``
+    (the kit's ``weights``) replaces the heuristic's own."""
     found = kit(state.GAME).move_values
-    return None if found is None else found(state, actions)
+    if found is None:
+        return None
+    return found(state, actions) if weights is None else found(state, actions, weights)
 
 
 def decision_key(state: GameState):

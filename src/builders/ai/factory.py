@@ -57,7 +57,7 @@ def make_planner(seed: int | None, level: str, turn_time: float, game: str, **op
     A game whose kit has no planner gets the search with ``turn_time`` a turn."""
     planner = kit(game).planner
     if planner is None:
-        return MCTSAgent(seed, time_limit=None, turn_time=turn_time)
+        return MCTSAgent(seed, time_limit=None, turn_time=turn_time, weights=options.get("weights"))
     agent: Agent = planner(seed, level, turn_time, **options)
     return agent
 

@@ -6,14 +6,15 @@ deck. The value of an action is the
 seat's lead over the best other seat after it, compared first through its win value (so that a won game
 that ends beats the same lead kept: the AI kit's ``win_margin``). ``noise`` adds a Gaussian error
 (in units of the game's win scale) to each value: the easy level. ``weights`` (names of the game's
-weights of the evaluation -> values, checked by its kit's ``weights``) are the agent's own weights of
-the evaluation, the others following the module at each decision.
+weights of the evaluation -> values, checked by its kit's ``weights``, or the game's settings object
+itself) are the agent's own weights of the evaluation, the others the evaluation's defaults.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any
 
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.kit import check_weights, kit
@@ -26,12 +27,12 @@ class GreedyAgent:
     """Picks the action with the best one-ply evaluation (ties: the first in legal order)."""
 
     def __init__(self, seed: int | None = None, noise: float = 0.0, name: str | None = None,
-                 weights: Mapping[str, float] | None = None):
+                 weights: Mapping[str, float] | Any = None):
         self.seed = seed
-        #: the agent's own weights of the evaluation (of some game's; the game's kit checks them again
-        #: at a decision)
-        self.weights = dict(weights or {})
-        if self.weights:
+        #: the agent's own weights of the evaluation: overrides by name (of some game's; the game's kit
+        #: checks them again at a decision), or a game's settings object (pickled with the agent)
+        self.weights = dict(weights or {}) if weights is None or isinstance(weights, Mapping) else weights
+        if isinstance(self.weights, dict) and self.weights:
             check_weights(self.weights)
         self.noise = float(noise)
         self.random = random.Random(seed)

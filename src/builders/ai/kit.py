@@ -11,7 +11,7 @@ one decision, and the search (MCTS) as its planner.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from builders.core.plugins import part
@@ -47,8 +47,9 @@ class AiKit:
     end_triggered: Callable[[GameState], bool] = lambda state: False
     #: the factor of the win values of a very long game whose end is not triggered
     late_factor: Callable[[GameState], float] = lambda state: 1.0
-    #: ``move_values(state, actions)``: a cheap value of each action (None: no move heuristic)
-    move_values: Callable[[GameState, list], list[float]] | None = None
+    #: ``move_values(state, actions)``: a cheap value of each action (None: no move heuristic); a kit
+    #: with ``weights`` takes an agent's too: ``move_values(state, actions, settings)``
+    move_values: Callable[..., list[float]] | None = None
     #: what, besides the actions that led to a position, decides its legal actions (None: unknown)
     decision_key: Callable[[GameState], Any] | None = None
     #: ``(this, rest, total)`` of the decision of the player to move (``builders.ai.budget``)
@@ -90,6 +91,25 @@ def check_weights(weights: Mapping[str, float]) -> None:
     if reasons:
         raise reasons[0]
     raise ValueError("no game's evaluation has weights of an agent's own")
+
+
+def settings_with(default: Any, overrides: Any, owner: str, check: Callable[[str, Any], None]) -> Any:
+    """A game's settings (``default``, a frozen dataclass whose fields are the settings' names) with
+    ``overrides`` (name -> value) instead, each value checked by ``check(name, value)``; a settings
+    object of that class is returned as it is. ValueError for another name, object or value."""
+    cls = type(default)
+    if isinstance(overrides, cls):
+        return overrides
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ValueError(f"settings of {type(overrides).__name__} are not {owner}")
+    over = dict(overrides or {})
+    names = [f.name for f in fields(cls)]
+    unknown = sorted(set(over) - set(names), key=str)
+    if unknown:
+        raise ValueError(f"unknown weight {', '.join(map(str, unknown))} (choose from {', '.join(names)})")
+    for name, value in over.items():
+        check(name, value)
+    return replace(default, **over) if over else default
 
 
 def kit(game: str) -> AiKit:

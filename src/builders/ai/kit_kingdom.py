@@ -101,6 +101,7 @@ def check_planner(kind: str, options: Mapping[str, Any]) -> None:
 
 KIT = AiKit(
     values=eval_kingdom.values,
+    weights=eval_kingdom.weights,
     win_scale=8.0,
     move_values=eval_kingdom.move_values,
     decision_key=eval_kingdom.decision_key,

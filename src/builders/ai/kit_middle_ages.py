@@ -74,11 +74,16 @@ def values(st, turn_over: int | None = None, weights=None) -> list[float]:
 
 def make_planner(seed: int | None, level: str, turn_time: float, **options: Any) -> MiddleAgesPlanner:
     """The turn planner at ``level`` (hard or expert): ``LEVEL_SETTINGS``, ``LEVEL_DEPTH`` and
-    ``LEVEL_WEIGHTS``, with ``options`` in their place."""
+    ``LEVEL_WEIGHTS``, with ``options`` in their place (``weights``: over the level's, by name)."""
     beam, plans, reply, samples = LEVEL_SETTINGS[level]
+    weights = options.pop("weights", None)
+    if isinstance(weights, eval_middle_ages.MiddleAgesSettings):
+        own: Any = weights
+    else:
+        own = {**LEVEL_WEIGHTS[level], **(weights or {})}
     return MiddleAgesPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
                                                             "samples": samples, "depth": LEVEL_DEPTH[level],
-                                                            "weights": LEVEL_WEIGHTS[level], **options})
+                                                            "weights": own, **options})
 
 
 KIT = AiKit(

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 from builders.ai.budget import turn_share
 from builders.ai.evaluate import decision_key, move_values, win_values
@@ -115,7 +116,7 @@ class MCTSAgent:
                  c: float | None = None, rollout: int = 0, scale: float | None = None,
                  widen: float | None = None, name: str | None = None, turn_time: float | None = None,
                  prior: str = "full", reuse: bool = False, clock: str = "wall", finish: int = 0,
-                 top: int | None = 0):
+                 top: int | None = 0, weights: Any = None):
         if time_limit is None and iterations is None and turn_time is None:
             raise ValueError("mcts needs a time limit or an iteration budget")
         if time_limit is not None and not time_limit > 0:
@@ -140,6 +141,10 @@ class MCTSAgent:
         if top is not None and top < 0:
             raise ValueError(f"top must not be negative, not {top}")
         self.top = None if top is None else int(top)
+        #: the agent's own settings of the evaluation and move heuristic (names -> values, or the
+        #: game's settings object: its kit's ``weights``; checked at the first decision)
+        self.weights = weights
+        self._w: Any = None
         self.scale = scale
         self.widen = widen
         self.prior = prior
@@ -164,6 +169,10 @@ class MCTSAgent:
         self._scale = defaults["scale"] if self.scale is None else float(self.scale)
         self._widen = defaults["widen"] if self.widen is None else float(self.widen)
         self._top = defaults["top"] if self.top is None else self.top
+        own = kit(state.GAME).weights
+        if self.weights and own is None:
+            raise ValueError(f"{state.GAME}'s evaluation has no weights of an agent's own")
+        self._w = own(self.weights) if self.weights else None
         self._fast = self.prior in ("fast", "own") and move_values(state, []) is not None
         #: ``own``: the searching seat's own decisions are ordered by the full evaluation
         self._own = self.prior == "own"
@@ -307,7 +316,7 @@ class MCTSAgent:
                 if cached is None:
                     acts = det.legal_actions()
                     if fast and widen and not full and len(acts) > 1:
-                        vals = move_values(det, acts)
+                        vals = move_values(det, acts, self._w)
                         acts = [a for _, _, a in sorted(zip([-v for v in vals], range(len(acts)), acts))]
                     cached = legal[key] = (acts, frozenset(acts))
                 acts, aset = cached
@@ -350,7 +359,7 @@ class MCTSAgent:
                             if pv is None:
                                 child_state = det.copy()
                                 child_state.apply(b)
-                                pv = priors[b] = win_values(child_state, self._scale)
+                                pv = priors[b] = win_values(child_state, self._scale, self._w)
                             if pv[p] > best_v:
                                 a, best_v, prior_value = b, pv[p], pv
             if a is not None:
@@ -409,7 +418,7 @@ class MCTSAgent:
                 if det.is_over() or det.current_player != p:
                     break
                 acts = det.legal_actions()
-                vals = move_values(det, acts)
+                vals = move_values(det, acts, self._w)
                 best = max(range(len(acts)), key=vals.__getitem__)
                 if vals[best] <= 0:
                     break
@@ -419,7 +428,7 @@ class MCTSAgent:
                 break
             acts = det.legal_actions()
             det.apply(acts[rng.randbelow(len(acts))])
-        return win_values(det, self._scale)
+        return win_values(det, self._scale, self._w)
 
     # -- analysis -----------------------------------------------------------------------------
     def evaluate_actions(self, state: GameState, iterations: int, played: Action | None = None,

@@ -39,16 +39,16 @@ rounds of games played out.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
-from builders.ai.eval_kingdom import last_round, move_values, values
+from builders.ai.eval_kingdom import DEFAULT, KingdomSettings, last_round, move_values, values
+from builders.ai.eval_kingdom import weights as eval_weights
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.planner import Planner, PlannerError, with_ending_plans
 from builders.core.rng import Rng
 from builders.core.state import Action, GameState
 from builders.kingdom.notation import END, SHIFT
 
-#: the tile actions tried from a position (the best by the move heuristic; every build is tried)
-TILE_ACTIONS = 16
 #: the smallest tile action (builds are hex numbers below it)
 TILE = 1 << SHIFT
 #: the fewest rounds of games played out (one per finalist) for them to choose the plan
@@ -78,7 +78,11 @@ class TurnPlanner(Planner):
       same plans on every run);
     - ``rollouts``: the most rounds of games played out (0: none; without ``turn_time`` all are
       played); ``finalists``: the plans played out (at least 2); ``roll_beam``: the beam of the
-      turns played in them.
+      turns played in them;
+    - ``weights``: the settings of the planner's valuations and move heuristic (names of
+      ``eval_kingdom.SETTING_NAMES`` -> values, the others the defaults; or a ``KingdomSettings``):
+      among them ``TILE_ACTIONS``, the tile actions tried from a position (the best by the move
+      heuristic; every build is tried). Other settings than the defaults search in Python.
     """
 
     END = END
@@ -86,13 +90,21 @@ class TurnPlanner(Planner):
     def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
                  plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2],
                  ahead: float = 1.0, block: float = 1.0, depth: int = 1, clock: str = "wall",
-                 rollouts: int = 0, finalists: int = 4, roll_beam: int = 1, name: str | None = None):
+                 rollouts: int = 0, finalists: int = 4, roll_beam: int = 1, name: str | None = None,
+                 weights: Mapping[str, float] | KingdomSettings | None = None):
         for key, value in (("ahead", ahead), ("block", block)):
             if not 0 <= value <= 10:
                 raise PlannerError(f"{key} must be from 0 to 10, not {value!r}")
         for key, value, low in (("rollouts", rollouts, 0), ("finalists", finalists, 2), ("roll_beam", roll_beam, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise PlannerError(f"{key} must be a whole number of at least {low}, not {value!r}")
+        try:
+            #: the settings of the planner's valuations (pickled with the planner)
+            self.settings = eval_weights(weights)
+        except ValueError as e:
+            raise PlannerError(str(e)) from None
+        #: the settings as the evaluation takes them (None: its defaults, which the native core knows)
+        self._w = None if self.settings == DEFAULT else self.settings
         super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
         self.ahead = float(ahead)
         self.block = float(block)
@@ -191,7 +203,7 @@ class TurnPlanner(Planner):
                 # plans are compared by the win, not the lead: a plan that ends the game with a win
                 # is worth more than one that keeps it going with a larger lead, and one that ends it
                 # with a loss less than any that keeps it going
-                win = final_win(end, seat, value) if not replies else win_value(end, score)
+                win = final_win(end, seat, value, self._w) if not replies else win_value(end, score)
                 ranked.append(((win, score), (value, end, actions)))
                 if scored is None or (win, score) > scored[0]:
                     scored = ((win, score), (value, end, actions))
@@ -238,7 +250,7 @@ class TurnPlanner(Planner):
 
     def _rollout(self, end: GameState, seat: int, sample: int) -> float:
         """``seat``'s final lead in the game played out from ``end`` (``_play_out``)."""
-        return advantages(self._play_out(end, seat, sample))[seat]
+        return advantages(self._play_out(end, seat, sample), None, self._w)[seat]
 
     def _play_out(self, end: GameState, seat: int, sample: int) -> GameState:
         """The game's end when it goes on from ``end`` (a plan's position before ``end``) with the
@@ -275,11 +287,11 @@ class TurnPlanner(Planner):
             children = []
             for st, acts in beam:
                 legal = st.legal_actions()
-                if len(legal) > TILE_ACTIONS:
-                    legal = _fewer_tile_actions(st, legal)
+                if len(legal) > self.settings.TILE_ACTIONS:
+                    legal = _fewer_tile_actions(st, legal, self.settings)
                 for a in legal:
                     if a == END:  # the turn is complete
-                        v = advantages(st, seat)[seat]
+                        v = advantages(st, seat, self._w)[seat]
                         self._evals += 1
                         if keep:
                             done.append((v, rand(), st, acts + [a]))
@@ -293,7 +305,7 @@ class TurnPlanner(Planner):
                         continue
                     seen.add(key)
                     self._evals += 1
-                    children.append((advantages(c, -1)[seat], rand(), c, acts + [a] if keep else acts))
+                    children.append((advantages(c, -1, self._w)[seat], rand(), c, acts + [a] if keep else acts))
             children.sort(key=lambda x: (x[0], x[1]), reverse=True)
             if deadline is not None and self._now() > deadline:
                 width = 1
@@ -317,7 +329,7 @@ class TurnPlanner(Planner):
             if not found:
                 return _SKIP
             reply = found[0][1]
-            out = self.block * (advantages(reply, nxt)[seat] - value)
+            out = self.block * (advantages(reply, nxt, self._w)[seat] - value)
             # after the reply the seat plays again unless the round that ends the game is over for it
             again = not last_round(reply) or (seat - first) % n > (nxt - first) % n
             if self.ahead and again and reply.supply[seat]:
@@ -333,7 +345,7 @@ class TurnPlanner(Planner):
         """What ``who`` can expect to add to its lead in its next turn from ``end``: the mean over
         the terrain cards (``weights``) of its best lead after that turn, less its lead now (None
         when ``deadline`` passes first)."""
-        now = advantages(end, end.to_move)[who]
+        now = advantages(end, end.to_move, self._w)[who]
 
         def best(t: int) -> float:
             (lead,), = self._plans(end.preview_turn(who, t), who, self.reply, keep=False)
@@ -363,25 +375,26 @@ class TurnPlanner(Planner):
         return total / mass if mass else 0.0
 
 
-def final_win(end: GameState, seat: int, lead: float) -> float:
+def final_win(end: GameState, seat: int, lead: float, settings: KingdomSettings | None = None) -> float:
     """What ``seat`` wins when the game ends with ``end`` (Kingdom Builder: the last seat of the final
     round about to play ``end``), its lead over the best other seat being ``lead``: 1 alone on top,
     1/k for k seats sharing the top, 0 behind (rules.md "Scoring": equal top scores share the win)."""
     if lead:
         return 1.0 if lead > 0 else 0.0
-    v = values(end, seat)
+    v = values(end, seat, settings)
     return 1.0 / sum(1 for x in v if x == v[seat])
 
 
 
-def _fewer_tile_actions(state: GameState, legal: list[Action]) -> list[Action]:
-    """``legal`` with only the ``TILE_ACTIONS`` best tile actions by the move heuristic (builds and
-    end kept; ties in legal order)."""
+def _fewer_tile_actions(state: GameState, legal: list[Action], settings: KingdomSettings = DEFAULT) -> list[Action]:
+    """``legal`` with only the ``settings.TILE_ACTIONS`` best tile actions by the move heuristic
+    (builds and end kept; ties in legal order)."""
     tiles = [a for a in legal if a >= TILE and a != END]
-    if len(tiles) <= TILE_ACTIONS:
+    most = settings.TILE_ACTIONS
+    if len(tiles) <= most:
         return legal
-    values = move_values(state, tiles)
-    order = sorted(range(len(tiles)), key=lambda i: -values[i])[:TILE_ACTIONS]
+    values = move_values(state, tiles, settings)
+    order = sorted(range(len(tiles)), key=lambda i: -values[i])[:most]
     keep = {tiles[i] for i in order}
     return [a for a in legal if a < TILE or a == END or a in keep]
 

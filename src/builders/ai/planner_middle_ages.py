@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from builders.ai.eval_middle_ages import WEIGHT_NAMES, Weights
+from builders.ai.eval_middle_ages import DEFAULT, MiddleAgesSettings
 from builders.ai.eval_middle_ages import values as eval_values
 from builders.ai.eval_middle_ages import weights as eval_weights
 from builders.ai.evaluate import advantages, win_value
@@ -51,12 +51,12 @@ LEVEL_WEIGHTS: dict[str, dict[str, float]] = {"hard": {}, "expert": {"MA_STAFFED
 WEIGHT_OPTIONS = {"staffed": ("MA_STAFFED", 1.0), "horizon": ("MA_HORIZON", 50.0)}
 
 
-def _value(state: GameState, seat: int, w: Weights | None = None) -> float:
+def _value(state: GameState, seat: int, w: MiddleAgesSettings | None = None) -> float:
     """The win value of ``seat`` in ``state`` (its true return once the game is over), with the
     evaluation's weights ``w`` (None: its own)."""
     if state.is_over():
         return state.returns()[seat]
-    if w is None:
+    if w is None or w is DEFAULT:
         return win_value(state, advantages(state)[seat])
     v = eval_values(state, w)
     return win_value(state, v[seat] - max(x for q, x in enumerate(v) if q != seat))
@@ -89,8 +89,8 @@ class MiddleAgesPlanner(Planner):
       seats' answers to that;
     - ``samples``: the determinizations each turn is planned on (at least 1);
     - ``weights``: the evaluation's weights for this planner's valuations (names of
-      ``eval_middle_ages.WEIGHT_NAMES`` -> values; the others the evaluation's own, as they are at
-      each decision; ``LEVEL_WEIGHTS``); ``staffed`` and ``horizon`` set ``MA_STAFFED`` and
+      ``eval_middle_ages.WEIGHT_NAMES`` -> values, the others the evaluation's defaults; or a
+      ``MiddleAgesSettings``; ``LEVEL_WEIGHTS``); ``staffed`` and ``horizon`` set ``MA_STAFFED`` and
       ``MA_HORIZON`` among them (None: as ``weights`` has it);
     - ``clock``: ``wall``, ``cpu`` or ``count`` (positions evaluated: the same plans on every run).
     """
@@ -109,13 +109,10 @@ class MiddleAgesPlanner(Planner):
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise PlannerError(f"samples must be a whole number of at least 1, not {samples!r}")
         self.samples = samples
-        own = dict(weights or {})
-        unknown = sorted(set(own) - set(WEIGHT_NAMES))
-        if unknown:
-            raise PlannerError(f"unknown weight {', '.join(unknown)} (choose from {', '.join(WEIGHT_NAMES)})")
-        for name, value in own.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise PlannerError(f"weight {name} must be a number of at least 0, not {value!r}")
+        if isinstance(weights, MiddleAgesSettings):
+            own = {f: v for f, v in vars(weights).items() if v != getattr(DEFAULT, f)}
+        else:
+            own = dict(weights or {})
         for key, value in (("staffed", staffed), ("horizon", horizon)):
             name, top = WEIGHT_OPTIONS[key]
             if value is None:
@@ -123,10 +120,14 @@ class MiddleAgesPlanner(Planner):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top:
                 raise PlannerError(f"{key} must be a number from 0 to {top:g}, not {value!r}")
             own[name] = value
-        #: the planner's own weights (``weights`` with ``staffed`` and ``horizon``)
+        try:
+            #: the weights of the planner's valuations (a settings object, pickled with the planner)
+            self.settings = eval_weights(own)
+        except ValueError as e:
+            raise PlannerError(str(e)) from None
+        #: the planner's own weights, those that differ from the evaluation's defaults
         self.weights = own
         self.staffed, self.horizon = own.get("MA_STAFFED"), own.get("MA_HORIZON")
-        self._w: Weights | None = None
         self.last_rows: list[tuple] = []
         #: (the mark the next planned action expects: ``Planner._mark``, the actions left, each
         #: with the rows the plan expects before it)
@@ -186,8 +187,6 @@ class MiddleAgesPlanner(Planner):
         with the best mean value over the determinizations wins (a start a determinization did not
         look at counts there as that determinization's worst plan looked at)."""
         start, deadline, _, det = self._begin(state)
-        # the weights as the evaluation holds them at this decision, with the planner's own
-        self._w = eval_weights(self.weights) if self.weights else None
         seat = state.current_player
         k_all = self.samples
         known = on_python(state) if k_all > 1 else state
@@ -273,7 +272,7 @@ class MiddleAgesPlanner(Planner):
                     c = st.copy()
                     c.apply(a)
                     self._evals += 1
-                    item = (_value(c, seat, self._w), rand(), c, acts + [a])
+                    item = (_value(c, seat, self.settings), rand(), c, acts + [a])
                     if c.is_over() or c.current_player != seat:
                         done.append(item)
                     else:
@@ -293,14 +292,14 @@ class MiddleAgesPlanner(Planner):
         None when ``deadline`` passes first."""
         st = self._others_answer(end, seat, deadline)
         if st is None or self.depth == 1 or st.is_over():
-            return None if st is None else _value(st, seat, self._w)
+            return None if st is None else _value(st, seat, self.settings)
         mine = self._turn(st, seat, self.reply, deadline, stop=True)
         if mine is None:
             return None
         if self.depth == 2:
             return mine[0][0]
         st = self._others_answer(mine[0][2], seat, deadline)
-        return None if st is None else _value(st, seat, self._w)
+        return None if st is None else _value(st, seat, self.settings)
 
     def _others_answer(self, st: GameState, seat: int, deadline: float | None) -> GameState | None:
         """The position after each other seat, in turn from ``st``, plays its best turn (a beam of
