@@ -492,9 +492,29 @@ export function winnersText(result, seats, mySeat = null) {
 // "la place 1", the article going with the number)
 const SEAT_IN_LOG = /(?<![\p{L}\p{N}])(?:seat|Platz|(?:la )?place) (\d)(?![\p{L}\p{N}])/giu;
 
+// The seats as they were when move ``n`` was made. A seat changes hands at its events (a timeout, a
+// resignation or a hand-over gives it to a bot, a take-back to its person again), each made after the
+// move numbered ``after``; a seat with events was its person's before the first.
+export function seatsAt(seats, events, n) {
+  const then = new Map();
+  for (const e of events || []) {
+    if (!then.has(e.seat)) then.set(e.seat, { type: "human" });
+    if (e.after < n) then.set(e.seat, e.kind !== "took_back" && e.bot ? { type: "bot", level: e.bot } : { type: "human" });
+  }
+  return (seats || []).map((s) => (then.has(s.seat) ? { ...s, ...then.get(s.seat) } : s));
+}
+
+// Who made the log's ``entry``: the person of the seat, or the bot that played it then (named so on
+// the page of that seat's person too).
+export function moverName(view, entry, mySeat = null) {
+  const seats = seatsAt(view.seats, view.events, entry.n);
+  const bot = seats.some((s) => s.seat === entry.seat && s.type === "bot");
+  return seatName(seats, entry.seat, bot ? null : mySeat);
+}
+
 // One line of the game log in words: who, then what (a seat the server names by number, by its colour).
 export function logText(view, entry, mySeat = null) {
-  const who = seatName(view.seats, entry.seat, mySeat);
+  const who = moverName(view, entry, mySeat);
   const what = (entry.text || entry.action || "").replace(SEAT_IN_LOG, (m, d) => SEAT_NAMES[Number(d)] || m);
   return t("log.line", { who, what });
 }

@@ -3,8 +3,9 @@
 import {
   api, ApiError, GameSocket, copyText, toast, el, seatFromFragment, gameIdFromPath, rememberSeat, seatsFor,
   rememberGame, applySeatColours, GAME_TITLES, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, winnersText, logText, seatName,
-  ensureSession, currentSession, setSession, t, botLevel, ratedBadge,
+  moverName, ensureSession, currentSession, setSession, t, botLevel, ratedBadge,
 } from "./api.js";
+import { eventLine, eventsByMove, eventText } from "./seat_events.js";
 import { mountAccount, notifyWanted, setBaseTitle, setChatUnread, setNotify } from "./account.js";
 import { loadTable } from "./tables.js";
 import { Guide } from "./tutorial.js";
@@ -687,6 +688,28 @@ function render(view) {
   if (view.result && !overSeen) gameOver(view);
 }
 
+// The socket's views are drawn when the page is free, the latest of those that came meanwhile: a game of
+// bots at full speed sends them faster than a loaded machine draws a table, and drawing each in turn left
+// the page seconds behind the game (and a screenshot or a click waiting on it). After a drawing the page
+// stays free as long as that drawing took. The moves of the views skipped are still in the log, said and
+// flashed (the log is compared with what the page saw before).
+let pendingView = null;
+let drawnAt = 0;
+let drawMs = 0;
+function renderSoon(view) {
+  const waiting = pendingView !== null;
+  pendingView = view;
+  if (waiting) return;
+  setTimeout(() => {
+    const next = pendingView;
+    pendingView = null;
+    const start = performance.now();
+    render(next);
+    drawnAt = performance.now();
+    drawMs = drawnAt - start;
+  }, Math.max(0, drawnAt + drawMs - performance.now()));
+}
+
 // The end: a last line in the log, said aloud, and every hidden card shown (from the whole last position).
 async function gameOver(view) {
   overSeen = true;
@@ -835,7 +858,7 @@ function renderHeader(view) {
 function entryWords(view, entry) {
   const words = table && table.describe ? table.describe(entry) : null;
   if (!words) return logText(view, entry, view.seat);
-  return t("log.line", { who: seatName(view.seats, entry.seat, view.seat), what: words });
+  return t("log.line", { who: moverName(view, entry, view.seat), what: words });
 }
 
 function renderLog(view) {
@@ -872,18 +895,9 @@ function renderLog(view) {
   if (list.dataset.key === keyNow) return;
   list.replaceChildren();
   // the events (a timeout, a resignation, a seat handed over or taken back), each after the move it followed
-  const lastN = entries.length ? entries[entries.length - 1].n : 0;
-  const eventsAfter = new Map();
-  events.forEach((event, i) => {
-    const at = Math.min(Math.max(0, event.after), lastN);
-    eventsAfter.set(at, [...(eventsAfter.get(at) || []), [event, i]]);
-  });
+  const eventsAfter = eventsByMove(view, entries.length ? entries[entries.length - 1].n : 0);
   const eventLines = (n) => {
-    for (const [event, i] of eventsAfter.get(n) || []) {
-      list.appendChild(el("li", { class: "event-line", "data-event": i, "data-kind": event.kind, "data-seat": event.seat },
-        el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[event.seat] || "#999" } }),
-        el("span", { text: eventText(view, event) })));
-    }
+    for (const [event, i] of eventsAfter.get(n) || []) list.appendChild(eventLine(view, event, i));
   };
   eventLines(0);
   for (const x of logSeen) {
@@ -1093,26 +1107,9 @@ async function takeBack() {
   await refresh();
 }
 
-// What happened to a seat besides its moves (a timeout, a resignation, a seat handed over or taken
-// back), in words: a line of the log, and while it is news a part of the banner; said aloud, and a
-// notification while the page is out of sight (if chosen).
-function eventText(view, event) {
-  // the person by their name (or the seat's colour), said the same on every page: the seat may be a bot's now
-  const info = (view.seats || []).find((s) => s.seat === event.seat) || {};
-  const name = info.name || SEAT_NAMES[event.seat] || t("seat.numbered", { seat: String(event.seat) });
-  const level = event.bot ? t(`bot.level.${event.bot}`) : "";
-  // a seat that lost by it is marked resigned (a timeout in a rated game); else its bot plays on for it
-  const lost = Boolean(info.resigned);
-  if (event.kind === "timeout") {
-    if (!lost) return t("event.timeout_bot", { name, level });
-    return event.bot ? t("event.timeout_lost_bot", { name, level }) : t("event.timeout_lost", { name });
-  }
-  if (event.kind === "resigned") return event.bot ? t("event.resigned_bot", { name, level }) : t("event.resigned", { name });
-  if (event.kind === "handed_over") return t("event.handed_over", { name, level });
-  return t("event.took_back", { name });
-}
-
-// the banner says the latest event for a while (the table draws its banner again at each view)
+// An event (a timeout, a resignation, a seat handed over or taken back) is a line of the log; while it is
+// news the banner says it too, it is said aloud, and notified while the page is out of sight (if chosen).
+// The banner says the latest event for a while (the table draws its banner again at each view).
 const NEWS_MS = 20000;
 let news = null; // {text, until}
 let newsTimer = null;
@@ -1231,7 +1228,7 @@ async function main() {
     seat: token ? null : seat,
     onState: (msg) => {
       const { type, ...view } = msg;
-      render(view);
+      renderSoon(view);
     },
     onError: (message) => toast(message),
     onStatus: setConn,

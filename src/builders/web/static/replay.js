@@ -1,7 +1,8 @@
 // The replay page (/replay/{id}): a finished game, step by step, with the table's own drawings.
 
-import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, applySeatColours, winnersText, logText, seatName, t } from "./api.js";
+import { api, toast, el, gameIdFromPath, GAME_TITLES, SEAT_COLOURS, applySeatColours, winnersText, logText, moverName, seatsAt, t } from "./api.js";
 import { loadTable } from "./tables.js";
+import { eventLine, eventsByMove } from "./seat_events.js";
 import { AnalysisBoard } from "./analysis.js";
 
 const gameId = gameIdFromPath("replay");
@@ -48,7 +49,7 @@ async function fetchView(k) {
 
 function entryText(view, entry) {
   const words = table && table.describe ? table.describe(entry) : null;
-  return words ? t("log.line", { who: seatName(view.seats, entry.seat, null), what: words }) : logText(view, entry, null);
+  return words ? t("log.line", { who: moverName(view, entry), what: words }) : logText(view, entry, null);
 }
 
 // The step from the address: "#n=30" (null when the address names none).
@@ -85,8 +86,10 @@ async function show(k) {
     document.getElementById("game-title").textContent = `${t("common.replay")} · ${GAME_TITLES[view.game] || view.game}`;
     document.body.dataset.game = view.game;
   }
-  // the result is shown only at the last step
-  const shown = k < total ? { ...view, result: null, scoring_hexes: k < total ? null : view.scoring_hexes } : view;
+  // the result is shown only at the last step; the seats as they were then (who makes the next move: a
+  // person, or the bot that had the seat)
+  const seats = seatsAt(view.seats, view.events, k + 1);
+  const shown = k < total ? { ...view, seats, result: null, scoring_hexes: null } : { ...view, seats };
   table.update(shown);
   const entries = (view.log || []).filter((e) => e.n <= k);
   const last = entries[entries.length - 1];
@@ -102,13 +105,20 @@ async function show(k) {
   }
   const list = logBox.querySelector("#log");
   list.replaceChildren();
+  // what happened to the seats by then besides their moves, each after the move it followed
+  const eventsAfter = eventsByMove(view, k);
+  const eventLines = (after) => {
+    for (const [event, i] of eventsAfter.get(after) || []) list.appendChild(eventLine(view, event, i));
+  };
+  eventLines(0);
   for (const entry of entries) {
-    const li = el("li", { "data-n": entry.n, class: entry === last ? "current" : "", tabindex: 0, title: t("replay.go_to_step") },
+    const li = el("li", { "data-n": entry.n, "data-seat": entry.seat, class: entry === last ? "current" : "", tabindex: 0, title: t("replay.go_to_step") },
       el("span", { class: "seat-dot", style: { background: SEAT_COLOURS[entry.seat] || "#999" } }),
       el("span", { text: entryText(view, entry) }));
     li.addEventListener("click", () => { stop(); show(entry.n); });
     li.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); stop(); show(entry.n); } });
     list.appendChild(li);
+    eventLines(entry.n);
   }
   list.scrollTop = list.scrollHeight;
   board.position(k, table, tableRoot);
