@@ -9,7 +9,7 @@ TESTS  := $(VENV)/.installed-tests
 # apt-get needs root; use sudo when we are not root.
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test test-core install native chromium npm services bench clean mutants
+.PHONY: play test test-core test-all-cores install native chromium npm services bench clean mutants
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -51,17 +51,23 @@ services:
 	@{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } && command -v redis-server >/dev/null 2>&1 || $(SUDO) sh -c 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null'
 
 # The whole suite runs on the default core (the native one when it is built); the tests of the
-# engines, the bots, the research kit and the server's play run again on the Python engines
-# (BUILDERS_CORE=python), so both cores are tested; the browser tests, the rest of the server's and
-# tests/native (which compares the cores itself) run once.
+# engines, the bots, the research kit and the server's play and views run again on the Python engines
+# (BUILDERS_CORE=python), so both cores are tested; the browser tests, the rest of the server's
+# (its bots' and analyses' handling is the same on either core) and tests/native (which compares the
+# cores itself) run once. `make test-all-cores` runs the whole suite on each core. Each pass lists its
+# slowest tests (--durations), so a run's log says where its time went.
 PYTHON_CORE_TESTS := tests/core tests/kingdom tests/middle_ages tests/ai tests/rl \
-	tests/server/test_play.py tests/server/test_bots.py tests/server/test_bot_games.py \
-	tests/server/test_views.py tests/server/test_analysis.py
+	tests/server/test_play.py tests/server/test_views.py
 test: $(TESTS) chromium npm services native
 	$(BIN)/lint-imports --no-logo --no-cache
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=40
 	@if [ -f $(NATIVE) ]; then echo "again on the Python engines (BUILDERS_CORE=python):"; \
-	  BUILDERS_CORE=python $(BIN)/python -m pytest $(PYTHON_CORE_TESTS); fi
+	  BUILDERS_CORE=python $(BIN)/python -m pytest --durations=20 $(PYTHON_CORE_TESTS); fi
+
+# The whole suite on each core in turn (about twice `make test`'s time)
+test-all-cores: $(TESTS) chromium npm services native
+	$(BIN)/python -m pytest
+	BUILDERS_CORE=python $(BIN)/python -m pytest
 
 # Only the tests that run on both cores, on one of them: make test-core CORE=python (or native)
 test-core: $(TESTS) native
