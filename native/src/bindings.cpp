@@ -329,6 +329,37 @@ void bind_rl(nb::class_<KB>& kbstate, nb::class_<MA>& mastate) {
                 }
             return -2;
         }, "index"_a)
+        .def("rl_observe", [](MA& s, int seat, U8Vec obs, I8Vec mask) {
+            // rl_encode of seat, and seat's mask as the environments hand it out: the legal indices if
+            // seat is to move, none if not, all once the game is over
+            check_seat(seat, s.st.num_players);
+            if (obs.shape(0) != (size_t)ma::obs_size(s.st.num_players)) throw nb::value_error("rl_observe: wrong size");
+            if (mask.shape(0) != (size_t)ma::NUM_INDICES) throw nb::value_error("rl_observe: 2189 mask entries");
+            ma::observe(s.st, seat, s.buf, obs.data(), reinterpret_cast<uint8_t*>(mask.data()));
+        }, "seat"_a, "obs"_a.noconvert(), "mask"_a.noconvert())
+        .def("random_start", [](MA& s, int players, uint64_t seed, std::vector<int> buildings,
+                                std::vector<int> apprentices, const std::vector<int>& others) {
+            // this state becomes the start of setup.random_setup(players, seed), drawn from the cards
+            // given (the building deck, the apprentices, the other workers); returns the setup's
+            // building deck, worker deck and apprentices, as card indices top first
+            if (players < 2 || players > 4) throw nb::value_error("2 to 4 players");
+            if (buildings.size() > 42 || apprentices.size() < (size_t)players ||
+                apprentices.size() + others.size() > 42 + (size_t)players)
+                throw nb::value_error("random_start: at most 42 buildings and 42 workers, an apprentice a seat");
+            auto check = [](const std::vector<int>& cards) {
+                for (int c : cards)
+                    if (c < 0 || c >= ma::NUM_CARDS) throw nb::value_error("random_start: no such card");
+            };
+            check(buildings);
+            check(apprentices);
+            check(others);
+            std::vector<int> workers;
+            ma::random_draws(players, seed, buildings, apprentices, others, workers);
+            s.st.start_setup(players, 0, buildings, workers, apprentices);
+            s.version++;
+            return std::make_tuple(buildings, workers, apprentices);
+        }, "players"_a, "seed"_a, "buildings"_a, "apprentices"_a, "others"_a)
+        .def_prop_ro("coins", [](const MA& s) { return std::vector<int>(s.st.coins, s.st.coins + s.st.num_players); })
         .def_prop_ro("turn", [](const MA& s) { return s.st.turn; });
 }
 

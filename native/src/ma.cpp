@@ -1,6 +1,8 @@
 // The Builders: Middle Ages: the native core (see ma.hpp). Each function names the Python it ports.
 #include "ma.hpp"
 
+#include "kb.hpp"  // kb::Rng, the engines' generator (builders.core.rng.Rng)
+
 namespace ma {
 
 Tables T;
@@ -16,6 +18,42 @@ void set_tables(const std::vector<int>& cost, const std::vector<int64_t>& prod, 
         T.machine[c] = false;
     }
     for (int c : machines) T.machine[c] = true;
+}
+
+// MiddleAgesState.__init__
+void State::start_setup(int players, int start_player, const std::vector<int>& buildings,
+                        const std::vector<int>& workers, const std::vector<int>& apprentices) {
+    *this = State();
+    num_players = players;
+    start = cur = start_player;
+    for (int p = 0; p < players; p++) {
+        coins[p] = START_COINS;
+        crew[p].push((int8_t)apprentices[p]);
+    }
+    int nb = (int)buildings.size(), nw = (int)workers.size();
+    for (int i = 0; i < nb; i++) {
+        if (i < ROW_SIZE) brow.push((int16_t)(OPEN + buildings[i]));
+        else bdeck.v[nb - 1 - i] = (int8_t)buildings[i];  // top last
+    }
+    bdeck.n = nb > ROW_SIZE ? nb - ROW_SIZE : 0;
+    for (int i = 0; i < nw; i++) {
+        unrecruited += T.prod[workers[i]];
+        if (i < ROW_SIZE) wrow.push((int16_t)(RECRUIT + workers[i]));
+        else wdeck.v[nw - 1 - i] = (int8_t)workers[i];
+    }
+    wdeck.n = nw > ROW_SIZE ? nw - ROW_SIZE : 0;
+}
+
+// setup.random_setup (its draws)
+void random_draws(int players, uint64_t seed, std::vector<int>& buildings, std::vector<int>& apprentices,
+                  const std::vector<int>& others, std::vector<int>& workers) {
+    kb::Rng rng{seed};
+    rng.shuffle(buildings.data(), (int)buildings.size());
+    rng.shuffle(apprentices.data(), (int)apprentices.size());
+    workers.assign(apprentices.begin() + players, apprentices.end());
+    workers.insert(workers.end(), others.begin(), others.end());
+    rng.shuffle(workers.data(), (int)workers.size());
+    apprentices.resize(players);
 }
 
 static inline bool covers(int64_t progress, int64_t requirement) {

@@ -10,6 +10,7 @@ namespace ma {
 constexpr int NUM_CARDS = 84;
 constexpr int END = 0, BUY = 1, COINS = 1, OPEN = 256, RECRUIT = 512, SEND = 1024;
 constexpr int FREE_ACTIONS = 3, ACTION_PRICE = 5, START_COINS = 10, END_TRIGGER_VP = 17;
+constexpr int ROW_SIZE = 5;
 constexpr int64_t GUARD = 0x80808080LL;
 
 struct Tables {
@@ -61,6 +62,10 @@ struct State {
     State() {
         for (int c = 0; c < NUM_CARDS; c++) { has_placed[c] = false; progress[c] = 0; sent[c] = 0; }
     }
+    // MiddleAgesState.__init__ of a checked setup: the decks top first (their first ROW_SIZE cards
+    // dealt to the rows), each seat's apprentice
+    void start_setup(int players, int start_player, const std::vector<int>& buildings,
+                     const std::vector<int>& workers, const std::vector<int>& apprentices);
     void legal_actions(std::vector<int32_t>& out) const;
     bool is_legal(int64_t action) const;
     // play a legal action; returns 1 if it consumed the forced draw; throws ForcedError (nothing changed)
@@ -68,5 +73,11 @@ struct State {
     bool can_gain_vp() const;
     void breakdown(int seat, int out[3]) const;  // buildings, machines, coins
 };
+
+// setup.random_setup(players, seed)'s draws (seat 0 starts): `buildings` (the building deck), then
+// `apprentices` (seat i gets the i-th), then the apprentices left and `others` (the other workers)
+// shuffled into the worker deck, each shuffled in place with Rng(seed); `workers` is the worker deck
+void random_draws(int players, uint64_t seed, std::vector<int>& buildings, std::vector<int>& apprentices,
+                  const std::vector<int>& others, std::vector<int>& workers);
 
 }  // namespace ma

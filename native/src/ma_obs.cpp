@@ -92,4 +92,16 @@ void index_mask(const std::vector<int32_t>& legal, uint8_t* out) {
     for (int32_t a : legal) out[index_of(a)] = 1;
 }
 
+void observe(const State& st, int seat, std::vector<int32_t>& buf, uint8_t* obs, uint8_t* mask) {
+    encode(st, seat, obs);
+    if (st.over) {
+        std::memset(mask, 1, NUM_INDICES);
+    } else if (seat == st.cur) {
+        st.legal_actions(buf);
+        index_mask(buf, mask);
+    } else {
+        std::memset(mask, 0, NUM_INDICES);
+    }
+}
+
 }  // namespace ma

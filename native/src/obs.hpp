@@ -33,5 +33,8 @@ void encode(const State& st, int seat, uint8_t* out);
 void index_mask(const std::vector<int32_t>& legal, uint8_t* out);
 // the index of an engine action (-1: none)
 int index_of(int32_t action);
+// seat's observation and its mask as the environments hand them out (builders.rl.base.Match.observe):
+// the legal indices if seat is to move, none if not, all once the game is over (buf: scratch)
+void observe(const State& st, int seat, std::vector<int32_t>& buf, uint8_t* obs, uint8_t* mask);
 
 }  // namespace ma

@@ -31,3 +31,17 @@ def outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
         return ("ok", fn())
     except BuildersError as e:
         return (type(e).__name__, str(e))
+
+
+def matches_side_by_side(python: Any, native: Any, seed: int):
+    """The two matches (builders.rl.base.Match) at every decision of one random game played index by
+    index on both, and at its end: (python, native) pairs."""
+    rnd = random.Random(seed)
+    while True:
+        yield python, native
+        if python.is_over():
+            assert native.is_over()
+            return
+        legal = python.legal_indices()
+        index = legal[rnd.randrange(len(legal))]
+        assert python.play(index) == native.play(index)

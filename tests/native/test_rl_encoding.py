@@ -14,6 +14,7 @@ import pytest
 from builders.kingdom import native as kingdom_native
 from builders.middle_ages import native as middle_ages_native
 from builders.rl.base import Match, make_codec, on_core
+from tests.native.helpers import matches_side_by_side
 from tests.rl.helpers import new_state
 
 if not (kingdom_native.available() and middle_ages_native.available()):
@@ -27,16 +28,7 @@ def _side_by_side(game: str, players: int, seed: int):
     py = Match(codec, new_state(game, players, seed))
     nat = Match(codec, on_core(game, new_state(game, players, seed), "native"))
     assert type(nat.state).__name__.startswith("Native")
-    rnd = random.Random(seed)
-    while True:
-        yield py, nat
-        if py.is_over():
-            assert nat.is_over()
-            return
-        legal = py.legal_indices()
-        index = legal[rnd.randrange(len(legal))]
-        py.play(index)
-        nat.play(index)
+    return matches_side_by_side(py, nat, seed)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -57,6 +57,23 @@ def from_python(st: MiddleAgesState) -> NativeMiddleAgesState:
     return n
 
 
+#: the cards random_setup draws from: the building deck, the apprentices, the other workers
+_DRAWN = (list(_cards.BUILDING_DECK), list(_cards.APPRENTICES),
+          [w for w in _cards.WORKERS if w not in _cards.APPRENTICES])
+
+
+def random_start(players: int, seed: int) -> NativeMiddleAgesState:
+    """The native start of ``setup.random_setup(players, seed)`` (``seed`` an integer from 0 to
+    2**64 - 1), drawn and dealt by the core: the same setup and state, without a Python state."""
+    if _native is None:
+        raise CoreError("the native core is not built (make native)")
+    n = NativeMiddleAgesState()
+    buildings, workers, apprentices = n.random_start(players, seed, *_DRAWN)
+    n.meta = {"players": players, "start_player": 0, "buildings": [IDS[c] for c in buildings],
+              "workers": [IDS[c] for c in workers], "apprentices": [IDS[c] for c in apprentices], "seed": seed}
+    return n
+
+
 class NativeMiddleAgesState(_native.MAState if _native is not None else object):  # type: ignore[misc]
     """A position of The Builders: Middle Ages on the native core, with the protocol of
     ``MiddleAgesState`` (registered as a ``GameState``)."""
@@ -179,7 +196,7 @@ def _read_python(name: str) -> property:
 
 
 #: the fields the core reads itself (its own properties)
-_CORE_FIELDS = ("turn",)
+_CORE_FIELDS = ("turn", "coins")
 for _name in FIELDS[1:]:
     if _name not in _CORE_FIELDS:
         setattr(NativeMiddleAgesState, _name, _read_python(_name))

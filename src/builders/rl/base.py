@@ -24,6 +24,8 @@ class IllegalIndex(IllegalAction):
     Nothing changes when it is raised."""
 
 
+_empty, _UINT8, _INT8 = np.empty, np.dtype(np.uint8), np.dtype(np.int8)
+
 #: a game whose rules set no bound on its length (its kit is not ``bounded``: seats may never end it)
 #: is cut after this many rounds (a round: every seat plays a turn)
 MAX_ROUNDS = 100
@@ -86,9 +88,12 @@ def on_core(game: str, state: Any, core: str) -> Any:
 
 class Match:
     """One game seen as a sequence of index decisions. On a native core's state the observations and
-    masks are filled by the core (byte for byte the same arrays)."""
+    masks are filled by the core (byte for byte the same arrays); a codec with ``native_observer`` and
+    ``native_player`` has the core fill a seat's observation and mask in one call and play an index in
+    one call while no pick is pending."""
 
-    __slots__ = ("codec", "_state", "_native", "prefix", "_legal", "_mask", "_mask_buf", "_encoders", "_kit")
+    __slots__ = ("codec", "_state", "_native", "prefix", "_legal", "_mask", "_mask_buf", "_encoders", "_kit",
+                 "_fill", "_play")
 
     def __init__(self, codec, state):
         self.codec = codec
@@ -110,7 +115,12 @@ class Match:
     @state.setter
     def state(self, state) -> None:
         self._state = state
-        self._native = is_native(state)
+        self._native = native = is_native(state)
+        codec = self.codec
+        fast = native and hasattr(codec, "native_observer")
+        #: the core's ``fill(seat, obs, mask)`` and ``play(index)`` of this state (None: not offered)
+        self._fill = codec.native_observer(state) if fast else None
+        self._play = codec.native_player(state) if fast else None
 
     def copy(self) -> Match:
         """An independent copy (the engine state copied, the codec shared)."""
@@ -171,7 +181,18 @@ class Match:
 
     def play(self, index: Any) -> Any:
         """Play one index; returns the engine action it completed, or None for a pick."""
-        if self._native and type(index) is int and 0 <= index < self.codec.num_actions:
+        if self._play is not None and type(index) is int and not self.prefix:
+            action = self._play(index)  # checked and played by the core in one call
+            if action >= 0:
+                self._legal = None
+                self._mask = None
+                return action
+            if action == -1:  # a pick
+                self.prefix = [index]
+                self._mask = None
+                return None
+            # refused (-2), nothing changed: the Python way below says why (or plays recorded draws)
+        elif self._native and type(index) is int and 0 <= index < self.codec.num_actions:
             # checked and played by the core in one call
             action = self.codec.native_play(self._state, self.prefix, index)
             if action == -1:
@@ -218,6 +239,13 @@ class Match:
         mask to sample from)."""
         codec = self.codec
         state = self._state
+        if self._fill is not None and not self.prefix:  # both filled by the core in one call
+            flat = _empty(codec.size, _UINT8)
+            mask = _empty(codec.num_actions, _INT8)
+            self._fill(seat, flat, mask)
+            if observation == "flat":
+                return {"observation": flat, "action_mask": mask}
+            return codec.observation(flat, mask, observation)
         if state.is_over():
             mask = np.ones(codec.num_actions, dtype=np.int8)
         elif seat == state.current_player:

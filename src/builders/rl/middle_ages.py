@@ -272,6 +272,17 @@ class MiddleAgesCodec(Layout):
         return out
 
     @staticmethod
+    def native_observer(state):
+        """``fill(seat, obs, mask)`` of a native core's state: ``seat``'s observation and its mask as
+        :meth:`builders.rl.base.Match.observe` hands them out, filled by the core in one call."""
+        return state.rl_observe
+
+    @staticmethod
+    def native_player(state):
+        """``play(index)`` of a native core's state: :meth:`native_play` in one call."""
+        return state.rl_play
+
+    @staticmethod
     def native_play(state, prefix: Sequence[int], index: int) -> int:
         """Play ``index`` on a native core's state if a legal action has it: the engine action, or -2
         if none has or forced draws wait (nothing changed)."""
@@ -339,6 +350,8 @@ class MiddleAgesCodec(Layout):
         from builders.middle_ages.state import MiddleAgesState
 
         if setup is None or setup == "random":
+            if core == "native" and type(seed) is int and 0 <= seed < 2**64 and native.available():
+                return native.random_start(self.num_players, seed)  # drawn and dealt by the core
             setup = random_setup(self.num_players, seed)
         elif not isinstance(setup, dict):
             raise ValueError(f"setup must be None, 'random' or a setup dict, not {setup!r}")

@@ -107,10 +107,10 @@ class BuildersAEC(AECEnv):
         m = self.match
         m.play(action)  # raises IllegalIndex, changing nothing, for a bad index
         self._cumulative_rewards[agent] = 0.0
-        state = m.state
+        state = m._state
         if state.is_over():
             final = m.rewards(self.reward_kind)
-            result = m.state.result()
+            result = state.result()
             #: the final result as JSON, with each score's breakdown (its keys vary from game to game)
             self.result = result.to_json()
             # every seat's score and whether it won, seat 0 first, and whether this agent won

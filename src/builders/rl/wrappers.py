@@ -67,6 +67,11 @@ class OrderEnforcing(OrderEnforcingWrapper):
             raise _before_reset("agent_selection")
         return self.env.last(observe)
 
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        # reset once, always reset: from now on last() is the environment's own
+        self.__dict__["last"] = self.env.last
+
     def step(self, action: Any) -> None:
         env = self.env
         if self._has_reset and env.agents:  # the common case: what PettingZoo's wrapper does, in one call
@@ -89,9 +94,13 @@ class _Iterable(AECOrderEnforcingIterable):
 class _Iterator(AECOrderEnforcingIterator):
     """PettingZoo's order-enforcing iterator, reading the wrapped environment's attributes directly."""
 
+    def __init__(self, env: OrderEnforcing, max_iter: int):
+        super().__init__(env, max_iter)
+        self._inner = env.env
+
     def __next__(self) -> str:
         wrapper = self.env
-        env = wrapper.env
+        env = self._inner
         if not env.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1

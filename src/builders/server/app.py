@@ -1,20 +1,22 @@
 """The FastAPI application: the HTTP API under ``/api``, the game sockets under ``/ws`` and the web
 client's pages.
 
-``create_app(db_url)`` builds it; ``builders serve`` runs it with uvicorn.
+``create_app(db_url)`` builds it; ``builders serve`` runs it with uvicorn. ``create_app`` reads as the
+wiring diagram of the server: each part built in order with the parts it needs passed in, then the
+listeners of the game service's changes, then the application (middleware, routers, static files).
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from builders.core.messages import msg
 from builders.core.plugins import plugins
 from builders.server import accounts as accounts_module, seats as seats_module
 from builders.server.accounts import Accounts
@@ -32,15 +34,15 @@ from builders.server.cluster import Cluster
 from builders.server import errors, routes_games, routes_pages, routes_play, routes_records
 from builders.server.games import GameService
 from builders.server.guard import Guard, Limits
-from builders.server.messages import load as load_catalogues, refusal, scope_language
+from builders.server.messages import load as load_catalogues
+from builders.server.middleware import MAX_BODY, BodyLimit
 from builders.server.migrate import prepare as prepare_database
 from builders.server.ops import install_ops
 from builders.server.schemas import ErrorModel
 from builders.server.store import Store, default_db_url
 from builders.server.workers import WorkerPool
 
-#: the largest HTTP request body accepted (bytes)
-MAX_BODY = 16 * 1024
+__all__ = ["MAX_BODY", "BodyLimit", "create_app", "default_static_dir"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorModel, "description": text} for code, text in (
@@ -51,64 +53,95 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     )
 }
 
+
 def default_static_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "web" / "static"
 
 
-class BodyLimit:
-    """Refuses request bodies larger than ``limit`` bytes with 413 (declared or streamed)."""
+@dataclass
+class Parts:
+    """The parts of a running server, in the order they are built (the order they start in is
+    :func:`lifespan`'s)."""
 
-    def __init__(self, app, limit: int = MAX_BODY):
-        self.app = app
-        self.limit = limit
+    store: Store
+    jobs: JobQueue | None
+    accounts: Accounts
+    pool: WorkerPool
+    service: GameService
+    analyses: Analyses
+    cluster: Cluster
+    clocks: Clocks
+    ratings: Ratings
+    chat: Chat
 
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    too_big = int(value) > self.limit
-                except ValueError:
-                    too_big = False
-                if too_big:
-                    return await self._refuse(scope, send)
-        seen = 0
 
-        async def limited():
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
+def listen(parts: Parts) -> None:
+    """Wire the listeners of the game service's changes, in the order they are called: the fan-out
+    to the other processes, the clocks, the ratings. (They are added once the parts exist: each part
+    is built with the service it listens to, so the service cannot be given them when it is built.
+    A part ignores what it hears before it has started.)"""
+    service, cluster, clocks = parts.service, parts.cluster, parts.clocks
+    service.on_change += [cluster.changed, clocks.changed, parts.ratings.changed]
+    service.on_event.append(cluster.event)
+    service.on_load.append(clocks.arm)
+    service.on_evict.append(clocks.disarm)
 
-        started = False
 
-        async def tracking_send(message):
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
+def lifespan(parts: Parts) -> Callable[[FastAPI], Any]:
+    """Start the parts in order (the cluster first: it says whether this process acts for the
+    machine) and stop them in the reverse order of their needs."""
 
+    @asynccontextmanager
+    async def running(app: FastAPI) -> AsyncIterator[None]:
+        await parts.cluster.start()
+        await parts.service.start()
+        await parts.clocks.start()
+        await parts.ratings.start()
+        await parts.analyses.start()
+        parts.pool.warm()  # the workers start with the server: a first bot move does not wait for one
         try:
-            await self.app(scope, limited, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._refuse(scope, send)
+            yield
+        finally:
+            await parts.clocks.stop()
+            await parts.cluster.stop()
+            await parts.analyses.stop()
+            await parts.service.stop()
+            parts.pool.close()
+            if parts.jobs is not None:
+                await parts.jobs.close()
+            parts.store.close()
 
-    async def _refuse(self, scope, send):
-        body = json.dumps(refusal(msg("the request body is too large: at most {count} bytes", count=self.limit),
-                                    scope_language(scope))).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+    return running
 
 
-class _TooLarge(Exception):
-    pass
+def include_routers(app: FastAPI, parts: Parts, limits: Limits, metrics: Any) -> None:
+    """The HTTP API's routers, each given the parts it uses."""
+    service, accounts = parts.service, parts.accounts
+    app.include_router(routes_games.router(service, accounts, parts.analyses, parts.clocks, limits))
+    app.include_router(routes_play.router(service, accounts, limits, metrics))
+    app.include_router(routes_records.router(service, accounts))
+
+    async def adopt_guest(guest: int, account: int) -> None:
+        await seats_module.adopt(service, guest, account)
+
+    async def leave_games(account: int) -> None:
+        await accounts_module.leave_games(service, account)
+
+    app.include_router(accounts_module.router(accounts, adopt_guest, leave_games))
+    app.include_router(seats_module.router(service, accounts))
+    app.include_router(chat_module.router(service, accounts, parts.chat))
+    app.include_router(ratings_module.router(parts.ratings))
+    app.include_router(analysis_module.router(service, accounts, parts.analyses))
+
+
+def mount_static(app: FastAPI, static: Path) -> None:
+    """The web client's pages and files, and those each game brings (a game packaged on its own
+    brings its web files: builders.core.plugins)."""
+    app.include_router(routes_pages.router(static))
+    for game in plugins():
+        if game.web_dir is not None:
+            app.mount(f"/static/games/{game.name}", StaticFiles(directory=game.web_folder()), name=f"web-{game.name}")
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
 
 
 def create_app(db_url: str | None = None, *, redis_url: str | None = None, limits: Limits | None = None,
@@ -133,10 +166,10 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     instead of upgrading it.
     """
     load_catalogues()  # the server's words in every language (builders.server.messages): a broken one stops here
+    limits = limits or Limits()
     store = Store(prepare_database(db_url or default_db_url(), upgrade), create=False)
     # with Redis, bot moves and analyses are jobs for `builders worker` processes (builders.server.jobs)
     jobs = JobQueue(redis_url) if redis_url else None
-    limits = limits or Limits()
     accounts = Accounts(store, redis_url=redis_url, **(login_limits or {}))
     # one pool of workers for bot moves and hints (served first) and analyses (in the background)
     pool = WorkerPool(bot_workers, bot_mode, background=settings.number("BUILDERS_ANALYSIS_WORKERS", analysis_workers),
@@ -146,81 +179,35 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
                           keep_idle=limits.idle_game_seconds, lobby_per_creator=limits.lobby_per_creator,
                           names=accounts.names, check_seat_name=accounts.check_seat_name,
                           clock_after=Clocks.advance)
-    # hints and post-game analyses (see builders.server.analysis): iterations of the analyses' search
-    # (the hints' budget too)
+    # hints and post-game analyses: the iterations of the analyses' search (the hints' budget too)
     analyses = Analyses(service, analysis_iterations=analysis_iterations, jobs=jobs, pool=pool)
     cluster = Cluster(service, store, redis_url)
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
     # (arguments, else the environment variables BUILDERS_EXPIRE_OPEN_DAYS and BUILDERS_IDLE_DAYS)
-    expire_open_days = settings.number("BUILDERS_EXPIRE_OPEN_DAYS", expire_open_days)
-    idle_days = settings.number("BUILDERS_IDLE_DAYS", idle_days)
-    clocks = Clocks(service, checkpoint=clock_checkpoint, expire_open=expire_open_days * 86400,
-                    idle=idle_days * 86400)
+    clocks = Clocks(service, checkpoint=clock_checkpoint,
+                    expire_open=settings.number("BUILDERS_EXPIRE_OPEN_DAYS", expire_open_days) * 86400,
+                    idle=settings.number("BUILDERS_IDLE_DAYS", idle_days) * 86400)
     ratings = Ratings(service, accounts)
-    static = Path(static_dir) if static_dir is not None else default_static_dir()
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI):
-        await cluster.start()
-        await service.start()
-        await clocks.start()
-        await ratings.start()
-        await analyses.start()
-        pool.warm()     # the workers start with the server: a first bot move does not wait for one
-        try:
-            yield
-        finally:
-            await clocks.stop()
-            await cluster.stop()
-            await analyses.stop()
-            await service.stop()
-            pool.close()
-            if jobs is not None:
-                await jobs.close()
-            store.close()
+    chat = Chat(service, accounts)
+    parts = Parts(store, jobs, accounts, pool, service, analyses, cluster, clocks, ratings, chat)
+    listen(parts)
 
     app = FastAPI(
         title="Builders game server",
         version="1",
         description=f"Play {' and '.join(game.title for game in plugins())} over the network. "
                     "Game sockets: /ws/games/{id} (see docs/server.md).",
-        lifespan=lifespan,
+        lifespan=lifespan(parts),
         responses=_ERRORS,
     )
-    app.state.service = service
-    app.state.store = store
-    app.state.accounts = accounts
-    app.state.clocks = clocks
-    app.state.ratings = ratings
+    # the parts the tests and the operators' tools reach
+    for name in ("service", "store", "accounts", "clocks", "ratings", "cluster", "chat", "analyses"):
+        setattr(app.state, name, getattr(parts, name))
+    app.state.workers = pool
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.state.cluster = cluster
     metrics = install_ops(app, service, store, cluster)
     app.add_middleware(Guard, limits=limits, metrics=metrics, redis_url=redis_url)
-
     errors.install(app)
-    app.include_router(routes_games.router(service, accounts, analyses, clocks, limits))
-    app.include_router(routes_play.router(service, accounts, limits, metrics))
-    app.include_router(routes_records.router(service, accounts))
-
-    async def adopt_guest(guest: int, account: int) -> None:
-        await seats_module.adopt(service, guest, account)
-
-    async def leave_games(account: int) -> None:
-        await accounts_module.leave_games(service, account)
-
-    app.include_router(accounts_module.router(accounts, adopt_guest, leave_games))
-    app.include_router(seats_module.router(service, accounts))
-    chat = Chat(service, accounts)
-    app.state.chat = chat
-    app.include_router(chat_module.router(service, accounts, chat))
-    app.include_router(ratings_module.router(ratings))
-    app.state.analyses = analyses
-    app.state.workers = pool
-    app.include_router(analysis_module.router(service, accounts, analyses))
-
-    app.include_router(routes_pages.router(static))
-    for game in plugins():  # a game packaged on its own brings its web files (builders.core.plugins)
-        if game.web_dir is not None:
-            app.mount(f"/static/games/{game.name}", StaticFiles(directory=game.web_folder()), name=f"web-{game.name}")
-    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    include_routers(app, parts, limits, metrics)
+    mount_static(app, Path(static_dir) if static_dir is not None else default_static_dir())
     return app

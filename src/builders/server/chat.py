@@ -23,6 +23,7 @@ from builders.server.accounts import Accounts, RateLimit
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.repos.chat import ChatRecord, ChatRepo
 from builders.server.privacy import visible
+from builders.server.records import Options, seats_from_json
 from builders.server.schemas import GAME_ID_PATTERN, ChatBody, ChatMessage, Created, CreateGame
 from builders.server.seats import seat_for
 
@@ -77,26 +78,25 @@ def _public(m: ChatRecord) -> dict[str, Any]:
 def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:
     """The same table again: each account in its seat, bots of the same levels, other seats open. The
     finished game then names the new one (``rematch`` in its summary)."""
+    stored = Options.from_json(live.options)
     seats: list[dict[str, Any]] = []
-    for s in live.seats:
-        account = s.get("account")
-        if account == creator:
+    for s in seats_from_json(live.seats):
+        if s.account == creator:
             seats.append({"type": "human"})
-        elif account is not None:
-            seats.append({"type": "human", "user": f"#id{account}"})
-        elif s["type"] == "bot" and s.get("token_sha") is None:
-            seats.append({"type": "bot", "level": s["level"]})
+        elif s.account is not None:
+            seats.append({"type": "human", "user": f"#id{s.account}"})
+        elif s.bot and s.token_sha is None:
+            seats.append({"type": "bot", "level": s.level})
         else:  # (a private game's seat for someone else is an invitation: it has no open seats)
-            seats.append({"type": "human", "invite": True} if live.options.get("private")
-                         else {"type": "human", "open": True})
-    req = CreateGame(game=live.game, seats=seats, name=live.name, private=bool(live.options.get("private")),
-                     colours=live.options.get("colours"))
+            seats.append({"type": "human", "invite": True} if stored.private else {"type": "human", "open": True})
+    req = CreateGame(game=live.game, seats=seats, name=live.name, private=stored.private, colours=stored.colours)
 
     def by_id(ref: str) -> int | None:  # the seats name accounts by id here, never by a typed name
         return int(ref[3:]) if ref.startswith("#id") else None
 
     created = service.create(req, creator, by_id)
-    options = {**live.options, "rematch": created["id"]}
+    stored.rematch = created["id"]
+    options = stored.to_json()
     with _saving():
         service.store.update(live.id, {"options": options})
     live.options = options

@@ -113,9 +113,6 @@ class Clocks:
     # -- life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
         """Go on with the clocks of the loaded games from their checkpoints (downtime not charged)."""
-        self.service.on_change.append(self.changed)
-        self.service.on_load.append(self._arm)
-        self.service.on_evict.append(self._disarm)
         self.started = True
         now = time.time()
         alive = await asyncio.to_thread(self._last_checkpoint)
@@ -260,7 +257,7 @@ class Clocks:
         seat's timer. A change made through the game service carries its clock already; one that
         did not (a new game) moves the clock on here and stores it under the version check."""
         clock = live.options.get("clock")
-        if not clock:
+        if not clock or not self.started:  # (start() goes over the games loaded before it)
             return
         moved = self.advance(live, live.state, live.seats)
         if moved is not None:
@@ -270,7 +267,7 @@ class Clocks:
             except ApiError:
                 log.warning("the clock of game %s could not be saved", live.id)
             live.changed()
-        self._arm(live)
+        self.arm(live)
 
     def _save(self, live: Live) -> None:
         """Store the clock of ``live`` if the stored game is still at the version of this copy (a
@@ -290,13 +287,13 @@ class Clocks:
         """Store ``now`` as the time of the last checkpoint."""
         self.leases.mark(ALIVE, "checkpoint", now)
 
-    def _disarm(self, live: Live) -> None:
+    def disarm(self, live: Live) -> None:
         """``live`` is forgotten: its timer stops (the deadline query loads it again when it is due)."""
         timer = self.timers.pop(live.id, None)
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    def _arm(self, live: Live) -> None:
+    def arm(self, live: Live) -> None:
         """(Re)start the timer of the running seat of ``live``."""
         clock = _running(live)
         old = self.timers.pop(live.id, None)
@@ -314,7 +311,7 @@ class Clocks:
         if clock is None or clock.running != seat or not self.service.acting:
             return
         if clock.left_at(seat) > 0.05:
-            self._arm(live)  # the clock was given time meanwhile (a restart): wait again
+            self.arm(live)  # the clock was given time meanwhile (a restart): wait again
             return
         clock.flagged.append(seat)
         _keep(live, clock)

@@ -163,8 +163,6 @@ class Cluster:
             self.redis = aioredis.Redis.from_url(self.redis_url, socket_connect_timeout=2, socket_timeout=5)
             await self.redis.ping()  # fail at start, not later, when Redis is not there
             self.outbox = asyncio.Queue()
-            self.service.on_change.append(self._changed)
-            self.service.on_event.append(self._event)
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             await pubsub.subscribe(CHANNEL)
             self.redis_up = True
@@ -287,7 +285,10 @@ class Cluster:
         seats = tuple(sorted({c.seat for c in live.clients if c.seat is not None}))
         return seats, sum(1 for c in live.clients if c.seat is None)
 
-    def _changed(self, live: Any) -> None:
+    def changed(self, live: Any) -> None:
+        """Publish a change of ``live`` to the other processes (with Redis, once started)."""
+        if self.outbox is None:
+            return
         here = self._here(live)
         key = (live.version, here)
         if self.sent.get(live.id) == key:
@@ -296,7 +297,6 @@ class Cluster:
         self.sent[live.id] = key
         if live.id == self.muted and (known is None or known[1] == here):
             return  # the other processes made this change: they know it
-        assert self.outbox is not None
         message: dict[str, Any] = {"o": self.origin, "g": live.id, "v": live.version, "s": here[0], "w": here[1],
                                    "n": len(live.steps)}
         if live.steps:
@@ -309,8 +309,10 @@ class Cluster:
             message["c"] = clock
         self.outbox.put_nowait(json.dumps(message))
 
-    def _event(self, live: Any, text: str, audience: str) -> None:
-        assert self.outbox is not None
+    def event(self, live: Any, text: str, audience: str) -> None:
+        """Publish a message told to the clients of ``live`` (chat, ...) to the other processes."""
+        if self.outbox is None:
+            return
         self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "t": text, "a": audience}))
 
     async def _publish(self) -> None:

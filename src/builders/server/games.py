@@ -40,6 +40,7 @@ from builders.server.live import (  # (the names other modules import from here)
 )
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
 from builders.server.messages import engine_message
+from builders.server.records import Options, Seat
 from builders.server.schemas import CreateGame, SetupSpec
 from builders.server.playing import ClockAfter, Playing
 from builders.server.presence import Audience, Broadcast
@@ -56,6 +57,10 @@ KEEP_FINISHED = 200
 KEEP_IDLE = 600.0
 SWEEP_EVERY = 60.0
 
+
+#: the keys a new seat is stored with (a person's, a bot's)
+HUMAN_SEAT_KEYS = ("seat", "type", "level", "name", "open", "claimed", "resigned", "token_sha", "account", "invite_sha")
+BOT_SEAT_KEYS = HUMAN_SEAT_KEYS[:8]
 
 # the colours a seat may be given (web client: PALETTE in static/api.js, in the same order)
 COLOURS = ("red", "blue", "white", "black", "yellow", "purple", "pink", "teal")
@@ -386,39 +391,37 @@ class GameService:
         seats, created = [], []
         for i, spec in enumerate(req.seats):
             if spec.type == "human":
-                seat = {"seat": i, "type": "human", "level": None, "name": spec.name, "open": spec.open,
-                        "claimed": True, "resigned": False, "token_sha": None, "account": None,
-                        "invite_sha": None}
+                seat = Seat(seat=i, type="human", name=spec.name, open=spec.open, stored=HUMAN_SEAT_KEYS)
                 item: dict[str, Any] = {"seat": i, "type": "human", "name": spec.name, "open": spec.open}
                 if spec.open:
-                    seat["claimed"] = False
+                    seat.claimed = False
                 elif spec.invite:
                     code = secrets.token_urlsafe(18)
-                    seat.update(claimed=False, invite_sha=token_hash(code))
+                    seat.claimed, seat.invite_sha = False, token_hash(code)
                     item["invite"] = f"/play/{game_id}#invite={code}"
                 elif spec.user is not None:
-                    seat["account"] = users[i]
+                    seat.account = users[i]
                     item["user"] = spec.user
                 elif creator is not None:
-                    seat["account"] = creator
+                    seat.account = creator
                 else:
                     token = secrets.token_urlsafe(24)
-                    seat["token_sha"] = token_hash(token)
+                    seat.token_sha = token_hash(token)
                     item["token"] = token
                     item["link"] = self.link(game_id, i, token)
-                seats.append(seat)
             else:
-                seats.append({"seat": i, "type": "bot", "level": spec.level, "name": None, "open": False,
-                              "claimed": True, "resigned": False, "token_sha": None})
+                seat = Seat(seat=i, type="bot", level=spec.level, stored=BOT_SEAT_KEYS)
                 item = {"seat": i, "type": "bot", "level": spec.level}
+            seats.append(seat.to_json())
             created.append(item)
         now = time.time()
-        options = {"creator": creator, "private": req.private, "seeded": seeded,
-                   "format": state.record_format, **(extra or {})}
+        record_options = Options.from_json({"creator": creator, "private": req.private, "seeded": seeded,
+                                            "format": state.record_format, **(extra or {})})
         if req.resign_bot != "easy" and len(req.seats) > 2:
-            options["resign_bot"] = req.resign_bot
+            record_options.resign_bot = req.resign_bot
         if req.colours is not None:
-            options["colours"] = list(req.colours)
+            record_options.colours = list(req.colours)
+        options = record_options.to_json()
         live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
                     version=0, state=state, steps=[], log=[], options=options)
         row = {"id": game_id, "game": req.game, "name": req.name, "created": now, "setup": setup, "seats": seats,
@@ -504,12 +507,12 @@ class GameService:
         return found
 
     def _take(self, live: Live, seat: int, name: str | None, account: int | None) -> dict[str, Any]:
-        s = live.seats[seat]
+        s = Seat.from_json(live.seats[seat])
         token = None if account is not None else secrets.token_urlsafe(24)
+        s.claimed, s.token_sha, s.account, s.name = True, token_hash(token) if token else None, account, name or s.name
+        s.used_invite_sha, s.invite_sha = s.invite_sha or s.used_invite_sha, None  # (seats.py: "used")
         seats = [dict(x) for x in live.seats]
-        seats[seat].update(claimed=True, token_sha=token_hash(token) if token else None, account=account,
-                           invite_sha=None, name=name or s.get("name"),
-                           used_invite_sha=s.get("invite_sha") or s.get("used_invite_sha"))  # (seats.py: "used")
+        seats[seat] = s.to_json()
         with _saving():
             self._save_seats(live, seats)
         live.seats = seats

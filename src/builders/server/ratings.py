@@ -21,6 +21,7 @@ from builders.server.accounts import Accounts
 from builders.server.games import ApiError, GameService, Live, final_result
 from builders.server.repos.ratings import HistoryPoint, Rating, RatingChange, RatingRepo
 from builders.server.privacy import account_of
+from builders.server.records import Options, seats_from_json
 from builders.server.schemas import CreateGame, Leader, Profile
 
 #: ratings are shown on the familiar scale: openskill's mu times SCALE, so a new player (mu 25) has 1500
@@ -98,7 +99,6 @@ class Ratings:
         self.model = PlackettLuce()
 
     async def start(self) -> None:
-        self.service.on_change.append(self.changed)
         # rated games that ended while no process rated them (a crash between the two)
         for live in list(self.service.live.values()):
             self.changed(live)
@@ -110,28 +110,30 @@ class Ratings:
     def rate(self, live: Live) -> bool:
         """Updates the ratings of a finished rated game's players, all at once (False: done already)."""
         result = final_result(live.presenter, live.state, live.options)
-        clock = live.options.get("clock") or {}
-        ranks = ranks_of(result, [*(clock.get("flagged") or []), *(live.options.get("resigned") or [])])
+        stored = Options.from_json(live.options)
+        ranks = ranks_of(result, [*(stored.clock.flagged if stored.clock else []), *stored.resigned])
         totals = {p["seat"]: p["total"] for p in result["players"]}
-        seats = [s for s in live.seats if s.get("account") is not None]
+        seats = [s for s in seats_from_json(live.seats) if s.account is not None]
         if len(seats) != len(live.seats):
             return False
         now = time.time()
         changes: list[dict[str, Any]] = []
+        # (the changes are filled in by compute() before the options are stored)
         options = {**live.options, "rated_done": True, "rating_changes": changes}
 
         def compute(current: list[Rating | None]) -> list[RatingChange]:
             teams = [[self.model.rating(mu=r.mu, sigma=r.sigma) if r else self.model.rating()] for r in current]
-            new = self.model.rate(teams, ranks=[ranks[s["seat"]] for s in seats])
+            new = self.model.rate(teams, ranks=[ranks[s.seat] for s in seats])
             out = []
             for s, before, team in zip(seats, current, new):
                 mu, sigma = team[0].mu, team[0].sigma
-                changes.append({"seat": s["seat"], "rating": shown(mu), "provisional": provisional(sigma),
+                changes.append({"seat": s.seat, "rating": shown(mu), "provisional": provisional(sigma),
                                 "change": shown(mu) - shown(before.mu if before else self.model.mu)})
-                out.append(RatingChange(s["account"], s["seat"], ranks[s["seat"]], totals[s["seat"]], mu, sigma))
+                out.append(RatingChange(s.account, s.seat, ranks[s.seat], totals[s.seat], mu, sigma))
             return out
 
-        if not self.rows.rate(live.id, live.game, [s["account"] for s in seats], compute, options, now):
+        accounts = [s.account for s in seats if s.account is not None]
+        if not self.rows.rate(live.id, live.game, accounts, compute, options, now):
             # rated already (by another process)
             live.options = {**live.options, "rated_done": True}
             return False

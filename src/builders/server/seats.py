@@ -18,6 +18,7 @@ from builders.server.games import ApiError, GameService, Live, _saving, token_ha
 from builders.server.repos.games import GameRepo
 from builders.server.privacy import check_visible, visible
 from builders.server.ratings import check_claim
+from builders.server.records import Seat
 from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats, Waiting
 
 
@@ -76,10 +77,12 @@ async def adopt(service: GameService, guest: int, account: int) -> list[str]:
         async with live.lock:
             if not any(s.get("account") == guest for s in live.seats):
                 continue
-            seats = [dict(s) for s in live.seats]
-            for s in seats:
-                if s.get("account") == guest:
-                    s["account"] = account
+            seats = []
+            for stored in live.seats:
+                seat = Seat.from_json(stored)
+                if seat.account == guest:
+                    seat.account = account
+                seats.append(seat.to_json())
             with _saving():
                 service._save_seats(live, seats)
             live.seats = seats
