@@ -7,6 +7,7 @@ import time
 
 import httpx
 import orjson
+import pytest
 
 from builders.server.clocks import initial
 from builders.server.records import Clock, Options, Seat
@@ -100,8 +101,10 @@ def test_options_are_written_back_in_their_shape_with_the_clock_as_a_record():
     assert Options.from_json(None).to_json() == {}
 
 
-def test_a_game_row_with_seats_and_options_in_older_shapes_loads_is_joined_and_played(tmp_path):
-    app = make_app(tmp_path)
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_game_row_with_seats_and_options_in_older_shapes_loads_is_joined_and_played(tmp_path, request, database):
+    url = request.getfixturevalue("pg_url") if database == "postgresql" else None
+    app = make_app(tmp_path, url)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=20) as api:
         made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
                                                                          {"type": "human", "open": True},
@@ -119,7 +122,7 @@ def test_a_game_row_with_seats_and_options_in_older_shapes_loads_is_joined_and_p
     store.update(gid, {"seats": old_seats, "options": old_options})
     store.close()
 
-    again = make_app(tmp_path)
+    again = make_app(tmp_path, url)
     with ThreadServer(again) as server, httpx.Client(base_url=server.url, timeout=20) as api:
         shown = api.get(f"/api/games/{gid}").json()
         assert shown["status"] == "open" and [s["type"] for s in shown["seats"]] == ["human", "human", "bot"]
