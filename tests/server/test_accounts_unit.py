@@ -231,3 +231,91 @@ def test_ending_a_credential_closes_its_sockets_from_any_thread():
         assert sockets.task.done()
 
     asyncio.run(scenario())
+
+
+def test_a_deleted_account_is_shown_as_deleted_at_once_and_signs_its_chat_so(store):
+    from sqlalchemy import insert, select
+
+    from builders.server.models import ChatRow, GameRow
+
+    accounts = Accounts(store)
+    ada = Account(named(accounts.rows, "Ada"), "Ada")
+    with store.engine.begin() as conn:
+        conn.execute(insert(GameRow).values(id="g1", game="kingdom_builder", created=1.0, setup={}, seats=[],
+                                            status="playing"))
+        conn.execute(insert(ChatRow).values(game_id="g1", channel="players", account_id=ada.id, author="Ada",
+                                            seat=0, text="hello", at=1.0))
+    assert accounts.names({ada.id}) == {ada.id: "Ada"}
+    accounts.delete_account(ada)
+    assert accounts.names({ada.id}) == {ada.id: "deleted player"}  # not the remembered name
+    with store.engine.connect() as conn:
+        assert conn.execute(select(ChatRow.author)).scalars().all() == ["deleted player"]
+
+
+def test_at_most_as_many_passwords_are_hashed_at_once_as_there_are_cores_and_at_least_two(store):
+    import os
+    import time
+
+    accounts = Accounts(store)
+
+    class Counting:
+        """Hashes as slowly as Argon2 and counts how many run at once."""
+
+        def __init__(self):
+            self.now = self.most = 0
+            self.lock = threading.Lock()
+
+        def hash(self, password):
+            with self.lock:
+                self.now += 1
+                self.most = max(self.most, self.now)
+            time.sleep(0.5)
+            with self.lock:
+                self.now -= 1
+            return "digest:" + password
+
+    counting = Counting()
+    accounts._hasher = counting
+    bound = max(2, os.cpu_count() or 2)
+    threads = [threading.Thread(target=accounts.hash, args=(f"password {i}",)) for i in range(bound + 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert counting.most == bound
+
+
+def test_a_name_taken_by_another_request_meanwhile_is_refused_in_words(store):
+    accounts = Accounts(store)
+
+    class Meanwhile:
+        """Another request names its account "ada" while this one hashes its password."""
+
+        def hash(self, password):
+            accounts.rows.name(None, {"username": "aDa", "username_key": "ada", "username_skeleton": "other"},
+                               "digest", 1.0)
+            return "digest:" + password
+
+    accounts._hasher = Meanwhile()
+    with pytest.raises(ApiError) as e:
+        accounts.sign_up("Ada", "correct horse", None)
+    assert (e.value.status, e.value.detail) == (409, "the username 'Ada' is taken")
+
+
+def test_digests_take_any_text_and_a_forwarded_https_makes_a_secure_request():
+    import hashlib
+
+    from starlette.requests import Request
+
+    from builders.server.accounts import secure_request
+
+    assert sha("a\ud800") == hashlib.sha256(b"a\xed\xa0\x80").hexdigest()
+
+    def request(scheme, headers):
+        return Request({"type": "http", "scheme": scheme, "method": "GET", "path": "/", "query_string": b"",
+                        "server": ("example.org", 80), "headers": headers})
+
+    assert secure_request(request("https", [])) is True
+    assert secure_request(request("http", [(b"x-forwarded-proto", b"HTTPS")])) is True
+    assert secure_request(request("http", [(b"x-forwarded-proto", b"http")])) is False
+    assert secure_request(request("http", [])) is False
