@@ -319,3 +319,27 @@ def test_digests_take_any_text_and_a_forwarded_https_makes_a_secure_request():
     assert secure_request(request("http", [(b"x-forwarded-proto", b"HTTPS")])) is True
     assert secure_request(request("http", [(b"x-forwarded-proto", b"http")])) is False
     assert secure_request(request("http", [])) is False
+
+
+def test_deleting_an_account_in_one_process_resigns_its_seats_and_ends_its_sessions(tmp_path):
+    import httpx
+
+    from tests.server.conftest import make_app
+    from tests.server.helpers import ThreadServer
+
+    with ThreadServer(make_app(tmp_path)) as server:
+        with httpx.Client(base_url=server.url, timeout=30) as ada:
+            made = ada.post("/api/accounts", json={"username": "Ada_del", "password": "correct horse"})
+            assert made.status_code == 201, made.text
+            csrf = {"X-CSRF-Token": made.json()["csrf"]}
+            game = ada.post("/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human"}]},
+                            headers=csrf)
+            assert game.status_code == 201, game.text
+            gid = game.json()["id"]
+            gone = ada.request("DELETE", "/api/account", json={"password": "correct horse"}, headers=csrf)
+            assert gone.status_code == 204, gone.text
+            seats = httpx.get(f"{server.url}/api/games/{gid}", timeout=10).json()["seats"]
+            # the first seat resigned ends a game of two: the second need not resign
+            assert [(s["resigned"], s["name"]) for s in seats] == [(True, "deleted player"),
+                                                                   (False, "deleted player")]
+            assert ada.get("/api/session").json()["account"] is None
