@@ -25,6 +25,7 @@ from builders.server.live import (
 )
 from builders.server.messages import engine_message
 from builders.server.presence import Broadcast
+from builders.server.records import Options, Seat
 from builders.server.store import Busy, Stale, Store, StoredStep
 
 log = logging.getLogger("builders.server")
@@ -268,20 +269,20 @@ class Playing:
     async def take_back(self, live: Live, seat: int) -> None:
         """The player of ``seat``, handed over to a bot, plays it again (an unrated game only)."""
         async with live.lock:
-            info = live.seats[seat]
+            info, stored = Seat.from_json(live.seats[seat]), Options.from_json(live.options)
             if live.over:
                 raise ApiError(409, msg("the game is over"))
-            if info["type"] != "bot" or info.get("resigned") or (info.get("token_sha") is None
-                                                                 and info.get("account") is None):
+            if not info.bot or info.resigned or (info.token_sha is None and info.account is None):
                 raise ApiError(409, msg("seat {seat} was not handed over to a bot: there is nothing to take back", seat=seat))
-            if live.options.get("rated"):
+            if stored.rated:
                 raise ApiError(409, msg("in a rated game a seat handed over to a bot stays with it"))
-            if seat in ((live.options.get("clock") or {}).get("flagged") or []):
+            if stored.clock is not None and seat in stored.clock.flagged:
                 raise ApiError(409, msg("seat {seat}'s time ran out: it stays with the bot", seat=seat))
+            info.type, info.level = "human", None
             seats = [dict(x) for x in live.seats]
-            seats[seat].update(type="human", level=None)
+            seats[seat] = info.to_json()
             options = with_event(live.options, "took_back", seat, None, live)
-            if live.options.get("bots_only"):
+            if stored.bots_only:
                 options["bots_only"] = False
             with _saving():
                 self.save_seats(live, seats, options)
