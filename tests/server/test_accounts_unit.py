@@ -258,25 +258,29 @@ def test_at_most_as_many_passwords_are_hashed_at_once_as_there_are_cores_and_at_
 
     accounts = Accounts(store)
 
+    bound = max(2, os.cpu_count() or 2)
+
     class Counting:
-        """Hashes as slowly as Argon2 and counts how many run at once."""
+        """Hashes slowly and counts how many hashes run at once: each waits (up to 5 s) for the bound
+        to be reached, then a little longer, so that one more would be seen if it were let in."""
 
         def __init__(self):
             self.now = self.most = 0
-            self.lock = threading.Lock()
+            self.turn = threading.Condition()
 
         def hash(self, password):
-            with self.lock:
+            with self.turn:
                 self.now += 1
                 self.most = max(self.most, self.now)
-            time.sleep(0.5)
-            with self.lock:
+                self.turn.notify_all()
+                self.turn.wait_for(lambda: self.now >= bound, timeout=5)
+            time.sleep(0.3)
+            with self.turn:
                 self.now -= 1
             return "digest:" + password
 
     counting = Counting()
     accounts._hasher = counting
-    bound = max(2, os.cpu_count() or 2)
     threads = [threading.Thread(target=accounts.hash, args=(f"password {i}",)) for i in range(bound + 2)]
     for thread in threads:
         thread.start()
