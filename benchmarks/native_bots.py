@@ -1,11 +1,15 @@
-"""The bots' work per turn on either core: positions the hard bot (each game's turn planner) values
-in one turn, and the search's (MCTS) simulations in one turn, handed a Python state and the same
-position as a native state; medians of several runs, CPU time of one process.
+"""The bots' work per turn on either core: positions the hard bot (each game's turn planner) values in
+one turn, and the search's (MCTS) simulations in one turn, handed a Python state and the same position
+as a native state; medians of several runs, CPU time of one process.
 
-    .venv/bin/python benchmarks/native_bots.py [--turn 2.0] [--runs 5] [--rollout 0]
+    .venv/bin/python benchmarks/native_bots.py [--turn 2.0] [--runs 5] [--rollout 0] [--game kingdom]
 
 Each run takes the first decision of a new 2-player game (``random_setup(2, run)``) and gives each
-bot ``--turn`` CPU seconds (``clock=cpu``), first on the Python state, then on the native one.
+bot ``--turn`` CPU seconds (``clock=cpu``), first on the Python state, then on the native one. The hard
+bot is measured twice: as it plays (its games played out stop at the level's 64 rounds, which a
+planner searching inside the core reaches before its time is spent) and with that cap lifted
+(``rollouts`` of a million: it works until the turn's time is spent). Each ratio is the median of the
+runs' native / Python ratios.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from builders.ai.factory import make_planner
 from builders.ai.mcts import MCTSAgent
 from builders.core.games import get_game, on_python
 
+#: the games played out by the hard bot with the level's cap lifted
+UNCAPPED = 10**6
+
 
 def _native(game: str, state):
     if game == "kingdom":
@@ -26,19 +33,31 @@ def _native(game: str, state):
     return from_python(state)
 
 
-def measure(game: str, turn: float, runs: int, rollout: int) -> dict[str, list[float]]:
-    """Per bot and core: the work done in each run's turn (positions valued, or simulations)."""
-    out: dict[str, list[float]] = {}
+def measure(game: str, turn: float, runs: int, rollout: int) -> dict[str, dict[str, list[float]]]:
+    """Per measure, per core: the work done in each run's turn (positions valued, or simulations)."""
+    out: dict[str, dict[str, list[float]]] = {}
+
+    def note(name: str, core: str, value: float) -> None:
+        out.setdefault(name, {}).setdefault(core, []).append(value)
+
     g = get_game(game)
     for run in range(runs):
         py = on_python(g.new_state(g.random_setup(2, run)))
         for core, state in (("python", py), ("native", _native(game, py))):
             planner = make_planner(run, "hard", turn, game, clock="cpu")
             planner.act(state)
-            out.setdefault(f"hard bot, positions valued in a turn, {core}", []).append(planner.last_stats["evaluations"])
+            stats = planner.last_stats
+            note("hard bot: positions valued in a turn", core, stats["evaluations"])
+            note("hard bot: CPU seconds it used", core, stats["seconds"])
+            if game == "kingdom":
+                planner = make_planner(run, "hard", turn, game, clock="cpu", rollouts=UNCAPPED)
+                planner.act(state)
+                stats = planner.last_stats
+                note("hard bot, games played out not capped: positions valued", core, stats["evaluations"])
+                note("  positions valued a CPU second", core, stats["evaluations"] / stats["seconds"])
             search = MCTSAgent(run, time_limit=None, turn_time=turn, clock="cpu", rollout=rollout)
             search.act(state)
-            out.setdefault(f"search, simulations in a turn, {core}", []).append(search.last_stats["iterations"])
+            note("search: simulations in a turn", core, search.last_stats["iterations"])
     return out
 
 
@@ -47,12 +66,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--turn", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rollout", type=int, default=0, help="the search's random playout actions after a new node")
+    parser.add_argument("--game", choices=("kingdom", "middle-ages"), action="append",
+                        help="the games measured (default both)")
     args = parser.parse_args(argv)
-    for game in ("kingdom", "middle-ages"):
+    for game in args.game or ("kingdom", "middle-ages"):
         found = measure(game, args.turn, args.runs, args.rollout)
         print(f"{game}: {args.turn:g} CPU s a turn, medians of {args.runs} runs (range)")
-        for name, values in found.items():
-            print(f"  {name:48} {statistics.median(values):>9,.0f}  ({min(values):,.0f}-{max(values):,.0f})")
+        print(f"  {'':58} {'Python state':>22} {'native state':>22} {'ratio':>6}")
+        for name, cores in found.items():
+            py, nat = cores["python"], cores["native"]
+            cells = [f"{statistics.median(v):>9,.2f}" if max(v) < 100 else f"{statistics.median(v):>9,.0f}"
+                     for v in (py, nat)]
+            spans = [f"({min(v):,.0f}-{max(v):,.0f})" if max(v) >= 100 else f"({min(v):.2f}-{max(v):.2f})"
+                     for v in (py, nat)]
+            ratio = statistics.median(b / a for a, b in zip(py, nat) if a)
+            print(f"  {name:58} {cells[0]} {spans[0]:>12} {cells[1]} {spans[1]:>12} {ratio:>5.1f}x")
 
 
 if __name__ == "__main__":

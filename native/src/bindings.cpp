@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kb.hpp"
+#include "kb_eval.hpp"
 #include "ma.hpp"
 #include "obs.hpp"
 
@@ -363,6 +364,107 @@ void bind_rl(nb::class_<KB>& kbstate, nb::class_<MA>& mastate) {
         .def_prop_ro("turn", [](const MA& s) { return s.st.turn; });
 }
 
+// -- the bots inside the core: Kingdom Builder's evaluation and turn planner (kb_eval.hpp) --------
+
+// a new native state of the Python class of `like`, with `st` as its position and the meta and
+// pending forced draws of `from`
+nb::object kb_like(nb::handle like, const KB& from, const kb::State& st) {
+    nb::object out = nb::inst_alloc(like.type());
+    KB* p = nb::inst_ptr<KB>(out);
+    new (p) KB();
+    p->st = st;
+    p->meta = from.meta;
+    p->forced = nb::steal(PySequence_List(from.forced.ptr()));
+    if (!p->forced.is_valid()) throw nb::python_error();
+    nb::inst_mark_ready(out);
+    return out;
+}
+
+void bind_kb_bots(nb::module_& m, nb::class_<KB>& kbstate) {
+    nb::class_<kb::PyRandom>(m, "PyRandom")
+        .def(nb::init<>())
+        .def("seed", &kb::PyRandom::seed, "n"_a)
+        .def("random", &kb::PyRandom::random)
+        .def("getrandbits", [](kb::PyRandom& r, int k) {
+            if (k < 1 || k > 64) throw nb::value_error("getrandbits: from 1 to 64 bits");
+            return r.getrandbits(k);
+        }, "k"_a)
+        .def("getstate", [](const kb::PyRandom& r) {
+            // as random.Random.getstate()[1]: the 624 words and the index
+            std::vector<int64_t> out(r.mt, r.mt + 624);
+            out.push_back(r.index);
+            return out;
+        })
+        .def("setstate", [](kb::PyRandom& r, const std::vector<int64_t>& state) {
+            if (state.size() != 625) throw nb::value_error("setstate: 624 words and an index");
+            for (int i = 0; i < 624; i++)
+                if (state[i] < 0 || state[i] > 0xffffffffLL) throw nb::value_error("setstate: a word out of range");
+            if (state[624] < 0 || state[624] > 624) throw nb::value_error("setstate: the index out of range");
+            for (int i = 0; i < 624; i++) r.mt[i] = (uint32_t)state[i];
+            r.index = (int)state[624];
+        }, "state"_a);
+    kbstate
+        .def("eval_values", [](const KB& s, bool turn_over) {
+            // builders.ai.eval_kingdom.values (turn_over: whether one was given)
+            double v[4];
+            kb::EvalContext(s.st).values(s.st, turn_over, v);
+            return std::vector<double>(v, v + s.st.num_players);
+        }, "turn_over"_a)
+        .def("eval_moves", [](const KB& s, const std::vector<int32_t>& acts) {
+            // builders.ai.eval_kingdom.move_values
+            for (int32_t a : acts)
+                if (a < 0) throw nb::value_error("eval_moves: an action is not negative");
+            std::vector<double> out(acts.size());
+            kb::EvalContext(s.st).move_values(s.st, acts.data(), (int)acts.size(), out.data());
+            return out;
+        }, "actions"_a)
+        .def("preview", [](nb::handle self, int seat, int terrain) {
+            // KingdomState.preview_turn: seat starts a turn holding terrain card `terrain`
+            const KB& s = nb::cast<const KB&>(self);
+            check_seat(seat, s.st.num_players);
+            if (terrain < 0 || terrain > 4) throw nb::value_error("a terrain card is a code from 0 to 4");
+            kb::State st = s.st;
+            st.to_move = seat;
+            st.hand[seat] = terrain;
+            st.built = 0;
+            st.used[seat] = 0;
+            st.newt[seat] = 0;
+            return kb_like(self, s, st);
+        }, "seat"_a, "terrain"_a)
+        .def("plan_turn", [](nb::handle self, int seat, int width, bool keep, kb::PyRandom& rnd,
+                             std::optional<double> deadline, nb::object now) {
+            // TurnPlanner._plans: (positions valued, [(lead, state before end, actions)] best first
+            // with keep, else the best lead); now(positions valued so far) is the planner's clock,
+            // asked after each step when a deadline is given
+            const KB& s = nb::cast<const KB&>(self);
+            check_seat(seat, s.st.num_players);
+            if (width < 1) throw nb::value_error("plan_turn: a beam of at least 1");
+            std::function<bool(int64_t)> late = [&](int64_t evals) { return nb::cast<double>(now(evals)) > *deadline; };
+            kb::PlanSearch search;
+            search.run(kb::EvalContext(s.st), s.st, seat, width, keep, rnd, deadline ? &late : nullptr);
+            if (!keep) return nb::make_tuple(search.evals, search.best);
+            nb::list found;
+            for (const kb::Plan& plan : search.plans)
+                found.append(nb::make_tuple(plan.value, kb_like(self, s, *plan.state), to_list(plan.actions)));
+            return nb::make_tuple(search.evals, found);
+        }, "seat"_a, "width"_a, "keep"_a, "rnd"_a, "deadline"_a.none(), "now"_a.none())
+        .def("plan_rollout", [](const KB& s, int seat, uint64_t sample, int width) {
+            // TurnPlanner._rollout from this plan's position before its end: (seat's final lead,
+            // positions valued)
+            check_seat(seat, s.st.num_players);
+            if (width < 1) throw nb::value_error("plan_rollout: a beam of at least 1");
+            if (!s.st.over && !s.st.is_legal(kb::END)) throw nb::value_error("plan_rollout: the turn is not complete");
+            int64_t evals = 0;
+            double lead;
+            kb::State end = s.st;  // the position is copied while the interpreter is held
+            {
+                nb::gil_scoped_release release;
+                lead = kb::play_out(kb::EvalContext(end), end, seat, sample, width, evals);
+            }
+            return std::make_tuple(lead, evals);
+        }, "seat"_a, "sample"_a, "width"_a);
+}
+
 }  // namespace
 
 NB_MODULE(builders_native, m) {
@@ -547,7 +649,7 @@ NB_MODULE(builders_native, m) {
         .def("masks", [](const Batch& b, U8Masks out) {
             if (out.shape(0) != b.games.size()) throw nb::value_error("masks: one row per game");
             for (size_t i = 0; i < b.games.size(); i++) b.mask(i, out.data() + i * NUM_ACTIONS);
-        })
+        }, "out"_a.noconvert())
         .def("step", [](Batch& b, I64Vec actions, U8Masks masks, F32Mat rewards, U8Vec dones, I32Vec to_move) {
             // play one index in every game (each must be allowed by masks, the masks of the last call),
             // then write the new masks, the returns of the games that ended (which start again with the
@@ -569,7 +671,7 @@ NB_MODULE(builders_native, m) {
                 b.mask(i, masks.data() + i * NUM_ACTIONS);
                 to_move.data()[i] = b.games[i].to_move;
             }
-        })
+        }, "actions"_a.noconvert(), "masks"_a.noconvert(), "rewards"_a.noconvert(), "dones"_a.noconvert(), "to_move"_a.noconvert())
         .def("sample", [](Batch& b, U8Masks masks, I64Vec out) {
             // a uniform random allowed index of every game (the generator of pick_seed)
             for (size_t i = 0; i < b.games.size(); i++) {
@@ -581,7 +683,7 @@ NB_MODULE(builders_native, m) {
                 for (int k = 0; k < NUM_ACTIONS; k++)
                     if (m[k] && pickn-- == 0) { out.data()[i] = k; break; }
             }
-        })
+        }, "masks"_a.noconvert(), "out"_a.noconvert())
         .def("run_random", [](Batch& b, int64_t steps) {
             // steps of uniform random allowed indices in every game, inside the core; games ended
             nb::gil_scoped_release release;
@@ -630,7 +732,7 @@ NB_MODULE(builders_native, m) {
                 int p0 = b.prefix[2 * i], p1 = b.prefix[2 * i + 1];
                 if (p0 >= 0 && p1 >= 0) out[(18 + b.players) * 400 + p1] = 1;
             }
-        });
+        }, "planes"_a.noconvert());
 
     // -- The Builders: Middle Ages ----------------------------------------------------------------
     m.def("ma_tables", &ma::set_tables, "cost"_a, "prod"_a, "req"_a, "reward"_a, "vp"_a, "machines"_a);
@@ -802,6 +904,7 @@ NB_MODULE(builders_native, m) {
         });
     bind_common(mastate);
     bind_rl(kbstate, mastate);
+    bind_kb_bots(m, kbstate);
 
     nb::class_<MABatch>(m, "MABatch")
         .def("__init__", [](MABatch* self, std::vector<MA*> starts, const std::vector<int>& codes, uint64_t pick_seed,
@@ -829,7 +932,7 @@ NB_MODULE(builders_native, m) {
         .def("masks", [](const MABatch& b, U8Mat out) {
             if (out.shape(0) != b.games.size() || out.shape(1) != b.code_of.size()) throw nb::value_error("masks: (games, actions)");
             for (size_t i = 0; i < b.games.size(); i++) b.mask(i, out.data() + i * b.code_of.size());
-        })
+        }, "out"_a.noconvert())
         .def("step", [](MABatch& b, I64Vec actions, U8Mat masks, F32Mat rewards, U8Vec dones, I32Vec to_move) {
             // play one index in every game (each allowed by its mask); the new masks, the returns of
             // the games that ended (which start again) and the seats to move
@@ -853,12 +956,12 @@ NB_MODULE(builders_native, m) {
                 b.mask(i, masks.data() + i * na);
                 to_move.data()[i] = b.games[i].cur;
             }
-        })
+        }, "actions"_a.noconvert(), "masks"_a.noconvert(), "rewards"_a.noconvert(), "dones"_a.noconvert(), "to_move"_a.noconvert())
         .def("sample", [](MABatch& b, I64Vec out) {
             // a uniform random legal index of every game (the generator of pick_seed)
             for (size_t i = 0; i < b.games.size(); i++)
                 out.data()[i] = b.index_of[b.legal[i][b.pick.randbelow(b.legal[i].size())]];
-        })
+        }, "out"_a.noconvert())
         .def("state", [](const MABatch& b, size_t i) {
             if (i >= b.games.size()) throw nb::index_error("no such game");
             MA out;

@@ -548,7 +548,8 @@ def values(st, turn_over: int | None = None, settings: KingdomSettings | None = 
     (``weights(...)``; None: ``DEFAULT``)."""
     if settings is not None and settings != DEFAULT:   # the native evaluation knows the defaults only
         return _kingdom_values(_python(st), turn_over, settings)
-    return _kingdom_values(st, turn_over)
+    native = getattr(st, "eval_values", None)  # a native state values itself, with the same numbers
+    return native(turn_over is not None) if native is not None else _kingdom_values(st, turn_over)
 
 
 def move_values(st, acts: list, settings: KingdomSettings | None = None) -> list[float]:
@@ -557,7 +558,8 @@ def move_values(st, acts: list, settings: KingdomSettings | None = None) -> list
         return []
     if settings is not None and settings != DEFAULT:
         return _kingdom_move_values(_python(st), acts, settings)
-    return _kingdom_move_values(st, acts)
+    native = getattr(st, "eval_moves", None)
+    return native(acts) if native is not None else _kingdom_move_values(st, acts)
 
 
 def _python(st):

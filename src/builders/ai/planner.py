@@ -94,6 +94,18 @@ class Planner(ABC):
         """The clock "count": the positions this planner has evaluated, in seconds of ``COUNT_RATE``."""
         return (self._evals_before + self._evals) / COUNT_RATE
 
+    def _now_after(self, extra: int) -> float:
+        """The planner's clock once ``extra`` more positions are evaluated (a search inside the native
+        core asks it with the positions it has valued so far)."""
+        if self.clock == "count":
+            return (self._evals_before + self._evals + extra) / COUNT_RATE
+        return self._now()
+
+    def _planned_on(self, state: GameState) -> GameState:
+        """The position the searches run on: the Python engine's (``on_python``), unless the game's
+        planner searches inside the native core."""
+        return on_python(state)
+
     @property
     def evaluated(self) -> int:
         """The positions this planner has evaluated, all its plans together."""
@@ -142,7 +154,7 @@ class Planner(ABC):
             budget *= TURN_MARGIN
         self._evals_before += self._evals
         self._evals = 0
-        det = on_python(state).resample_hidden(state.current_player, self.rng)
+        det = self._planned_on(state).resample_hidden(state.current_player, self.rng)
         if budget is None:
             return start, None, None, det
         return start, start + budget, start + PLAN_SHARE * budget, det

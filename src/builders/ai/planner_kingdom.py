@@ -160,9 +160,27 @@ class TurnPlanner(Planner):
             out.append(a)
         return out
 
+    def _planned_on(self, state: GameState) -> GameState:
+        """A native state as it is: its searches run inside the core (``plan_turn``, ``plan_rollout``)."""
+        native = hasattr(state, "plan_turn") and self._w is None  # the core knows the default settings only
+        return state if native else super()._planned_on(state)
+
     def plan(self, state: GameState) -> list[Action]:
         """The actions of the seat to move until the end of its turn (``end`` included)."""
         start, deadline, plan_deadline, det = self._begin(state)
+        if not hasattr(det, "plan_turn"):
+            return self._make_plan(state, start, deadline, plan_deadline, det)
+        # inside the core the ties are drawn from a native copy of the generator, given back after
+        own = self.random
+        self.random = _native_random(own)
+        try:
+            return self._make_plan(state, start, deadline, plan_deadline, det)
+        finally:
+            _give_back(own, self.random)
+            self.random = own
+
+    def _make_plan(self, state: GameState, start: float, deadline: float | None, plan_deadline: float | None,
+                   det: GameState) -> list[Action]:
         seat = state.current_player
         self._rounds = 0
         found = self._plans(det, seat, self.beam, True, plan_deadline)
@@ -249,7 +267,12 @@ class TurnPlanner(Planner):
         return sums[i] / rounds, ranked[i][1]
 
     def _rollout(self, end: GameState, seat: int, sample: int) -> float:
-        """``seat``'s final lead in the game played out from ``end`` (``_play_out``)."""
+        """``seat``'s final lead in the game played out from ``end`` (``_play_out``; a native state
+        plays it out inside the core, alike)."""
+        if hasattr(end, "plan_rollout"):
+            lead, evals = end.plan_rollout(seat, sample, self.roll_beam)
+            self._evals += evals
+            return lead
         return advantages(self._play_out(end, seat, sample), None, self._w)[seat]
 
     def _play_out(self, end: GameState, seat: int, sample: int) -> GameState:
@@ -277,7 +300,19 @@ class TurnPlanner(Planner):
         """The positions ``seat`` can end its turn in, best first, found by a beam of ``width`` (1
         once ``deadline`` has passed): (lead, position before ``end``, actions) with ``keep``, else
         [(lead,)] of the best only. Of the tile actions of a position only the ``TILE_ACTIONS``
-        best by the move heuristic are tried (a seat with a barn or a paddock has hundreds)."""
+        best by the move heuristic are tried (a seat with a barn or a paddock has hundreds). A native
+        state runs the whole search inside the core (``plan_turn``: the same positions, values and
+        ties, from ``rand``, a native generator there)."""
+        if hasattr(state, "plan_turn"):
+            now = None if deadline is None else self._now_after
+            source = rand or self.random
+            source = getattr(source, "__self__", source)  # the generator of a bound random()
+            rnd = _native_random(source) if isinstance(source, random.Random) else source
+            evals, found = state.plan_turn(seat, width, keep, rnd, deadline, now)
+            if rnd is not source:
+                _give_back(source, rnd)
+            self._evals += evals
+            return found if keep else [(found,)]
         beam = [(state, [])]
         done: list = []
         best = float("-inf")
@@ -397,6 +432,22 @@ def _fewer_tile_actions(state: GameState, legal: list[Action], settings: Kingdom
     order = sorted(range(len(tiles)), key=lambda i: -values[i])[:most]
     keep = {tiles[i] for i in order}
     return [a for a in legal if a < TILE or a == END or a in keep]
+
+
+def _native_random(rnd: random.Random):
+    """A native generator (``builders_native.PyRandom``) in the state of ``rnd``: it draws what
+    ``rnd`` would."""
+    import builders_native
+
+    out = builders_native.PyRandom()
+    out.setstate(rnd.getstate()[1])
+    return out
+
+
+def _give_back(rnd: random.Random, native) -> None:
+    """``rnd`` in the state of its native copy ``native`` (what it would be after the same draws)."""
+    version, _, gauss = rnd.getstate()
+    rnd.setstate((version, tuple(native.getstate()), gauss))
 
 
 def _card_weights(det: GameState, seat: int) -> list[float]:
