@@ -224,7 +224,16 @@ struct MABatch {
     void reset(size_t i) {
         games[i] = starts[next_start++ % starts.size()];
         games[i].keep_history = false;
+        find_legal(i);
+    }
+    // the legal actions of game i, each of which must have an index (else ValueError, never a read or
+    // write out of bounds; a batch whose codes miss an action stops when a game reaches it)
+    void find_legal(size_t i) {
         games[i].legal_actions(legal[i]);
+        for (int32_t a : legal[i])
+            if (a < 0 || (size_t)a >= index_of.size() || index_of[a] < 0)
+                throw nb::value_error(("game " + std::to_string(i) + " has a legal action (" + std::to_string(a) +
+                                       ") that no index of codes names").c_str());
     }
     void mask(size_t i, uint8_t* out) const {
         std::memset(out, 0, code_of.size());
@@ -912,20 +921,28 @@ NB_MODULE(builders_native, m) {
             // n games of The Builders, game i starting as starts[i % len(starts)] and each game that
             // ends starting again as the next start in turn; codes[index] is the engine action of an index
             if (starts.empty() || n < 1) throw nb::value_error("at least one start and one game");
-            new (self) MABatch();
+            // built aside and moved in: a refusal leaves no half-made object behind
+            MABatch b;
             int maxcode = 0;
-            for (int c : codes) maxcode = std::max(maxcode, c);
-            self->code_of.assign(codes.begin(), codes.end());
-            self->index_of.assign(maxcode + 1, -1);
-            for (size_t k = 0; k < codes.size(); k++) self->index_of[codes[k]] = (int32_t)k;
-            for (MA* s : starts) self->starts.push_back(s->st);
-            self->players = self->starts[0].num_players;
-            for (const auto& s : self->starts)
-                if (s.num_players != self->players) throw nb::value_error("the starts differ in players");
-            self->pick.state = pick_seed;
-            self->games.resize(n);
-            self->legal.resize(n);
-            for (size_t i = 0; i < n; i++) self->reset(i);
+            for (int c : codes) {
+                if (c < 0) throw nb::value_error("codes: an engine action is not negative");
+                maxcode = std::max(maxcode, c);
+            }
+            b.code_of.assign(codes.begin(), codes.end());
+            b.index_of.assign(maxcode + 1, -1);
+            for (size_t k = 0; k < codes.size(); k++) {
+                if (b.index_of[codes[k]] >= 0) throw nb::value_error("codes: an engine action named twice");
+                b.index_of[codes[k]] = (int32_t)k;
+            }
+            for (MA* s : starts) b.starts.push_back(s->st);
+            b.players = b.starts[0].num_players;
+            for (const auto& s : b.starts)
+                if (s.num_players != b.players) throw nb::value_error("the starts differ in players");
+            b.pick.state = pick_seed;
+            b.games.resize(n);
+            b.legal.resize(n);
+            for (size_t i = 0; i < n; i++) b.reset(i);
+            new (self) MABatch(std::move(b));
         })
         .def_prop_ro("size", [](const MABatch& b) { return b.games.size(); })
         .def_prop_ro("num_actions", [](const MABatch& b) { return b.code_of.size(); })
@@ -951,7 +968,7 @@ NB_MODULE(builders_native, m) {
                     dones.data()[i] = 1;
                     b.reset(i);
                 } else {
-                    b.games[i].legal_actions(b.legal[i]);
+                    b.find_legal(i);
                 }
                 b.mask(i, masks.data() + i * na);
                 to_move.data()[i] = b.games[i].cur;

@@ -381,3 +381,22 @@ def test_a_middle_ages_batch_refuses_arrays_of_another_type_and_changes_nothing(
     assert np.array_equal(batch.masks, masks)
     assert np.array_equal(twin.sample(), actions)
     assert np.array_equal(batch.step(actions)[0], twin.step(actions)[0])
+
+
+def test_a_middle_ages_batch_refuses_codes_that_would_index_out_of_bounds():
+    """A batch's codes name each engine action once, none negative; a legal action that no index names is a
+    ValueError naming the game and the action (it was a read and a write out of bounds)."""
+    from builders.middle_ages.native import MiddleAgesBatch
+    from builders.rl.middle_ages import NUM_ACTIONS, index_to_action
+
+    codes = [index_to_action(i) for i in range(NUM_ACTIONS)]
+    with pytest.raises(ValueError, match="^codes: an engine action is not negative$"):
+        MiddleAgesBatch(2, [*codes, -1], 2, seed=5)
+    with pytest.raises(ValueError, match="^codes: an engine action named twice$"):
+        MiddleAgesBatch(2, [*codes, codes[0]], 2, seed=5)
+    legal = MiddleAgesBatch(1, codes, 2, seed=5, pool=1)._b.state(0).legal_actions()
+    missing = [c for c in codes if c != legal[0]]
+    with pytest.raises(ValueError, match=rf"^game 0 has a legal action \({legal[0]}\) that no index of codes names$"):
+        MiddleAgesBatch(1, missing, 2, seed=5, pool=1)
+    with pytest.raises(ValueError, match=r"that no index of codes names$"):
+        MiddleAgesBatch(1, codes[:1], 2, seed=5, pool=1)
