@@ -55,9 +55,15 @@ def calibration_table(pairs: Sequence[Pair], bins: int = 10) -> list[dict]:
     for b in range(bins):
         inside = [(p, r) for p, r in pairs if bin_of(p, bins) == b]
         n = len(inside)
-        rows.append({"low": b / bins, "high": (b + 1) / bins, "count": n,
-                     "predicted": sum(p for p, _ in inside) / n if n else None,
-                     "actual": sum(r for _, r in inside) / n if n else None})
+        rows.append(
+            {
+                "low": b / bins,
+                "high": (b + 1) / bins,
+                "count": n,
+                "predicted": sum(p for p, _ in inside) / n if n else None,
+                "actual": sum(r for _, r in inside) / n if n else None,
+            }
+        )
     return rows
 
 
@@ -97,16 +103,23 @@ def play_one(task: dict) -> dict:
             decision += 1
         state.apply(bots[seat].act(state))
     returns = state.returns()
-    return {"index": index, "scores": list(state.result().scores), "returns": returns,
-            "predictions": [[p, returns[s]] for _, s, p in samples], "cpu": time.process_time() - start}
+    return {
+        "index": index,
+        "scores": list(state.result().scores),
+        "returns": returns,
+        "predictions": [[p, returns[s]] for _, s, p in samples],
+        "cpu": time.process_time() - start,
+    }
 
 
 def format_table(rows: list[dict]) -> list[str]:
     lines = ["| predicted | n | mean predicted | actual |", "|---|---|---|---|"]
     for row in rows:
         if row["count"]:
-            lines.append(f"| {row['low']:.1f}-{row['high']:.1f} | {row['count']} | {row['predicted']:.3f} "
-                         f"| {row['actual']:.3f} |")
+            lines.append(
+                f"| {row['low']:.1f}-{row['high']:.1f} | {row['count']} | {row['predicted']:.3f} "
+                f"| {row['actual']:.3f} |"
+            )
         else:
             lines.append(f"| {row['low']:.1f}-{row['high']:.1f} | 0 | - | - |")
     return lines
@@ -123,24 +136,45 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--fit", action="store_true")
     add_out_dir(ap)
-    ap.add_argument("--out", type=Path, default=None,
-                    help="the result (default: ai_calibration_GAME.json in the out dir)")
+    ap.add_argument(
+        "--out", type=Path, default=None, help="the result (default: ai_calibration_GAME.json in the out dir)"
+    )
     args = ap.parse_args(argv)
     for name in ("games", "iterations", "every", "workers"):
         if getattr(args, name) < 1:
             print(f"error: --{name} must be at least 1", file=sys.stderr)
             sys.exit(2)
-    tasks = [{"game": args.game, "index": i, "seed": args.seed, "iterations": args.iterations,
-              "every": args.every, "estimator": args.estimator} for i in range(args.games)]
+    tasks = [
+        {
+            "game": args.game,
+            "index": i,
+            "seed": args.seed,
+            "iterations": args.iterations,
+            "every": args.every,
+            "estimator": args.estimator,
+        }
+        for i in range(args.games)
+    ]
     args.out = args.out or results_dir(args.out_dir) / f"ai_calibration_{args.game}.json"
-    write_manifest(args.out, agents="medium,medium", seeds={"seed": args.seed}, games=args.games,
-                   settings={"estimator": args.estimator, "iterations": args.iterations, "every": args.every,
-                             "workers": args.workers, "fit": args.fit})
+    write_manifest(
+        args.out,
+        agents="medium,medium",
+        seeds={"seed": args.seed},
+        games=args.games,
+        settings={
+            "estimator": args.estimator,
+            "iterations": args.iterations,
+            "every": args.every,
+            "workers": args.workers,
+            "fit": args.fit,
+        },
+    )
     wall = time.perf_counter()
     if args.workers == 1:
         games = [play_one(t) for t in tasks]
     else:
         import multiprocessing
+
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             games = pool.map(play_one, tasks, chunksize=1)
     wall = time.perf_counter() - wall
@@ -148,11 +182,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = calibration_table(pairs)
     score, base = brier(pairs), base_rate_brier(pairs)
     how = f"{args.iterations} iterations a prediction" if args.estimator == "analysis" else "the hard planner's plans"
-    print(f"{args.game}: {args.games} medium-vs-medium games, seed {args.seed}, every {args.every}th decision, "
-          f"{how}: {len(pairs)} predictions, {wall:.0f} s")
+    print(
+        f"{args.game}: {args.games} medium-vs-medium games, seed {args.seed}, every {args.every}th decision, "
+        f"{how}: {len(pairs)} predictions, {wall:.0f} s"
+    )
     print("\n".join(format_table(rows)))
-    print(f"Brier score {score:.4f}; base rate {sum(r for _, r in pairs) / len(pairs):.3f}, "
-          f"its Brier score {base:.4f}")
+    print(f"Brier score {score:.4f}; base rate {sum(r for _, r in pairs) / len(pairs):.3f}, its Brier score {base:.4f}")
     mapped = None
     if args.fit:
         a, b = fit(pairs)
@@ -162,18 +197,33 @@ def main(argv: Sequence[str] | None = None) -> None:
             ta, tb = fit(train)
             held += [(honest_with(ta, tb, p), r) for g in games if g["index"] % 2 != part for p, r in g["predictions"]]
         after = [(honest_with(a, b, p), r) for p, r in pairs]
-        mapped = {"map": [round(a, 3), round(b, 3)], "brier": brier(after), "held_out_brier": brier(held),
-                  "table": calibration_table(after)}
+        mapped = {
+            "map": [round(a, 3), round(b, 3)],
+            "brier": brier(after),
+            "held_out_brier": brier(held),
+            "table": calibration_table(after),
+        }
         print(f"map: a = {a:.3f}, b = {b:.3f}; mapped:")
         print("\n".join(format_table(mapped["table"])))
-        print(f"Brier score of the mapped chances {mapped['brier']:.4f}; held out (fitted on half the games, "
-              f"judged on the other half) {mapped['held_out_brier']:.4f}")
+        print(
+            f"Brier score of the mapped chances {mapped['brier']:.4f}; held out (fitted on half the games, "
+            f"judged on the other half) {mapped['held_out_brier']:.4f}"
+        )
     if args.out:
         with open(args.out, "w") as f:
-            json.dump({"command": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}, "predictions": len(pairs), "brier": score, "base_brier": base,
-                       "mapped": mapped,
-                       "table": rows, "games": [{k: g[k] for k in ("index", "scores", "returns", "predictions")}
-                                                for g in games]}, f, separators=(",", ":"))
+            json.dump(
+                {
+                    "command": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+                    "predictions": len(pairs),
+                    "brier": score,
+                    "base_brier": base,
+                    "mapped": mapped,
+                    "table": rows,
+                    "games": [{k: g[k] for k in ("index", "scores", "returns", "predictions")} for g in games],
+                },
+                f,
+                separators=(",", ":"),
+            )
             f.write("\n")
 
 

@@ -42,11 +42,24 @@ from builders.kingdom.notation import END  # noqa: E402
 
 KNOTS = (0.0, 3.0, 6.0, 10.0)
 GOODS = ("fishermen", "miners", "workers", "merchants")
-CARDS = ("fishermen", "miners", "workers", "merchants", "discoverers", "lords", "farmers", "citizens",
-         "knights", "hermits")
-NAMES = (("castles", "held", "frontier", "locreach", "castlereach") + tuple("gold_" + c for c in CARDS)
-         + tuple("front_" + c for c in GOODS)
-         + ("newrow", "lords_lead", "farm_low2", "farm_gap", "cit_g2", "kn_second", "ngroups"))
+CARDS = (
+    "fishermen",
+    "miners",
+    "workers",
+    "merchants",
+    "discoverers",
+    "lords",
+    "farmers",
+    "citizens",
+    "knights",
+    "hermits",
+)
+NAMES = (
+    ("castles", "held", "frontier", "locreach", "castlereach")
+    + tuple("gold_" + c for c in CARDS)
+    + tuple("front_" + c for c in GOODS)
+    + ("newrow", "lords_lead", "farm_low2", "farm_gap", "cit_g2", "kn_second", "ngroups")
+)
 
 
 def features(st, p: int) -> dict[str, float]:
@@ -102,8 +115,9 @@ def play(task: dict) -> dict:
     start = True
     while not st.is_over():
         if start:
-            positions.append({"left": min(st.supply) / 3.0, "f": [features(st, q) for q in range(2)],
-                              "hand": E._kingdom_values(st)})
+            positions.append(
+                {"left": min(st.supply) / 3.0, "f": [features(st, q) for q in range(2)], "hand": E._kingdom_values(st)}
+            )
         action = bots[st.current_player].act(st)
         st.apply(action)
         start = action == END
@@ -150,13 +164,21 @@ def fit(games: list[dict], ridge: float) -> dict:
     fitted, hand = X[te] @ w, h[te] * factor
 
     def report(pred):
-        return {"error": round(math.sqrt(float(((y[te] - pred) ** 2).mean())), 3),
-                "winner_right": round(float(((pred > 0) == (y[te] > 0)).mean()), 4)}
+        return {
+            "error": round(math.sqrt(float(((y[te] - pred) ** 2).mean())), 3),
+            "winner_right": round(float(((pred > 0) == (y[te] > 0)).mean()), 4),
+        }
 
-    return {"positions": int(len(y)), "test_positions": int(te.sum()), "hand_factor": round(factor, 4),
-            "hand": report(hand), "fitted": report(fitted),
-            "weights": {name: [round(float(w[i * len(KNOTS) + j]), 3) for j in range(len(KNOTS))]
-                        for i, name in enumerate(NAMES)}}
+    return {
+        "positions": int(len(y)),
+        "test_positions": int(te.sum()),
+        "hand_factor": round(factor, 4),
+        "hand": report(hand),
+        "fitted": report(fitted),
+        "weights": {
+            name: [round(float(w[i * len(KNOTS) + j]), 3) for j in range(len(KNOTS))] for i, name in enumerate(NAMES)
+        },
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,30 +190,49 @@ def main(argv: list[str] | None = None) -> int:
     add_out_dir(ap)
     ap.add_argument("--out", type=Path, default=None, help="the result (default: ai_fit_kingdom.json in the out dir)")
     args = ap.parse_args(argv)
-    problems = [msg for bad, msg in (
-        (args.games < 5, f"--games must be at least 5 (every fifth game is a test game), not {args.games}"),
-        (args.first < 0, f"--first must be 0 or more, not {args.first}"),
-        (args.workers < 1, f"--workers must be at least 1, not {args.workers}"),
-        (not (math.isfinite(args.ridge) and args.ridge >= 0), f"--ridge must be a number of 0 or more, not {args.ridge}"),
-    ) if bad]
+    problems = [
+        msg
+        for bad, msg in (
+            (args.games < 5, f"--games must be at least 5 (every fifth game is a test game), not {args.games}"),
+            (args.first < 0, f"--first must be 0 or more, not {args.first}"),
+            (args.workers < 1, f"--workers must be at least 1, not {args.workers}"),
+            (
+                not (math.isfinite(args.ridge) and args.ridge >= 0),
+                f"--ridge must be a number of 0 or more, not {args.ridge}",
+            ),
+        )
+        if bad
+    ]
     if problems:
         print(f"error: {problems[0]}", file=sys.stderr)
         return 2
     args.out = args.out or results_dir(args.out_dir) / "ai_fit_kingdom.json"
-    write_manifest(args.out, agents="medium, medium or easy a seat (drawn from the game's number)",
-                   seeds={"setups": f"1000 + g for g from {args.first}"}, games=args.games,
-                   settings={"ridge": args.ridge, "knots": list(KNOTS), "workers": args.workers})
+    write_manifest(
+        args.out,
+        agents="medium, medium or easy a seat (drawn from the game's number)",
+        seeds={"setups": f"1000 + g for g from {args.first}"},
+        games=args.games,
+        settings={"ridge": args.ridge, "knots": list(KNOTS), "workers": args.workers},
+    )
     tasks = [{"index": g} for g in range(args.first, args.first + args.games)]
     games = sorted((rec for _, rec in local_games(tasks, args.workers, play)), key=lambda r: r["index"])
     result = fit(games, args.ridge)
-    result = {"command": " ".join(["benchmarks/ai_fit_kingdom.py", *(argv if argv is not None else sys.argv[1:])]),
-              "games": args.games, "first": args.first, "knots": list(KNOTS), "ridge": args.ridge, **result}
+    result = {
+        "command": " ".join(["benchmarks/ai_fit_kingdom.py", *(argv if argv is not None else sys.argv[1:])]),
+        "games": args.games,
+        "first": args.first,
+        "knots": list(KNOTS),
+        "ridge": args.ridge,
+        **result,
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"{args.games} games, {result['positions']} seat-positions ({result['test_positions']} in the test games): "
-          f"hand-set evaluation x {result['hand_factor']:.2f}: error {result['hand']['error']:.2f} gold, "
-          f"winner right {100 * result['hand']['winner_right']:.1f}%; fitted: error {result['fitted']['error']:.2f} gold, "
-          f"winner right {100 * result['fitted']['winner_right']:.1f}%")
+    print(
+        f"{args.games} games, {result['positions']} seat-positions ({result['test_positions']} in the test games): "
+        f"hand-set evaluation x {result['hand_factor']:.2f}: error {result['hand']['error']:.2f} gold, "
+        f"winner right {100 * result['hand']['winner_right']:.1f}%; fitted: error {result['fitted']['error']:.2f} gold, "
+        f"winner right {100 * result['fitted']['winner_right']:.1f}%"
+    )
     return 0
 
 

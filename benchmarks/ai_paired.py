@@ -60,6 +60,7 @@ from builders.ai.tournament import derive_seed, local_games, rotations, seating 
 from builders.core.games import get_game  # noqa: E402
 from builders.kingdom.data import CARDS as KB_CARDS  # noqa: E402
 
+
 def parse_set(text: str, game: str) -> tuple[str, float | int | bool]:
     """``NAME=VALUE`` -> (name, value): a setting of ``game``'s evaluation (its kit's ``weights``),
     the value of the default's own type; ValueError with the reason for anything else."""
@@ -84,7 +85,9 @@ def parse_set(text: str, game: str) -> tuple[str, float | int | bool]:
     try:
         value: float | int = int(raw) if isinstance(old, int) else float(raw)
     except ValueError:
-        raise ValueError(f"--set {text!r}: {raw!r} is not {'a whole number' if isinstance(old, int) else 'a number'}") from None
+        raise ValueError(
+            f"--set {text!r}: {raw!r} is not {'a whole number' if isinstance(old, int) else 'a number'}"
+        ) from None
     if not math.isfinite(value):
         raise ValueError(f"--set {text!r}: {raw!r} is not a finite number")
     try:
@@ -110,14 +113,26 @@ def play(task: dict) -> dict:
     seats = seating(len(specs), task["players"], rotation)
     reseed = task.get("reseed", 0)
     settings = task.get("settings") or None
-    agents = [specs[a].make(derive_seed("agent", SEED, g, seat, "reseed", reseed) if reseed and a == 0
-                            else derive_seed("agent", SEED, g, seat), task["game"], settings if a == 0 else None)
-              for seat, a in enumerate(seats)]
+    agents = [
+        specs[a].make(
+            derive_seed("agent", SEED, g, seat, "reseed", reseed)
+            if reseed and a == 0
+            else derive_seed("agent", SEED, g, seat),
+            task["game"],
+            settings if a == 0 else None,
+        )
+        for seat, a in enumerate(seats)
+    ]
     while not state.is_over():
         state.apply(agents[state.current_player].act(state))
     result = state.result()
-    return {"index": g, "seats": seats, "scores": list(result.scores), "returns": result.returns(),
-            "breakdown": [dict(b) for b in result.breakdown]}
+    return {
+        "index": g,
+        "seats": seats,
+        "scores": list(result.scores),
+        "returns": result.returns(),
+        "breakdown": [dict(b) for b in result.breakdown],
+    }
 
 
 def counted(spec: str) -> str:
@@ -129,10 +144,15 @@ def counted(spec: str) -> str:
     return ":".join([agent.kind] + [f"{k}={v}" for k, v in options.items()])
 
 
-def arm_file(directory: Path, match: str, spec: str, settings: dict,
-             others: str | None = None, reseed: int = 0) -> Path:
-    label = (spec + "".join(f"+{n}={json.dumps(v)}" for n, v in settings.items()) + (f"+reseed={reseed}" if reseed else "")
-             + (f"__vs_{others}" if others else ""))
+def arm_file(
+    directory: Path, match: str, spec: str, settings: dict, others: str | None = None, reseed: int = 0
+) -> Path:
+    label = (
+        spec
+        + "".join(f"+{n}={json.dumps(v)}" for n, v in settings.items())
+        + (f"+reseed={reseed}" if reseed else "")
+        + (f"__vs_{others}" if others else "")
+    )
     return directory / f"{match}__{re.sub(r'[^A-Za-z0-9.=+_-]', '_', label)}.jsonl"
 
 
@@ -152,23 +172,49 @@ def with_cards(match: str, games: int, rotations_: int, cards: list[str]) -> lis
     return [g for g in range(games) if all(c in setup_of(game, players, g, rotations_)["cards"] for c in cards)]
 
 
-def run_arm(match: str, games: int | list[int], spec: str, settings: dict, path: Path, workers: int,
-            others_spec: str | None = None, reseed: int = 0) -> int:
+def run_arm(
+    match: str,
+    games: int | list[int],
+    spec: str,
+    settings: dict,
+    path: Path,
+    workers: int,
+    others_spec: str | None = None,
+    reseed: int = 0,
+) -> int:
     """Play the games of the arm missing from ``path``, appending each as it ends; returns how many."""
     game, agents, players, _, _ = MATCHES[match]
-    others = [(s.kind, dict(s.options)) for s in
-              (parse_agents(others_spec) if others_spec else parse_agents(agents)[1:])]
+    others = [
+        (s.kind, dict(s.options)) for s in (parse_agents(others_spec) if others_spec else parse_agents(agents)[1:])
+    ]
     r = rotations(len(others) + 1, players)
     done = load(path)
-    todo = [{"game": game, "players": players, "rotations": r, "index": g, "first": spec, "others": others,
-             "settings": settings, "reseed": reseed} for g in (range(games) if isinstance(games, int) else games)
-            if g not in done]
+    todo = [
+        {
+            "game": game,
+            "players": players,
+            "rotations": r,
+            "index": g,
+            "first": spec,
+            "others": others,
+            "settings": settings,
+            "reseed": reseed,
+        }
+        for g in (range(games) if isinstance(games, int) else games)
+        if g not in done
+    ]
     if not todo:
         return 0
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_manifest(path, agents={"first": spec, "first_settings": settings, "others": others}, games=len(todo),
-                   seeds={"match": SEED, "reseed": reseed}, settings={"match": match, "workers": workers})
+    write_manifest(
+        path,
+        agents={"first": spec, "first_settings": settings, "others": others},
+        games=len(todo),
+        seeds={"match": SEED, "reseed": reseed},
+        settings={"match": match, "workers": workers},
+    )
     with path.open("a") as out:
+
         def save(rec: dict) -> None:
             out.write(json.dumps(rec) + "\n")
             out.flush()
@@ -187,11 +233,16 @@ def compare(base: dict[int, dict], variant: dict[int, dict]) -> dict:
     lv = first_leads([variant[i] for i in idx])
     d = [v - b for b, v in zip(lb, lv)]
     win = lambda x: 1.0 if x > 0 else 0.5 if x == 0 else 0.0  # noqa: E731
-    return {"games": len(idx), "base_wins": sum(map(win, lb)), "variant_wins": sum(map(win, lv)),
-            "base_lead": statistics.fmean(lb), "variant_lead": statistics.fmean(lv),
-            "difference": statistics.fmean(d),
-            "error": statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan"),
-            "changed": sum(1 for i in idx if base[i]["scores"] != variant[i]["scores"])}
+    return {
+        "games": len(idx),
+        "base_wins": sum(map(win, lb)),
+        "variant_wins": sum(map(win, lv)),
+        "base_lead": statistics.fmean(lb),
+        "variant_lead": statistics.fmean(lv),
+        "difference": statistics.fmean(d),
+        "error": statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan"),
+        "changed": sum(1 for i in idx if base[i]["scores"] != variant[i]["scores"]),
+    }
 
 
 def compare_runs(runs: list[dict[int, dict]], variant: dict[int, dict]) -> dict:
@@ -204,9 +255,13 @@ def compare_runs(runs: list[dict[int, dict]], variant: dict[int, dict]) -> dict:
     mean = [statistics.fmean(x) for x in zip(*leads)]
     d = [v - m for m, v in zip(mean, first_leads([variant[i] for i in idx]))]
     win = lambda x: 1.0 if x > 0 else 0.5 if x == 0 else 0.0  # noqa: E731
-    return {"games": len(idx), "runs_wins": statistics.fmean(sum(map(win, lead)) for lead in leads),
-            "runs_lead": statistics.fmean(mean), "difference": statistics.fmean(d),
-            "error": statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan")}
+    return {
+        "games": len(idx),
+        "runs_wins": statistics.fmean(sum(map(win, lead)) for lead in leads),
+        "runs_lead": statistics.fmean(mean),
+        "difference": statistics.fmean(d),
+        "error": statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan"),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -215,17 +270,38 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=128, help="games 0 to N-1 of the match (default 128)")
     ap.add_argument("--base", default=None, help="the first agent as it is (default: the match's, clock=count)")
     ap.add_argument("--variant", default=None, help="the first agent changed (default: the base)")
-    ap.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
-                    help="a setting of the game's evaluation for the variant's first agent (repeatable)")
+    ap.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the game's evaluation for the variant's first agent (repeatable)",
+    )
     ap.add_argument("--others", default=None, help="the other agents, comma-separated (default: the match's)")
-    ap.add_argument("--reseed", type=int, default=0, metavar="K",
-                    help="other seeds for the variant's first agent (without another change: a null arm)")
-    ap.add_argument("--null", default="", metavar="K,...",
-                    help="null arms of the base (its first agent reseeded with each K) to compare the variant with too")
-    ap.add_argument("--cards", default="", metavar="NAME,...",
-                    help="Kingdom Builder: only the games whose cards hold all of these")
-    ap.add_argument("--seat", type=int, default=None, metavar="K",
-                    help="only the games in which the first agent sits at seat K (0: it moves first)")
+    ap.add_argument(
+        "--reseed",
+        type=int,
+        default=0,
+        metavar="K",
+        help="other seeds for the variant's first agent (without another change: a null arm)",
+    )
+    ap.add_argument(
+        "--null",
+        default="",
+        metavar="K,...",
+        help="null arms of the base (its first agent reseeded with each K) to compare the variant with too",
+    )
+    ap.add_argument(
+        "--cards", default="", metavar="NAME,...", help="Kingdom Builder: only the games whose cards hold all of these"
+    )
+    ap.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        metavar="K",
+        help="only the games in which the first agent sits at seat K (0: it moves first)",
+    )
     ap.add_argument("--workers", type=int, default=2)
     add_out_dir(ap)
     ap.add_argument("--dir", type=Path, default=None, help="folder of the arms (default: paired in the out dir)")
@@ -254,7 +330,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             nulls = [int(k) for k in args.null.split(",")] if args.null else []
         except ValueError:
-            raise ValueError(f"--null takes whole numbers of at least 1 separated by commas, not {args.null!r}") from None
+            raise ValueError(
+                f"--null takes whole numbers of at least 1 separated by commas, not {args.null!r}"
+            ) from None
         if any(k < 1 for k in nulls):
             raise ValueError(f"--null takes whole numbers of at least 1 separated by commas, not {args.null!r}")
         cards = [c.strip() for c in args.cards.split(",") if c.strip()]
@@ -272,8 +350,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.dir is None:
         args.dir = results_dir(args.out_dir) / "paired"
-    paths = (arm_file(args.dir, args.match, base, {}, args.others),
-             arm_file(args.dir, args.match, variant, sets, args.others, args.reseed))
+    paths = (
+        arm_file(args.dir, args.match, base, {}, args.others),
+        arm_file(args.dir, args.match, variant, sets, args.others, args.reseed),
+    )
     chosen: int | list[int] = with_cards(args.match, args.games, r, cards) if cards else args.games
     if args.seat is not None:  # rotation g % r seats the first agent at seat g % r
         chosen = [g for g in (range(chosen) if isinstance(chosen, int) else chosen) if g % r == args.seat]
@@ -286,20 +366,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{path.name}: {n} games played", file=sys.stderr)
     keep = set(range(args.games) if isinstance(chosen, int) else chosen)
     base_games, variant_games, *null_games = (
-        {i: rec for i, rec in load(path).items() if i in keep} for path in (*paths, *null_paths))
+        {i: rec for i, rec in load(path).items() if i in keep} for path in (*paths, *null_paths)
+    )
     c = compare(base_games, variant_games)
     against = f" against {args.others}" if args.others else ""
-    which = (f" with {' and '.join(cards)}" if cards else "") + (f" at seat {args.seat}" if args.seat is not None else "")
-    print(f"{args.match}{against}, games 0-{args.games - 1}{which}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
-          f"variant {variant}{''.join(f' {n}={json.dumps(v)}' for n, v in sets.items())}{f' reseed {args.reseed}' if args.reseed else ''}: "
-          f"{c['variant_wins']:g} wins, "
-          f"lead {c['variant_lead']:+.2f}; difference {c['difference']:+.2f} +- {c['error']:.2f} a game "
-          f"({c['changed']} of {c['games']} games ended with other scores)")
+    which = (f" with {' and '.join(cards)}" if cards else "") + (
+        f" at seat {args.seat}" if args.seat is not None else ""
+    )
+    print(
+        f"{args.match}{against}, games 0-{args.games - 1}{which}: base {base}: {c['base_wins']:g} wins, lead {c['base_lead']:+.2f}; "
+        f"variant {variant}{''.join(f' {n}={json.dumps(v)}' for n, v in sets.items())}{f' reseed {args.reseed}' if args.reseed else ''}: "
+        f"{c['variant_wins']:g} wins, "
+        f"lead {c['variant_lead']:+.2f}; difference {c['difference']:+.2f} +- {c['error']:.2f} a game "
+        f"({c['changed']} of {c['games']} games ended with other scores)"
+    )
     if nulls:
         m = compare_runs([base_games, *null_games], variant_games)
-        print(f"against the mean of the base and its null arm{'s' if len(nulls) > 1 else ''} "
-              f"{', '.join(map(str, nulls))} ({m['runs_wins']:g} wins, lead {m['runs_lead']:+.2f}): "
-              f"difference {m['difference']:+.2f} +- {m['error']:.2f} a game over {m['games']} games")
+        print(
+            f"against the mean of the base and its null arm{'s' if len(nulls) > 1 else ''} "
+            f"{', '.join(map(str, nulls))} ({m['runs_wins']:g} wins, lead {m['runs_lead']:+.2f}): "
+            f"difference {m['difference']:+.2f} +- {m['error']:.2f} a game over {m['games']} games"
+        )
     return 0
 
 

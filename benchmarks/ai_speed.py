@@ -73,9 +73,12 @@ def sims(game: str, players: int, count: int, seconds: float) -> None:
             agent = MCTSAgent(i, time_limit=seconds, prior=prior, clock="cpu")
             agent.act(state)
             rates.append(agent.last_stats["sims_per_s"])
-        print(f"{game:12s} {players}p {label:30s}: median {statistics.median(rates):7.0f} simulations/CPU-s, "
-              f"min {min(rates):.0f}, max {max(rates):.0f} ({count} positions, {seconds:g} s each); per position: "
-              + " ".join(f"{r:.0f}" for r in rates), flush=True)
+        print(
+            f"{game:12s} {players}p {label:30s}: median {statistics.median(rates):7.0f} simulations/CPU-s, "
+            f"min {min(rates):.0f}, max {max(rates):.0f} ({count} positions, {seconds:g} s each); per position: "
+            + " ".join(f"{r:.0f}" for r in rates),
+            flush=True,
+        )
 
 
 def turn_times(game: str, level: str, turns: int, seed: int = 0) -> list[float]:
@@ -119,7 +122,7 @@ def hint_times(game: str, turns: int, seed: int = 0) -> dict[str, list[float]]:
         medium = [make_bot(game, "medium", 100 + k), make_bot(game, "medium", 200 + k)]
         bots = HardBots(k, game, DEFAULT_ITERATIONS)
         rnd = random.Random(k)
-        last: tuple[int, bool] | None = None   # (the decision, whether the hint was played there)
+        last: tuple[int, bool] | None = None  # (the decision, whether the hint was played there)
         while not state.is_over() and len(out["turn start"]) < turns:
             p = state.current_player
             legal = state.legal_actions()
@@ -202,8 +205,11 @@ def main() -> None:
         for game in games:
             for level in args.levels.split(","):
                 ts = turn_times(game, level, args.turns)
-                print(f"{game:12s} {level:7s} whole turn (wall clock, {len(ts)} turns): p50 {percentile(ts, 0.5):.3f} s, "
-                      f"p95 {percentile(ts, 0.95):.3f} s, max {max(ts):.3f} s", flush=True)
+                print(
+                    f"{game:12s} {level:7s} whole turn (wall clock, {len(ts)} turns): p50 {percentile(ts, 0.5):.3f} s, "
+                    f"p95 {percentile(ts, 0.95):.3f} s, max {max(ts):.3f} s",
+                    flush=True,
+                )
     if args.part == "rollouts":
         print("Kingdom Builder, 2 players: CPU ms a game played out by hard (median of runs)")
         for built, ms in rollout_times(args.positions, args.runs).items():
@@ -211,8 +217,11 @@ def main() -> None:
     if args.part == "hints":
         for game in games:
             for kind, ts in hint_times(game, args.turns).items():
-                print(f"{game:12s} hint, {kind:13s} (wall clock, {len(ts):3d} hints): p50 {percentile(ts, 0.5):.3f} s, "
-                      f"p95 {percentile(ts, 0.95):.3f} s, max {max(ts):.3f} s", flush=True)
+                print(
+                    f"{game:12s} hint, {kind:13s} (wall clock, {len(ts):3d} hints): p50 {percentile(ts, 0.5):.3f} s, "
+                    f"p95 {percentile(ts, 0.95):.3f} s, max {max(ts):.3f} s",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -44,7 +44,14 @@ from manifest import add_out_dir, results_dir, write_manifest  # noqa: E402
 
 from builders.ai.agents import parse_agents  # noqa: E402
 from builders.ai.tournament import (  # noqa: E402
-    BACKENDS, _labels, local_games, ray_games, rotations, summarize, wilson_interval)
+    BACKENDS,
+    _labels,
+    local_games,
+    ray_games,
+    rotations,
+    summarize,
+    wilson_interval,
+)
 
 SEED = 2024
 #: name -> (game, agents, players, games, target win rate of the first agent or None)
@@ -80,13 +87,24 @@ def tasks_of(name: str, games: int) -> list[dict]:
     game, agents, players, _, _ = MATCHES[name]
     specs = parse_agents(agents)
     r = rotations(len(specs), players)
-    base = {"game": game, "players": players, "seed": SEED, "rotations": r,
-            "agents": [(s.kind, dict(s.options)) for s in specs]}
+    base = {
+        "game": game,
+        "players": players,
+        "seed": SEED,
+        "rotations": r,
+        "agents": [(s.kind, dict(s.options)) for s in specs],
+    }
     return [dict(base, index=i) for i in range(games)]
 
 
-def play(names: list[str], games: int | None, workers: int, path: Path | list[Path], backend: str = "local",
-         address: str | None = None) -> int:
+def play(
+    names: list[str],
+    games: int | None,
+    workers: int,
+    path: Path | list[Path],
+    backend: str = "local",
+    address: str | None = None,
+) -> int:
     """Play the games of ``names`` missing from ``path`` (a file, or files of which the first is
     written), appending each as it finishes, in ``workers`` local processes or on a Ray cluster
     (``backend="ray"``, at ``address``); returns the number of games played."""
@@ -100,15 +118,24 @@ def play(names: list[str], games: int | None, workers: int, path: Path | list[Pa
     print(f"{len(todo)} games to play", file=sys.stderr)
     if not todo:
         return 0
-    write_manifest(path, agents={name: MATCHES[name][1] for name in names}, seeds={"match": SEED},
-                   games=len(todo), settings={"players": {name: MATCHES[name][2] for name in names},
-                                              "backend": backend, "workers": workers, "first_games": games})
+    write_manifest(
+        path,
+        agents={name: MATCHES[name][1] for name in names},
+        seeds={"match": SEED},
+        games=len(todo),
+        settings={
+            "players": {name: MATCHES[name][2] for name in names},
+            "backend": backend,
+            "workers": workers,
+            "first_games": games,
+        },
+    )
     with path.open("a") as out:
+
         def save(name: str, record: dict) -> None:
             out.write(json.dumps({"match": name, "record": record}) + "\n")
             out.flush()
-            print(f"{name} game {record['index']}: scores {record['scores']}, seats {record['seats']}",
-                  file=sys.stderr)
+            print(f"{name} game {record['index']}: scores {record['scores']}, seats {record['seats']}", file=sys.stderr)
 
         tasks = [t for _, t in todo]
         games = ray_games(tasks, address) if backend == "ray" else local_games(tasks, workers)
@@ -171,11 +198,24 @@ def line_of(name: str, records: list[dict]) -> dict | None:
         shift = shift_needed(first_leads(records), target, games)
         verdict += f" (it needs {need:.2%} of {games} games: about {shift:+g} points a game in the lead)"
         short += f": needs {need:.2%} of {games}, about {shift:+g} points a game"
-    return {"name": name, "game": game, "players": players, "games": len(records), "planned": planned,
-            "target": target, "first": first.agent, "wins": first.wins, "rate": first.win_rate, "lo": lo, "hi": hi,
-            "verdict": verdict, "short": short, "low": min(min(rec["scores"]) for rec in records),
-            "means": [(s.agent, s.mean_score) for s in stats],
-            "times": [(s.agent, 1000 * s.mean_move_seconds) for s in stats if s.mean_move_seconds > 0.001]}
+    return {
+        "name": name,
+        "game": game,
+        "players": players,
+        "games": len(records),
+        "planned": planned,
+        "target": target,
+        "first": first.agent,
+        "wins": first.wins,
+        "rate": first.win_rate,
+        "lo": lo,
+        "hi": hi,
+        "verdict": verdict,
+        "short": short,
+        "low": min(min(rec["scores"]) for rec in records),
+        "means": [(s.agent, s.mean_score) for s in stats],
+        "times": [(s.agent, 1000 * s.mean_move_seconds) for s in stats if s.mean_move_seconds > 0.001],
+    }
 
 
 def report(names: list[str], paths: Path | list[Path]) -> list[str]:
@@ -189,28 +229,43 @@ def report(names: list[str], paths: Path | list[Path]) -> list[str]:
             continue
         mean_s = ", ".join(f"{a} {m:.1f}" for a, m in x["means"])
         times = ", ".join(f"{a} {ms:.0f} ms" for a, ms in x["times"])
-        lines.append(f"{name} ({x['game']}, {x['players']} players, seed {SEED}): {x['games']}/{x['planned']} games, "
-                     f"{x['first']} {x['wins']:g} wins = {x['rate']:.1%} [{x['lo']:.1%}, {x['hi']:.1%}] {x['verdict']}; "
-                     f"mean scores {mean_s}; lowest score {x['low']}; per decision {times or '-'}")
+        lines.append(
+            f"{name} ({x['game']}, {x['players']} players, seed {SEED}): {x['games']}/{x['planned']} games, "
+            f"{x['first']} {x['wins']:g} wins = {x['rate']:.1%} [{x['lo']:.1%}, {x['hi']:.1%}] {x['verdict']}; "
+            f"mean scores {mean_s}; lowest score {x['low']}; per decision {times or '-'}"
+        )
     return lines
 
 
 def markdown(names: list[str], paths: Path | list[Path]) -> list[str]:
     """The table of ``report`` in Markdown: one row per match with games."""
     done = load(paths)
-    rows = ["| match | game, seats | games held / planned | first agent's wins | 95% interval | target | verdict "
-            "| mean scores | lowest score | CPU ms a decision |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+    rows = [
+        "| match | game, seats | games held / planned | first agent's wins | 95% interval | target | verdict "
+        "| mean scores | lowest score | CPU ms a decision |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for name in names:
         x = line_of(name, sorted(done.get(name, {}).values(), key=lambda r: r["index"]))
         if x is None:
             continue
-        rows.append(" | ".join([
-            f"| `{name}`", f"{x['game']}, {x['players']}", f"{x['games']} / {x['planned']}",
-            f"{x['first']} {x['wins']:.4g} = {x['rate']:.1%}", f"{x['lo']:.1%}-{x['hi']:.1%}",
-            "-" if x["target"] is None else f">= {x['target']:.0%}", x["short"],
-            ", ".join(f"{a} {m:.1f}" for a, m in x["means"]), str(x["low"]),
-            ", ".join(f"{a} {ms:.0f}" for a, ms in x["times"]) or "-"]) + " |")
+        rows.append(
+            " | ".join(
+                [
+                    f"| `{name}`",
+                    f"{x['game']}, {x['players']}",
+                    f"{x['games']} / {x['planned']}",
+                    f"{x['first']} {x['wins']:.4g} = {x['rate']:.1%}",
+                    f"{x['lo']:.1%}-{x['hi']:.1%}",
+                    "-" if x["target"] is None else f">= {x['target']:.0%}",
+                    x["short"],
+                    ", ".join(f"{a} {m:.1f}" for a, m in x["means"]),
+                    str(x["low"]),
+                    ", ".join(f"{a} {ms:.0f}" for a, ms in x["times"]) or "-",
+                ]
+            )
+            + " |"
+        )
     return rows
 
 
@@ -219,21 +274,30 @@ def main() -> None:
     parser.add_argument("--which", nargs="*", default=list(MATCHES), choices=list(MATCHES))
     parser.add_argument("--games", type=int, default=None, help="only the first N games of each match")
     parser.add_argument("--workers", type=int, default=2, help="local processes (backend local)")
-    parser.add_argument("--backend", choices=BACKENDS, default="local",
-                        help="local processes, or a Ray cluster (the ray extra)")
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="local", help="local processes, or a Ray cluster (the ray extra)"
+    )
     parser.add_argument("--address", default=None, help="the Ray cluster's head, HOST:PORT (backend ray)")
     add_out_dir(parser)
-    parser.add_argument("--results", type=Path, nargs="+", default=None, metavar="FILE",
-                        help=f"the results files (default: {RESULTS_NAME} in the out dir); games are read "
-                             "from all, new ones appended to the first")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help=f"the results files (default: {RESULTS_NAME} in the out dir); games are read "
+        "from all, new ones appended to the first",
+    )
     parser.add_argument("--report", action="store_true", help="print the table of the results file only")
     parser.add_argument("--markdown", action="store_true", help="with --report: the table in Markdown")
     parser.add_argument("--list", action="store_true", help="list the matches")
     args = parser.parse_args()
     if args.list:
         for name, (game, agents, players, games, target) in MATCHES.items():
-            print(f"{name}: {game}, {agents}, {players} players, {games} games, target "
-                  f"{'-' if target is None else f'{target:.0%}'}")
+            print(
+                f"{name}: {game}, {agents}, {players} players, {games} games, target "
+                f"{'-' if target is None else f'{target:.0%}'}"
+            )
         return
     if args.workers < 1:
         parser.error("--workers must be at least 1")

@@ -54,11 +54,25 @@ SEARCH = {
     "scale": (4.0, 1.0, 1.0, 12.0),
     "widen": (2.0, 0.5, 0.5, 6.0),
 }
-MODULE = {name: (value, round(max(0.25, abs(value) * 0.3), 3), 0.0, max(4.0, abs(value) * 3))
-          for name, value in sorted(vars(evaluate.DEFAULT).items()) if isinstance(value, float)}
-DEFAULT_PARAMS = ["c", "scale", "widen", "KB_MOVE_CASTLE", "KB_MOVE_GOOD", "KB_MOVE_MERCHANTS",
-                  "KB_MOVE_KNIGHTS", "KB_MOVE_HERMITS", "KB_MOVE_CITIZENS", "KB_MOVE_LORDS",
-                  "KB_MOVE_FARMERS", "KB_MOVE_TILE_BUILD"]
+MODULE = {
+    name: (value, round(max(0.25, abs(value) * 0.3), 3), 0.0, max(4.0, abs(value) * 3))
+    for name, value in sorted(vars(evaluate.DEFAULT).items())
+    if isinstance(value, float)
+}
+DEFAULT_PARAMS = [
+    "c",
+    "scale",
+    "widen",
+    "KB_MOVE_CASTLE",
+    "KB_MOVE_GOOD",
+    "KB_MOVE_MERCHANTS",
+    "KB_MOVE_KNIGHTS",
+    "KB_MOVE_HERMITS",
+    "KB_MOVE_CITIZENS",
+    "KB_MOVE_LORDS",
+    "KB_MOVE_FARMERS",
+    "KB_MOVE_TILE_BUILD",
+]
 OUT_NAME = "ai_tune_kingdom.json"
 
 
@@ -68,20 +82,33 @@ def spec(name: str) -> tuple[float, float, float, float]:
         return SEARCH[name]
     if name in MODULE:
         return MODULE[name]
-    raise ValueError(f"unknown parameter {name!r} (search: {', '.join(SEARCH)}; "
-                     f"module: {', '.join(sorted(MODULE))})")
+    raise ValueError(f"unknown parameter {name!r} (search: {', '.join(SEARCH)}; module: {', '.join(sorted(MODULE))})")
 
 
 class Tuned:
     """The search (as the hard level used it) with its own search constants and evaluation settings."""
 
-    def __init__(self, seed: int, values: dict[str, float], turn: float | None, prior: str = "fast",
-                 iterations: int | None = None):
+    def __init__(
+        self,
+        seed: int,
+        values: dict[str, float],
+        turn: float | None,
+        prior: str = "fast",
+        iterations: int | None = None,
+    ):
         self.module = {k: v for k, v in values.items() if k in MODULE}
         kwargs = {k: v for k, v in values.items() if k in SEARCH}
-        self.agent = MCTSAgent(seed, time_limit=None, turn_time=None if iterations else turn,
-                               iterations=iterations, prior=prior, reuse=True, clock="cpu",
-                               weights=evaluate.weights(self.module), **kwargs)
+        self.agent = MCTSAgent(
+            seed,
+            time_limit=None,
+            turn_time=None if iterations else turn,
+            iterations=iterations,
+            prior=prior,
+            reuse=True,
+            clock="cpu",
+            weights=evaluate.weights(self.module),
+            **kwargs,
+        )
 
     def act(self, state):
         return self.agent.act(state)
@@ -118,8 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=40.0, help="stop after this many minutes")
     ap.add_argument("--pairs", type=int, default=2, help="setups per step, each played with seats swapped")
     ap.add_argument("--turn", type=float, default=0.2, help="CPU-seconds a whole turn for both agents")
-    ap.add_argument("--iters", type=int, default=None,
-                    help="iterations a decision instead of --turn (repeatable runs, slower to play)")
+    ap.add_argument(
+        "--iters",
+        type=int,
+        default=None,
+        help="iterations a decision instead of --turn (repeatable runs, slower to play)",
+    )
     ap.add_argument("--prior", default="fast", help="the search's move ordering (fast or own)")
     ap.add_argument("--a", type=float, default=1.0, help="SPSA step gain a")
     ap.add_argument("--c", type=float, default=1.0, help="SPSA perturbation c (in parameter steps)")
@@ -127,7 +158,13 @@ def main(argv: list[str] | None = None) -> int:
     add_out_dir(ap)
     ap.add_argument("--out", type=Path, default=None, help=f"the result (default: {OUT_NAME} in the out dir)")
     args = ap.parse_args(argv)
-    if args.steps < 1 or args.pairs < 1 or not args.turn > 0 or not args.minutes > 0 or (args.iters is not None and args.iters < 1):
+    if (
+        args.steps < 1
+        or args.pairs < 1
+        or not args.turn > 0
+        or not args.minutes > 0
+        or (args.iters is not None and args.iters < 1)
+    ):
         print("error: --steps, --pairs, --turn, --iters and --minutes must be positive", file=sys.stderr)
         return 2
     names = [n.strip() for n in args.params.split(",") if n.strip()]
@@ -142,17 +179,28 @@ def main(argv: list[str] | None = None) -> int:
     theta = [0.0] * len(names)
     record = {
         "command": "benchmarks/ai_tune.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "game": "kingdom", "players": 2, "turn_cpu_seconds": None if args.iters else args.turn,
-        "iterations": args.iters, "prior": args.prior,
-        "pairs_per_step": args.pairs, "seed": args.seed, "a": args.a, "c": args.c, "A": big_a,
+        "game": "kingdom",
+        "players": 2,
+        "turn_cpu_seconds": None if args.iters else args.turn,
+        "iterations": args.iters,
+        "prior": args.prior,
+        "pairs_per_step": args.pairs,
+        "seed": args.seed,
+        "a": args.a,
+        "c": args.c,
+        "A": big_a,
         "params": {n: dict(zip(("default", "step", "low", "high"), spec(n))) for n in names},
         "steps": [],
     }
     args.out = args.out or results_dir(args.out_dir) / OUT_NAME
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_manifest(args.out, agents={"plus": "mcts (tuned values)", "minus": "mcts (tuned values)"},
-                   seeds={"seed": args.seed}, games=2 * args.pairs * args.steps,
-                   settings={k: v for k, v in record.items() if k not in ("command", "steps")})
+    write_manifest(
+        args.out,
+        agents={"plus": "mcts (tuned values)", "minus": "mcts (tuned values)"},
+        seeds={"seed": args.seed},
+        games=2 * args.pairs * args.steps,
+        settings={k: v for k, v in record.items() if k not in ("command", "steps")},
+    )
     start = time.monotonic()
     wins_total = games_total = 0.0
     for k in range(args.steps):
@@ -169,8 +217,10 @@ def main(argv: list[str] | None = None) -> int:
             setup_seed = derive_seed("tune-setup", args.seed, k, j)
             for swap in (0, 1):
                 seeds = [derive_seed("tune-agent", args.seed, k, j, swap, s) for s in (0, 1)]
-                agents = [Tuned(seeds[0], plus, args.turn, args.prior, args.iters),
-                          Tuned(seeds[1], minus, args.turn, args.prior, args.iters)]
+                agents = [
+                    Tuned(seeds[0], plus, args.turn, args.prior, args.iters),
+                    Tuned(seeds[1], minus, args.turn, args.prior, args.iters),
+                ]
                 if swap:
                     agents.reverse()
                 r = play(setup_seed, agents)
@@ -181,14 +231,18 @@ def main(argv: list[str] | None = None) -> int:
         games_total += games
         score /= games
         theta = clamp(names, [t + ak * score / (2 * ck * s) for t, s in zip(theta, signs)])
-        record["steps"].append({"k": k, "signs": signs, "score": round(score, 4),
-                                "theta": [round(t, 4) for t in theta]})
+        record["steps"].append(
+            {"k": k, "signs": signs, "score": round(score, 4), "theta": [round(t, 4) for t in theta]}
+        )
         record["final"] = {n: round(v, 4) for n, v in values_of(names, theta).items()}
         record["minutes"] = round((time.monotonic() - start) / 60, 2)
         record["games"] = int(games_total)
         args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n")
-        print(f"step {k}: score {score:+.2f} " + " ".join(f"{n}={v:.3g}" for n, v in record["final"].items()),
-              file=sys.stderr, flush=True)
+        print(
+            f"step {k}: score {score:+.2f} " + " ".join(f"{n}={v:.3g}" for n, v in record["final"].items()),
+            file=sys.stderr,
+            flush=True,
+        )
     print(json.dumps(record.get("final", {}), indent=1))
     return 0
 

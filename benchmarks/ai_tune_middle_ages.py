@@ -67,8 +67,10 @@ class Tuned:
         ema.weights(values)
         agent = parse_agent(spec)
         if agent.kind == "random":
-            raise ValueError(f"the agent {spec!r} does not value positions by the evaluation's weights "
-                             "(choose medium, easy, greedy, mcts or a planner: hard, expert, plan)")
+            raise ValueError(
+                f"the agent {spec!r} does not value positions by the evaluation's weights "
+                "(choose medium, easy, greedy, mcts or a planner: hard, expert, plan)"
+            )
         self.agent = agent.make(seed, "middle-ages", values)
         self.values = values
 
@@ -96,8 +98,15 @@ def _game(task: tuple) -> tuple[float, float]:
     return returns[1 - swap], scores[1 - swap] - scores[swap]
 
 
-def match(a: dict[str, float], b: dict[str, float], pairs: int, seed: int, tag: str, spec: str = "medium",
-          pool: ProcessPoolExecutor | None = None) -> tuple[float, list[float]]:
+def match(
+    a: dict[str, float],
+    b: dict[str, float],
+    pairs: int,
+    seed: int,
+    tag: str,
+    spec: str = "medium",
+    pool: ProcessPoolExecutor | None = None,
+) -> tuple[float, list[float]]:
     """Wins of ``a`` against ``b`` over ``pairs`` setups played with the seats swapped, and ``a``'s
     lead in each game."""
     tasks = [(a, b, derive_seed(tag, seed, i), swap, spec) for i in range(pairs) for swap in (0, 1)]
@@ -137,21 +146,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--params", default=",".join(STEPS), help="the weights tuned (comma-separated)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=None, help="stop after the step that passes this")
-    parser.add_argument("--start", default="", metavar="NAME=V,...",
-                        help="the values tuned around (default: the evaluation's own)")
+    parser.add_argument(
+        "--start", default="", metavar="NAME=V,...", help="the values tuned around (default: the evaluation's own)"
+    )
     add_out_dir(parser)
     parser.add_argument("--out", type=Path, default=None, help=f"the result (default: {OUT_NAME} in the out dir)")
     args = parser.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)
     if args.steps < 1 or args.pairs < 1 or args.check < 0 or args.workers < 1 or args.lead_scale <= 0:
-        print("error: --steps, --pairs and --workers must be at least 1, --check at least 0, --lead-scale "
-              "above 0", file=sys.stderr)
+        print(
+            "error: --steps, --pairs and --workers must be at least 1, --check at least 0, --lead-scale above 0",
+            file=sys.stderr,
+        )
         return 2
     names = [n for n in args.params.split(",") if n]
     unknown = [n for n in names if n not in STEPS]
     if unknown or not names:
-        print(f"error: unknown weight {', '.join(unknown) or '(none)'} (choose from {', '.join(STEPS)})",
-              file=sys.stderr)
+        print(
+            f"error: unknown weight {', '.join(unknown) or '(none)'} (choose from {', '.join(STEPS)})", file=sys.stderr
+        )
         return 2
     try:
         args.start_values = parse_start(args.start)
@@ -183,16 +196,27 @@ def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor 
             out[k] = min(hi, max(lo, default[k] + t * step))
         return {**fixed, **out}
 
-    record = {"command": "benchmarks/ai_tune_middle_ages.py " + " ".join(args.argv),
-              "game": "middle-ages", "agent": args.agent, "score": args.score,
-              "lead_scale": args.lead_scale if args.score == "lead" else None, "pairs": args.pairs, "seed": args.seed,
-              "A": big_a, "fixed": fixed,
-              "weights": {k: {"default": default[k], "step": STEPS[k][0], "bounds": STEPS[k][1:]} for k in names},
-              "steps": []}
+    record = {
+        "command": "benchmarks/ai_tune_middle_ages.py " + " ".join(args.argv),
+        "game": "middle-ages",
+        "agent": args.agent,
+        "score": args.score,
+        "lead_scale": args.lead_scale if args.score == "lead" else None,
+        "pairs": args.pairs,
+        "seed": args.seed,
+        "A": big_a,
+        "fixed": fixed,
+        "weights": {k: {"default": default[k], "step": STEPS[k][0], "bounds": STEPS[k][1:]} for k in names},
+        "steps": [],
+    }
     args.out = args.out or results_dir(args.out_dir) / OUT_NAME
-    write_manifest(args.out, agents={"plus": args.agent, "minus": args.agent}, seeds={"seed": args.seed},
-                   games=2 * args.pairs * args.steps + 2 * args.check,
-                   settings={k: v for k, v in record.items() if k not in ("command", "steps")})
+    write_manifest(
+        args.out,
+        agents={"plus": args.agent, "minus": args.agent},
+        seeds={"seed": args.seed},
+        games=2 * args.pairs * args.steps + 2 * args.check,
+        settings={k: v for k, v in record.items() if k not in ("command", "steps")},
+    )
     t0 = time.perf_counter()
     for k in range(args.steps):
         ak = args.a / (k + 1 + big_a) ** 0.602
@@ -209,9 +233,16 @@ def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor 
         theta = [t + ak * score / (2 * ck * s) for t, s in zip(theta, signs)]
         clamped = values(theta)
         theta = [(clamped[n] - default[n]) / STEPS[n][0] for n in names]
-        record["steps"].append({"k": k, "signs": signs, "score": round(score, 4), "wins": wins,
-                                "leads": leads,
-                                "theta": [round(t, 4) for t in theta]})
+        record["steps"].append(
+            {
+                "k": k,
+                "signs": signs,
+                "score": round(score, 4),
+                "wins": wins,
+                "leads": leads,
+                "theta": [round(t, 4) for t in theta],
+            }
+        )
         record["final"] = {n: round(v, 4) for n, v in values(theta).items() if n in names}
         record["seconds"] = round(time.perf_counter() - t0, 1)
         args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -226,9 +257,15 @@ def _tune(args: argparse.Namespace, names: list[str], pool: ProcessPoolExecutor 
         lo, hi = wilson_interval(wins, n)
         mean = sum(leads) / n
         se = (sum((x - mean) ** 2 for x in leads) / (n - 1) / n) ** 0.5 if n > 1 else 0.0
-        record["check"] = {"games": n, "tuned_wins": wins, "win_rate": round(wins / n, 4),
-                           "ci95": [round(lo, 4), round(hi, 4)], "confirmed": lo > 0.5,
-                           "lead": round(mean, 3), "lead_se": round(se, 3)}
+        record["check"] = {
+            "games": n,
+            "tuned_wins": wins,
+            "win_rate": round(wins / n, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "confirmed": lo > 0.5,
+            "lead": round(mean, 3),
+            "lead_se": round(se, 3),
+        }
         args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n")
         print(f"check: tuned {wins:g}/{n} = {wins / n:.1%} [{lo:.1%}, {hi:.1%}], lead {mean:+.2f} +- {se:.2f} VP")
     return 0

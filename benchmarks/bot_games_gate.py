@@ -38,12 +38,28 @@ def run(bots_alone: int, at_once: int, turns: int, seed: int) -> list[float]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
-        env = dict(os.environ, BUILDERS_BOT_GAMES_PER_PLAYER=str(max(bots_alone, 2)),
-                   BUILDERS_BOT_GAMES=str(max(bots_alone, 20)), BUILDERS_BOT_GAMES_AT_ONCE=str(at_once),
-                   BUILDERS_RATES="read=1000000/60")  # the person's page polls: more than 600 GETs a minute
-        server = subprocess.Popen([sys.executable, "-c", "from builders.cli import main; main()", "serve",
-                                   "--port", str(port), "--db", str(Path(folder) / "games.sqlite3")],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env = dict(
+            os.environ,
+            BUILDERS_BOT_GAMES_PER_PLAYER=str(max(bots_alone, 2)),
+            BUILDERS_BOT_GAMES=str(max(bots_alone, 20)),
+            BUILDERS_BOT_GAMES_AT_ONCE=str(at_once),
+            BUILDERS_RATES="read=1000000/60",
+        )  # the person's page polls: more than 600 GETs a minute
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "from builders.cli import main; main()",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                str(Path(folder) / "games.sqlite3"),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             with httpx.Client(base_url=url, timeout=60) as api:
                 deadline = time.monotonic() + 60
@@ -65,8 +81,9 @@ def play(api: httpx.Client, bots_alone: int, turns: int, rng: random.Random) -> 
     for _ in range(bots_alone):
         r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"}] * 2})
         r.raise_for_status()
-    made = api.post("/api/games", json={"game": "kingdom",
-                                        "seats": [{"type": "human"}, {"type": "bot", "level": "hard"}]}).json()
+    made = api.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot", "level": "hard"}]}
+    ).json()
     gid, token = made["id"], {"X-Seat-Token": made["seats"][0]["token"]}
     waits: list[float] = []
     for _ in range(turns):
@@ -96,9 +113,11 @@ def main() -> None:
     waits = run(args.bots_alone, args.at_once, args.turns, args.seed)
     if not waits:
         raise SystemExit("error: the person's game ended before a bot turn was measured")
-    print(f"{args.bots_alone} games of bots alone, {args.at_once} at once: the person's bot turn waits "
-          f"{' '.join(f'{w:.2f}' for w in waits)} s; median {statistics.median(waits):.2f} s, "
-          f"max {max(waits):.2f} s")
+    print(
+        f"{args.bots_alone} games of bots alone, {args.at_once} at once: the person's bot turn waits "
+        f"{' '.join(f'{w:.2f}' for w in waits)} s; median {statistics.median(waits):.2f} s, "
+        f"max {max(waits):.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -69,10 +69,15 @@ def wait_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 60)
 
 def env() -> dict[str, str]:
     # every player of the benchmark is on 127.0.0.1: lift the limits per address
-    return dict(os.environ, PYTHONPATH=str(ROOT / "src"),
-                BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60",
-                BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000",
-                BUILDERS_GAMES_PER_PLAYER="1000000", BUILDERS_WAITING_GAMES_PER_PLAYER="100000")
+    return dict(
+        os.environ,
+        PYTHONPATH=str(ROOT / "src"),
+        BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60",
+        BUILDERS_SOCKETS_PER_ADDRESS="100000",
+        BUILDERS_SOCKET_RATE="100000",
+        BUILDERS_GAMES_PER_PLAYER="1000000",
+        BUILDERS_WAITING_GAMES_PER_PLAYER="100000",
+    )
 
 
 def pct(values: list[float], p: float) -> float | None:
@@ -88,7 +93,7 @@ def server_times(metrics: str) -> tuple[int, float | None, float | None]:
     histogram bucket holding the 95th percentile (ms)."""
     buckets: list[tuple[float, float]] = []
     for line in metrics.splitlines():
-        if line.startswith('builders_action_seconds_bucket{') and 'via="socket"' in line:
+        if line.startswith("builders_action_seconds_bucket{") and 'via="socket"' in line:
             le = re.search(r'le="([^"]+)"', line).group(1)
             buckets.append((float("inf") if le == "+Inf" else float(le), float(line.rsplit(" ", 1)[1])))
     buckets.sort()
@@ -111,8 +116,16 @@ class Table:
         self.games = 0
 
 
-async def play(base: str, ws_base: str, game: str, seats: list[dict], rnd: random.Random, stop_at: float,
-               table: Table, think: float) -> None:
+async def play(
+    base: str,
+    ws_base: str,
+    game: str,
+    seats: list[dict],
+    rnd: random.Random,
+    stop_at: float,
+    table: Table,
+    think: float,
+) -> None:
     """One game until it ends or time is up. Seats of type human are scripted here."""
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         r = await http.post("/api/games", json={"game": game, "seats": seats})
@@ -124,12 +137,12 @@ async def play(base: str, ws_base: str, game: str, seats: list[dict], rnd: rando
     bots = len(people) < len(seats)
     sockets = {}
     for seat in people:
-        ws = await websockets.connect(f"{ws_base}/ws/games/{gid}", max_size=2**24, compression=None,
-                                      open_timeout=60)
+        ws = await websockets.connect(f"{ws_base}/ws/games/{gid}", max_size=2**24, compression=None, open_timeout=60)
         await ws.send(json.dumps({"type": "hello", "token": created["seats"][seat]["token"]}))
         sockets[seat] = ws
     latest: dict[int, tuple[int, str]] = {}
     try:
+
         async def state(seat: int, min_version: int, timeout: float = 300) -> tuple[int, str]:
             while seat not in latest or latest[seat][0] < min_version:
                 raw = await asyncio.wait_for(sockets[seat].recv(), timeout)
@@ -188,8 +201,9 @@ async def play(base: str, ws_base: str, game: str, seats: list[dict], rnd: rando
             await ws.close()
 
 
-async def drive(port: int, games: int, people_games: int, level: str, seconds: float, think: float,
-                seed: int) -> tuple[Table, float]:
+async def drive(
+    port: int, games: int, people_games: int, level: str, seconds: float, think: float, seed: int
+) -> tuple[Table, float]:
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     rnd = random.Random(seed)
     table = Table()
@@ -219,22 +233,31 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.5, help="mean seconds the people of those games think")
     parser.add_argument("--level", default="hard", help="the bots' level (default hard)")
     parser.add_argument("--seconds", type=float, default=150.0, help="how long to play (default 150)")
-    parser.add_argument("--bot-workers", type=int, default=None,
-                        help="embedded: the server's bot processes (default: one per core)")
+    parser.add_argument(
+        "--bot-workers", type=int, default=None, help="embedded: the server's bot processes (default: one per core)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="redis: builders worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     add_out_dir(parser)
-    parser.add_argument("--out", type=Path, default=None,
-                        help="append the JSON result line to this file (default: bot_jobs.jsonl in the out dir)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="append the JSON result line to this file (default: bot_jobs.jsonl in the out dir)",
+    )
     args = parser.parse_args()
     if not 1 <= args.games <= 500 or not 0 <= args.people_games <= 500 or not 0 < args.seconds <= 1800:
         parser.error("--games must be from 1 to 500, --people-games from 0 to 500, --seconds from 0 to 1800")
     if not 1 <= args.workers <= 16:
         parser.error("--workers must be from 1 to 16")
     args.out = args.out or results_dir(args.out_dir) / "bot_jobs.jsonl"
-    write_manifest(args.out, agents={"bots": args.level, "people": "scripted, random legal actions"},
-                   seeds={"seed": args.seed}, games=args.games + args.people_games,
-                   settings={k: v for k, v in vars(args).items() if k not in ("out", "out_dir")})
+    write_manifest(
+        args.out,
+        agents={"bots": args.level, "people": "scripted, random legal actions"},
+        seeds={"seed": args.seed},
+        games=args.games + args.people_games,
+        settings={k: v for k, v in vars(args).items() if k not in ("out", "out_dir")},
+    )
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -249,16 +272,36 @@ def main() -> None:
                 if exe is None:
                     raise SystemExit("redis-server is missing (Debian's redis-server package)")
                 rport = free_port()
-                procs.append(subprocess.Popen([exe, "--port", str(rport), "--bind", "127.0.0.1", "--save", "",
-                                               "--appendonly", "no", "--dir", tmp],
-                                              stdout=open(folder / "redis.log", "ab"), stderr=subprocess.STDOUT))
+                procs.append(
+                    subprocess.Popen(
+                        [
+                            exe,
+                            "--port",
+                            str(rport),
+                            "--bind",
+                            "127.0.0.1",
+                            "--save",
+                            "",
+                            "--appendonly",
+                            "no",
+                            "--dir",
+                            tmp,
+                        ],
+                        stdout=open(folder / "redis.log", "ab"),
+                        stderr=subprocess.STDOUT,
+                    )
+                )
                 wait_port(rport, procs[-1], "redis-server")
                 redis_url = f"redis://127.0.0.1:{rport}/0"
                 for i in range(args.workers):
-                    procs.append(subprocess.Popen([*CLI, "worker", "--redis", redis_url, "--processes", "1",
-                                                   "--no-analyses"], env=env(),
-                                                  stdout=open(folder / f"worker{i}.log", "ab"),
-                                                  stderr=subprocess.STDOUT))
+                    procs.append(
+                        subprocess.Popen(
+                            [*CLI, "worker", "--redis", redis_url, "--processes", "1", "--no-analyses"],
+                            env=env(),
+                            stdout=open(folder / f"worker{i}.log", "ab"),
+                            stderr=subprocess.STDOUT,
+                        )
+                    )
                 import redis as redis_client
 
                 client = redis_client.Redis.from_url(redis_url)
@@ -270,15 +313,29 @@ def main() -> None:
                 time.sleep(2)  # their compute processes import the bots
             port = free_port()
             server = subprocess.Popen(
-                [sys.executable, "-m", "builders.server", "--port", str(port), "--db",
-                 f"sqlite:///{folder / 'bench.sqlite3'}", "--quiet", "--bot-delay", "0",
-                 *(["--bot-workers", str(args.bot_workers)] if args.bot_workers else []),
-                 *(["--redis", redis_url] if redis_url else [])],
-                env=env(), stdout=subprocess.DEVNULL, stderr=open(folder / "server.log", "ab"))
+                [
+                    sys.executable,
+                    "-m",
+                    "builders.server",
+                    "--port",
+                    str(port),
+                    "--db",
+                    f"sqlite:///{folder / 'bench.sqlite3'}",
+                    "--quiet",
+                    "--bot-delay",
+                    "0",
+                    *(["--bot-workers", str(args.bot_workers)] if args.bot_workers else []),
+                    *(["--redis", redis_url] if redis_url else []),
+                ],
+                env=env(),
+                stdout=subprocess.DEVNULL,
+                stderr=open(folder / "server.log", "ab"),
+            )
             procs.append(server)
             wait_port(port, server, "the server")
-            table, elapsed = asyncio.run(drive(port, args.games, args.people_games, args.level, args.seconds,
-                                               args.think, args.seed))
+            table, elapsed = asyncio.run(
+                drive(port, args.games, args.people_games, args.level, args.seconds, args.think, args.seed)
+            )
             inside = server_times(httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=30).text)
         except BaseException:
             for log in sorted(folder.glob("*.log")):
@@ -294,17 +351,28 @@ def main() -> None:
     ms = lambda v: None if v is None else round(v * 1000, 1)  # noqa: E731
     s = lambda v: None if v is None else round(v, 2)  # noqa: E731
     report = {
-        "mode": args.mode, "workers": args.workers if args.mode == "redis" else None,
+        "mode": args.mode,
+        "workers": args.workers if args.mode == "redis" else None,
         "bot_workers": args.bot_workers or (os.cpu_count() if args.mode == "embedded" else None),
-        "games": args.games, "people_games": args.people_games, "level": args.level, "seconds": round(elapsed, 1),
-        "cores": os.cpu_count(), "bot_turns": len(table.bot_waits),
-        "bot_wait_p50_s": s(pct(table.bot_waits, 50)), "bot_wait_p95_s": s(pct(table.bot_waits, 95)),
+        "games": args.games,
+        "people_games": args.people_games,
+        "level": args.level,
+        "seconds": round(elapsed, 1),
+        "cores": os.cpu_count(),
+        "bot_turns": len(table.bot_waits),
+        "bot_wait_p50_s": s(pct(table.bot_waits, 50)),
+        "bot_wait_p95_s": s(pct(table.bot_waits, 95)),
         "bot_wait_max_s": s(max(table.bot_waits, default=None)),
-        "people_rt_p50_ms": ms(pct(table.rt_people, 50)), "people_rt_p95_ms": ms(pct(table.rt_people, 95)),
+        "people_rt_p50_ms": ms(pct(table.rt_people, 50)),
+        "people_rt_p95_ms": ms(pct(table.rt_people, 95)),
         "people_actions": len(table.rt_people),
-        "bot_games_rt_p50_ms": ms(pct(table.rt_bot_games, 50)), "bot_games_rt_p95_ms": ms(pct(table.rt_bot_games, 95)),
-        "server_socket_actions": inside[0], "server_within_50ms": inside[1], "server_p95_bucket_ms": inside[2],
-        "errors": len(table.errors), "load_1min": round(os.getloadavg()[0], 2),
+        "bot_games_rt_p50_ms": ms(pct(table.rt_bot_games, 50)),
+        "bot_games_rt_p95_ms": ms(pct(table.rt_bot_games, 95)),
+        "server_socket_actions": inside[0],
+        "server_within_50ms": inside[1],
+        "server_p95_bucket_ms": inside[2],
+        "errors": len(table.errors),
+        "load_1min": round(os.getloadavg()[0], 2),
     }
     line = json.dumps(report)
     print(line)
@@ -312,12 +380,14 @@ def main() -> None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with open(args.out, "a") as f:
             f.write(line + "\n")
-    print(f"{args.mode}: {report['bot_turns']} {args.level} bot turns in {report['seconds']} s; bot turn wait p50 "
-          f"{report['bot_wait_p50_s']} s, p95 {report['bot_wait_p95_s']} s, max {report['bot_wait_max_s']} s; "
-          f"people's round trip p50 {report['people_rt_p50_ms']} ms, p95 {report['people_rt_p95_ms']} ms "
-          f"({report['people_actions']} actions); in the bot games p95 {report['bot_games_rt_p95_ms']} ms; inside the "
-          f"server {report['server_within_50ms']} of {report['server_socket_actions']} socket actions within 50 ms; "
-          f"{report['errors']} errors")
+    print(
+        f"{args.mode}: {report['bot_turns']} {args.level} bot turns in {report['seconds']} s; bot turn wait p50 "
+        f"{report['bot_wait_p50_s']} s, p95 {report['bot_wait_p95_s']} s, max {report['bot_wait_max_s']} s; "
+        f"people's round trip p50 {report['people_rt_p50_ms']} ms, p95 {report['people_rt_p95_ms']} ms "
+        f"({report['people_actions']} actions); in the bot games p95 {report['bot_games_rt_p95_ms']} ms; inside the "
+        f"server {report['server_within_50ms']} of {report['server_socket_actions']} socket actions within 50 ms; "
+        f"{report['errors']} errors"
+    )
 
 
 if __name__ == "__main__":

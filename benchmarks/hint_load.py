@@ -37,8 +37,15 @@ async def drive(port: int, game: str, games: int, rounds: int, seed: int, warm: 
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=300) as api:
         opened = []
         for g in range(games):
-            r = await api.post("/api/games", json={"game": game, "hints": True, "setup": {"seed": seed + g},
-                                                   "seats": [{"type": "human"}, {"type": "human"}]})
+            r = await api.post(
+                "/api/games",
+                json={
+                    "game": game,
+                    "hints": True,
+                    "setup": {"seed": seed + g},
+                    "seats": [{"type": "human"}, {"type": "human"}],
+                },
+            )
             r.raise_for_status()
             opened.append(r.json())
         # each game's hints' workers start when it is created: let them start before the clock
@@ -53,16 +60,22 @@ async def drive(port: int, game: str, games: int, rounds: int, seed: int, warm: 
             r = await api.post(f"/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[seat]})
             waits.append(time.perf_counter() - t0)
             r.raise_for_status()
-            r = await api.post(f"/api/games/{gid}/actions", headers={"X-Seat-Token": tokens[seat]},
-                               json={"action": r.json()["action"]})
+            r = await api.post(
+                f"/api/games/{gid}/actions", headers={"X-Seat-Token": tokens[seat]}, json={"action": r.json()["action"]}
+            )
             r.raise_for_status()
 
         t0 = time.perf_counter()
         for _ in range(rounds):
             await asyncio.gather(*(one(c) for c in opened))
         wall = time.perf_counter() - t0
-    return {"hints": len(waits), "p50": round(percentile(waits, 0.5), 3), "p95": round(percentile(waits, 0.95), 3),
-            "max": round(max(waits), 3), "wall": round(wall, 2)}
+    return {
+        "hints": len(waits),
+        "p50": round(percentile(waits, 0.5), 3),
+        "p95": round(percentile(waits, 0.95), 3),
+        "max": round(max(waits), 3),
+        "wall": round(wall, 2),
+    }
 
 
 def main() -> None:
@@ -72,8 +85,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6, help="hints asked per game (default 6)")
     parser.add_argument("--workers", default="1,2", help="worker pool sizes to compare (default 1,2)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--warm", type=float, default=5.0,
-                        help="seconds left for the hints' workers to start before the clock (default 5)")
+    parser.add_argument(
+        "--warm",
+        type=float,
+        default=5.0,
+        help="seconds left for the hints' workers to start before the clock (default 5)",
+    )
     args = parser.parse_args()
     try:
         counts = [int(w) for w in args.workers.split(",")]
@@ -87,11 +104,16 @@ def main() -> None:
     for workers in counts:
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()
-            proc = start_server(f"sqlite:///{Path(tmp) / 'hints.sqlite3'}", port, log=Path(tmp) / "server.log",
-                                env_extra={"BUILDERS_BOT_WORKERS": str(workers)})
+            proc = start_server(
+                f"sqlite:///{Path(tmp) / 'hints.sqlite3'}",
+                port,
+                log=Path(tmp) / "server.log",
+                env_extra={"BUILDERS_BOT_WORKERS": str(workers)},
+            )
             try:
-                out["runs"][workers] = asyncio.run(drive(port, args.game, args.games, args.rounds, args.seed,
-                                                                args.warm))
+                out["runs"][workers] = asyncio.run(
+                    drive(port, args.game, args.games, args.rounds, args.seed, args.warm)
+                )
             finally:
                 proc.terminate()
                 try:

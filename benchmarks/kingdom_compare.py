@@ -69,8 +69,13 @@ print(json.dumps({"games_per_s": games / seconds, "cpu_games_per_s": games / cpu
 
 def one_run(src: Path, players: int, games: int, seed: int, same: bool, mode: str) -> dict:
     env = {"PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(players), str(games), str(seed), str(int(same)), mode],
-                         env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(players), str(games), str(seed), str(int(same)), mode],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -84,20 +89,28 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7, help="runs of each engine")
     parser.add_argument("--games", type=int, default=200, help="2-player games per run (4 players: a quarter)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--legal-only", action="store_true",
-                        help="time legal_actions() alone on every position of the games ('decisions/s' are "
-                             "then calls/s)")
-    parser.add_argument("--same-games", action="store_true",
-                        help="this tree plays under record-format-1 rules, so that both sides play the very "
-                             "same games (the engines' speed alone, without the rule change)")
+    parser.add_argument(
+        "--legal-only",
+        action="store_true",
+        help="time legal_actions() alone on every position of the games ('decisions/s' are then calls/s)",
+    )
+    parser.add_argument(
+        "--same-games",
+        action="store_true",
+        help="this tree plays under record-format-1 rules, so that both sides play the very "
+        "same games (the engines' speed alone, without the rule change)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base_src = Path(tmp) / "src"
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline, "src"],
-                                 capture_output=True, check=True).stdout
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", args.baseline, "src"], capture_output=True, check=True
+        ).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        print(f"Kingdom Builder random games, {args.rounds} alternating runs per side "
-              f"(baseline {args.baseline} vs this tree{', the same games' if args.same_games else ''})")
+        print(
+            f"Kingdom Builder random games, {args.rounds} alternating runs per side "
+            f"(baseline {args.baseline} vs this tree{', the same games' if args.same_games else ''})"
+        )
         mode = "legal" if args.legal_only else "games"
         for players in args.players:
             games = args.games if players == 2 else max(1, args.games // 4)
@@ -109,12 +122,16 @@ def main() -> None:
                 dkey = key.replace("games", "decisions")
                 print(f"{players} players, {clock}:")
                 for label, runs in (("baseline", base), ("current ", cur)):
-                    print(f"  {label} games/s {summary([run[key] for run in runs])}   "
-                          f"decisions/s {summary([run[dkey] for run in runs])}")
+                    print(
+                        f"  {label} games/s {summary([run[key] for run in runs])}   "
+                        f"decisions/s {summary([run[dkey] for run in runs])}"
+                    )
                 for what, k in (("games/s", key), ("decisions/s", dkey)):
                     ratios = [c[k] / b[k] for b, c in zip(base, cur)]
-                    print(f"  ratio of {what:<11} median {statistics.median(ratios):.2f}x "
-                          f"(range {min(ratios):.2f}-{max(ratios):.2f}x)")
+                    print(
+                        f"  ratio of {what:<11} median {statistics.median(ratios):.2f}x "
+                        f"(range {min(ratios):.2f}-{max(ratios):.2f}x)"
+                    )
 
 
 if __name__ == "__main__":

@@ -37,17 +37,21 @@ def results_dir(given: Path | str | None = None) -> Path:
 
 def add_out_dir(parser: argparse.ArgumentParser) -> None:
     """The ``--out-dir`` option every script shares."""
-    parser.add_argument("--out-dir", type=Path, default=None,
-                        help=f"folder of the results (default: ${ENV}, else the user's data dir)")
+    parser.add_argument(
+        "--out-dir", type=Path, default=None, help=f"folder of the results (default: ${ENV}, else the user's data dir)"
+    )
 
 
 def git_state(root: Path = ROOT) -> dict:
     """The commit checked out in ``root`` and whether tracked files differ from it (None outside git)."""
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                              text=True, timeout=10)
-        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                                capture_output=True, text=True, timeout=10)
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        status = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return {"commit": None, "dirty": None}
     if head.returncode != 0:
@@ -60,15 +64,32 @@ def manifest_path(results: Path) -> Path:
     return results.with_name(results.stem + ".manifest.json")
 
 
-def write_manifest(results: Path, *, agents, settings: dict | None = None, seeds=None,
-                   games: int | None = None, script: str | None = None) -> Path:
+def write_manifest(
+    results: Path,
+    *,
+    agents,
+    settings: dict | None = None,
+    seeds=None,
+    games: int | None = None,
+    script: str | None = None,
+) -> Path:
     """Append this run (its script, agents, settings, seeds, games, commit, date and cores) to the
     manifest of ``results``; returns the manifest's path."""
     path = manifest_path(results)
-    run = {"script": script or Path(sys.argv[0]).name, "argv": sys.argv[1:], "results": results.name,
-           "agents": agents, "settings": settings or {}, "seeds": seeds, "games": games, **git_state(),
-           "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-           "cores": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version()}
+    run = {
+        "script": script or Path(sys.argv[0]).name,
+        "argv": sys.argv[1:],
+        "results": results.name,
+        "agents": agents,
+        "settings": settings or {},
+        "seeds": seeds,
+        "games": games,
+        **git_state(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "cores": os.cpu_count(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+    }
     runs = json.loads(path.read_text())["runs"] if path.exists() else []
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"runs": [*runs, run]}, indent=1) + "\n")

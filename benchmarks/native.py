@@ -33,12 +33,17 @@ def check_middle_ages(decisions: int, first_seed: int) -> int:
         total += made
         problems += found
         seed += 100
-        print(f"The Builders: {total:,} decisions, {seed - first_seed:,} games, {len(problems)} disagreements "
-              f"({time.perf_counter() - start:,.0f} s)", flush=True)
+        print(
+            f"The Builders: {total:,} decisions, {seed - first_seed:,} games, {len(problems)} disagreements "
+            f"({time.perf_counter() - start:,.0f} s)",
+            flush=True,
+        )
     for line in problems[:20]:
         print("  " + line)
-    print(f"The Builders: checked {total:,} decisions of {seed - first_seed:,} games (seeds {first_seed}-{seed - 1}, "
-          f"2-4 players): {len(problems)} disagreements")
+    print(
+        f"The Builders: checked {total:,} decisions of {seed - first_seed:,} games (seeds {first_seed}-{seed - 1}, "
+        f"2-4 players): {len(problems)} disagreements"
+    )
     return 1 if problems else 0
 
 
@@ -51,13 +56,18 @@ def check(decisions: int, first_seed: int) -> int:
     while tally.decisions < decisions:
         random_games(seed, 100, tally, check_every=25, scores_every=25)
         seed += 100
-        print(f"{tally.decisions:,} decisions, {tally.games:,} games, {len(tally.disagreements)} disagreements "
-              f"({time.perf_counter() - start:,.0f} s)", flush=True)
+        print(
+            f"{tally.decisions:,} decisions, {tally.games:,} games, {len(tally.disagreements)} disagreements "
+            f"({time.perf_counter() - start:,.0f} s)",
+            flush=True,
+        )
     for line in tally.disagreements[:20]:
         print("  " + line)
-    print(f"checked {tally.decisions:,} decisions of {tally.games:,} games (seeds {first_seed}-{seed - 1}; "
-          f"{sorted(tally.players_seen)} players; tiles used {sorted(tally.tiles_used)}; "
-          f"{len(tally.cards_seen)} cards): {len(tally.disagreements)} disagreements")
+    print(
+        f"checked {tally.decisions:,} decisions of {tally.games:,} games (seeds {first_seed}-{seed - 1}; "
+        f"{sorted(tally.players_seen)} players; tiles used {sorted(tally.tiles_used)}; "
+        f"{len(tally.cards_seen)} cards): {len(tally.disagreements)} disagreements"
+    )
     return 1 if tally.disagreements else 0
 
 

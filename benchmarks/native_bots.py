@@ -66,8 +66,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--turn", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rollout", type=int, default=0, help="the search's random playout actions after a new node")
-    parser.add_argument("--game", choices=("kingdom", "middle-ages"), action="append",
-                        help="the games measured (default both)")
+    parser.add_argument(
+        "--game", choices=("kingdom", "middle-ages"), action="append", help="the games measured (default both)"
+    )
     args = parser.parse_args(argv)
     for game in args.game or ("kingdom", "middle-ages"):
         found = measure(game, args.turn, args.runs, args.rollout)
@@ -75,10 +76,13 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {'':58} {'Python state':>22} {'native state':>22} {'ratio':>6}")
         for name, cores in found.items():
             py, nat = cores["python"], cores["native"]
-            cells = [f"{statistics.median(v):>9,.2f}" if max(v) < 100 else f"{statistics.median(v):>9,.0f}"
-                     for v in (py, nat)]
-            spans = [f"({min(v):,.0f}-{max(v):,.0f})" if max(v) >= 100 else f"({min(v):.2f}-{max(v):.2f})"
-                     for v in (py, nat)]
+            cells = [
+                f"{statistics.median(v):>9,.2f}" if max(v) < 100 else f"{statistics.median(v):>9,.0f}"
+                for v in (py, nat)
+            ]
+            spans = [
+                f"({min(v):,.0f}-{max(v):,.0f})" if max(v) >= 100 else f"({min(v):.2f}-{max(v):.2f})" for v in (py, nat)
+            ]
             ratio = statistics.median(b / a for a, b in zip(py, nat) if a)
             print(f"  {name:58} {cells[0]} {spans[0]:>12} {cells[1]} {spans[1]:>12} {ratio:>5.1f}x")
 

@@ -63,9 +63,15 @@ def play(game: str, pair: int, native_seat: int, turn: float) -> dict:
         state.apply(action)
     result = state.result()
     returns = result.returns()
-    return {"pair": pair, "native_seat": native_seat, "scores": list(result.scores),
-            "native": returns[native_seat], "lead": result.scores[native_seat] - result.scores[1 - native_seat],
-            "cpu": [round(c, 2) for c in cpu], "decisions": len(state.player_actions())}
+    return {
+        "pair": pair,
+        "native_seat": native_seat,
+        "scores": list(result.scores),
+        "native": returns[native_seat],
+        "lead": result.scores[native_seat] - result.scores[1 - native_seat],
+        "cpu": [round(c, 2) for c in cpu],
+        "decisions": len(state.player_actions()),
+    }
 
 
 def report(rows: list[dict]) -> str:
@@ -81,9 +87,11 @@ def report(rows: list[dict]) -> str:
     half = 1.96 * statistics.stdev(per_pair) / math.sqrt(len(per_pair)) if len(per_pair) > 1 else float("nan")
     lead = statistics.fmean(r["lead"] for r in rows)
     cpu = [sum(r["cpu"]) / max(1, r["decisions"]) for r in rows]
-    return (f"{n} games ({len(by_pair)} pairs): hard on the native core scores {mean:.3f} "
-            f"(95% interval {max(0.0, mean - half):.3f}-{min(1.0, mean + half):.3f}) against hard on the Python engine; "
-            f"mean lead {lead:+.2f}; {statistics.fmean(cpu):.2f} CPU s a decision")
+    return (
+        f"{n} games ({len(by_pair)} pairs): hard on the native core scores {mean:.3f} "
+        f"(95% interval {max(0.0, mean - half):.3f}-{min(1.0, mean + half):.3f}) against hard on the Python engine; "
+        f"mean lead {lead:+.2f}; {statistics.fmean(cpu):.2f} CPU s a decision"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -99,9 +107,13 @@ def main(argv: list[str] | None = None) -> None:
     rows = [r for r in rows if r.get("turn") == args.turn]
     if not args.report:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_manifest(path, agents=["hard (native state)", "hard (Python state)"],
-                       settings={"game": args.game, "turn": args.turn, "clock": "cpu", "players": 2, "seed": SEED},
-                       seeds=[SEED, SEED + args.pairs - 1], games=2 * args.pairs)
+        write_manifest(
+            path,
+            agents=["hard (native state)", "hard (Python state)"],
+            settings={"game": args.game, "turn": args.turn, "clock": "cpu", "players": 2, "seed": SEED},
+            seeds=[SEED, SEED + args.pairs - 1],
+            games=2 * args.pairs,
+        )
         done = {(r["pair"], r["native_seat"]) for r in rows}
         for pair in range(args.pairs):
             for seat in (0, 1):

@@ -49,19 +49,38 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str, port: int, redis: str | None = None, log: Path | None = None,
-                 env_extra: dict[str, str] | None = None) -> subprocess.Popen:
+def start_server(
+    db: str, port: int, redis: str | None = None, log: Path | None = None, env_extra: dict[str, str] | None = None
+) -> subprocess.Popen:
     """A server process; its messages go to ``log`` (a file: a pipe nobody reads would block it);
     ``env_extra`` adds to its environment."""
     # every player of the benchmark is on 127.0.0.1: lift the limits per address
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"),
-               BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60,hint=1000000/60,read=1000000/60",
-               BUILDERS_SOCKETS_PER_ADDRESS="100000", BUILDERS_SOCKET_RATE="100000",
-               BUILDERS_GAMES_PER_PLAYER="1000000", BUILDERS_WAITING_GAMES_PER_PLAYER="100000", **(env_extra or {}))
-    proc = subprocess.Popen([sys.executable, "-m", "builders.server", "--port", str(port), "--db", db,
-                             "--quiet", *(["--redis", redis] if redis else [])],
-                            env=env, stdout=subprocess.DEVNULL,
-                            stderr=open(log, "ab") if log else subprocess.DEVNULL)
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(ROOT / "src"),
+        BUILDERS_RATES="create=1000000/60,join=1000000/60,action=1000000/60,hint=1000000/60,read=1000000/60",
+        BUILDERS_SOCKETS_PER_ADDRESS="100000",
+        BUILDERS_SOCKET_RATE="100000",
+        BUILDERS_GAMES_PER_PLAYER="1000000",
+        BUILDERS_WAITING_GAMES_PER_PLAYER="100000",
+        **(env_extra or {}),
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "builders.server",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--quiet",
+            *(["--redis", redis] if redis else []),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(log, "ab") if log else subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120  # (a loaded machine starts it slowly)
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -129,8 +148,9 @@ class Table:
         gid = created["id"]
         tokens = [s["token"] for s in created["seats"]]
         for seat in range(len(tokens)):  # each says hello as soon as it is open (the server waits 10 s)
-            ws = await websockets.connect(f"{ws_bases[seat % len(ws_bases)]}/ws/games/{gid}", max_size=2**24,
-                                          compression=None, open_timeout=60)
+            ws = await websockets.connect(
+                f"{ws_bases[seat % len(ws_bases)]}/ws/games/{gid}", max_size=2**24, compression=None, open_timeout=60
+            )
             await ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
             self.sockets.append(ws)
         await self.state(0, 0)
@@ -169,8 +189,9 @@ class Table:
                         break
                 action = self.rnd.choice(view["legal"])
                 sent = time.perf_counter()
-                await self.sockets[seat].send(json.dumps({"type": "action", "action": action,
-                                                          "version": view["version"]}))
+                await self.sockets[seat].send(
+                    json.dumps({"type": "action", "action": action, "version": view["version"]})
+                )
                 version, _ = await self.state(seat, view["version"] + 1)
                 times.append(time.perf_counter() - sent)
                 played += 1
@@ -180,8 +201,7 @@ class Table:
         return played
 
 
-async def drive(ports: list[int], games: int, seconds: float, seed: int, think: float,
-                pids: list[int]) -> dict:
+async def drive(ports: list[int], games: int, seconds: float, seed: int, think: float, pids: list[int]) -> dict:
     """Open ``games`` games at once (all of them before the clock starts), then play for ``seconds``:
     the round trips and the server CPU per action are those of the play only; opening the games is
     measured apart."""
@@ -199,7 +219,7 @@ async def drive(ports: list[int], games: int, seconds: float, seed: int, think: 
 
     def where(i: int) -> tuple[str, list[str], str]:
         game = "kingdom" if i % 2 == 0 else "middle-ages"
-        order = ws_bases[i % len(ws_bases):] + ws_bases[:i % len(ws_bases)]  # seat 0 on process i % N
+        order = ws_bases[i % len(ws_bases) :] + ws_bases[: i % len(ws_bases)]  # seat 0 on process i % N
         return bases[i % len(bases)], order, game
 
     async def table(i: int) -> None:
@@ -228,7 +248,9 @@ async def drive(ports: list[int], games: int, seconds: float, seed: int, think: 
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        raise SystemExit(f"opening the games failed: {[t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()][:1]}")
+        raise SystemExit(
+            f"opening the games failed: {[t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()][:1]}"
+        )
     open_seconds = time.monotonic() - t0
     cpu1 = sum(cpu_seconds(p) for p in pids)
     system1 = sum(cpu_times(p)[1] for p in pids)
@@ -248,11 +270,20 @@ async def drive(ports: list[int], games: int, seconds: float, seed: int, think: 
     def pct(p: float) -> float:
         return times[min(len(times) - 1, int(p / 100 * len(times)))] * 1000 if times else float("nan")
 
-    out = {"games": games, "think_s": think, "seconds": round(elapsed, 1), "actions": total,
-           "finished_games": finished, "actions_per_s": round(total / elapsed, 1), "p50_ms": round(pct(50), 2),
-           "p95_ms": round(pct(95), 2), "p99_ms": round(pct(99), 2),
-           "mean_ms": round(statistics.fmean(times) * 1000, 2) if times else None, "errors": len(errors),
-           "open_seconds": round(open_seconds, 1)}
+    out = {
+        "games": games,
+        "think_s": think,
+        "seconds": round(elapsed, 1),
+        "actions": total,
+        "finished_games": finished,
+        "actions_per_s": round(total / elapsed, 1),
+        "p50_ms": round(pct(50), 2),
+        "p95_ms": round(pct(95), 2),
+        "p99_ms": round(pct(99), 2),
+        "mean_ms": round(statistics.fmean(times) * 1000, 2) if times else None,
+        "errors": len(errors),
+        "open_seconds": round(open_seconds, 1),
+    }
     if pids:
         out["server_cpu_ms_per_game_opened"] = round((cpu1 - cpu0) / games * 1000, 2)
         if total:
@@ -273,15 +304,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games played at once (default 100)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to play (default 20, at most 300)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--think", type=float, default=0.0,
-                        help="mean seconds a player waits before each action (default 0: as fast as possible)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a player waits before each action (default 0: as fast as possible)",
+    )
     parser.add_argument("--port", type=int, default=0, help="port of a server already running (default: start one)")
     parser.add_argument("--processes", type=int, default=1, help="server processes to start (default 1)")
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite file)")
     parser.add_argument("--redis", default=None, help="Redis URL for the fan-out between the processes")
-    parser.add_argument("--throwaway", action="store_true",
-                        help="start a throwaway PostgreSQL (fsync on) and Redis for the run, in a temporary folder "
-                             "(Debian's postgresql and redis-server, as the tests: tests/server/services.py)")
+    parser.add_argument(
+        "--throwaway",
+        action="store_true",
+        help="start a throwaway PostgreSQL (fsync on) and Redis for the run, in a temporary folder "
+        "(Debian's postgresql and redis-server, as the tests: tests/server/services.py)",
+    )
     args = parser.parse_args()
     if not 1 <= args.games <= 1000 or not 0 < args.seconds <= 300 or not 0 <= args.think <= 60:
         parser.error("--games must be from 1 to 1000, --seconds from 0 to 300 and --think from 0 to 60")
@@ -310,8 +348,7 @@ def main() -> None:
                 for _ in range(args.processes):
                     ports.append(free_port())
                     procs.append(start_server(db, ports[-1], args.redis, Path(tmp) / f"server{len(procs)}.log"))
-            report = asyncio.run(drive(ports, args.games, args.seconds, args.seed, args.think,
-                                       [p.pid for p in procs]))
+            report = asyncio.run(drive(ports, args.games, args.seconds, args.seed, args.think, [p.pid for p in procs]))
         except BaseException:
             for i in range(len(procs)):
                 print(f"server {i}:", (Path(tmp) / f"server{i}.log").read_text()[-3000:], file=sys.stderr)
@@ -327,16 +364,17 @@ def main() -> None:
                 service.stop()
             if services:
                 shutil.rmtree(services[0].folder.parent, ignore_errors=True)
-    report.update(processes=len(ports), db=(args.db or "sqlite").split("://")[0].split("+")[0],
-                  redis=bool(args.redis))
+    report.update(processes=len(ports), db=(args.db or "sqlite").split("://")[0].split("+")[0], redis=bool(args.redis))
     report["load_average"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(report))
-    print(f"{report['games']} games at once on {report['processes']} process(es), {report['db']}"
-          f"{' + redis' if report['redis'] else ''}, think {report['think_s']} s: {report['actions_per_s']} actions/s; "
-          f"round trip p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, p99 {report['p99_ms']} ms; "
-          f"server CPU {report.get('server_cpu_ms_per_action')} ms per action "
-          f"({report['actions']} actions, {report['errors']} errors); the games opened in "
-          f"{report['open_seconds']} s, {report.get('server_cpu_ms_per_game_opened')} ms of server CPU each")
+    print(
+        f"{report['games']} games at once on {report['processes']} process(es), {report['db']}"
+        f"{' + redis' if report['redis'] else ''}, think {report['think_s']} s: {report['actions_per_s']} actions/s; "
+        f"round trip p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, p99 {report['p99_ms']} ms; "
+        f"server CPU {report.get('server_cpu_ms_per_action')} ms per action "
+        f"({report['actions']} actions, {report['errors']} errors); the games opened in "
+        f"{report['open_seconds']} s, {report.get('server_cpu_ms_per_game_opened')} ms of server CPU each"
+    )
 
 
 if __name__ == "__main__":

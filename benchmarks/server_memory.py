@@ -59,13 +59,33 @@ def _patterns(rnd: random.Random) -> list[tuple[dict, list, list, dict]]:
             before = len(state.history)
             seat = state.current_player
             state.apply(action)
-            steps.append(StoredStep(seat, state.action_to_string(action), [str(c) for c in state.history[before + 1:]],
-                                    False))
-        seats = [{"seat": i, "type": "human", "level": None, "name": None, "open": False, "claimed": True,
-                  "resigned": False, "token_sha": token_hash(secrets.token_urlsafe(24)), "account": None,
-                  "invite_sha": None} for i in range(2)]
-        summary = {"status": "running", "version": len(steps), "actions": len(steps), "turn": state.turn,
-                   "to_move": state.current_player, "result": None, "bot_turn": False}
+            steps.append(
+                StoredStep(seat, state.action_to_string(action), [str(c) for c in state.history[before + 1 :]], False)
+            )
+        seats = [
+            {
+                "seat": i,
+                "type": "human",
+                "level": None,
+                "name": None,
+                "open": False,
+                "claimed": True,
+                "resigned": False,
+                "token_sha": token_hash(secrets.token_urlsafe(24)),
+                "account": None,
+                "invite_sha": None,
+            }
+            for i in range(2)
+        ]
+        summary = {
+            "status": "running",
+            "version": len(steps),
+            "actions": len(steps),
+            "turn": state.turn,
+            "to_move": state.current_player,
+            "result": None,
+            "bot_turn": False,
+        }
         out.append((setup, steps, seats, {**summary, "format": state.record_format}))
     return out
 
@@ -88,17 +108,41 @@ def store_games(url: str, count: int, seed: int = 1) -> list[str]:
         game_id = secrets.token_urlsafe(6)
         ids.append(game_id)
         record_format = summary["format"]
-        games.append({"id": game_id, "game": "kingdom", "name": None, "created": now - count + i, "setup": setup,
-                      "seats": seats, "private": False, "bots_only": False, "creator": None, "address": None,
-                      "options": {"creator": None, "private": False, "seeded": False, "format": record_format},
-                      "moved": now - 60, **{k: v for k, v in summary.items() if k != "format"}})
-        actions.extend({"game_id": game_id, "n": n, "seat": s.seat, "action": s.action, "chance": s.chance,
-                        "by_bot": False, "at": now - 60, "client_key": None} for n, s in enumerate(steps))
+        games.append(
+            {
+                "id": game_id,
+                "game": "kingdom",
+                "name": None,
+                "created": now - count + i,
+                "setup": setup,
+                "seats": seats,
+                "private": False,
+                "bots_only": False,
+                "creator": None,
+                "address": None,
+                "options": {"creator": None, "private": False, "seeded": False, "format": record_format},
+                "moved": now - 60,
+                **{k: v for k, v in summary.items() if k != "format"},
+            }
+        )
+        actions.extend(
+            {
+                "game_id": game_id,
+                "n": n,
+                "seat": s.seat,
+                "action": s.action,
+                "chance": s.chance,
+                "by_bot": False,
+                "at": now - 60,
+                "client_key": None,
+            }
+            for n, s in enumerate(steps)
+        )
     with store.engine.begin() as conn:
         for start in range(0, len(games), 2000):
-            conn.execute(insert(GameRow), games[start:start + 2000])
+            conn.execute(insert(GameRow), games[start : start + 2000])
         for start in range(0, len(actions), 5000):
-            conn.execute(insert(ActionRow), actions[start:start + 5000])
+            conn.execute(insert(ActionRow), actions[start : start + 5000])
     store.close()
     return ids
 
@@ -116,8 +160,12 @@ def one_run(count: int, touch: int, folder: Path, seed: int) -> dict:
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), BUILDERS_RATES="read=100000000/60")
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "builders.server", "--port", str(port), "--db", url, "--quiet",
-                             "--bot-workers", "1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "builders.server", "--port", str(port), "--db", url, "--quiet", "--bot-workers", "1"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         with httpx.Client(base_url=base, timeout=30) as http:
@@ -149,8 +197,14 @@ def one_run(count: int, touch: int, folder: Path, seed: int) -> dict:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-    return {"startup_s": startup, "rss_start_mib": rss_start / 1024, "rss_touched_mib": rss_touched / 1024,
-            "held_at_start": held_at_start, "held_after_touch": held_after, "touched": len(touched)}
+    return {
+        "startup_s": startup,
+        "rss_start_mib": rss_start / 1024,
+        "rss_touched_mib": rss_touched / 1024,
+        "held_at_start": held_at_start,
+        "held_after_touch": held_after,
+        "touched": len(touched),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -171,10 +225,13 @@ def main(argv: list[str] | None = None) -> None:
             runs = [one_run(count, args.touch, Path(tmp), seed) for seed in range(1, args.runs + 1)]
             median = {key: round(statistics.median(r[key] for r in runs), 3) for key in runs[0]}
             report["games"][str(count)] = median
-            print(f"{count:>6} games stored: start-up {median['startup_s']:.2f} s, memory {median['rss_start_mib']:.1f} MiB "
-                  f"after start ({median['held_at_start']:.0f} games in memory), {median['rss_touched_mib']:.1f} MiB "
-                  f"after {median['touched']:.0f} views ({median['held_after_touch']:.0f} in memory); medians of "
-                  f"{args.runs} runs", flush=True)
+            print(
+                f"{count:>6} games stored: start-up {median['startup_s']:.2f} s, memory {median['rss_start_mib']:.1f} MiB "
+                f"after start ({median['held_at_start']:.0f} games in memory), {median['rss_touched_mib']:.1f} MiB "
+                f"after {median['touched']:.0f} views ({median['held_after_touch']:.0f} in memory); medians of "
+                f"{args.runs} runs",
+                flush=True,
+            )
     print(json.dumps(report))
 
 

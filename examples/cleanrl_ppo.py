@@ -73,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
                 games += int(term.sum())
                 wins += int(np.sum(info["won"][term]))
         with torch.no_grad():  # generalised advantage estimation
-            _, next_value = policy(torch.as_tensor(obs["observation"], dtype=torch.float32),
-                                   torch.as_tensor(obs["action_mask"]))
+            _, next_value = policy(
+                torch.as_tensor(obs["observation"], dtype=torch.float32), torch.as_tensor(obs["action_mask"])
+            )
             adv = torch.zeros((t, n))
             last = torch.zeros(n)
             for step in reversed(range(t)):
@@ -91,8 +92,11 @@ def main(argv: list[str] | None = None) -> int:
                 dist, value = policy(b_obs[idx], b_mask[idx])
                 ratio = (dist.log_prob(b_act[idx]) - b_logp[idx]).exp()
                 a = (b_adv[idx] - b_adv[idx].mean()) / (b_adv[idx].std() + 1e-8)
-                loss = (-torch.min(ratio * a, ratio.clamp(0.8, 1.2) * a).mean()
-                        + 0.5 * ((value - b_ret[idx]) ** 2).mean() - 0.01 * dist.entropy().mean())
+                loss = (
+                    -torch.min(ratio * a, ratio.clamp(0.8, 1.2) * a).mean()
+                    + 0.5 * ((value - b_ret[idx]) ** 2).mean()
+                    - 0.01 * dist.entropy().mean()
+                )
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(params, 0.5)

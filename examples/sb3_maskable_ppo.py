@@ -30,16 +30,26 @@ def main(argv: list[str] | None = None) -> int:
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.env_util import make_vec_env
     except ImportError as e:
-        print(f"error: this example needs sb3-contrib and PyTorch (in a clone: pip install '.[rl-train]'): {e}",
-              file=sys.stderr)
+        print(
+            f"error: this example needs sb3-contrib and PyTorch (in a clone: pip install '.[rl-train]'): {e}",
+            file=sys.stderr,
+        )
         return 2
     import builders.rl
 
     torch.set_num_threads(1)
     env_id = builders.rl.KINGDOM_SOLO if args.game == "kingdom" else builders.rl.MIDDLE_AGES_SOLO
     envs = make_vec_env(env_id, n_envs=args.n_envs, seed=args.seed, env_kwargs={"opponents": "random"})
-    model = MaskablePPO("MultiInputPolicy", envs, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=4,
-                        seed=args.seed, device="cpu", verbose=0)
+    model = MaskablePPO(
+        "MultiInputPolicy",
+        envs,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=4,
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
+    )
     model.learn(total_timesteps=args.steps)
     env = gymnasium.make(env_id, opponents="random")
     obs, info = env.reset(seed=args.seed)

@@ -37,8 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         return PettingZooEnv(make(num_players=args.players))
 
     env = env_fn()
-    policy = MultiAgentPolicy({agent: MARLRandomDiscreteMaskedOffPolicyAlgorithm(env.action_space).policy
-                               for agent in env.agents})
+    policy = MultiAgentPolicy(
+        {agent: MARLRandomDiscreteMaskedOffPolicyAlgorithm(env.action_space).policy for agent in env.agents}
+    )
     envs = DummyVectorEnv([env_fn for _ in range(args.envs)])
     collector = Collector(policy, envs)
     collector.reset()

@@ -28,8 +28,9 @@ import builders.rl  # noqa: F401  (registers builders.rl.KingdomSolo-v0)
 def win_rate(model, games: int, setup: str, players: int) -> tuple[float, float]:
     """(win rate, mean score margin) of ``model`` against random over ``games`` fixed-seed games; a
     shared win counts as 1/k of a win."""
-    env = gym.make("builders.rl.KingdomSolo-v0", opponents="random", setup=setup, num_players=players,
-                   reward="margin").unwrapped
+    env = gym.make(
+        "builders.rl.KingdomSolo-v0", opponents="random", setup=setup, num_players=players, reward="margin"
+    ).unwrapped
     wins = margin = 0.0
     for g in range(games):
         env.seat_option = g % players
@@ -56,8 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-steps", type=int, default=1024, help="PPO rollout length")
     parser.add_argument("--batch-size", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=4, help="PPO epochs per rollout")
-    parser.add_argument("--reward", default="margin",
-                        help="training reward: 'margin' (score margin at the end) or 'win' (+1/-1/shared)")
+    parser.add_argument(
+        "--reward", default="margin", help="training reward: 'margin' (score margin at the end) or 'win' (+1/-1/shared)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
     args = parser.parse_args(argv)
@@ -66,28 +68,57 @@ def main(argv: list[str] | None = None) -> int:
         import torch
         from sb3_contrib import MaskablePPO
     except ImportError as e:
-        print(f"error: this example needs sb3-contrib and PyTorch (in a clone: pip install '.[rl-train]'): {e}",
-              file=sys.stderr)
+        print(
+            f"error: this example needs sb3-contrib and PyTorch (in a clone: pip install '.[rl-train]'): {e}",
+            file=sys.stderr,
+        )
         return 2
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
 
-    env = gym.make("builders.rl.KingdomSolo-v0", opponents="random", setup=args.setup,
-                   num_players=args.players, seat="random", reward=args.reward)
+    env = gym.make(
+        "builders.rl.KingdomSolo-v0",
+        opponents="random",
+        setup=args.setup,
+        num_players=args.players,
+        seat="random",
+        reward=args.reward,
+    )
     # a small network and few epochs: the flat observation has about 9,000 inputs, and the CPU budget
     # is minutes
-    model = MaskablePPO("MultiInputPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
-                        n_epochs=args.epochs, learning_rate=3e-4, gamma=1.0, ent_coef=0.01, seed=args.seed,
-                        verbose=0, policy_kwargs={"net_arch": [64, 64]}, device="cpu")
+    model = MaskablePPO(
+        "MultiInputPolicy",
+        env,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.epochs,
+        learning_rate=3e-4,
+        gamma=1.0,
+        ent_coef=0.01,
+        seed=args.seed,
+        verbose=0,
+        policy_kwargs={"net_arch": [64, 64]},
+        device="cpu",
+    )
     rows = []
     start = time.process_time()
 
     def evaluate(steps: int) -> None:
         rate, margin = win_rate(model, args.eval_games, args.setup, args.players)
-        rows.append({"steps": steps, "win_rate": round(rate, 4), "mean_margin": round(margin, 2),
-                     "games": args.eval_games, "cpu_seconds": round(time.process_time() - start, 1)})
-        print(f"{steps:>8} steps: win rate vs random {rate:.1%}, mean score margin {margin:+.1f} "
-              f"({args.eval_games} games, {rows[-1]['cpu_seconds']} CPU s)", flush=True)
+        rows.append(
+            {
+                "steps": steps,
+                "win_rate": round(rate, 4),
+                "mean_margin": round(margin, 2),
+                "games": args.eval_games,
+                "cpu_seconds": round(time.process_time() - start, 1),
+            }
+        )
+        print(
+            f"{steps:>8} steps: win rate vs random {rate:.1%}, mean score margin {margin:+.1f} "
+            f"({args.eval_games} games, {rows[-1]['cpu_seconds']} CPU s)",
+            flush=True,
+        )
 
     evaluate(0)
     done = 0
@@ -102,8 +133,9 @@ def main(argv: list[str] | None = None) -> int:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    (args.out / "curve.json").write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                                     "curve": rows}, indent=2) + "\n")
+    (args.out / "curve.json").write_text(
+        json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "curve": rows}, indent=2) + "\n"
+    )
     plot(rows, args, args.out / "curve.png")
     return 0
 
@@ -123,8 +155,9 @@ def plot(rows: list[dict], args, path: Path) -> None:
     half = z * np.sqrt(rates * (1 - rates) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
     ax.plot(steps, rates, marker="o", label="masked PPO")
-    ax.fill_between(steps, np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1), alpha=0.2,
-                    label="95% interval (Wilson)")
+    ax.fill_between(
+        steps, np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1), alpha=0.2, label="95% interval (Wilson)"
+    )
     ax.axhline(1 / args.players, color="grey", linestyle="--", label="random vs random")
     ax.set_xlabel("training steps (learner decisions)")
     ax.set_ylabel(f"win rate vs random ({n} games)")

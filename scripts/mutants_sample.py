@@ -43,13 +43,15 @@ from pathlib import Path
 KILLED = {1, 3, 36, 24, -24, 152, 255, -9, -11, -15}
 NO_SUCH_MUTANT = "builders.no_such_module.x_none__mutmut_0"
 #: mutmut with some of its settings replaced (a JSON object, the first argument) for this run only
-LAUNCH = ("import json, sys\n"
-          "from mutmut.configuration import config\n"
-          "for key, value in json.loads(sys.argv.pop(1)).items():\n"
-          "    setattr(config(), key, value)\n"
-          "from mutmut.__main__ import cli\n"
-          "sys.argv[0] = 'mutmut'\n"
-          "sys.exit(cli())\n")
+LAUNCH = (
+    "import json, sys\n"
+    "from mutmut.configuration import config\n"
+    "for key, value in json.loads(sys.argv.pop(1)).items():\n"
+    "    setattr(config(), key, value)\n"
+    "from mutmut.__main__ import cli\n"
+    "sys.argv[0] = 'mutmut'\n"
+    "sys.exit(cli())\n"
+)
 
 
 def matches(module: str, only: str) -> bool:
@@ -114,8 +116,11 @@ def group_runner(tests: list[str], only: str) -> Runner:
     config = tomllib.loads(Path("pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
     files = [f for f in config["only_mutate"] if matches(module_of(f), only)]
     key = f"{only} {' '.join(t for t in tests if not t.startswith('--deselect'))}"  # a test left out: the same mutants
-    name = re.sub(r"[^A-Za-z0-9]+", "-", key.replace("builders.", "")).strip("-")[:60] + "-" + \
-        hashlib.sha1(key.encode()).hexdigest()[:8]
+    name = (
+        re.sub(r"[^A-Za-z0-9]+", "-", key.replace("builders.", "")).strip("-")[:60]
+        + "-"
+        + hashlib.sha1(key.encode()).hexdigest()[:8]
+    )
     root = Path("mutants", "groups", name)
     root.mkdir(parents=True, exist_ok=True)
     for link in ("src", "tests", "pyproject.toml"):
@@ -128,28 +133,44 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-module", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", default="*",
-                        help="patterns of module names, separated by commas (default: every module)")
-    parser.add_argument("--tests", nargs="+", metavar="PATH",
-                        help="run only these tests (and mutate only the modules of --only), in a directory "
-                             "of their own under mutants/groups")
-    parser.add_argument("--deselect", action="append", default=[], metavar="NODE",
-                        help="leave this test out of a --tests run (a test that fails on the code as it is "
-                             "stops mutmut's first run); may be given again")
-    parser.add_argument("--every-test", default="", metavar="NAMES",
-                        help="run the mutants of these functions (names or patterns, separated by commas: "
-                             "router,create_app,Class.method) against every test of the selection, not only "
-                             "the tests that called them while mutmut's statistics were taken")
+    parser.add_argument(
+        "--only", default="*", help="patterns of module names, separated by commas (default: every module)"
+    )
+    parser.add_argument(
+        "--tests",
+        nargs="+",
+        metavar="PATH",
+        help="run only these tests (and mutate only the modules of --only), in a directory "
+        "of their own under mutants/groups",
+    )
+    parser.add_argument(
+        "--deselect",
+        action="append",
+        default=[],
+        metavar="NODE",
+        help="leave this test out of a --tests run (a test that fails on the code as it is "
+        "stops mutmut's first run); may be given again",
+    )
+    parser.add_argument(
+        "--every-test",
+        default="",
+        metavar="NAMES",
+        help="run the mutants of these functions (names or patterns, separated by commas: "
+        "router,create_app,Class.method) against every test of the selection, not only "
+        "the tests that called them while mutmut's statistics were taken",
+    )
     parser.add_argument("--max-children", default="1")
-    parser.add_argument("--report", action="store_true",
-                        help="only report the sample's results so far (of an earlier or interrupted run)")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="only report the sample's results so far (of an earlier or interrupted run)",
+    )
     args = parser.parse_args()
     if args.per_module < 1:
         print("error: --per-module must be at least 1", file=sys.stderr)
         return 2
     if args.deselect and not args.tests:
-        print("error: --deselect goes with --tests (pyproject.toml holds the default run's selection)",
-              file=sys.stderr)
+        print("error: --deselect goes with --tests (pyproject.toml holds the default run's selection)", file=sys.stderr)
         return 2
     selection = [*(args.tests or []), *(f"--deselect={node}" for node in args.deselect)]
     runner = group_runner(selection, args.only) if args.tests else Runner(Path("."), {})
@@ -162,8 +183,11 @@ def main() -> int:
     if not args.report and (not stats.exists() or not runner.mutants_by_module()):
         runner.mutmut("run", "--max-children", args.max_children, NO_SUCH_MUTANT)  # (exits 1: nothing matches)
         if not stats.exists():
-            print("error: mutmut's first run failed (a test that fails on the code as it is? see above; "
-                  "--deselect leaves it out)", file=sys.stderr)
+            print(
+                "error: mutmut's first run failed (a test that fails on the code as it is? see above; "
+                "--deselect leaves it out)",
+                file=sys.stderr,
+            )
             return 2
     modules = {m: names for m, names in runner.mutants_by_module().items() if matches(m, args.only)}
     if not modules:
@@ -187,8 +211,13 @@ def main() -> int:
         killed = sum(1 for c in checked.values() if c in KILLED)
         survivors = sorted(n for n, c in checked.items() if c not in KILLED)
         rate = killed / len(checked) if checked else float("nan")
-        report[module] = {"killed": killed, "checked": len(checked), "mutants": len(modules[module]),
-                          "rate": rate, "survivors": {n: codes[n] for n in survivors}}
+        report[module] = {
+            "killed": killed,
+            "checked": len(checked),
+            "mutants": len(modules[module]),
+            "rate": rate,
+            "survivors": {n: codes[n] for n in survivors},
+        }
         print(f"{module:40} {killed:7} {len(checked):7} {len(modules[module]):6} {rate:7.1%}")
     total = sum(r["checked"] for r in report.values())
     killed = sum(r["killed"] for r in report.values())
@@ -199,8 +228,9 @@ def main() -> int:
     for module, r in report.items():
         for name, code in r["survivors"].items():
             print(f"  {name}  ({'no tests' if code in (5, 33) else code})")
-    text = json.dumps({"seed": args.seed, "per_module": args.per_module, "tests": selection or None, "modules": report},
-                      indent=1)
+    text = json.dumps(
+        {"seed": args.seed, "per_module": args.per_module, "tests": selection or None, "modules": report}, indent=1
+    )
     for place in {Path("mutants"), runner.root / "mutants"}:
         place.mkdir(parents=True, exist_ok=True)
         (place / "sample.json").write_text(text, encoding="utf-8")

@@ -21,26 +21,46 @@ STATIC = SRC / "web" / "static"
 NAMES = re.compile(r"(?i:kingdom|middle[-_ ]ages)|The Builders")
 #: (file, text of the line) -> why it may name a game: text that branches on nothing
 ALLOWED: dict[tuple[str, str], str] = {
-    ("src/builders/__init__.py", '"""builders: exact, fast engines for Kingdom Builder and The Builders: Middle Ages."""'):
-        "the package's one-line description",
-    ("src/builders/cli.py", 'help="Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play.",'):
-        "the command line's help text",
-    ("src/builders/cli.py", '"""Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play."""'):
-        "the command line's help text",
-    ("src/builders/core/record.py", '{"game": "kingdom", "format": 1, "setup": {...},'): "an example record in a docstring",
-    ("src/builders/core/state.py", '#: the registry name of the game ("kingdom", "middle-ages")'):
-        "examples of registry names in a comment",
-    ("src/builders/rl/__init__.py", '"""The research kit: every registered game with an RL kit (Kingdom Builder and The '
-                                    'Builders: Middle'): "the research kit's description",
-    ("src/builders/rl/__init__.py", "(``builders.rl.KingdomSolo-v0``, ``builders.rl.MiddleAgesSolo-v0``). The engines, "
-                                    "the server and the"): "the research kit's description",
-    ("src/builders/rl/__init__.py", "from builders.rl.kit_kingdom import KINGDOM_SOLO, kingdom_env"):
-        "the games' RL shorthands, re-exported as the research kit's public names",
-    ("src/builders/rl/__init__.py", "from builders.rl.kit_middle_ages import MIDDLE_AGES_SOLO, middle_ages_env"):
-        "the games' RL shorthands, re-exported as the research kit's public names",
-    ("src/builders/rl/__init__.py", '"ENCODING_VERSION", "BuildersAEC", "IllegalIndex", "KINGDOM_SOLO", "MIDDLE_AGES_SOLO", '
-                                    '"Match", "SoloEnv", "env",'): "the research kit's public names",
-    ("src/builders/rl/__init__.py", '"kingdom_env", "middle_ages_env", "register",'): "the research kit's public names",
+    (
+        "src/builders/__init__.py",
+        '"""builders: exact, fast engines for Kingdom Builder and The Builders: Middle Ages."""',
+    ): "the package's one-line description",
+    (
+        "src/builders/cli.py",
+        'help="Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play.",',
+    ): "the command line's help text",
+    (
+        "src/builders/cli.py",
+        '"""Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play."""',
+    ): "the command line's help text",
+    (
+        "src/builders/core/record.py",
+        '{"game": "kingdom", "format": 1, "setup": {...},',
+    ): "an example record in a docstring",
+    (
+        "src/builders/core/state.py",
+        '#: the registry name of the game ("kingdom", "middle-ages")',
+    ): "examples of registry names in a comment",
+    (
+        "src/builders/rl/__init__.py",
+        '"""The research kit: every registered game with an RL kit (Kingdom Builder and The Builders: Middle',
+    ): "the research kit's description",
+    (
+        "src/builders/rl/__init__.py",
+        "(``builders.rl.KingdomSolo-v0``, ``builders.rl.MiddleAgesSolo-v0``). The engines, the server and the",
+    ): "the research kit's description",
+    (
+        "src/builders/rl/__init__.py",
+        "from builders.rl.kit_kingdom import KINGDOM_SOLO, kingdom_env",
+    ): "the games' RL shorthands, re-exported as the research kit's public names",
+    (
+        "src/builders/rl/__init__.py",
+        "from builders.rl.kit_middle_ages import MIDDLE_AGES_SOLO, middle_ages_env",
+    ): "the games' RL shorthands, re-exported as the research kit's public names",
+    **{
+        ("src/builders/rl/__init__.py", f'"{name}",'): "the research kit's public names"
+        for name in ("KINGDOM_SOLO", "MIDDLE_AGES_SOLO", "kingdom_env", "middle_ages_env")
+    },
 }
 
 
@@ -53,7 +73,11 @@ def _owned(src: Path) -> set[Path]:
             path = src.parent / (module.replace(".", "/") + ".py")
             assert path.exists(), f"{p.name}'s plugin lists {module}, which is not a module"
             out.add(path)
-        out.update(src / "web" / "static" / name for name in (p.web_table, p.web_guide, p.web_rules, p.web_lobby, *p.web_files) if name)
+        out.update(
+            src / "web" / "static" / name
+            for name in (p.web_table, p.web_guide, p.web_rules, p.web_lobby, *p.web_files)
+            if name
+        )
     return out
 
 

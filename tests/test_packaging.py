@@ -13,8 +13,19 @@ import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "psycopg", "redis", "arq", "argon2",
-                  "prometheus_client", "openskill", "matplotlib")
+SERVER_MODULES = (
+    "fastapi",
+    "uvicorn",
+    "sqlalchemy",
+    "alembic",
+    "psycopg",
+    "redis",
+    "arq",
+    "argon2",
+    "prometheus_client",
+    "openskill",
+    "matplotlib",
+)
 
 
 def _pyproject() -> dict:
@@ -27,21 +38,43 @@ def test_the_distribution_has_a_name_of_its_own_and_a_lean_base() -> None:
     assert [d.split(">")[0] for d in project["dependencies"]] == ["typer", "rich"]
     extras = project["optional-dependencies"]
     rl = " ".join(extras["rl"])
-    assert not [m for m in ("fastapi", "uvicorn", "sqlalchemy", "alembic", "psycopg", "redis", "arq",
-                            "pwdlib", "prometheus", "openskill", "matplotlib") if m in rl]
+    assert not [
+        m
+        for m in (
+            "fastapi",
+            "uvicorn",
+            "sqlalchemy",
+            "alembic",
+            "psycopg",
+            "redis",
+            "arq",
+            "pwdlib",
+            "prometheus",
+            "openskill",
+            "matplotlib",
+        )
+        if m in rl
+    ]
     assert "fastapi>=0.110" in extras["server"]
 
 
 def test_the_command_line_imports_no_server_module() -> None:
-    code = ("import sys, builders.cli; "
-            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({SERVER_MODULES!r})))")
+    code = (
+        f"import sys, builders.cli; print(sorted({{m.split('.')[0] for m in sys.modules}} & set({SERVER_MODULES!r})))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
 def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(list(args), capture_output=True, text=True, cwd=cwd, timeout=900,
-                          env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    return subprocess.run(
+        list(args),
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=900,
+        env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+    )
 
 
 def test_the_wheel_with_the_rl_extra_in_a_fresh_venv(tmp_path: Path) -> None:
@@ -78,9 +111,12 @@ def test_the_wheel_with_the_rl_extra_in_a_fresh_venv(tmp_path: Path) -> None:
     """)
     ran = _run(str(python), "-c", script, cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr[-2000:]
-    assert ran.stdout.splitlines() == ["builders.rl.KingdomSolo-v0 ok", "builders.rl.MiddleAgesSolo-v0 ok",
-                                       "aec ok", "fastapi False"]
+    assert ran.stdout.splitlines() == [
+        "builders.rl.KingdomSolo-v0 ok",
+        "builders.rl.MiddleAgesSolo-v0 ok",
+        "aec ok",
+        "fastapi False",
+    ]
     served = _run(str(env / "bin" / "builders"), "serve", cwd=tmp_path)
     assert served.returncode == 2
-    assert served.stderr == ("error: the web server needs the server extra: "
-                             "pip install 'builders-games[server]'\n")
+    assert served.stderr == ("error: the web server needs the server extra: pip install 'builders-games[server]'\n")

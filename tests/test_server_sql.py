@@ -44,8 +44,9 @@ def problems(source: str) -> list[tuple[int, str]]:
                 found.append((node.lineno, "imports the tables"))
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if (alias.name.startswith("sqlalchemy") and alias.name != "sqlalchemy.exc") \
-                        or alias.name == "builders.server.models":
+                if (
+                    alias.name.startswith("sqlalchemy") and alias.name != "sqlalchemy.exc"
+                ) or alias.name == "builders.server.models":
                     found.append((node.lineno, f"imports {alias.name}"))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             method, on = node.func.attr, _receiver(node.func.value)
@@ -91,25 +92,32 @@ def test_the_check_finds_sql_where_it_should_not_be(tmp_path):
     and the same code inside the repositories, the store and a module catching the database's errors
     is not."""
     sql = (
-        "from sqlalchemy import select, update\n"             # 1
-        "from sqlalchemy.exc import IntegrityError\n"          # 2: an exception class: allowed
-        "from builders.server.models import GameRow\n"         # 3
-        "import sqlalchemy as sa\n"                            # 4
-        "def f(self, game_id):\n"                              # 5
-        "    with self.store.engine.begin() as conn:\n"        # 6
-        "        conn.execute(update(GameRow))\n"              # 7
-        "    with self.engine.connect() as c:\n"               # 8
-        "        pass\n"                                       # 9
-        "    q = 'SELECT id FROM games WHERE id = :id'\n"      # 10
-        "    r = self.rows.messages(game_id)\n"                # 11: a repository's method: allowed
-        "    return 'select a seat'\n"                         # 12: words, not SQL
+        "from sqlalchemy import select, update\n"  # 1
+        "from sqlalchemy.exc import IntegrityError\n"  # 2: an exception class: allowed
+        "from builders.server.models import GameRow\n"  # 3
+        "import sqlalchemy as sa\n"  # 4
+        "def f(self, game_id):\n"  # 5
+        "    with self.store.engine.begin() as conn:\n"  # 6
+        "        conn.execute(update(GameRow))\n"  # 7
+        "    with self.engine.connect() as c:\n"  # 8
+        "        pass\n"  # 9
+        "    q = 'SELECT id FROM games WHERE id = :id'\n"  # 10
+        "    r = self.rows.messages(game_id)\n"  # 11: a repository's method: allowed
+        "    return 'select a seat'\n"  # 12: words, not SQL
     )
     for rel in ("chat.py", "repos/chat.py", "store.py", "routes/extra.py"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(sql, encoding="utf-8")
     (tmp_path / "errors.py").write_text("from sqlalchemy.exc import SQLAlchemyError\n", encoding="utf-8")
-    expected = [(1, "imports from sqlalchemy"), (3, "imports the tables"),
-                (4, "imports sqlalchemy"), (6, "engine.begin()"), (7, "conn.execute()"), (8, "engine.connect()"),
-                (10, "SQL as text")]
-    assert offences(tmp_path) == [f"server/{rel}:{line}: {what}" for rel in ("chat.py", "routes/extra.py")
-                                  for line, what in expected]
+    expected = [
+        (1, "imports from sqlalchemy"),
+        (3, "imports the tables"),
+        (4, "imports sqlalchemy"),
+        (6, "engine.begin()"),
+        (7, "conn.execute()"),
+        (8, "engine.connect()"),
+        (10, "SQL as text"),
+    ]
+    assert offences(tmp_path) == [
+        f"server/{rel}:{line}: {what}" for rel in ("chat.py", "routes/extra.py") for line, what in expected
+    ]

@@ -23,9 +23,23 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _mypy(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(cache),
-         "--no-color-output", "--no-error-summary", *args],
-        check=False, capture_output=True, text=True, cwd=ROOT, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(cache),
+            "--no-color-output",
+            "--no-error-summary",
+            *args,
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,
     )
 
 
@@ -43,7 +57,8 @@ def test_mypy_strict_passes_on_the_core_and_the_games(cache_dir: Path) -> None:
 
 def test_the_gate_refuses_a_type_error_and_a_missing_annotation(cache_dir: Path, tmp_path: Path) -> None:
     bad = tmp_path / "uses_the_engine.py"
-    bad.write_text(textwrap.dedent("""\
+    bad.write_text(
+        textwrap.dedent("""\
         from builders.kingdom.state import KingdomState
 
 
@@ -53,7 +68,8 @@ def test_the_gate_refuses_a_type_error_and_a_missing_annotation(cache_dir: Path,
 
         def untyped(state):
             return state
-    """))
+    """)
+    )
     run = _mypy(cache_dir, str(bad))
     assert run.returncode == 1, run.stdout + run.stderr
     lines = sorted(line.removeprefix(str(bad)) for line in run.stdout.splitlines())

@@ -24,8 +24,10 @@ class Figures:
     runs: list[tuple[float, float]]
 
     def line(self) -> str:
-        return (f"{self.label:<34} {self.games_per_s:>10,.0f} games/s  "
-                f"{self.decisions_per_s:>12,.0f} decisions/s   (median of {len(self.runs)})")
+        return (
+            f"{self.label:<34} {self.games_per_s:>10,.0f} games/s  "
+            f"{self.decisions_per_s:>12,.0f} decisions/s   (median of {len(self.runs)})"
+        )
 
 
 def play_random_games(make_state: Callable[[int], GameState], games: int, seed: int) -> tuple[float, int]:
@@ -43,18 +45,19 @@ def play_random_games(make_state: Callable[[int], GameState], games: int, seed: 
     return time.perf_counter() - start, decisions
 
 
-def random_game_figures(label: str, make_state: Callable[[int], GameState], games: int, runs: int = 5,
-                        seed: int = 1) -> Figures:
+def random_game_figures(
+    label: str, make_state: Callable[[int], GameState], games: int, runs: int = 5, seed: int = 1
+) -> Figures:
     per_run = []
     for r in range(runs):
         seconds, decisions = play_random_games(make_state, games, seed + r)
         per_run.append((games / seconds, decisions / seconds))
-    return Figures(label, statistics.median(g for g, _ in per_run), statistics.median(d for _, d in per_run),
-                   per_run)
+    return Figures(label, statistics.median(g for g, _ in per_run), statistics.median(d for _, d in per_run), per_run)
 
 
-def legal_generation_figures(label: str, make_state: Callable[[int], GameState], games: int = 20,
-                             runs: int = 5, seed: int = 1) -> Figures:
+def legal_generation_figures(
+    label: str, make_state: Callable[[int], GameState], games: int = 20, runs: int = 5, seed: int = 1
+) -> Figures:
     """legal_actions() alone, over every position of ``games`` random games (calls/s)."""
     rnd = random.Random(seed)
     positions: list[GameState] = []
@@ -71,5 +74,9 @@ def legal_generation_figures(label: str, make_state: Callable[[int], GameState],
             p.legal_actions()
         seconds = time.perf_counter() - start
         per_run.append((games / seconds, len(positions) / seconds))
-    return Figures(label + " (legal_actions only)", statistics.median(g for g, _ in per_run),
-                   statistics.median(d for _, d in per_run), per_run)
+    return Figures(
+        label + " (legal_actions only)",
+        statistics.median(g for g, _ in per_run),
+        statistics.median(d for _, d in per_run),
+        per_run,
+    )

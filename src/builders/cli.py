@@ -37,7 +37,7 @@ def version_line() -> str:
 
 
 def _and(titles: list[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
+    """ "A", "A and B", "A, B and C"."""
     return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
@@ -48,8 +48,15 @@ def _show_version(value: bool) -> None:
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
-                                       help="Show the version and the core each game runs on, and exit.")) -> None:
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_show_version,
+        is_eager=True,
+        help="Show the version and the core each game runs on, and exit.",
+    ),
+) -> None:
     """Kingdom Builder and The Builders: Middle Ages: rules engines, tools and play."""
 
 
@@ -65,28 +72,30 @@ def _register() -> None:
     from builders.commands import db
 
     app.add_typer(db.app, name="db", help="The server's database: schema upgrades.")
-    app.command("tournament", help="Play paired games between agents and report their strength.")(
-        tournament.tournament)
+    app.command("tournament", help="Play paired games between agents and report their strength.")(tournament.tournament)
     from builders.commands import analyse
 
-    app.command("analyse", help="Analyse a finished game: win chances, best moves, labelled errors.")(
-        analyse.analyse)
+    app.command("analyse", help="Analyse a finished game: win chances, best moves, labelled errors.")(analyse.analyse)
     from builders.commands import hint
 
-    app.command("hint", help="The hard bot's move for the player to move in a record's position, with its win "
-                "chance.")(hint.hint)
+    app.command("hint", help="The hard bot's move for the player to move in a record's position, with its win chance.")(
+        hint.hint
+    )
     from builders.commands import worker
 
     app.command("worker", help="Compute bot moves, hints and analyses for game servers that share a Redis.")(
-        worker.worker)
+        worker.worker
+    )
     from builders.commands import dataset
 
     app.command("dataset", help="Write self-play games of bots as records and per-decision arrays (rl extra).")(
-        dataset.dataset)
+        dataset.dataset
+    )
     from builders.commands import ladder
 
-    app.command("ladder", help="Rate the bot levels (and a PPO policy) on one Elo scale by a round robin (rl "
-                "extra).")(ladder.ladder)
+    app.command("ladder", help="Rate the bot levels (and a PPO policy) on one Elo scale by a round robin (rl extra).")(
+        ladder.ladder
+    )
 
 
 _register()
@@ -98,6 +107,9 @@ def main() -> None:
     try:
         app()
     except Exception as e:  # noqa: BLE001 - the last guard: a user never sees a traceback
-        typer.echo(f"error: internal error ({type(e).__name__}: {one_line(str(e))}); please report it "
-                   f"with the command that caused it", err=True)
+        typer.echo(
+            f"error: internal error ({type(e).__name__}: {one_line(str(e))}); please report it "
+            f"with the command that caused it",
+            err=True,
+        )
         sys.exit(1)

@@ -20,7 +20,7 @@ def midgame(game: str, players: int, seed: int, actions: int):
     for _ in range(actions):
         legal = state.legal_actions()
         state.apply(legal[rnd.randrange(len(legal))])
-    while len(state.legal_actions()) < 3:      # a real choice
+    while len(state.legal_actions()) < 3:  # a real choice
         legal = state.legal_actions()
         state.apply(legal[rnd.randrange(len(legal))])
     assert not state.is_over()
@@ -39,8 +39,9 @@ def kingdom_twin(state, salt: int):
     # a pool order that differs from the true one, and another card in another seat's hand
     while True:
         rnd.shuffle(pool)
-        if ([pool[-1 - i] for i in range(len(others))] != [twin.hand[q] for q in others]
-                or pool[:len(twin.deck)] != twin.deck):
+        if [pool[-1 - i] for i in range(len(others))] != [twin.hand[q] for q in others] or pool[
+            : len(twin.deck)
+        ] != twin.deck:
             break
     for q in others:
         twin.hand[q] = pool.pop()

@@ -36,15 +36,21 @@ def test_make_bot_levels_play_legal_moves(game, level):
 def test_make_bot_refuses_unknown_names_and_bad_turn_times():
     with pytest.raises(BotError, match=r"^unknown game 'chess' \(choose from kingdom, middle-ages\)$"):
         make_bot("chess", "easy")
-    with pytest.raises(ValueError, match=r"^unknown level 'master' \(choose from random, easy, medium, hard, "
-                                         r"expert\)$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^unknown level 'master' \(choose from random, easy, medium, hard, "
+        r"expert\)$",
+    ):
         make_bot("kingdom", "master")
-    for bad, message in [(0, "turn time must be positive, not 0"), (-1.5, "turn time must be positive, not -1.5"),
-                         (float("nan"), "turn time must be positive, not nan"),
-                         (601, "turn time must be at most 600 seconds, not 601"),
-                         (float("inf"), "turn time must be at most 600 seconds, not inf"),
-                         ("2", "turn time must be a number of seconds, not '2'"),
-                         (True, "turn time must be a number of seconds, not True")]:
+    for bad, message in [
+        (0, "turn time must be positive, not 0"),
+        (-1.5, "turn time must be positive, not -1.5"),
+        (float("nan"), "turn time must be positive, not nan"),
+        (601, "turn time must be at most 600 seconds, not 601"),
+        (float("inf"), "turn time must be at most 600 seconds, not inf"),
+        ("2", "turn time must be a number of seconds, not '2'"),
+        (True, "turn time must be a number of seconds, not True"),
+    ]:
         with pytest.raises(BotError) as info:
             make_bot("kingdom", "hard", turn_time=bad)
         assert str(info.value) == message
@@ -58,8 +64,12 @@ def test_levels_and_their_budgets():
 
     hard = make_bot("middle-ages", "hard", seed=1)
     expert = make_bot("middle-ages", "expert", seed=1)
-    assert (type(hard), hard.turn_time, type(expert), expert.turn_time) == \
-        (MiddleAgesPlanner, 2.0, MiddleAgesPlanner, 10.0)
+    assert (type(hard), hard.turn_time, type(expert), expert.turn_time) == (
+        MiddleAgesPlanner,
+        2.0,
+        MiddleAgesPlanner,
+        10.0,
+    )
     assert (make_bot("kingdom", "hard", 1).turn_time, make_bot("kingdom", "expert", 1).turn_time) == (2.0, 10.0)
     assert make_bot("kingdom", "hard", seed=1, turn_time=0.5).turn_time == 0.5
     assert make_bot("middle-ages", "hard", seed=1, turn_time=0.5).turn_time == 0.5
@@ -148,13 +158,20 @@ def test_greedy_takes_the_action_of_highest_value():
 def test_agent_specs():
     assert parse_agent("mcts:time=0.2:c=0.7") == AgentSpec("mcts", {"time": 0.2, "c": 0.7})
     assert [s.label for s in parse_agents("mcts:time=0.2,c=0.7,greedy,random")] == [
-        "mcts:time=0.2:c=0.7", "greedy", "random"]
+        "mcts:time=0.2:c=0.7",
+        "greedy",
+        "random",
+    ]
     assert parse_agents(" Greedy:noise=0.5 , random")[0] == AgentSpec("greedy", {"noise": 0.5})
     agent = parse_agent("mcts:iters=10").make(3)
     assert agent.time_limit is None and agent.iterations == 10 and agent.name == "mcts:iters=10"
-    for text, message in [("greedy:noise", "must be key=value"), ("mcts:iters=1.5", "must be a whole number"),
-                          ("random:x=1", "options: none"), ("", "unknown agent ''"),
-                          ("greedy:noise=-1", "must not be negative")]:
+    for text, message in [
+        ("greedy:noise", "must be key=value"),
+        ("mcts:iters=1.5", "must be a whole number"),
+        ("random:x=1", "options: none"),
+        ("", "unknown agent ''"),
+        ("greedy:noise=-1", "must not be negative"),
+    ]:
         with pytest.raises(ValueError, match=message):
             parse_agent(text)
     with pytest.raises(ValueError, match="empty agent"):

@@ -11,8 +11,17 @@ import typer
 from typer.testing import CliRunner
 
 from builders.ai import make_bot
-from builders.ai.analysis import (DEFAULT_ITERATIONS, THRESHOLDS, AnalysisError, analyse, hint, label_of,
-                                  plan_notations, raw_win_chance, turn_positions)
+from builders.ai.analysis import (
+    DEFAULT_ITERATIONS,
+    THRESHOLDS,
+    AnalysisError,
+    analyse,
+    hint,
+    label_of,
+    plan_notations,
+    raw_win_chance,
+    turn_positions,
+)
 from builders.ai.calibration import honest
 from builders.commands.analyse import analyse as analyse_command
 from builders.commands.hint import hint as hint_command
@@ -44,7 +53,15 @@ def ma_analysis(ma_game):
 def test_labels_by_the_drop_in_win_chance():
     assert dict(THRESHOLDS) == {"blunder": 0.15, "mistake": 0.10, "inaccuracy": 0.05}
     assert [label_of(x) for x in (0.0, 0.049, 0.05, 0.0999, 0.10, 0.149, 0.15, 0.9)] == [
-        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+        None,
+        None,
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
 
 
 def test_every_decision_is_judged(ma_game, ma_analysis):
@@ -89,8 +106,9 @@ def test_the_raw_win_chance_is_the_analysis_value_before_a_decision(ma_game, ma_
     checked = 0
     for d, (text, outcomes) in zip(ma_analysis.decisions, steps(ma_game.to_record()["history"])):
         if not d.forced and d.best != d.played and checked < 5:
-            raw = raw_win_chance(state, "analysis", 40, seed=derive_seed("analysis", 3, d.index),
-                                 action=state.parse_action(d.best))
+            raw = raw_win_chance(
+                state, "analysis", 40, seed=derive_seed("analysis", 3, d.index), action=state.parse_action(d.best)
+            )
             assert round(honest("middle-ages", "analysis", raw), 4) == d.before
             checked += 1
         state.forced = list(outcomes)
@@ -108,8 +126,9 @@ def test_the_raw_win_chance_is_the_analysis_value_before_a_decision(ma_game, ma_
     assert raw_win_chance(mid, "plan", seed=4) == planner.last_stats["win"]
     with pytest.raises(AnalysisError, match="^the estimator is analysis or plan, not 'hint'$"):
         raw_win_chance(mid, "hint")
-    with pytest.raises(AnalysisError, match="^the iterations per decision must be a whole number from 1 to "
-                                            "1000000, not 0$"):
+    with pytest.raises(
+        AnalysisError, match="^the iterations per decision must be a whole number from 1 to 1000000, not 0$"
+    ):
         raw_win_chance(mid, "analysis", 0)
 
 
@@ -148,8 +167,9 @@ def test_the_hard_levels_moves_are_never_labelled():
     assert a.players[0].mean_loss == 0 and sum(a.players[0].counts.values()) == 0
     other = [d for d in a.decisions if d.seat == 1 and not d.forced]
     shown = [d for d in other if d.best != d.played]
-    assert shown and all(d.best_value > d.after and d.loss == pytest.approx(d.before - d.after, abs=2e-4)
-                         for d in shown)
+    assert shown and all(
+        d.best_value > d.after and d.loss == pytest.approx(d.before - d.after, abs=2e-4) for d in shown
+    )
     assert sum(a.players[1].counts.values()) > 0
 
 
@@ -170,11 +190,14 @@ def test_unfinished_corrupt_and_bad_budgets_are_refused(ma_game):
     assert str(e.value).startswith("the record cannot be analysed: action 0 ('open B99') is illegal")
     with pytest.raises(AnalysisError, match="^the record cannot be analysed: the record has no 'history' key$"):
         analyse({"game": "kingdom", "setup": {}}, iterations=5)
-    for kwargs, message in [({"iterations": 0}, "the iterations per decision must be a whole number from 1 to "
-                                                "1000000, not 0"),
-                            ({"iterations": None, "seconds": -1.0}, "the time per decision must be more than 0 "
-                                                                    "and at most 600 seconds, not -1.0"),
-                            ({"iterations": None}, "an analysis needs iterations or seconds per decision")]:
+    for kwargs, message in [
+        ({"iterations": 0}, "the iterations per decision must be a whole number from 1 to 1000000, not 0"),
+        (
+            {"iterations": None, "seconds": -1.0},
+            "the time per decision must be more than 0 and at most 600 seconds, not -1.0",
+        ),
+        ({"iterations": None}, "an analysis needs iterations or seconds per decision"),
+    ]:
         with pytest.raises(AnalysisError) as e:
             analyse(record, **kwargs)
         assert str(e.value) == message
@@ -182,6 +205,7 @@ def test_unfinished_corrupt_and_bad_budgets_are_refused(ma_game):
 
 
 # -- hints ----------------------------------------------------------------------------------------
+
 
 def searched_value(state, action, seed, iterations=DEFAULT_ITERATIONS):
     """The value of ``action`` by the analysis's search of this decision (seeded by its index)."""
@@ -211,8 +235,16 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     beam, plans, reply = LEVEL_SETTINGS["hard"]
     rollouts, finalists = ROLLOUT_SETTINGS["hard"]
     turn_time = DEFAULT_ITERATIONS * PLAN_SHARE_OF_ITERATIONS
-    planner = TurnPlanner(derive_seed("analysis-hard", 5, decisions_before(state)), turn_time=turn_time, beam=beam,
-                          plans=plans, reply=reply, rollouts=rollouts, finalists=finalists, clock="count")
+    planner = TurnPlanner(
+        derive_seed("analysis-hard", 5, decisions_before(state)),
+        turn_time=turn_time,
+        beam=beam,
+        plans=plans,
+        reply=reply,
+        rollouts=rollouts,
+        finalists=finalists,
+        clock="count",
+    )
     planner.replan_share = planner.FIRST_SHARE
     assert planner.plan(state)[0] == h.action
     assert h.iterations == planner.last_stats["evaluations"] > 100
@@ -222,8 +254,9 @@ def test_hint_is_the_hard_levels_move_and_is_legal():
     ma = midgame("middle-ages", 2, 6, 45)
     found = hint(ma, ma.current_player, seed=5)
     assert ma.is_legal(found.action)
-    planner = MiddleAgesPlanner(derive_seed("analysis-hard", 5, decisions_before(ma)), turn_time=turn_time,
-                                clock="count")
+    planner = MiddleAgesPlanner(
+        derive_seed("analysis-hard", 5, decisions_before(ma)), turn_time=turn_time, clock="count"
+    )
     planner.replan_share = planner.FIRST_SHARE
     assert planner.plan(ma)[0] == found.action
     assert found.iterations == planner.last_stats["evaluations"]
@@ -243,8 +276,10 @@ def test_a_hint_is_the_move_and_the_chance_the_analysis_shows(game, agents):
     from builders.ai.analysis import HardBots, decisions_before, turn_positions
     from builders.core.rng import Rng
 
-    bots = [Hinted(HardBots(3, game, 40)) if a == "hinted" else make_bot(game, a, 1) if a != "random"
-            else RandomAgent(2) for a in agents.split(",")]
+    bots = [
+        Hinted(HardBots(3, game, 40)) if a == "hinted" else make_bot(game, a, 1) if a != "random" else RandomAgent(2)
+        for a in agents.split(",")
+    ]
     record = finished(game, 11, bots).to_record()
     a = analyse(record, iterations=40, seed=3)
     kept = HardBots(3, game, 40)
@@ -261,8 +296,12 @@ def test_a_hint_is_the_move_and_the_chance_the_analysis_shows(game, agents):
         again = hint(state, d.seat, seed=3, iterations=40, turn=turn, bots=kept)
         assert (again.action, again.win_chance, again.plan) == (h.action, h.win_chance, h.plan)
         drawn = hint(seen(state), d.seat, seed=3, iterations=40, turn=[(seen(p), x) for p, x in turn])
-        assert (drawn.action, drawn.win_chance, drawn.plan, drawn.iterations) == (h.action, h.win_chance, h.plan,
-                                                                                   h.iterations)
+        assert (drawn.action, drawn.win_chance, drawn.plan, drawn.iterations) == (
+            h.action,
+            h.win_chance,
+            h.plan,
+            h.iterations,
+        )
         chance = round(h.win_chance, 4)
         if d.best != d.played:
             assert (d.best, d.before) == (h.notation, chance)
@@ -270,7 +309,7 @@ def test_a_hint_is_the_move_and_the_chance_the_analysis_shows(game, agents):
         elif d.played == h.notation:
             assert d.before == d.after == chance and d.label is None
             checked["hinted"] += 1
-        else:   # another move, valued at least as high as the hint's
+        else:  # another move, valued at least as high as the hint's
             assert d.before == d.after >= chance
             checked["other"] += 1
     assert all(n > 3 for n in checked.values()), checked
@@ -292,7 +331,7 @@ def test_the_hints_of_a_turn_are_one_plan(game, pos):
     after = state.copy()
     after.apply(h.action)
     nxt = after.copy()
-    for action in h.plan:    # the whole plan is this seat's legal actions, in this turn
+    for action in h.plan:  # the whole plan is this seat's legal actions, in this turn
         assert after.current_player == seat and after.is_legal(action)
         after.apply(action)
     turn = [(state, h.action)]
@@ -307,7 +346,7 @@ def test_the_hints_of_a_turn_are_one_plan(game, pos):
     other = next(a for a in state.legal_actions() if a != h.action and state.action_to_string(a) != "end")
     off = state.copy()
     off.apply(other)
-    assert off.current_player == seat and not off.is_over()   # these positions' turns go on
+    assert off.current_player == seat and not off.is_over()  # these positions' turns go on
     new = hint(off, seat, seed=7, iterations=200, turn=[(state, other)], bots=bots)
     assert new.iterations > 100 and off.is_legal(new.action)
 
@@ -315,8 +354,11 @@ def test_the_hints_of_a_turn_are_one_plan(game, pos):
 def test_hint_refusals():
     state = midgame("kingdom", 2, 8, 40)
     other = 1 - state.current_player
-    with pytest.raises(AnalysisError, match=rf"^it is not seat {other}'s turn \(seat {state.current_player} is to "
-                                            rf"move\)$"):
+    with pytest.raises(
+        AnalysisError,
+        match=rf"^it is not seat {other}'s turn \(seat {state.current_player} is to "
+        rf"move\)$",
+    ):
         hint(state, other)
     with pytest.raises(AnalysisError, match=r"^seat must be a whole number from 0 to 1, not 5$"):
         hint(state, 5)
@@ -329,8 +371,9 @@ KB_POSITIONS = [(2, 3, 9), (2, 8, 40), (3, 5, 21), (4, 2, 52)]
 MA_POSITIONS = [(2, 3, 10), (2, 6, 45), (3, 4, 30)]
 
 
-@pytest.mark.parametrize("game, pos", [*(("kingdom", p) for p in KB_POSITIONS),
-                                       *(("middle-ages", p) for p in MA_POSITIONS)])
+@pytest.mark.parametrize(
+    "game, pos", [*(("kingdom", p) for p in KB_POSITIONS), *(("middle-ages", p) for p in MA_POSITIONS)]
+)
 def test_hints_depend_only_on_what_the_seat_sees(game, pos):
     """Two true states that differ only in hidden information (other seats' cards, deck orders) give
     the same hint, and the same move from the hard level with an iteration budget."""
@@ -348,8 +391,9 @@ def test_hints_depend_only_on_what_the_seat_sees(game, pos):
     if after.current_player == seat and not after.is_over() and len(after.legal_actions()) > 1:
         twin_after = (kingdom_twin if game == "kingdom" else middle_ages_twin)(after, pos[1] + 1)
         assert twin_after.observation(seat) == after.observation(seat) and twin_after.to_json() != after.to_json()
-        assert (hint(after, seat, seed=2, iterations=300, turn=[(state, h.action)])
-                == hint(twin_after, seat, seed=2, iterations=300, turn=[(twin, h.action)]))
+        assert hint(after, seat, seed=2, iterations=300, turn=[(state, h.action)]) == hint(
+            twin_after, seat, seed=2, iterations=300, turn=[(twin, h.action)]
+        )
     from builders.ai import MCTSAgent
 
     a = MCTSAgent(4, time_limit=None, iterations=150, prior="fast", reuse=True)
@@ -393,8 +437,9 @@ def test_the_command_prints_the_labelled_moves_and_the_summary(tmp_path, ma_game
     path = tmp_path / "game.json"
     path.write_text(json.dumps(ma_game.to_record()))
     out = tmp_path / "analysis.json"
-    result = runner.invoke(app, ["analyse", str(path), "--iterations", "40", "--seed", "3", "--out", str(out),
-                                 "--quiet"])
+    result = runner.invoke(
+        app, ["analyse", str(path), "--iterations", "40", "--seed", "3", "--out", str(out), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert data == json.loads(json.dumps(ma_analysis.to_json()))
@@ -403,12 +448,16 @@ def test_the_command_prints_the_labelled_moves_and_the_summary(tmp_path, ma_game
     assert len(lines) == len(labelled) + 2
     first = labelled[0]
     mark = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[first.label]
-    assert lines[0] == (f"{first.index + 1:4d}. seat {first.seat} {first.played}{mark} ({first.label}: win chance "
-                        f"{100 * first.before:.0f}% -> {100 * first.after:.0f}%; the hard bot: {first.best})")
+    assert lines[0] == (
+        f"{first.index + 1:4d}. seat {first.seat} {first.played}{mark} ({first.label}: win chance "
+        f"{100 * first.before:.0f}% -> {100 * first.after:.0f}%; the hard bot: {first.best})"
+    )
     p = ma_analysis.players[1]
-    assert lines[-1] == (f"seat 1: score {ma_analysis.scores[1]}, {p.decisions} decisions, mean win-chance loss "
-                         f"{100 * p.mean_loss:.1f} points; inaccuracy {p.counts['inaccuracy']}, mistake "
-                         f"{p.counts['mistake']}, blunder {p.counts['blunder']}")
+    assert lines[-1] == (
+        f"seat 1: score {ma_analysis.scores[1]}, {p.decisions} decisions, mean win-chance loss "
+        f"{100 * p.mean_loss:.1f} points; inaccuracy {p.counts['inaccuracy']}, mistake "
+        f"{p.counts['mistake']}, blunder {p.counts['blunder']}"
+    )
 
 
 def test_the_command_refuses_in_one_line(tmp_path, ma_game):
@@ -420,10 +469,14 @@ def test_the_command_refuses_in_one_line(tmp_path, ma_game):
     for args, message in [
         ([str(unfinished)], "the game is not finished: only finished games can be analysed"),
         ([str(tmp_path / "missing.json")], f"no such file: {tmp_path / 'missing.json'}"),
-        ([str(broken)], f"{broken} is not valid JSON: Expecting property name enclosed in double quotes at line 1, "
-                        f"column 2"),
-        ([str(unfinished), "--time", "0"], "the time per decision must be more than 0 and at most 600 seconds, "
-                                           "not 0.0"),
+        (
+            [str(broken)],
+            f"{broken} is not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2",
+        ),
+        (
+            [str(unfinished), "--time", "0"],
+            "the time per decision must be more than 0 and at most 600 seconds, not 0.0",
+        ),
     ]:
         result = runner.invoke(app, ["analyse", *args, "--quiet"])
         assert result.exit_code == 2, result.output
@@ -441,7 +494,7 @@ def test_the_hint_command_prints_the_hard_bots_move_its_chance_and_its_plan(tmp_
     record = game.to_record()
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
-    until = game.player_actions().index(END) + 1      # after seat 0's first turn
+    until = game.player_actions().index(END) + 1  # after seat 0's first turn
     state = replay(record, until=until)
     seat = state.current_player
     expected = hint(state, seat, seed=4)
@@ -456,23 +509,35 @@ def test_the_hint_command_prints_the_hard_bots_move_its_chance_and_its_plan(tmp_
     ]
     result = runner.invoke(app, ["hint", str(path), "--until", str(until), "--seed", "4", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"game": "kingdom", "actions": until, "seat": 1, "action": expected.notation,
-                                         "win_chance": round(expected.win_chance, 4), "plan": words,
-                                         "evaluated": expected.iterations}
+    assert json.loads(result.stdout) == {
+        "game": "kingdom",
+        "actions": until,
+        "seat": 1,
+        "action": expected.notation,
+        "win_chance": round(expected.win_chance, 4),
+        "plan": words,
+        "evaluated": expected.iterations,
+    }
     # in the middle of the turn: the hint given the turn so far (the seat left the plan at its first
     # build), as the analysis's hard bot plays there
     first = next(a for a in state.legal_actions() if a != expected.action)
     mid = {k: v for k, v in record.items() if k != "result"}
-    mid["history"] = [*record["history"][:len(state.history)], state.action_to_string(first)]
+    mid["history"] = [*record["history"][: len(state.history)], state.action_to_string(first)]
     turn, position = turn_positions(mid)
     assert [(s.to_json(), a) for s, a in turn] == [(state.to_json(), first)]
     later = hint(position, seat, seed=4, iterations=300, turn=turn)
     path.write_text(json.dumps(mid))
     result = runner.invoke(app, ["hint", str(path), "--iterations", "300", "--seed", "4", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"game": "kingdom", "actions": until + 1, "seat": 1,
-                                         "action": later.notation, "win_chance": round(later.win_chance, 4),
-                                         "plan": plan_notations(position, later), "evaluated": later.iterations}
+    assert json.loads(result.stdout) == {
+        "game": "kingdom",
+        "actions": until + 1,
+        "seat": 1,
+        "action": later.notation,
+        "win_chance": round(later.win_chance, 4),
+        "plan": plan_notations(position, later),
+        "evaluated": later.iterations,
+    }
 
 
 def test_the_hint_command_refuses_in_one_line(tmp_path, ma_game):
@@ -483,10 +548,14 @@ def test_the_hint_command_refuses_in_one_line(tmp_path, ma_game):
         ([str(path)], f"the game is over after {total} actions: choose an earlier position with --until N"),
         ([str(path), "--until", str(total + 1)], f"the record has only {total} actions, not {total + 1}"),
         ([str(path), "--until", "-1"], "--until must be 0 or more"),
-        ([str(path), "--until", "6", "--time", "0"], "the time per decision must be more than 0 and at most 600 "
-                                                     "seconds, not 0.0"),
-        ([str(path), "--until", "6", "--iterations", "0"], "the iterations per decision must be a whole number "
-                                                           "from 1 to 1000000, not 0"),
+        (
+            [str(path), "--until", "6", "--time", "0"],
+            "the time per decision must be more than 0 and at most 600 seconds, not 0.0",
+        ),
+        (
+            [str(path), "--until", "6", "--iterations", "0"],
+            "the iterations per decision must be a whole number from 1 to 1000000, not 0",
+        ),
         ([str(tmp_path / "missing.json")], f"no such file: {tmp_path / 'missing.json'}"),
     ]:
         result = runner.invoke(app, ["hint", *args])

@@ -38,7 +38,7 @@ def test_the_fit_refuses_too_little():
 
 @given(p=st.floats(0, 1), q=st.floats(0, 1))
 def test_every_map_keeps_the_order_and_stays_a_chance(p, q):
-    for (game, estimator) in MAPS:
+    for game, estimator in MAPS:
         hp, hq = honest(game, estimator, p), honest(game, estimator, q)
         assert 0.0 < hp < 1.0
         if p <= q:

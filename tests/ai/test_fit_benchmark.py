@@ -66,23 +66,28 @@ def test_a_run_writes_both_evaluations_and_the_weights(tmp_path, capsys):
     assert data["games"] == 10 and data["knots"] == [0.0, 3.0, 6.0, 10.0]
     assert set(data["weights"]) == set(fit.NAMES) and all(len(w) == 4 for w in data["weights"].values())
     assert 0 < data["test_positions"] < data["positions"]
-    assert line == (f"10 games, {data['positions']} seat-positions ({data['test_positions']} in the test games): "
-                    f"hand-set evaluation x {data['hand_factor']:.2f}: error {data['hand']['error']:.2f} gold, "
-                    f"winner right {100 * data['hand']['winner_right']:.1f}%; fitted: error "
-                    f"{data['fitted']['error']:.2f} gold, winner right {100 * data['fitted']['winner_right']:.1f}%")
+    assert line == (
+        f"10 games, {data['positions']} seat-positions ({data['test_positions']} in the test games): "
+        f"hand-set evaluation x {data['hand_factor']:.2f}: error {data['hand']['error']:.2f} gold, "
+        f"winner right {100 * data['hand']['winner_right']:.1f}%; fitted: error "
+        f"{data['fitted']['error']:.2f} gold, winner right {100 * data['fitted']['winner_right']:.1f}%"
+    )
     # the same games give the same fit
     again = tmp_path / "again.json"
     assert fit.main(["--games", "10", "--workers", "1", "--out", str(again)]) == 0
     assert json.loads(again.read_text())["weights"] == data["weights"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--games", "4"], "error: --games must be at least 5 (every fifth game is a test game), not 4"),
-    (["--first", "-1"], "error: --first must be 0 or more, not -1"),
-    (["--workers", "0"], "error: --workers must be at least 1, not 0"),
-    (["--ridge", "-2"], "error: --ridge must be a number of 0 or more, not -2.0"),
-    (["--ridge", "nan"], "error: --ridge must be a number of 0 or more, not nan"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--games", "4"], "error: --games must be at least 5 (every fifth game is a test game), not 4"),
+        (["--first", "-1"], "error: --first must be 0 or more, not -1"),
+        (["--workers", "0"], "error: --workers must be at least 1, not 0"),
+        (["--ridge", "-2"], "error: --ridge must be a number of 0 or more, not -2.0"),
+        (["--ridge", "nan"], "error: --ridge must be a number of 0 or more, not nan"),
+    ],
+)
 def test_bad_arguments_are_refused_and_nothing_is_written(tmp_path, capsys, args, message):
     out = tmp_path / "fit.json"
     assert fit.main([*args, "--out", str(out)]) == 2
@@ -93,4 +98,5 @@ def test_bad_arguments_are_refused_and_nothing_is_written(tmp_path, capsys, args
 def test_the_hand_set_value_recorded_is_the_evaluations():
     task = fit.play({"index": 5})
     assert task["positions"][0]["hand"] == pytest.approx(
-        eval_kingdom._kingdom_values(get_game("kingdom").new_state(get_game("kingdom").random_setup(2, 1005))))
+        eval_kingdom._kingdom_values(get_game("kingdom").new_state(get_game("kingdom").random_setup(2, 1005)))
+    )

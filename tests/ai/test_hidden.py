@@ -22,7 +22,7 @@ def kb_pair(players, seed, actions):
     twin = kingdom_twin(state, seed)
     seat = state.current_player
     assert twin.observation(seat) == state.observation(seat)
-    assert twin.to_json() != state.to_json()      # the hidden parts do differ
+    assert twin.to_json() != state.to_json()  # the hidden parts do differ
     return state, twin
 
 
@@ -43,7 +43,7 @@ def test_kingdom_determinizations_depend_only_on_the_observation(pos):
         a = state.resample_hidden(seat, Rng(k))
         b = twin.resample_hidden(seat, Rng(k))
         assert a.to_json() == b.to_json()
-        assert a.rng.state == b.rng.state             # the same future reshuffles too
+        assert a.rng.state == b.rng.state  # the same future reshuffles too
         # the past keeps the players' actions but no drawn card (other seats' hands)
         assert a.history == [e for e in state.history if not isinstance(e, Chance)]
         assert any(isinstance(e, Chance) for e in state.history)
@@ -68,14 +68,22 @@ def test_middle_ages_determinizations_depend_only_on_the_observation(pos):
 
 
 def kb_agents():
-    return [GreedyAgent(7), GreedyAgent(7, noise=0.5), MCTSAgent(7, time_limit=None, iterations=250),
-            TurnPlanner(7, turn_time=None, beam=10, plans=3, reply=2)]
+    return [
+        GreedyAgent(7),
+        GreedyAgent(7, noise=0.5),
+        MCTSAgent(7, time_limit=None, iterations=250),
+        TurnPlanner(7, turn_time=None, beam=10, plans=3, reply=2),
+    ]
 
 
 def ma_agents():
-    return [GreedyAgent(7), GreedyAgent(7, noise=0.5), MCTSAgent(7, time_limit=None, iterations=400),
-            MiddleAgesPlanner(7, turn_time=None, beam=10, plans=4, reply=3),
-            MiddleAgesPlanner(7, turn_time=None, beam=6, plans=3, reply=2, samples=3)]
+    return [
+        GreedyAgent(7),
+        GreedyAgent(7, noise=0.5),
+        MCTSAgent(7, time_limit=None, iterations=400),
+        MiddleAgesPlanner(7, turn_time=None, beam=10, plans=4, reply=3),
+        MiddleAgesPlanner(7, turn_time=None, beam=6, plans=3, reply=2, samples=3),
+    ]
 
 
 @pytest.mark.parametrize("pos", KB_POSITIONS)

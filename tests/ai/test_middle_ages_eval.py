@@ -15,7 +15,7 @@ from builders.core.games import get_game, on_python
 from builders.middle_ages.codes import OPEN, RECRUIT, SEND
 from builders.middle_ages.notation import parse
 
-SEED = 2024     # the seed of benchmarks/ai_strength.py
+SEED = 2024  # the seed of benchmarks/ai_strength.py
 
 
 def setup_state(setup_index: int):
@@ -41,8 +41,13 @@ def test_a_second_large_site_waits_until_the_first_is_staffed():
 def test_medium_against_medium_leaves_no_seat_at_two_vp_or_less():
     """Games 150-169 of the medium-vs-medium match of benchmarks/ai_strength.py (setups 75-84, seats
     swapped): with the evaluation before the queue discount, games 160 and 161 ended 2 to 20."""
-    task = {"game": "middle-ages", "players": 2, "seed": SEED, "rotations": 2,
-            "agents": [("medium", {}), ("medium", {})]}
+    task = {
+        "game": "middle-ages",
+        "players": 2,
+        "seed": SEED,
+        "rotations": 2,
+        "agents": [("medium", {}), ("medium", {})],
+    }
     scores = [play_game(dict(task, index=i))["scores"] for i in range(150, 170)]
     assert min(min(s) for s in scores) > 2, scores
 
@@ -75,7 +80,7 @@ def test_seats_done_with_the_game_count_only_what_is_finished():
     plain = state.vp[cur] + 0.1 * state.coins[cur] + 0.2 * state.actions
     assert v[cur] == pytest.approx(max(plain, state.vp[cur] + last_turn_gain(state, cur)))
     opens = [a for a in state.legal_actions() if OPEN <= a < RECRUIT]
-    if opens:                        # opening a site on the last turn only spends an action
+    if opens:  # opening a site on the last turn only spends an action
         child = state.copy()
         child.apply(opens[0])
         assert values(child)[cur] == pytest.approx(plain - 0.2)
@@ -89,7 +94,8 @@ def test_a_seat_with_its_last_turn_to_come_counts_what_it_can_finish_in_it():
     state = final_round_state()
     cur = state.cur
     assert values(state)[1 - cur] == pytest.approx(
-        state.vp[1 - cur] + state.coins[1 - cur] // 10 + 0.001 * state.coins[1 - cur])   # played: done
+        state.vp[1 - cur] + state.coins[1 - cur] // 10 + 0.001 * state.coins[1 - cur]
+    )  # played: done
     # while the start seat is still playing the turn that reaches 17 VP, the other seat's last turn is
     # to come: it counts its VP and what it can finish then
     state = setup_state(0)
@@ -150,7 +156,7 @@ def test_turn_shares_of_the_builders():
     state.coins[p] = 5
     assert state.actions == 0 and parse("buy") in state.legal_actions()
     assert turn_share(state) == (0.5, 0.5 + MA_AFTER_BUY, MA_TOTAL)
-    state.apply(parse("buy"))                   # a bought action is not a new turn
+    state.apply(parse("buy"))  # a bought action is not a new turn
     assert turn_share(state) == (1.0, 1 + MA_END, MA_TOTAL) or turn_share(state) == (1.0, 1 + MA_FORCED_END, MA_TOTAL)
 
 
@@ -177,9 +183,15 @@ def far_ahead():
     return MiddleAgesState.from_json(data["position"], data["setup"])
 
 
-@pytest.mark.parametrize("make", [lambda: GreedyAgent(0), lambda: GreedyAgent(1, noise=0.5),
-                                  lambda: MCTSAgent(3, time_limit=None, iterations=40, prior="fast", reuse=True)],
-                         ids=["medium", "easy", "hard-40"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: GreedyAgent(0),
+        lambda: GreedyAgent(1, noise=0.5),
+        lambda: MCTSAgent(3, time_limit=None, iterations=40, prior="fast", reuse=True),
+    ],
+    ids=["medium", "easy", "hard-40"],
+)
 def test_a_seat_far_ahead_ends_the_game_instead_of_taking_coins_for_ever(make):
     """rules.md "End of the game": the round in which a seat ends its turn with 17 VP is the last.
     Seat 0 is sure to win by finishing a site now; keeping the lead and taking coins is worth as many
@@ -202,10 +214,14 @@ def test_a_won_game_that_ends_is_worth_more_than_the_same_lead_kept():
     after, a finished won game 1."""
     from builders.ai.evaluate import win_value, win_values
     from builders.ai.kit import kit
-    WIN_MARGIN, END_MARGIN = {"middle-ages": kit("middle-ages").win_margin}, {"middle-ages": kit("middle-ages").end_margin}
+
+    WIN_MARGIN, END_MARGIN = (
+        {"middle-ages": kit("middle-ages").win_margin},
+        {"middle-ages": kit("middle-ages").end_margin},
+    )
 
     state = far_ahead()
-    state.turn = 20     # round 10: not a long game (late_factor 1)
+    state.turn = 20  # round 10: not a long game (late_factor 1)
     assert win_values(state) == pytest.approx([1 - WIN_MARGIN["middle-ages"], WIN_MARGIN["middle-ages"]])
     assert WIN_MARGIN["middle-ages"] == 0.02 and END_MARGIN["middle-ages"] == 0.002
     assert win_value(state, 0.0) == 0.5
@@ -216,9 +232,11 @@ def test_a_won_game_that_ends_is_worth_more_than_the_same_lead_kept():
     assert win_value(kingdom, 1000.0) == 1.0
 
 
-@pytest.mark.parametrize("make", [lambda: GreedyAgent(0),
-                                  lambda: MCTSAgent(3, time_limit=None, iterations=40, prior="fast", reuse=True)],
-                         ids=["medium", "hard-40"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: GreedyAgent(0), lambda: MCTSAgent(3, time_limit=None, iterations=40, prior="fast", reuse=True)],
+    ids=["medium", "hard-40"],
+)
 def test_a_seat_behind_ends_a_game_that_has_gone_on_too_long(make):
     """rules.md "End of the game" sets no limit to a game's length: seat 0 (16 VP) can finish a site
     and end the game, but it would lose (seat 1's 1,000 coins are 100 VP), so early in a game it
@@ -229,17 +247,17 @@ def test_a_seat_behind_ends_a_game_that_has_gone_on_too_long(make):
 
     late = far_ahead()
     late.coins[1] = 1000
-    assert late.turn // 2 == 154 and late_factor(late) == pytest.approx(0.8 ** 125)
+    assert late.turn // 2 == 154 and late_factor(late) == pytest.approx(0.8**125)
     early = late.copy()
     early.turn = 20
     assert late_factor(early) == 1.0 and DEFAULT.MA_LATE_ROUND == 30
-    assert late_factor(late, weights({"MA_LATE_ROUND": 150, "MA_LATE_DECAY": 0.5})) == 0.5 ** 5
+    assert late_factor(late, weights({"MA_LATE_ROUND": 150, "MA_LATE_DECAY": 0.5})) == 0.5**5
     for state, ends in ((early, False), (late, True)):
         agent = make()
         while state.current_player == 0:
             state.apply(agent.act(state))
         assert state.final_round == ends
-    while not late.is_over():    # seat 1's last turn, without buying actions with its coins
+    while not late.is_over():  # seat 1's last turn, without buying actions with its coins
         late.apply(next(a for a in late.legal_actions() if late.action_to_string(a) != "buy"))
     assert late.returns() == [0.0, 1.0]
 

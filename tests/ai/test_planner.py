@@ -65,7 +65,7 @@ def test_the_plan_is_played_action_by_action():
         before = planner.last_stats
         action = planner.act(state)
         if played:
-            assert planner.last_stats is before        # no new planning inside the turn
+            assert planner.last_stats is before  # no new planning inside the turn
         played.append(action)
         state.apply(action)
     assert played == plan and played[-1] == END
@@ -86,7 +86,7 @@ def test_the_look_ahead_changes_the_choice_and_the_time_limit_stops_it():
     plain = TurnPlanner(2, turn_time=None, beam=20, plans=0)
     plain_plan = plain.plan(state)
     assert plain.last_stats["looked"] == 0
-    assert full_plan != plain_plan          # the look-ahead chose another turn here
+    assert full_plan != plain_plan  # the look-ahead chose another turn here
     hurried = TurnPlanner(2, turn_time=1e-9, beam=20, plans=6, reply=3)
     hurried_plan = hurried.plan(state)
     assert hurried.last_stats["looked"] == 0 and hurried_plan[-1] == END
@@ -129,9 +129,17 @@ def test_the_planner_refuses_what_it_cannot_do():
 
 def test_a_whole_game_with_the_planner_is_legal_and_deterministic():
     """Seeded and without a time limit, the planner plays the same game twice."""
-    first, again = (play_out("kingdom", 11, lambda: [TurnPlanner(5, turn_time=None, beam=8, plans=2, reply=2),
-                                                    TurnPlanner(6, turn_time=None, beam=4, plans=0)])
-                    for _ in range(2))
+    first, again = (
+        play_out(
+            "kingdom",
+            11,
+            lambda: [
+                TurnPlanner(5, turn_time=None, beam=8, plans=2, reply=2),
+                TurnPlanner(6, turn_time=None, beam=4, plans=0),
+            ],
+        )
+        for _ in range(2)
+    )
     assert first == again
 
 
@@ -147,7 +155,7 @@ def test_the_rest_of_a_plan_stops_at_a_card_drawn_in_the_turn():
     planner = TurnPlanner(1, turn_time=None, beam=10, plans=0)
     action = planner.act(state)
     assert state.action_to_string(action) in ("build 0,1", "oasis 0,1")
-    assert len(planner._plan[2]) >= 3                # the plan went on (with the card of its drawing)
+    assert len(planner._plan[2]) >= 3  # the plan went on (with the card of its drawing)
     assert planner.planned(state, action) == []
     # without a draw, the rest of the plan is the whole turn
     plain = midgame("kingdom", 2, 8, 40)
@@ -163,9 +171,11 @@ def test_a_planner_made_with_its_defaults_is_the_hard_level_without_games_played
 
     plain, hard = TurnPlanner(1), make_bot("kingdom", "hard", 1)
     assert (plain.beam, plain.plans, plain.reply, plain.turn_time) == (*LEVEL_SETTINGS["hard"], 2.0)
-    assert (plain.beam, plain.plans, plain.reply, plain.turn_time, plain.ahead, plain.block, plain.finalists) == \
-        (hard.beam, hard.plans, hard.reply, hard.turn_time, hard.ahead, hard.block, hard.finalists) == \
-        (30, 16, 4, 2.0, 1.0, 1.0, 4)
+    assert (
+        (plain.beam, plain.plans, plain.reply, plain.turn_time, plain.ahead, plain.block, plain.finalists)
+        == (hard.beam, hard.plans, hard.reply, hard.turn_time, hard.ahead, hard.block, hard.finalists)
+        == (30, 16, 4, 2.0, 1.0, 1.0, 4)
+    )
     assert (plain.rollouts, hard.rollouts) == (0, 64)
 
 
@@ -192,6 +202,7 @@ def test_in_the_final_round_only_a_seat_still_to_play_is_looked_ahead():
     next seat's best reply unless the seat is the last of the round."""
     turns = final_round_turns(3, 2)
     assert [last for _, last in turns] == [False, True]
+
     def planned(**options):
         planner = TurnPlanner(1, turn_time=None, beam=6, reply=2, **options)
         return planner.plan(state), planner.last_stats
@@ -199,7 +210,7 @@ def test_in_the_final_round_only_a_seat_still_to_play_is_looked_ahead():
     for state, last in turns:
         plain, plain_stats = planned(plans=0)
         mine, mine_stats = planned(plans=4, ahead=1, block=0)
-        assert mine_stats["looked"] == 4 and mine == plain      # every plan valued, nothing added
+        assert mine_stats["looked"] == 4 and mine == plain  # every plan valued, nothing added
         theirs, theirs_stats = planned(plans=4, ahead=0, block=1)
         if last:
             assert theirs == plain and theirs_stats["value"] == plain_stats["value"]
@@ -264,7 +275,7 @@ def test_a_plan_made_again_in_a_turn_gets_what_is_left_of_it():
     planner = TurnPlanner(1, turn_time=2.0)
     assert planner._budget(state, 10.0) == pytest.approx(2.0)
     later = state.copy()
-    later.apply(next(a for a in later.legal_actions() if a < 400))      # a build
+    later.apply(next(a for a in later.legal_actions() if a < 400))  # a build
     assert planner._budget(later, 11.5) == pytest.approx(0.5)
     assert TurnPlanner(1, turn_time=2.0)._budget(later, 0.0) == pytest.approx(0.4)
     # a hint's planner (builders.ai.analysis.hint), asked once in the middle of a turn, gets it all
@@ -283,7 +294,7 @@ def test_the_count_clock_spends_positions_not_seconds():
     full = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3)
     full_plan = full.plan(state)
     needed = full.last_stats["evaluations"]
-    budget = needed / 4 / COUNT_RATE / 0.9   # a quarter of what the whole plan needs, before the margin
+    budget = needed / 4 / COUNT_RATE / 0.9  # a quarter of what the whole plan needs, before the margin
     plans = []
     for _ in range(2):
         counted = TurnPlanner(2, turn_time=budget, beam=20, plans=6, reply=3, clock="count")
@@ -397,12 +408,13 @@ def test_games_played_out_choose_among_the_finalists_on_the_same_draws(monkeypat
         calls.append((end, sample))
         finalist = sum(1 for e, s in calls if s == sample) - 1
         return 10.0 if finalist == 2 else float(finalist)
+
     monkeypatch.setattr(TurnPlanner, "_rollout", rollout)
     planner = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3, rollouts=5, finalists=3)
     plan = planner.plan(state)
     assert planner.last_stats["rollouts"] == 5 and len(calls) == 15
     samples = [s for _, s in calls]
-    assert [samples[i:i + 3] for i in range(0, 15, 3)] == [[s] * 3 for s in sorted(set(samples))]
+    assert [samples[i : i + 3] for i in range(0, 15, 3)] == [[s] * 3 for s in sorted(set(samples))]
     ends = [e for e, _ in calls[:3]]
     assert len({id(e) for e in ends}) == 3 and all(e.current_player == state.current_player for e in ends)
     # the third finalist (best played out) is played, not the look-ahead's first
@@ -411,8 +423,11 @@ def test_games_played_out_choose_among_the_finalists_on_the_same_draws(monkeypat
     for a in plan[:-1]:
         played.apply(a)
     seat = state.current_player
-    assert (played.own[seat], played.held[seat], played.used[seat]) == \
-        (ends[2].own[seat], ends[2].held[seat], ends[2].used[seat])
+    assert (played.own[seat], played.held[seat], played.used[seat]) == (
+        ends[2].own[seat],
+        ends[2].held[seat],
+        ends[2].used[seat],
+    )
     assert planner.last_stats["value"] == 10.0
 
 
@@ -428,7 +443,7 @@ def test_a_game_played_out_is_the_same_on_the_same_draws():
     assert first.resample_hidden(seat, Rng(9)).deck == second.resample_hidden(seat, Rng(9)).deck
     games = [planner._play_out(first, seat, 9) for _ in range(2)]
     assert games[0].is_over() and games[0].history == games[1].history
-    assert games[0].player_actions()[:len(first.player_actions()) + 1] == first.player_actions() + [END]
+    assert games[0].player_actions()[: len(first.player_actions()) + 1] == first.player_actions() + [END]
     scores = games[0].result().scores
     assert planner._rollout(first, seat, 9) == scores[seat] - max(scores[q] for q in range(2) if q != seat)
 
@@ -443,8 +458,9 @@ def test_without_time_for_enough_rounds_the_look_ahead_chooses():
     plain = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3)
     plain_plan = plain.plan(state)
     needed = plain.last_stats["evaluations"]
-    tight = TurnPlanner(2, turn_time=needed * 1.02 / COUNT_RATE / 0.9, beam=20, plans=6, reply=3,
-                        rollouts=50, clock="count")
+    tight = TurnPlanner(
+        2, turn_time=needed * 1.02 / COUNT_RATE / 0.9, beam=20, plans=6, reply=3, rollouts=50, clock="count"
+    )
     assert tight.plan(state) == plain_plan and tight.last_stats["rollouts"] < MIN_ROUNDS
     roomy = TurnPlanner(2, turn_time=None, beam=20, plans=6, reply=3, rollouts=MIN_ROUNDS, clock="count")
     roomy.plan(state)

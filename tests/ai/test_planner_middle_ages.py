@@ -34,7 +34,7 @@ def all_turns(state, seat):
 def turn_start(seed: int, actions: int):
     """A 2-player position at the start of a turn, after about ``actions`` random actions."""
     state = midgame("middle-ages", 2, seed, actions)
-    while state.actions != 3 or state.touched:       # play on to the next turn's start
+    while state.actions != 3 or state.touched:  # play on to the next turn's start
         legal = state.legal_actions()
         state.apply(END if END in legal else legal[0])
     return state
@@ -140,7 +140,7 @@ def test_the_plan_is_played_action_by_action_until_a_card_is_drawn():
         state = turn_start(seed, 30)
         seat = state.current_player
         plan = MiddleAgesPlanner(seed, turn_time=None, beam=10, plans=3, reply=3).plan(state)
-        planner = MiddleAgesPlanner(seed, turn_time=None, beam=10, plans=3, reply=3)   # plans the same
+        planner = MiddleAgesPlanner(seed, turn_time=None, beam=10, plans=3, reply=3)  # plans the same
         drawn = False
         i = 0
         while state.current_player == seat and not state.is_over():
@@ -178,7 +178,7 @@ def test_planned_gives_the_rest_of_the_turn_up_to_a_draw():
             assert (tuple(sim.brow), tuple(sim.wrow)) == rows and sim.current_player == seat
             sim.apply(a)
         if rest and rest[-1] != END:
-            assert (tuple(sim.brow), tuple(sim.wrow)) != rows       # stopped at a draw
+            assert (tuple(sim.brow), tuple(sim.wrow)) != rows  # stopped at a draw
     assert MiddleAgesPlanner(1).planned(state, state.legal_actions()[0]) == []
 
 
@@ -198,9 +198,17 @@ def test_the_planner_refuses_what_it_cannot_do():
 
 def test_a_whole_game_with_the_planner_is_legal_and_deterministic():
     """Seeded and without a time limit, the planner plays the same game twice, and ends it."""
-    first, again = (play_out("middle-ages", 11, lambda: [MiddleAgesPlanner(5, turn_time=None, beam=6, plans=3, reply=2),
-                                                        MiddleAgesPlanner(6, turn_time=None, beam=4, plans=0)])
-                    for _ in range(2))
+    first, again = (
+        play_out(
+            "middle-ages",
+            11,
+            lambda: [
+                MiddleAgesPlanner(5, turn_time=None, beam=6, plans=3, reply=2),
+                MiddleAgesPlanner(6, turn_time=None, beam=4, plans=0),
+            ],
+        )
+        for _ in range(2)
+    )
     assert first == again
 
 
@@ -352,19 +360,22 @@ def test_the_planner_values_by_any_of_its_own_weights():
     assert both != tuned_values
     assert best_values(weights=own) == tuned_values
     # a planner pickled (to a worker process) keeps its settings
-    planner = pickle.loads(pickle.dumps(MiddleAgesPlanner(4, turn_time=None, beam=8, plans=4, reply=3,
-                                                          weights={**own, "MA_OPEN": 0.3})))
+    planner = pickle.loads(
+        pickle.dumps(MiddleAgesPlanner(4, turn_time=None, beam=8, plans=4, reply=3, weights={**own, "MA_OPEN": 0.3}))
+    )
     assert planner.settings == ev.MiddleAgesSettings(**own, MA_OPEN=0.3)
     planner.plan(positions[0])
     assert planner.last_stats["value"] == both[0]
     planner = MiddleAgesPlanner(1, weights={"MA_HORIZON": 4.5}, staffed=0.5)
     assert (planner.weights, planner.staffed, planner.horizon) == ({"MA_HORIZON": 4.5, "MA_STAFFED": 0.5}, 0.5, 4.5)
     assert planner.settings == ev.MiddleAgesSettings(MA_HORIZON=4.5, MA_STAFFED=0.5)
-    for weights, message in (({"MA_COINS": 0.2}, "unknown weight MA_COINS (choose from MA_COIN, MA_ACTION, "),
-                             ({"MA_PACE": -1}, "weight MA_PACE must be a number of at least 0, not -1"),
-                             ({"MA_PACE": 0}, "weight MA_PACE must be a number above 0, not 0"),
-                             ({"MA_PACE": "fast"}, "weight MA_PACE must be a number of at least 0, not 'fast'"),
-                             ({"MA_LAST_TURN": 1}, "weight MA_LAST_TURN must be true or false, not 1")):
+    for weights, message in (
+        ({"MA_COINS": 0.2}, "unknown weight MA_COINS (choose from MA_COIN, MA_ACTION, "),
+        ({"MA_PACE": -1}, "weight MA_PACE must be a number of at least 0, not -1"),
+        ({"MA_PACE": 0}, "weight MA_PACE must be a number above 0, not 0"),
+        ({"MA_PACE": "fast"}, "weight MA_PACE must be a number of at least 0, not 'fast'"),
+        ({"MA_LAST_TURN": 1}, "weight MA_LAST_TURN must be true or false, not 1"),
+    ):
         with pytest.raises(PlannerError) as e:
             MiddleAgesPlanner(1, weights=weights)
         assert str(e.value).startswith(message) and "\n" not in str(e.value)
@@ -373,9 +384,11 @@ def test_the_planner_values_by_any_of_its_own_weights():
 
 
 def test_the_planner_refuses_weights_out_of_range():
-    for key, value, message in (("staffed", 1.5, "staffed must be a number from 0 to 1, not 1.5"),
-                                ("horizon", -1, "horizon must be a number from 0 to 50, not -1"),
-                                ("staffed", True, "staffed must be a number from 0 to 1, not True")):
+    for key, value, message in (
+        ("staffed", 1.5, "staffed must be a number from 0 to 1, not 1.5"),
+        ("horizon", -1, "horizon must be a number from 0 to 50, not -1"),
+        ("staffed", True, "staffed must be a number from 0 to 1, not True"),
+    ):
         with pytest.raises(PlannerError) as e:
             MiddleAgesPlanner(1, **{key: value})
         assert str(e.value) == message

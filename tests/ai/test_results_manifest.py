@@ -29,13 +29,16 @@ def test_the_results_folder_is_the_option_else_the_variable_else_the_users_data_
 def test_a_run_appends_its_script_settings_seeds_commit_and_cores(tmp_path):
     results = tmp_path / "x.jsonl"
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-    path = manifest.write_manifest(results, agents="hard,medium", settings={"workers": 2}, seeds={"match": 7},
-                                   games=4, script="a.py")
+    path = manifest.write_manifest(
+        results, agents="hard,medium", settings={"workers": 2}, seeds={"match": 7}, games=4, script="a.py"
+    )
     assert path == tmp_path / "x.manifest.json"
     manifest.write_manifest(results, agents="easy,random", games=2, script="b.py")
     runs = json.loads(path.read_text())["runs"]
     assert [(r["script"], r["agents"], r["games"], r["seeds"]) for r in runs] == [
-        ("a.py", "hard,medium", 4, {"match": 7}), ("b.py", "easy,random", 2, None)]
+        ("a.py", "hard,medium", 4, {"match": 7}),
+        ("b.py", "easy,random", 2, None),
+    ]
     assert runs[0]["settings"] == {"workers": 2} and runs[0]["results"] == "x.jsonl"
     assert runs[0]["commit"] == head and len(head) == 40 and isinstance(runs[0]["dirty"], bool)
     assert runs[0]["cores"] == os.cpu_count() and runs[0]["date"].endswith("+00:00")
@@ -62,11 +65,29 @@ def _rows(first: int, count: int, wins: int) -> str:
         seats = [0, 1] if i % 2 == 0 else [1, 0]
         mine = 70 if i - first < wins else 50
         scores = [mine, 60] if seats[0] == 0 else [60, mine]
-        out.append(json.dumps({"match": "kb-hard-medium", "record": {
-            "index": i, "setup": i // 2, "rotation": i % 2, "seats": seats, "scores": scores,
-            "returns": [1.0 if s == max(scores) else 0.0 for s in scores], "winners": [scores.index(max(scores))],
-            "breakdown": [{}, {}], "actions": 100, "decisions": [40, 40], "seconds": [4.0, 0.08] if seats[0] == 0 else [0.08, 4.0],
-            "longest": [0.1, 0.01], "sims_per_s": [None, None]}}) + "\n")
+        out.append(
+            json.dumps(
+                {
+                    "match": "kb-hard-medium",
+                    "record": {
+                        "index": i,
+                        "setup": i // 2,
+                        "rotation": i % 2,
+                        "seats": seats,
+                        "scores": scores,
+                        "returns": [1.0 if s == max(scores) else 0.0 for s in scores],
+                        "winners": [scores.index(max(scores))],
+                        "breakdown": [{}, {}],
+                        "actions": 100,
+                        "decisions": [40, 40],
+                        "seconds": [4.0, 0.08] if seats[0] == 0 else [0.08, 4.0],
+                        "longest": [0.1, 0.01],
+                        "sims_per_s": [None, None],
+                    },
+                }
+            )
+            + "\n"
+        )
     return "".join(out)
 
 
@@ -78,16 +99,21 @@ def test_the_markdown_table_reads_every_file_given(tmp_path):
     table = strength.markdown(["kb-hard-medium", "kb-easy-random"], [a, b])
     assert table[0].startswith("| match | game, seats | games held / planned | first agent's wins |")
     assert len(table) == 3  # no row for a match without games
-    assert table[2] == ("| `kb-hard-medium` | kingdom, 2 | 400 / 200 | hard:clock=cpu 348 = 87.0% | 83.3%-89.9% "
-                        "| >= 90% | not met: needs 93.00% of 400, about +10 points a game "
-                        "| hard:clock=cpu 67.4, medium 60.0 | 50 | hard:clock=cpu 100, medium 2 |")
+    assert table[2] == (
+        "| `kb-hard-medium` | kingdom, 2 | 400 / 200 | hard:clock=cpu 348 = 87.0% | 83.3%-89.9% "
+        "| >= 90% | not met: needs 93.00% of 400, about +10 points a game "
+        "| hard:clock=cpu 67.4, medium 60.0 | 50 | hard:clock=cpu 100, medium 2 |"
+    )
     alone = strength.markdown(["kb-hard-medium"], a)[2]
     assert "| 200 / 200 | hard:clock=cpu 190 = 95.0% | 91.0%-97.3% | >= 90% | met |" in alone
 
 
 def test_markdown_without_report_is_refused(tmp_path):
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ai_strength.py"), "--markdown",
-                          "--out-dir", str(tmp_path)], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "ai_strength.py"), "--markdown", "--out-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 2
     assert out.stderr.strip().splitlines()[-1] == "ai_strength.py: error: --markdown goes with --report"
     assert not list(tmp_path.iterdir())

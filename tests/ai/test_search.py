@@ -27,6 +27,7 @@ from tests.ai.helpers import midgame
 
 # -- the Kingdom Builder evaluation against a plain one -------------------------------------------
 
+
 def plain_kingdom_values(st) -> list[float]:
     """The evaluation of docs/ai.md written directly from the scoring functions, without caches."""
     board = st.board
@@ -45,9 +46,15 @@ def plain_kingdom_values(st) -> list[float]:
         v += tile_value * st.held[p].bit_count()
         frontier = st.near[p] & free
         for card in st.cards:
-            good = {"fishermen": board.near_water & ~board.water, "miners": board.near_mountain,
-                    "workers": board.near_special, "merchants": board.near_special}.get(card, 0)
-            v += eval_kingdom.DEFAULT.KB_FRONTIER * min(eval_kingdom.DEFAULT.KB_FRONTIER_CAP, (frontier & good).bit_count())
+            good = {
+                "fishermen": board.near_water & ~board.water,
+                "miners": board.near_mountain,
+                "workers": board.near_special,
+                "merchants": board.near_special,
+            }.get(card, 0)
+            v += eval_kingdom.DEFAULT.KB_FRONTIER * min(
+                eval_kingdom.DEFAULT.KB_FRONTIER_CAP, (frontier & good).bit_count()
+            )
             if card == "discoverers":
                 v += eval_kingdom.DEFAULT.KB_NEW_ROW * sum(1 for row in ROW_MASKS if frontier & row and not own & row)
             if card == "farmers":
@@ -99,6 +106,7 @@ def test_the_groups_of_the_evaluation_are_the_scoring_groups():
 
 # -- move ordering and decision keys --------------------------------------------------------------
 
+
 def test_kingdom_move_values_favour_a_castle_and_put_end_at_zero():
     """A build next to a castle the seat has not reached is worth the castle weight more than the
     same build elsewhere (rules.md, "Scoring": 3 gold per castle)."""
@@ -129,9 +137,10 @@ def test_decision_keys():
 
 # -- whole-turn budgets ---------------------------------------------------------------------------
 
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), game=st.sampled_from(["kingdom", "middle-ages"]))
-@example(seed=26, game="kingdom")   # a move tile used before the first build, and lost by the move
+@example(seed=26, game="kingdom")  # a move tile used before the first build, and lost by the move
 def test_a_fresh_agent_per_decision_never_spends_more_than_the_turn(seed, game):
     """The server makes a new agent for each decision: the shares this / total of the decisions of
     any turn add up to at most 1 (The Builders: one bought action at most, as the budget assumes)."""
@@ -139,7 +148,7 @@ def test_a_fresh_agent_per_decision_never_spends_more_than_the_turn(seed, game):
     state = g.new_state(g.random_setup(2, seed))
     rnd = random.Random(seed)
     greedy = GreedyAgent(seed)
-    for _ in range(6):                       # six whole turns
+    for _ in range(6):  # six whole turns
         seat = state.current_player
         spent = 0.0
         bought = 0
@@ -149,7 +158,7 @@ def test_a_fresh_agent_per_decision_never_spends_more_than_the_turn(seed, game):
             spent += this / total
             legal = state.legal_actions()
             action = greedy.act(state) if rnd.random() < 0.5 else legal[rnd.randrange(len(legal))]
-            if game == "middle-ages" and action == 1:       # buy
+            if game == "middle-ages" and action == 1:  # buy
                 bought += 1
                 if bought > 1:
                     action = next(a for a in legal if a != 1)
@@ -161,7 +170,7 @@ def test_a_fresh_agent_per_decision_never_spends_more_than_the_turn(seed, game):
 
 def test_kingdom_turn_shares():
     state = midgame("kingdom", 2, 3, 9)
-    while state.built:          # the start of a turn
+    while state.built:  # the start of a turn
         state.apply(state.legal_actions()[0])
     p = state.to_move
     usable = (state.taken[p] & ~state.new[p]).bit_count()
@@ -188,8 +197,12 @@ def test_kingdom_turn_shares_without_a_tile_to_use():
         assert tot == pytest.approx(total)
         shares.append((this, rest))
         state.apply(state.legal_actions()[0])
-    assert shares == [(KB_BUILDS[0], pytest.approx(total)), (KB_BUILDS[1], pytest.approx(total - KB_BUILDS[0])),
-                      (KB_BUILDS[2], pytest.approx(KB_BUILDS[2] + KB_END)), (KB_END, KB_END)]
+    assert shares == [
+        (KB_BUILDS[0], pytest.approx(total)),
+        (KB_BUILDS[1], pytest.approx(total - KB_BUILDS[0])),
+        (KB_BUILDS[2], pytest.approx(KB_BUILDS[2] + KB_END)),
+        (KB_END, KB_END),
+    ]
 
 
 def test_time_split_across_a_turn_with_a_given_clock():
@@ -205,7 +218,7 @@ def test_time_split_across_a_turn_with_a_given_clock():
     assert t == pytest.approx(2.0 * TURN_MARGIN * first)
     state.apply(state.legal_actions()[0])
     this, rest, _ = turn_share(state)
-    t2 = agent._time_for(state, seat, 101, now=50.3)      # 0.3 s spent of 2 x TURN_MARGIN
+    t2 = agent._time_for(state, seat, 101, now=50.3)  # 0.3 s spent of 2 x TURN_MARGIN
     assert t2 == pytest.approx((2.0 * TURN_MARGIN - 0.3) * this / rest)
     # another seat's actions in between: a new turn
     t3 = agent._time_for(state, seat, 140, now=90.0)
@@ -345,6 +358,7 @@ def test_finish_plays_the_leaf_players_best_actions_by_the_heuristic_before_the_
 
 
 # -- The Builders: no hoarding --------------------------------------------------------------------
+
 
 def test_middle_ages_medium_bots_do_not_hoard():
     """Medium against medium, 10 games: every seat scores more than 2 VP and nobody opens more than

@@ -72,8 +72,9 @@ def test_a_spec_s_agent_is_made_with_its_settings():
     assert hard.settings == CASTLES
     expert = parse_agent("expert").make(1, "middle-ages", {"MA_PACE": 3.0})
     assert expert.settings == eval_middle_ages.MiddleAgesSettings(MA_STAFFED=0.6, MA_HORIZON=4.5, MA_PACE=3.0)
-    assert parse_agent("expert").make(1, "middle-ages").settings == eval_middle_ages.weights({"MA_STAFFED": 0.6,
-                                                                                               "MA_HORIZON": 4.5})
+    assert parse_agent("expert").make(1, "middle-ages").settings == eval_middle_ages.weights(
+        {"MA_STAFFED": 0.6, "MA_HORIZON": 4.5}
+    )
     search = parse_agent("mcts:iters=30").make(1, "kingdom", {"KB_MOVE_CASTLE": 9.0})
     state = midgame("kingdom", 2, 3, 12)
     assert state.is_legal(search.act(state))
@@ -83,22 +84,46 @@ def test_a_spec_s_agent_is_made_with_its_settings():
     assert str(e.value) == "agent random of kingdom takes no settings"
 
 
-@pytest.mark.parametrize("make, error, message", [
-    (lambda: GreedyAgent(1, weights={"KB_FRONTIERS": 1.0}), ValueError,
-     "unknown weight KB_FRONTIERS (choose from KB_TILE_BASE, KB_TILE_PER_TURN, "),
-    (lambda: TurnPlanner(1, weights={"KB_FRONTIERS": 1.0}), PlannerError,
-     "unknown weight KB_FRONTIERS (choose from KB_TILE_BASE, KB_TILE_PER_TURN, "),
-    (lambda: TurnPlanner(1, weights={"TILE_ACTIONS": 0}), PlannerError,
-     "weight TILE_ACTIONS must be a whole number of at least 1, not 0"),
-    (lambda: TurnPlanner(1, weights={"KB_FRONTIER": float("nan")}), PlannerError,
-     "weight KB_FRONTIER must be a number, not nan"),
-    (lambda: parse_agent("medium").make(1, "kingdom", {"MA_PACE": 3.0}), ValueError,
-     "unknown weight MA_PACE (choose from KB_TILE_BASE, "),
-    (lambda: parse_agent("hard").make(1, "middle-ages", {"MA_PACES": 3.0}), ValueError,
-     "unknown weight MA_PACES (choose from MA_COIN, MA_ACTION, "),
-    (lambda: GreedyAgent(1, weights=CASTLES).act(midgame("middle-ages", 2, 1, 5)), ValueError,
-     "settings of KingdomSettings are not The Builders' evaluation's"),
-])
+@pytest.mark.parametrize(
+    "make, error, message",
+    [
+        (
+            lambda: GreedyAgent(1, weights={"KB_FRONTIERS": 1.0}),
+            ValueError,
+            "unknown weight KB_FRONTIERS (choose from KB_TILE_BASE, KB_TILE_PER_TURN, ",
+        ),
+        (
+            lambda: TurnPlanner(1, weights={"KB_FRONTIERS": 1.0}),
+            PlannerError,
+            "unknown weight KB_FRONTIERS (choose from KB_TILE_BASE, KB_TILE_PER_TURN, ",
+        ),
+        (
+            lambda: TurnPlanner(1, weights={"TILE_ACTIONS": 0}),
+            PlannerError,
+            "weight TILE_ACTIONS must be a whole number of at least 1, not 0",
+        ),
+        (
+            lambda: TurnPlanner(1, weights={"KB_FRONTIER": float("nan")}),
+            PlannerError,
+            "weight KB_FRONTIER must be a number, not nan",
+        ),
+        (
+            lambda: parse_agent("medium").make(1, "kingdom", {"MA_PACE": 3.0}),
+            ValueError,
+            "unknown weight MA_PACE (choose from KB_TILE_BASE, ",
+        ),
+        (
+            lambda: parse_agent("hard").make(1, "middle-ages", {"MA_PACES": 3.0}),
+            ValueError,
+            "unknown weight MA_PACES (choose from MA_COIN, MA_ACTION, ",
+        ),
+        (
+            lambda: GreedyAgent(1, weights=CASTLES).act(midgame("middle-ages", 2, 1, 5)),
+            ValueError,
+            "settings of KingdomSettings are not The Builders' evaluation's",
+        ),
+    ],
+)
 def test_an_unknown_or_bad_setting_is_refused_in_one_line(make, error, message):
     with pytest.raises(error) as e:
         make()

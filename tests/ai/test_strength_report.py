@@ -24,15 +24,19 @@ def test_the_lead_to_gain_is_the_smallest_shift_that_wins_enough_games():
 
 
 def test_the_first_agents_lead_is_over_the_best_other_seat():
-    records = [{"seats": [1, 0], "scores": [40, 31]},            # the first agent in seat 1
-               {"seats": [2, 3, 0, 1], "scores": [50, 62, 58, 10]}]
+    records = [
+        {"seats": [1, 0], "scores": [40, 31]},  # the first agent in seat 1
+        {"seats": [2, 3, 0, 1], "scores": [50, 62, 58, 10]},
+    ]
     assert strength.first_leads(records) == [-9, -4]
 
 
 def _outcomes(path):
     """The games a results file holds, per match, as (index, seats, scores) in index order."""
-    return {name: [(i, r["seats"], r["scores"]) for i, r in sorted(games.items())]
-            for name, games in strength.load(path).items()}
+    return {
+        name: [(i, r["seats"], r["scores"]) for i, r in sorted(games.items())]
+        for name, games in strength.load(path).items()
+    }
 
 
 def test_a_match_goes_on_where_it_stopped_and_ray_plays_the_same_games(tmp_path):
@@ -60,8 +64,11 @@ def test_an_address_without_the_ray_backend_is_refused(tmp_path):
     from pathlib import Path
 
     script = Path(__file__).parents[2] / "benchmarks" / "ai_strength.py"
-    out = subprocess.run([sys.executable, str(script), "--address", "10.0.0.1:6379", "--results",
-                          str(tmp_path / "r.jsonl")], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, str(script), "--address", "10.0.0.1:6379", "--results", str(tmp_path / "r.jsonl")],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 2
     assert out.stderr.strip().splitlines()[-1] == "ai_strength.py: error: --address needs --backend ray"
     assert not (tmp_path / "r.jsonl").exists()
@@ -80,12 +87,26 @@ def test_a_match_played_past_its_planned_games_is_judged_over_all_it_holds(tmp_p
         seats = [0, 1] if i % 2 == 0 else [1, 0]
         mine = 70 if i < 348 else 50
         scores = [mine, 60] if seats[0] == 0 else [60, mine]
-        rows.append({"match": "kb-hard-medium", "record": {
-            "index": i, "setup": i // 2, "rotation": i % 2, "seats": seats, "scores": scores,
-            "returns": [1.0 if s == max(scores) else 0.0 for s in scores],
-            "winners": [scores.index(max(scores))], "breakdown": [{}, {}],
-            "actions": 100, "decisions": [40, 40], "seconds": [1.0, 0.1], "longest": [0.1, 0.01],
-            "sims_per_s": [None, None]}})
+        rows.append(
+            {
+                "match": "kb-hard-medium",
+                "record": {
+                    "index": i,
+                    "setup": i // 2,
+                    "rotation": i % 2,
+                    "seats": seats,
+                    "scores": scores,
+                    "returns": [1.0 if s == max(scores) else 0.0 for s in scores],
+                    "winners": [scores.index(max(scores))],
+                    "breakdown": [{}, {}],
+                    "actions": 100,
+                    "decisions": [40, 40],
+                    "seconds": [1.0, 0.1],
+                    "longest": [0.1, 0.01],
+                    "sims_per_s": [None, None],
+                },
+            }
+        )
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     line = strength.report(["kb-hard-medium"], path)[0]
     assert "400/200 games, hard:clock=cpu 348 wins = 87.0% [83.3%, 89.9%] target 90%: not met" in line

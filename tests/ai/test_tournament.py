@@ -56,19 +56,29 @@ def test_paired_games_share_setups_and_swap_seats():
         assert a["setup"] == b["setup"] == k
         assert a["seats"] == [0, 1] and b["seats"] == [1, 0]
     greedy, rnd = result.stats
-    assert greedy.wins > rnd.wins          # a real outcome: greedy beats random at The Builders
+    assert greedy.wins > rnd.wins  # a real outcome: greedy beats random at The Builders
     assert greedy.mean_score > rnd.mean_score
 
 
 def test_json_schema():
     result = run_tournament("kingdom", "greedy,random", 2, 2, seed=1)
     data = json.loads(json.dumps(result.to_json()))
-    assert set(data) >= {"game", "agents", "players", "games", "seed", "rotations", "setups", "results",
-                         "games_played"}
+    assert set(data) >= {"game", "agents", "players", "games", "seed", "rotations", "setups", "results", "games_played"}
     assert data["agents"] == ["greedy", "random"] and data["setups"] == 1
     for entry in data["results"]:
-        assert set(entry) >= {"agent", "games", "wins", "win_rate", "win_rate_ci95", "mean_score", "score_sd",
-                              "mean_breakdown", "decisions", "mean_move_seconds", "sims_per_s"}
+        assert set(entry) >= {
+            "agent",
+            "games",
+            "wins",
+            "win_rate",
+            "win_rate_ci95",
+            "mean_score",
+            "score_sd",
+            "mean_breakdown",
+            "decisions",
+            "mean_move_seconds",
+            "sims_per_s",
+        }
         assert set(entry["mean_breakdown"]) >= {"castles"}
         assert len(entry["win_rate_ci95"]) == 2
     assert len(data["games_played"]) == 2
@@ -96,18 +106,21 @@ def test_more_seats_than_agents():
     assert [r["seats"].index(0) for r in result.records] == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(game="chess"), "unknown game 'chess'"),
-    (dict(agents="greedy"), "at least two agents"),
-    (dict(agents="alphazero,greedy"), "unknown agent 'alphazero'"),
-    (dict(agents="mcts:time=-1,greedy"), "must be positive"),
-    (dict(agents="mcts:depth=3,greedy"), "unknown option 'depth' for agent mcts"),
-    (dict(games=3), "games must be a multiple of 2"),
-    (dict(players=5), "2 to 4 players"),
-    (dict(agents="greedy,random,random", players=2), "3 agents do not fit in 2 seats"),
-    (dict(backend="slurm"), "unknown backend 'slurm'"),
-    (dict(workers=0), "workers must be a positive"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(game="chess"), "unknown game 'chess'"),
+        (dict(agents="greedy"), "at least two agents"),
+        (dict(agents="alphazero,greedy"), "unknown agent 'alphazero'"),
+        (dict(agents="mcts:time=-1,greedy"), "must be positive"),
+        (dict(agents="mcts:depth=3,greedy"), "unknown option 'depth' for agent mcts"),
+        (dict(games=3), "games must be a multiple of 2"),
+        (dict(players=5), "2 to 4 players"),
+        (dict(agents="greedy,random,random", players=2), "3 agents do not fit in 2 seats"),
+        (dict(backend="slurm"), "unknown backend 'slurm'"),
+        (dict(workers=0), "workers must be a positive"),
+    ],
+)
 def test_bad_arguments(kwargs, message):
     args = dict(game="middle-ages", agents="greedy,random", players=2, games=2, seed=0)
     args.update(kwargs)

@@ -66,8 +66,10 @@ def test_a_tuned_agents_evaluation_weights_do_not_leak_through_the_caches():
 
 def test_a_short_run_writes_its_record(tmp_path):
     out = tmp_path / "tune.json"
-    assert tune.main(["--steps", "1", "--pairs", "1", "--iters", "3", "--params", "c,KB_MOVE_GOOD",
-                      "--out", str(out)]) == 0
+    assert (
+        tune.main(["--steps", "1", "--pairs", "1", "--iters", "3", "--params", "c,KB_MOVE_GOOD", "--out", str(out)])
+        == 0
+    )
     rec = json.loads(out.read_text())
     assert rec["games"] == 2 and rec["iterations"] == 3 and rec["turn_cpu_seconds"] is None
     assert list(rec["params"]) == ["c", "KB_MOVE_GOOD"] and len(rec["steps"]) == 1

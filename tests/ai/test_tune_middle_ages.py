@@ -42,8 +42,9 @@ def test_a_short_run_writes_its_record(tmp_path):
 def test_bad_arguments_are_refused_with_one_line(capsys):
     assert tune.main(["--steps", "0"]) == 2
     err = capsys.readouterr().err
-    assert err == ("error: --steps, --pairs and --workers must be at least 1, --check at least 0, --lead-scale "
-                   "above 0\n")
+    assert err == (
+        "error: --steps, --pairs and --workers must be at least 1, --check at least 0, --lead-scale above 0\n"
+    )
     assert tune.main(["--params", "MA_HORIZON,MA_COIN"]) == 2
     assert capsys.readouterr().err == (f"error: unknown weight MA_COIN (choose from {', '.join(tune.STEPS)})\n")
     assert tune.main(["--agent", "master"]) == 2
@@ -52,8 +53,27 @@ def test_bad_arguments_are_refused_with_one_line(capsys):
 
 def test_a_run_scored_by_the_lead_tunes_the_weights_asked_for(tmp_path):
     out = tmp_path / "tune.json"
-    assert tune.main(["--steps", "1", "--pairs", "1", "--check", "1", "--score", "lead", "--lead-scale", "4",
-                      "--params", "MA_PACE,MA_HORIZON", "--out", str(out)]) == 0
+    assert (
+        tune.main(
+            [
+                "--steps",
+                "1",
+                "--pairs",
+                "1",
+                "--check",
+                "1",
+                "--score",
+                "lead",
+                "--lead-scale",
+                "4",
+                "--params",
+                "MA_PACE,MA_HORIZON",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     rec = json.loads(out.read_text())
     assert list(rec["weights"]) == ["MA_PACE", "MA_HORIZON"] and rec["score"] == "lead"
     step = rec["steps"][0]
@@ -85,16 +105,34 @@ def test_games_in_worker_processes_are_the_games_played_in_one(monkeypatch):
 def test_a_run_tunes_around_the_values_it_starts_from(tmp_path, capsys):
     """``--start``: the defaults of the run and its check; a weight not tuned is played by both sides."""
     out = tmp_path / "tune.json"
-    assert tune.main(["--steps", "1", "--pairs", "1", "--check", "1", "--params", "MA_PACE",
-                      "--start", "MA_STAFFED=0.6,MA_PACE=2.5", "--out", str(out)]) == 0
+    assert (
+        tune.main(
+            [
+                "--steps",
+                "1",
+                "--pairs",
+                "1",
+                "--check",
+                "1",
+                "--params",
+                "MA_PACE",
+                "--start",
+                "MA_STAFFED=0.6,MA_PACE=2.5",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     rec = json.loads(out.read_text())
     assert rec["weights"] == {"MA_PACE": {"default": 2.5, "step": 0.25, "bounds": [0.75, 5.0]}}
     assert rec["fixed"] == {"MA_STAFFED": 0.6}
     assert rec["final"]["MA_PACE"] == pytest.approx(2.5 + 0.25 * rec["steps"][0]["theta"][0], abs=1e-3)
     capsys.readouterr()
     assert tune.main(["--start", "MA_COIN=1"]) == 2
-    assert capsys.readouterr().err == (f"error: --start takes NAME=VALUE with NAME one of {', '.join(tune.STEPS)}, "
-                                       "not 'MA_COIN=1'\n")
+    assert capsys.readouterr().err == (
+        f"error: --start takes NAME=VALUE with NAME one of {', '.join(tune.STEPS)}, not 'MA_COIN=1'\n"
+    )
     assert tune.main(["--start", "MA_HORIZON=30"]) == 2
     assert capsys.readouterr().err == "error: --start: MA_HORIZON must be from 0.5 to 20, not 30\n"
     assert tune.main(["--start", "MA_PACE=fast"]) == 2

@@ -85,22 +85,38 @@ KINGDOM_RECORD = _kingdom_record(2, 5, 30)
 KINGDOM_POSITION = replay(KINGDOM_RECORD).to_json()
 
 #: the commands that read a file, per kind of file; "{out}" is a file the command may write
-MA_COMMANDS = (("middle-ages", "replay"), ("middle-ages", "show"), ("middle-ages", "score"),
-               ("middle-ages", "replay", "--until", "3"))
-KINGDOM_COMMANDS = (("kingdom", "score"), ("kingdom", "moves"), ("kingdom", "replay"), ("kingdom", "show"),
-                    ("kingdom", "svg", "--out", "{out}"), ("kingdom", "replay", "--until", "2"))
+MA_COMMANDS = (
+    ("middle-ages", "replay"),
+    ("middle-ages", "show"),
+    ("middle-ages", "score"),
+    ("middle-ages", "replay", "--until", "3"),
+)
+KINGDOM_COMMANDS = (
+    ("kingdom", "score"),
+    ("kingdom", "moves"),
+    ("kingdom", "replay"),
+    ("kingdom", "show"),
+    ("kingdom", "svg", "--out", "{out}"),
+    ("kingdom", "replay", "--until", "2"),
+)
 
 
 # -- mutations --------------------------------------------------------------------------------------
 
 JUNK = st.one_of(
-    st.none(), st.booleans(), st.integers(-(2**70), 2**70),
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
     st.sampled_from([0, -1, 1, 2, 99, 10**30, -(10**30), 2**63, 10**4000, 1e308, -0.5]),
-    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=6),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=6),
     st.sampled_from(["", "W07", "B99", "M3", "grass", "kingdom", "middle-ages", "end", "open B07"]),
-    st.lists(st.integers(-3, 100), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
-    st.builds(lambda: [[[[[]]]]]), st.builds(lambda: {"chance": "B07"}), st.builds(lambda: {"chance": 7}),
-)   # st.builds makes a new object each time: a mutation never changes a value shared between examples
+    st.lists(st.integers(-3, 100), max_size=3),
+    st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
+    st.builds(lambda: [[[[[]]]]]),
+    st.builds(lambda: {"chance": "B07"}),
+    st.builds(lambda: {"chance": 7}),
+)  # st.builds makes a new object each time: a mutation never changes a value shared between examples
 EXTRA_KEYS = st.sampled_from(["extra", "seed", "format", "game", "players", "chance", "history", "setup", "x" * 40])
 
 
@@ -130,7 +146,7 @@ def mutated(draw, original: Any) -> Any:
         all_paths = paths(doc)
         path = draw(st.sampled_from(all_paths))
         kind = draw(st.sampled_from(["replace", "delete", "add", "wrap", "duplicate"]))
-        if not path:                                   # the root
+        if not path:  # the root
             if kind == "wrap":
                 doc = [doc]
             elif kind == "replace":
@@ -169,7 +185,7 @@ def damaged_bytes(draw, original: Any) -> bytes:
     junk = draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00", b"\x80\x80", b"NaN", b"]", b"{"]))
     if kind == "insert":
         return data[:at] + junk + data[at:]
-    return data[:at] + junk + data[at + len(junk):]
+    return data[:at] + junk + data[at + len(junk) :]
 
 
 _counter = iter(range(10**9))
@@ -192,8 +208,12 @@ def run_all(path: Path, commands) -> None:
         check(run(*command[:2], path, *options), out=out)
 
 
-SETTINGS = settings(max_examples=50, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @SETTINGS
@@ -233,8 +253,11 @@ def test_damaged_files(data):
     run_all(path, MA_COMMANDS[:1] + KINGDOM_COMMANDS[:1])
 
 
-OPTION_VALUES = st.one_of(st.integers(-(10**30), 10**30).map(str), st.text(max_size=5),
-                          st.sampled_from(["", "-", "1e3", "0x10", "1.5", "nan", "--", "-0", " 7"]))
+OPTION_VALUES = st.one_of(
+    st.integers(-(10**30), 10**30).map(str),
+    st.text(max_size=5),
+    st.sampled_from(["", "-", "1e3", "0x10", "1.5", "nan", "--", "-0", " 7"]),
+)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -248,8 +271,10 @@ def test_bad_option_values(option, value):
     commands = {
         "--until": [("middle-ages", "replay", str(record)), ("kingdom", "replay", str(kingdom))],
         "--seed": [("middle-ages", "random-game", "--out", str(out)), ("kingdom", "random-game", "--out", str(out))],
-        "--players": [("middle-ages", "random-game", "--seed", "1", "--out", str(out)),
-                      ("kingdom", "random-game", "--out", str(out))],
+        "--players": [
+            ("middle-ages", "random-game", "--seed", "1", "--out", str(out)),
+            ("kingdom", "random-game", "--out", str(out)),
+        ],
         "--runs": [("bench", "middle-ages", "--games", "1")],
         "--games": [("bench", "middle-ages", "--runs", "1")],
         "--port": [("serve",)],
@@ -259,10 +284,14 @@ def test_bad_option_values(option, value):
         number = int(value)
     except ValueError:
         number = None
-    starts = {"--port": lambda n: 1 <= n <= 65535, "--runs": lambda n: n >= 1, "--games": lambda n: n >= 1,
-              "--workers": lambda n: n >= 0}
+    starts = {
+        "--port": lambda n: 1 <= n <= 65535,
+        "--runs": lambda n: n >= 1,
+        "--games": lambda n: n >= 1,
+        "--workers": lambda n: n >= 0,
+    }
     if number is not None and option in starts and starts[option](number):
-        return          # a valid value: it would start the server, a benchmark or a tournament
+        return  # a valid value: it would start the server, a benchmark or a tournament
     for command in commands:
         result = run(*command, option, value)
         check(result, out=out if result.exit_code == 2 else None)
@@ -272,23 +301,31 @@ def test_bad_option_values(option, value):
 
 # -- exact answers -----------------------------------------------------------------------------------
 
+
 def test_bad_option_values_get_one_line_not_a_box():
-    bad(run("middle-ages", "replay", write(MA_RECORD), "--until", "x"),
+    bad(
+        run("middle-ages", "replay", write(MA_RECORD), "--until", "x"),
         "middle-ages replay: invalid value for '--until': Input should be a valid integer, unable to parse "
-        "string as an integer")
+        "string as an integer",
+    )
     out = WORK / "never.json"
-    bad(run("kingdom", "random-game", "--seed", "seven", "--out", out),
+    bad(
+        run("kingdom", "random-game", "--seed", "seven", "--out", out),
         "kingdom random-game: invalid value for '--seed': Input should be a valid integer, unable to parse "
-        "string as an integer")
+        "string as an integer",
+    )
     assert not out.exists()
     bad(run("middle-ages", "random-game", "--seed", "1"), "middle-ages random-game: missing option '--out'.")
-    bad(run("middle-ages", "random-game", "--sed", "1"),
-        "middle-ages random-game: no such option: --sed (Possible options: --seed)")
-    bad(run("serve", "--port", "0"),
-        "serve: invalid value for '--port': Input should be greater than or equal to 1")
+    bad(
+        run("middle-ages", "random-game", "--sed", "1"),
+        "middle-ages random-game: no such option: --sed (Possible options: --seed)",
+    )
+    bad(run("serve", "--port", "0"), "serve: invalid value for '--port': Input should be greater than or equal to 1")
     bad(run("no-such-command"), "no such command 'no-such-command'.")
-    bad(run("serve", "--db", WORK / "no" / "such" / "folder.db"), f"--db {WORK / 'no' / 'such' / 'folder.db'}: "
-        f"no such folder {WORK / 'no' / 'such'}")
+    bad(
+        run("serve", "--db", WORK / "no" / "such" / "folder.db"),
+        f"--db {WORK / 'no' / 'such' / 'folder.db'}: no such folder {WORK / 'no' / 'such'}",
+    )
     bad(run("serve", "--db", WORK), f"--db {WORK} is a folder, not a database file")
 
 
@@ -300,8 +337,10 @@ def test_json_nested_too_deeply_is_refused():
     bad(run("kingdom", "score", deep), message)
     just_over = WORK / "just-over.json"
     just_over.write_text("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1))
-    bad(run("kingdom", "moves", just_over),
-        f"{just_over} nests lists or objects too deeply (at most {MAX_JSON_DEPTH} levels)")
+    bad(
+        run("kingdom", "moves", just_over),
+        f"{just_over} nests lists or objects too deeply (at most {MAX_JSON_DEPTH} levels)",
+    )
     at_limit = WORK / "at-limit.json"
     at_limit.write_text("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH)
     assert load_json(at_limit) == eval("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH)
@@ -328,12 +367,18 @@ def test_not_utf8_nan_and_endless_numbers_are_refused():
 
 def test_records_with_unknown_formats_or_keys_are_refused():
     for fmt in (99, "1", 1.0, None, [1]):
-        bad(run("middle-ages", "replay", write(dict(MA_RECORD, format=fmt))),
-            f"record format {fmt!r} is not one this version reads (it reads 1)")
-    bad(run("middle-ages", "score", write(dict(MA_FINISHED, comment="mine"))),
-        "unknown record key 'comment' (a record has the keys game, format, setup, history, result)")
-    bad(run("middle-ages", "replay", write(dict(MA_RECORD, game=["middle-ages"]))),
-        "the record's game must be a game name, not ['middle-ages']")
+        bad(
+            run("middle-ages", "replay", write(dict(MA_RECORD, format=fmt))),
+            f"record format {fmt!r} is not one this version reads (it reads 1)",
+        )
+    bad(
+        run("middle-ages", "score", write(dict(MA_FINISHED, comment="mine"))),
+        "unknown record key 'comment' (a record has the keys game, format, setup, history, result)",
+    )
+    bad(
+        run("middle-ages", "replay", write(dict(MA_RECORD, game=["middle-ages"]))),
+        "the record's game must be a game name, not ['middle-ages']",
+    )
 
 
 def _chance_positions(history: list) -> list[int]:
@@ -347,24 +392,30 @@ def test_a_bad_chance_entry_is_blamed_on_its_own_index():
     i = next(i for i in _chance_positions(history) if history[i - 1].startswith("recruit"))
     action_index = sum(1 for e in history[:i] if isinstance(e, str)) - 1
     action = history[i - 1]
-    dealt = MA_RECORD["setup"]["apprentices"][0]      # seat 0's apprentice is never in the worker deck
+    dealt = MA_RECORD["setup"]["apprentices"][0]  # seat 0's apprentice is never in the worker deck
     broken = copy.deepcopy(MA_RECORD)
     broken["history"][i] = {"chance": dealt}
-    bad(run("middle-ages", "replay", write(broken)),
+    bad(
+        run("middle-ages", "replay", write(broken)),
         f'history entry {i} ({{"chance": "{dealt}"}}) after action {action_index} ({action!r}) is illegal: '
-        f"the recorded draw {dealt} is not in the worker deck")
+        f"the recorded draw {dealt} is not in the worker deck",
+    )
     extra = copy.deepcopy(MA_RECORD)
     extra["history"].insert(i + 1, {"chance": "B01"})
-    bad(run("middle-ages", "replay", write(extra)),
+    bad(
+        run("middle-ages", "replay", write(extra)),
         f'history entry {i + 1} ({{"chance": "B01"}}) after action {action_index} ({action!r}) is illegal: '
-        f"the action made no such draw")
+        f"the action made no such draw",
+    )
 
 
 def test_nothing_is_written_on_error(tmp_path):
     existing = tmp_path / "kept.json"
     existing.write_text("old")
-    bad(run("middle-ages", "random-game", "--players", "5", "--seed", "1", "--out", existing),
-        "The Builders: Middle Ages is for 2 to 4 players, not 5")
+    bad(
+        run("middle-ages", "random-game", "--players", "5", "--seed", "1", "--out", existing),
+        "The Builders: Middle Ages is for 2 to 4 players, not 5",
+    )
     assert existing.read_text() == "old"
     folder = tmp_path / "folder"
     folder.mkdir()

@@ -18,6 +18,8 @@ def test_bench_middle_ages_reports_cpu_and_wall_clock_figures():
     for text, label in zip(lines[1:4], ("2 players, 4 games", "4 players, 1 games", "legal_actions only, 2p")):
         assert re.fullmatch(
             rf"{re.escape(label)} +{NUMBER} games/s +{NUMBER} decisions/s per CPU second \(runs {NUMBER}-{NUMBER}\); "
-            rf"wall clock {NUMBER} games/s \(runs {NUMBER}-{NUMBER}\)", text), text
+            rf"wall clock {NUMBER} games/s \(runs {NUMBER}-{NUMBER}\)",
+            text,
+        ), text
     assert lines[4].startswith("CPU: time.process_time of this process; wall clock: time.perf_counter")
     assert len(lines) == 5

@@ -27,7 +27,9 @@ def test_rng_is_the_same_on_every_machine():
     # SplitMix64 reference values for seed 0 (the published algorithm's first outputs).
     rng = Rng(0)
     assert [rng.next64() for _ in range(3)] == [
-        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F,
+        0xE220A8397B1DCDAF,
+        0x6E789E6AA1B965F4,
+        0x06C45D188009454F,
     ]
 
 

@@ -129,7 +129,12 @@ def settlements_of(state, seat: int) -> set[Hex]:
 
 _STEP = {
     # direction: (row step, column step on an even row, column step on an odd row)
-    "W": (0, -1, -1), "E": (0, 1, 1), "NW": (-1, -1, 0), "NE": (-1, 0, 1), "SW": (1, -1, 0), "SE": (1, 0, 1),
+    "W": (0, -1, -1),
+    "E": (0, 1, 1),
+    "NW": (-1, -1, 0),
+    "NE": (-1, 0, 1),
+    "SW": (1, -1, 0),
+    "SE": (1, 0, 1),
 }
 
 
@@ -218,6 +223,7 @@ def _opposite(d: str) -> str:
 
 
 # -- reference scoring, written from rules.md ("Scoring") alone ---------------------------------
+
 
 def _groups(own: set[Hex]) -> list[set[Hex]]:
     left = set(own)

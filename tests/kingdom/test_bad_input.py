@@ -31,8 +31,11 @@ def _mid_game_position(players: int, seed: int, actions: int) -> dict:
 
 
 POSITIONS = [
-    {"sections": BENCH_MAP, "cards": ["miners", "fishermen", "workers"],
-     "players": [{"settlements": [[1, 7], [6, 10]]}, {"settlements": [[13, 8]]}]},
+    {
+        "sections": BENCH_MAP,
+        "cards": ["miners", "fishermen", "workers"],
+        "players": [{"settlements": [[1, 7], [6, 10]]}, {"settlements": [[13, 8]]}],
+    },
     _mid_game_position(2, 3, 40),
     _mid_game_position(4, 5, 90),
     dict(_mid_game_position(3, 7, 60), format=1),
@@ -40,12 +43,20 @@ POSITIONS = [
 SETUPS = [GAME.first_game_setup(2), GAME.random_setup(3, 11), GAME.random_setup(4, 12)]
 
 json_leaves = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(min_value=10**30, max_value=10**4000),
-    st.integers(max_value=-10**30), st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=8), st.sampled_from(["grass", "swamp", "oracle", "ready", "miners", "", "\ud800"]),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=10**30, max_value=10**4000),
+    st.integers(max_value=-(10**30)),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.sampled_from(["grass", "swamp", "oracle", "ready", "miners", "", "\ud800"]),
 )
-json_values = st.recursive(json_leaves, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)), max_leaves=8)
+json_values = st.recursive(
+    json_leaves,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+    max_leaves=8,
+)
 
 
 def _containers(value):
@@ -124,25 +135,61 @@ def test_a_mutated_setup_starts_a_game_or_is_refused_with_invalid_setup(setup):
 
 
 BAD_POSITIONS = [
-    ("terrain card is a list", ("players", 0, "terrain"), ["grass"],
-     "seat 0: unknown terrain ['grass'] (the terrains are grass, canyon, desert, flower, forest)"),
-    ("list inside the deck", ("deck", 0), ["grass"],
-     "deck[0]: unknown terrain ['grass'] (the terrains are grass, canyon, desert, flower, forest)"),
-    ("dict inside the discard pile", ("discard",), [{"card": "grass"}],
-     "discard[0]: unknown terrain {'card': 'grass'} (the terrains are grass, canyon, desert, flower, forest)"),
-    ("list inside removed", ("removed",), [[["forest"]]],
-     "removed[0]: unknown terrain [['forest']] (the terrains are grass, canyon, desert, flower, forest)"),
-    ("huge hex", ("players", 1, "settlements", 0), [10**5000, 3],
-     "seat 1: settlement: hex a number too large,3 is off the map"),
-    ("deep nesting", ("players", 0, "settlements"), _nest([1, 1], 100_000),
-     "seat 0: settlement must be a [R, C] pair, not [[[...]]]"),
-    ("tile with an unknown key", ("players", 0, "tiles"), [{"from": [1, 7], "colour": "red"}],
-     "seat 0: tile 0: unknown key 'colour' (the keys are kind, from, state)"),
-    ("tile kind is a list", ("players", 0, "tiles"), [{"from": [6, 1], "kind": ["oracle"]}],
-     "seat 0: tile 0: unknown tile kind ['oracle']"),
-    ("long text", ("cards", 0), "x" * 10_000,
-     "unknown card 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (the cards are fishermen, miners, merchants, "
-     "workers, discoverers, knights, hermits, lords, citizens, farmers)"),
+    (
+        "terrain card is a list",
+        ("players", 0, "terrain"),
+        ["grass"],
+        "seat 0: unknown terrain ['grass'] (the terrains are grass, canyon, desert, flower, forest)",
+    ),
+    (
+        "list inside the deck",
+        ("deck", 0),
+        ["grass"],
+        "deck[0]: unknown terrain ['grass'] (the terrains are grass, canyon, desert, flower, forest)",
+    ),
+    (
+        "dict inside the discard pile",
+        ("discard",),
+        [{"card": "grass"}],
+        "discard[0]: unknown terrain {'card': 'grass'} (the terrains are grass, canyon, desert, flower, forest)",
+    ),
+    (
+        "list inside removed",
+        ("removed",),
+        [[["forest"]]],
+        "removed[0]: unknown terrain [['forest']] (the terrains are grass, canyon, desert, flower, forest)",
+    ),
+    (
+        "huge hex",
+        ("players", 1, "settlements", 0),
+        [10**5000, 3],
+        "seat 1: settlement: hex a number too large,3 is off the map",
+    ),
+    (
+        "deep nesting",
+        ("players", 0, "settlements"),
+        _nest([1, 1], 100_000),
+        "seat 0: settlement must be a [R, C] pair, not [[[...]]]",
+    ),
+    (
+        "tile with an unknown key",
+        ("players", 0, "tiles"),
+        [{"from": [1, 7], "colour": "red"}],
+        "seat 0: tile 0: unknown key 'colour' (the keys are kind, from, state)",
+    ),
+    (
+        "tile kind is a list",
+        ("players", 0, "tiles"),
+        [{"from": [6, 1], "kind": ["oracle"]}],
+        "seat 0: tile 0: unknown tile kind ['oracle']",
+    ),
+    (
+        "long text",
+        ("cards", 0),
+        "x" * 10_000,
+        "unknown card 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (the cards are fishermen, miners, merchants, "
+        "workers, discoverers, knights, hermits, lords, citizens, farmers)",
+    ),
     ("seed is text", ("seed",), "seven", "the seed must be an integer, not 'seven'"),
 ]
 
@@ -172,14 +219,23 @@ def test_an_unknown_position_key_is_named():
 BAD_SETUPS = [
     ("players", [2], "players must be a whole number from 2 to 4, not [2]"),
     ("players", 10**5000, "Kingdom Builder is for 2 to 4 players, not a number too large"),
-    ("sections", [[["oracle"], False]] * 4,
-     "unknown section name ['oracle'] in slot 0 (the sections are oracle, farm, oasis, tower, tavern, barn, "
-     "harbor, paddock)"),
-    ("cards", [["miners"], "fishermen", "workers"],
-     "unknown card ['miners'] (the cards are fishermen, miners, merchants, workers, discoverers, knights, "
-     "hermits, lords, citizens, farmers)"),
-    ("deck", [{"t": "grass"}] * 25,
-     "unknown terrain {'t': 'grass'} in the deck (the terrains are grass, canyon, desert, flower, forest)"),
+    (
+        "sections",
+        [[["oracle"], False]] * 4,
+        "unknown section name ['oracle'] in slot 0 (the sections are oracle, farm, oasis, tower, tavern, barn, "
+        "harbor, paddock)",
+    ),
+    (
+        "cards",
+        [["miners"], "fishermen", "workers"],
+        "unknown card ['miners'] (the cards are fishermen, miners, merchants, workers, discoverers, knights, "
+        "hermits, lords, citizens, farmers)",
+    ),
+    (
+        "deck",
+        [{"t": "grass"}] * 25,
+        "unknown terrain {'t': 'grass'} in the deck (the terrains are grass, canyon, desert, flower, forest)",
+    ),
     ("start_player", 1.0, "start_player must be a seat from 0 to 1, not 1.0"),
     ("seed", {"a": 1}, "the seed must be an integer, not {'a': 1}"),
     ("seed", "\ud800", "the seed is a string that is not valid text (unpaired surrogate)"),

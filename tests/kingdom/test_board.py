@@ -7,8 +7,20 @@ from collections import Counter
 import pytest
 
 from builders.kingdom.board import (
-    CELLS, DIRECTIONS, EDGE, JUMP_DELTA, JUMP_FROM, bits, cell, dilate, get_board, index, neighbours,
-    on_map, shift, step,
+    CELLS,
+    DIRECTIONS,
+    EDGE,
+    JUMP_DELTA,
+    JUMP_FROM,
+    bits,
+    cell,
+    dilate,
+    get_board,
+    index,
+    neighbours,
+    on_map,
+    shift,
+    step,
 )
 from builders.kingdom.data import SECTION_NAMES, SECTIONS, section_rows
 
@@ -25,12 +37,24 @@ COUNTS = {
 }
 # boards.md: castles and location hexes of each section (local coordinates, unturned)
 CASTLES = {
-    "oracle": [(1, 3), (7, 2)], "farm": [(1, 1)], "oasis": [(7, 1)], "tower": [(6, 7)],
-    "tavern": [(3, 3)], "barn": [(7, 7)], "harbor": [(4, 2), (8, 2)], "paddock": [(7, 5)],
+    "oracle": [(1, 3), (7, 2)],
+    "farm": [(1, 1)],
+    "oasis": [(7, 1)],
+    "tower": [(6, 7)],
+    "tavern": [(3, 3)],
+    "barn": [(7, 7)],
+    "harbor": [(4, 2), (8, 2)],
+    "paddock": [(7, 5)],
 }
 LOCATIONS = {
-    "oracle": [(3, 7)], "farm": [(1, 7), (5, 2)], "oasis": [(2, 7), (7, 5)], "tower": [(3, 5), (7, 2)],
-    "tavern": [(6, 2), (6, 7)], "barn": [(2, 6), (6, 2)], "harbor": [(7, 6)], "paddock": [(2, 8), (6, 1)],
+    "oracle": [(3, 7)],
+    "farm": [(1, 7), (5, 2)],
+    "oasis": [(2, 7), (7, 5)],
+    "tower": [(3, 5), (7, 2)],
+    "tavern": [(6, 2), (6, 7)],
+    "barn": [(2, 6), (6, 2)],
+    "harbor": [(7, 6)],
+    "paddock": [(2, 8), (6, 1)],
 }
 FIRST = [("tavern", False), ("paddock", False), ("oasis", False), ("farm", False)]
 
@@ -95,19 +119,30 @@ def test_map_slots_and_location_kinds():
     """boards.md, "Geometry": slot k puts local (r, c) at global (r + 10*(k >= 2), c + 10*(k odd))."""
     board = get_board(FIRST)
     assert [(cell(h), board.kind_name(h)) for h in board.locations] == [
-        ((2, 18), "paddock"), ((6, 2), "tavern"), ((6, 7), "tavern"), ((6, 11), "paddock"),
-        ((11, 17), "farm"), ((12, 7), "oasis"), ((15, 12), "farm"), ((17, 5), "oasis")]
+        ((2, 18), "paddock"),
+        ((6, 2), "tavern"),
+        ((6, 7), "tavern"),
+        ((6, 11), "paddock"),
+        ((11, 17), "farm"),
+        ((12, 7), "oasis"),
+        ((15, 12), "farm"),
+        ((17, 5), "oasis"),
+    ]
     assert [cell(h) for h in board.castles] == [(3, 3), (7, 15), (11, 11), (17, 1)]
     turned = get_board([("oracle", True), ("tower", False), ("barn", False), ("harbor", True)])
     assert [cell(h) for h in turned.castles] == [(2, 7), (6, 17), (8, 6), (11, 17), (15, 17), (17, 7)]
     assert [(cell(h), turned.kind_name(h)) for h in turned.locations] == [
-        ((3, 15), "tower"), ((6, 2), "oracle"), ((7, 12), "tower"), ((12, 6), "barn"),
-        ((12, 13), "harbor"), ((16, 2), "barn")]
+        ((3, 15), "tower"),
+        ((6, 2), "oracle"),
+        ((7, 12), "tower"),
+        ((12, 6), "barn"),
+        ((12, 13), "harbor"),
+        ((16, 2), "barn"),
+    ]
 
 
 def test_board_is_cached():
-    assert get_board(FIRST) is get_board([["tavern", False], ["paddock", False], ["oasis", False],
-                                          ["farm", False]])
+    assert get_board(FIRST) is get_board([["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]])
 
 
 def test_neighbours_odd_r():
@@ -155,5 +190,5 @@ def test_edge_and_sectors():
     board = get_board(FIRST)
     assert board.sector_of[index(9, 10)] == 1 and board.sector_of[index(10, 9)] == 2
     assert board.edge_buildable.bit_count() == sum(
-        1 for r in range(20) for c in range(20)
-        if (r in (0, 19) or c in (0, 19)) and board.letter(r, c) in "GCDFT")
+        1 for r in range(20) for c in range(20) if (r in (0, 19) or c in (0, 19)) and board.letter(r, c) in "GCDFT"
+    )

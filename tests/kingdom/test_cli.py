@@ -39,10 +39,15 @@ def bad(result, message: str) -> None:
 @pytest.fixture
 def barn_position(tmp_path):
     """FAQ tile 6: three settlements on canyon, Barn tile, mandatory build done (see test_faq)."""
-    pos = position(BARN_MAP, ["fishermen", "miners", "workers"], [
-        player([(5, 1), (5, 2), (5, 3)], terrain="canyon", tiles=[tile("barn", (6, 2))], taken_from=[[6, 2]]),
-        player([(4, 1), (4, 2)], terrain="grass"),
-    ], built_this_turn=3)
+    pos = position(
+        BARN_MAP,
+        ["fishermen", "miners", "workers"],
+        [
+            player([(5, 1), (5, 2), (5, 3)], terrain="canyon", tiles=[tile("barn", (6, 2))], taken_from=[[6, 2]]),
+            player([(4, 1), (4, 2)], terrain="grass"),
+        ],
+        built_this_turn=3,
+    )
     return write(tmp_path / "barn.json", pos)
 
 
@@ -56,6 +61,7 @@ def record(tmp_path):
 
 # -- moves ---------------------------------------------------------------------------------------
 
+
 def test_moves_prints_the_legal_actions_one_per_line(barn_position):
     result = run("moves", barn_position)
     assert result.exit_code == 0
@@ -64,16 +70,28 @@ def test_moves_prints_the_legal_actions_one_per_line(barn_position):
 
 def test_moves_sorts_coordinates_as_numbers(tmp_path):
     """The Paddock position of test_faq (FAQ tile 7, 8): 6,8 comes before 6,12."""
-    pos = position(BENCH_MAP, ["fishermen", "miners", "workers"], [
-        player([(9, 16), (5, 14), (6, 10)], terrain="grass", tiles=[tile("paddock", (6, 11))], taken_from=[[6, 11]]),
-        player([(9, 18), (11, 15)], terrain="grass"),
-    ], built_this_turn=3)
+    pos = position(
+        BENCH_MAP,
+        ["fishermen", "miners", "workers"],
+        [
+            player(
+                [(9, 16), (5, 14), (6, 10)], terrain="grass", tiles=[tile("paddock", (6, 11))], taken_from=[[6, 11]]
+            ),
+            player([(9, 18), (11, 15)], terrain="grass"),
+        ],
+        built_this_turn=3,
+    )
     result = run("moves", write(tmp_path / "p.json", pos))
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
         "end",
-        "paddock 5,14>5,12", "paddock 5,14>5,16",
-        "paddock 6,10>4,11", "paddock 6,10>6,8", "paddock 6,10>6,12", "paddock 6,10>8,9", "paddock 6,10>8,11",
+        "paddock 5,14>5,12",
+        "paddock 5,14>5,16",
+        "paddock 6,10>4,11",
+        "paddock 6,10>6,8",
+        "paddock 6,10>6,12",
+        "paddock 6,10>8,9",
+        "paddock 6,10>8,11",
         "paddock 9,16>7,17",
     ]
 
@@ -106,22 +124,27 @@ def test_moves_of_a_record_are_those_after_its_last_action(record, tmp_path):
 
 # -- score ---------------------------------------------------------------------------------------
 
+
 def test_score_of_a_position_prints_the_gold_as_it_stands(tmp_path):
     """FAQ score 1: 3 gold per castle with own settlements next to it ((1,3) and (7,2) for seat 0)."""
-    pos = position(BENCH_MAP, ["discoverers", "knights", "hermits"], [
-        player([(0, 3), (1, 2), (7, 3)]),
-        player([(13, 8)]),
-    ])
+    pos = position(
+        BENCH_MAP,
+        ["discoverers", "knights", "hermits"],
+        [
+            player([(0, 3), (1, 2), (7, 3)]),
+            player([(13, 8)]),
+        ],
+    )
     result = run("score", write(tmp_path / "s.json", pos))
     assert result.exit_code == 0
     assert result.stdout == (
-        '{\n'
+        "{\n"
         ' "players": [\n'
         '  {"seat": 0, "cards": {"castles": 6, "discoverers": 3, "knights": 2, "hermits": 2}, "total": 13},\n'
         '  {"seat": 1, "cards": {"castles": 0, "discoverers": 1, "knights": 2, "hermits": 1}, "total": 4}\n'
-        ' ],\n'
+        " ],\n"
         ' "winners": [0]\n'
-        '}\n'
+        "}\n"
     )
 
 
@@ -135,6 +158,7 @@ def test_score_of_a_finished_record_is_its_result(record):
 
 
 # -- random-game ---------------------------------------------------------------------------------
+
 
 def test_random_game_is_the_same_for_the_same_seed(tmp_path, record):
     again = tmp_path / "again.json"
@@ -187,6 +211,7 @@ def test_random_game_refuses_a_missing_folder(tmp_path):
 
 # -- replay --------------------------------------------------------------------------------------
 
+
 def test_replay_prints_the_position_after_n_actions(record):
     data = json.loads(record.read_text())
     result = run("replay", str(record), "--until", "5")
@@ -217,8 +242,11 @@ def test_replay_refuses_a_recorded_card_that_is_not_a_terrain(record, tmp_path):
     first_chance = next(i for i, e in enumerate(data["history"]) if isinstance(e, dict))
     data["history"][first_chance] = {"chance": "swamp"}
     result = run("replay", write(tmp_path / "bad.json", data))
-    bad(result, f"history entry {first_chance} ({{\"chance\": \"swamp\"}}) after action 3 ('end') is illegal: "
-                "'swamp' is not a terrain card (expected one of grass, canyon, desert, flower, forest)")
+    bad(
+        result,
+        f'history entry {first_chance} ({{"chance": "swamp"}}) after action 3 (\'end\') is illegal: '
+        "'swamp' is not a terrain card (expected one of grass, canyon, desert, flower, forest)",
+    )
 
 
 def test_replay_refuses_a_position(barn_position):
@@ -235,6 +263,7 @@ def test_replay_refuses_a_negative_until(record):
 
 
 # -- show and svg --------------------------------------------------------------------------------
+
 
 def test_show_draws_a_position(barn_position):
     result = run("show", barn_position)
@@ -276,22 +305,35 @@ def test_a_missing_file(cmd, tmp_path):
 def test_bad_json(cmd, tmp_path):
     path = tmp_path / "bad.json"
     path.write_text("{bad", encoding="utf-8")
-    bad(_invoke(cmd, str(path)),
-        f"{path} is not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2")
+    bad(
+        _invoke(cmd, str(path)),
+        f"{path} is not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2",
+    )
 
 
-BASE = {"sections": [["oracle", False], ["paddock", False], ["harbor", False], ["farm", False]],
-        "cards": ["miners", "fishermen", "workers"],
-        "players": [{"settlements": [[1, 7]]}, {"settlements": [[13, 8]]}]}
+BASE = {
+    "sections": [["oracle", False], ["paddock", False], ["harbor", False], ["farm", False]],
+    "cards": ["miners", "fishermen", "workers"],
+    "players": [{"settlements": [[1, 7]]}, {"settlements": [[13, 8]]}],
+}
 
 BAD_POSITIONS = [
-    ("unknown section", {**BASE, "sections": [["castle", False]] + BASE["sections"][1:]},
-     "unknown section name 'castle' in slot 0 (the sections are oracle, farm, oasis, tower, tavern, barn, "
-     "harbor, paddock)"),
-    ("overlapping settlements", {**BASE, "players": [{"settlements": [[1, 7]]}, {"settlements": [[1, 7]]}]},
-     "hex 1,7 has settlements of seats 0 and 1"),
-    ("off the map", {**BASE, "players": [{"settlements": [[1, 20]]}, {"settlements": []}]},
-     "seat 0: settlement: hex 1,20 is off the map"),
+    (
+        "unknown section",
+        {**BASE, "sections": [["castle", False]] + BASE["sections"][1:]},
+        "unknown section name 'castle' in slot 0 (the sections are oracle, farm, oasis, tower, tavern, barn, "
+        "harbor, paddock)",
+    ),
+    (
+        "overlapping settlements",
+        {**BASE, "players": [{"settlements": [[1, 7]]}, {"settlements": [[1, 7]]}]},
+        "hex 1,7 has settlements of seats 0 and 1",
+    ),
+    (
+        "off the map",
+        {**BASE, "players": [{"settlements": [[1, 20]]}, {"settlements": []}]},
+        "seat 0: settlement: hex 1,20 is off the map",
+    ),
 ]
 
 
@@ -314,6 +356,7 @@ def test_json_that_is_not_an_object(cmd, tmp_path):
 
 
 # -- the real entry point ------------------------------------------------------------------------
+
 
 def _real(*args: str):
     return subprocess.run([str(BUILDERS), "kingdom", *args], capture_output=True, text=True, timeout=60)

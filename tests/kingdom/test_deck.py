@@ -38,11 +38,21 @@ def oasis_position(deck, discard=(), removed=(), terrain1="grass", **extra):
     rest.remove([17, 6])
     seat0 = [[17, 6]] + rest[:25]
     seat1 = rest[25:]
-    pos = {"sections": FIRST_MAP, "cards": CARDS,
-           "players": [{"settlements": seat0, "terrain": "desert",
-                        "tiles": [{"kind": "oasis", "from": [17, 5], "state": "ready"}]},
-                       {"settlements": seat1, "terrain": terrain1}],
-           "deck": list(deck), "discard": list(discard), "removed": list(removed)}
+    pos = {
+        "sections": FIRST_MAP,
+        "cards": CARDS,
+        "players": [
+            {
+                "settlements": seat0,
+                "terrain": "desert",
+                "tiles": [{"kind": "oasis", "from": [17, 5], "state": "ready"}],
+            },
+            {"settlements": seat1, "terrain": terrain1},
+        ],
+        "deck": list(deck),
+        "discard": list(discard),
+        "removed": list(removed),
+    }
     pos.update(extra)
     return pos
 
@@ -59,6 +69,7 @@ def legal(state):
 
 
 # -- replacement after a tile ---------------------------------------------------------------------
+
 
 def test_a_tile_that_fills_the_last_hex_of_the_played_terrain_replaces_the_card_at_once():
     """rules.md, Building rules 4: "after a tile used before the mandatory action filled the last one,
@@ -138,13 +149,21 @@ def test_replacement_with_no_card_left_at_all_ends_the_mandatory_build():
 
 # -- the reshuffle at once -----------------------------------------------------------------------
 
+
 def end_of_turn_position(fmt=None):
     """Seat 0 has built its three; the deck holds one forest; the discard pile holds four cards."""
-    pos = {"sections": FIRST_MAP, "cards": CARDS,
-           "players": [{"settlements": [[3, 4], [3, 5], [4, 4]], "terrain": "grass"},
-                       {"settlements": [[14, 3]], "terrain": "canyon"}],
-           "built_this_turn": 3, "deck": ["forest"], "discard": ["desert", "flower", "flower", "canyon"],
-           "removed": rest_of("grass", "canyon", "forest", "desert", "flower", "flower", "canyon")}
+    pos = {
+        "sections": FIRST_MAP,
+        "cards": CARDS,
+        "players": [
+            {"settlements": [[3, 4], [3, 5], [4, 4]], "terrain": "grass"},
+            {"settlements": [[14, 3]], "terrain": "canyon"},
+        ],
+        "built_this_turn": 3,
+        "deck": ["forest"],
+        "discard": ["desert", "flower", "flower", "canyon"],
+        "removed": rest_of("grass", "canyon", "forest", "desert", "flower", "flower", "canyon"),
+    }
     if fmt is not None:
         pos["format"] = fmt
     return pos
@@ -190,8 +209,10 @@ def test_a_position_with_an_empty_deck_and_a_discard_pile_is_refused_in_format_2
     pos["deck"] = []
     with pytest.raises(InvalidPosition) as err:
         KingdomState.from_json(pos)
-    assert str(err.value) == ("the deck is empty while the discard pile holds 5 cards: the discard pile is "
-                              "shuffled into a new deck as soon as the deck runs out (put those cards in the deck)")
+    assert str(err.value) == (
+        "the deck is empty while the discard pile holds 5 cards: the discard pile is "
+        "shuffled into a new deck as soon as the deck runs out (put those cards in the deck)"
+    )
     pos["format"] = 1
     assert KingdomState.from_json(pos).to_json()["discard"] == pos["discard"]
 
@@ -222,6 +243,7 @@ def test_no_position_of_a_game_has_an_empty_deck_and_a_discard_pile(players, see
 
 
 # -- record formats -----------------------------------------------------------------------------
+
 
 def test_a_new_game_writes_format_2_and_the_game_reads_1_and_2():
     game = KingdomBuilder()

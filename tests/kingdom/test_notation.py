@@ -12,21 +12,35 @@ FIRST = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False
 CARDS = ["fishermen", "merchants", "knights"]
 
 
-@pytest.mark.parametrize("text", [
-    "build 3,7", "oracle 0,0", "farm 19,19", "oasis 12,4", "tower 0,19", "tavern 5,5",
-    "barn 3,4>3,5", "harbor 10,2>19,0", "paddock 7,7>5,8", "end",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "build 3,7",
+        "oracle 0,0",
+        "farm 19,19",
+        "oasis 12,4",
+        "tower 0,19",
+        "tavern 5,5",
+        "barn 3,4>3,5",
+        "harbor 10,2>19,0",
+        "paddock 7,7>5,8",
+        "end",
+    ],
+)
 def test_canonical_round_trip(text):
     """The API's notation: action_to_string(parse(text)) gives back the canonical text."""
     assert to_string(parse(text)) == text
 
 
-@pytest.mark.parametrize("text, canonical", [
-    ("  build 3, 7  ", "build 3,7"),
-    ("barn 3,4 > 3,5", "barn 3,4>3,5"),
-    ("paddock 7, 7 >5, 8", "paddock 7,7>5,8"),
-    (" end ", "end"),
-])
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("  build 3, 7  ", "build 3,7"),
+        ("barn 3,4 > 3,5", "barn 3,4>3,5"),
+        ("paddock 7, 7 >5, 8", "paddock 7,7>5,8"),
+        (" end ", "end"),
+    ],
+)
 def test_spaces_are_accepted(text, canonical):
     """parse_action accepts surrounding spaces and spaces after commas and around '>'."""
     assert to_string(parse(text)) == canonical
@@ -39,17 +53,23 @@ def test_encoding_is_small_ints():
     assert encode(2, 67) == parse("farm 3,7")
 
 
-@pytest.mark.parametrize("text, message", [
-    ("bild 3,4", '"bild 3,4" is not an action (expected build, oracle, farm, oasis, tower, tavern, barn, '
-                 'harbor, paddock or end)'),
-    ("build 21,3", "hex 21,3 is off the map"),
-    ("build 3,-1", "hex 3,-1 is off the map"),
-    ("build 3;4", "'3;4' is not a hex (expected R,C, for example 3,7)"),
-    ("build", '"build" needs a hex: build R,C'),
-    ("barn 3,4", '"barn" moves a settlement: barn R,C>R,C (from > to), not \'3,4\''),
-    ("farm 3,4>3,5", '"farm" builds on one hex: farm R,C, not \'3,4>3,5\''),
-    ("end 3,4", '"end" takes nothing after it, not \'3,4\''),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "bild 3,4",
+            '"bild 3,4" is not an action (expected build, oracle, farm, oasis, tower, tavern, barn, '
+            "harbor, paddock or end)",
+        ),
+        ("build 21,3", "hex 21,3 is off the map"),
+        ("build 3,-1", "hex 3,-1 is off the map"),
+        ("build 3;4", "'3;4' is not a hex (expected R,C, for example 3,7)"),
+        ("build", '"build" needs a hex: build R,C'),
+        ("barn 3,4", "\"barn\" moves a settlement: barn R,C>R,C (from > to), not '3,4'"),
+        ("farm 3,4>3,5", "\"farm\" builds on one hex: farm R,C, not '3,4>3,5'"),
+        ("end 3,4", "\"end\" takes nothing after it, not '3,4'"),
+    ],
+)
 def test_syntax_errors(text, message):
     with pytest.raises(IllegalAction) as e:
         parse(text)
@@ -58,9 +78,13 @@ def test_syntax_errors(text, message):
 
 def test_parse_action_checks_legality_and_round_trips_every_legal_action():
     """parse_action parses AND checks legality; every legal action round-trips exactly."""
-    state = KingdomState.from_json({"sections": FIRST, "cards": CARDS,
-                                    "players": [{"settlements": [[3, 4]], "terrain": "grass"},
-                                                {"settlements": [], "terrain": "canyon"}]})
+    state = KingdomState.from_json(
+        {
+            "sections": FIRST,
+            "cards": CARDS,
+            "players": [{"settlements": [[3, 4]], "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}],
+        }
+    )
     for action in state.legal_actions():
         assert state.parse_action(" " + state.action_to_string(action) + " ") == action
     with pytest.raises(IllegalAction) as e:

@@ -77,91 +77,186 @@ def _with(change):
 def _tile(seat, kind, frm, state="ready"):
     def change(pos):
         pos["players"][seat]["tiles"] = [{"kind": kind, "from": frm, "state": state}]
+
     return change
 
 
 BAD = [
     ("not an object", [1, 2], "a position is a JSON object with keys sections, cards and players"),
-    ("unknown key", _with(lambda p: p.update(colour="red")),
-     "unknown position key 'colour' (the keys are sections, cards, players, tiles_left, to_move, "
-     "built_this_turn, deck, deck_count, discard, removed, start_player, final_round, game_over, turn, seed, format)"),
+    (
+        "unknown key",
+        _with(lambda p: p.update(colour="red")),
+        "unknown position key 'colour' (the keys are sections, cards, players, tiles_left, to_move, "
+        "built_this_turn, deck, deck_count, discard, removed, start_player, final_round, game_over, turn, seed, format)",
+    ),
     ("no sections", _with(lambda p: p.pop("sections")), "the position has no 'sections'"),
     ("no cards", _with(lambda p: p.pop("cards")), "the position has no 'cards'"),
     ("no players", _with(lambda p: p.pop("players")), "the position has no 'players'"),
-    ("unknown section", _with(lambda p: p["sections"].__setitem__(0, ["castle", False])),
-     "unknown section name 'castle' in slot 0 (the sections are oracle, farm, oasis, tower, tavern, barn, "
-     "harbor, paddock)"),
-    ("section twice", _with(lambda p: p["sections"].__setitem__(1, ["oracle", True])),
-     "duplicate section 'oracle': the map needs 4 different sections"),
+    (
+        "unknown section",
+        _with(lambda p: p["sections"].__setitem__(0, ["castle", False])),
+        "unknown section name 'castle' in slot 0 (the sections are oracle, farm, oasis, tower, tavern, barn, "
+        "harbor, paddock)",
+    ),
+    (
+        "section twice",
+        _with(lambda p: p["sections"].__setitem__(1, ["oracle", True])),
+        "duplicate section 'oracle': the map needs 4 different sections",
+    ),
     ("three sections", _with(lambda p: p["sections"].pop()), "the map needs 4 sections, not 3"),
-    ("turned not a bool", _with(lambda p: p["sections"].__setitem__(0, ["oracle", "yes"])),
-     "section 0 (oracle): turned must be true or false, not 'yes'"),
-    ("unknown card", _with(lambda p: p["cards"].__setitem__(0, "kings")),
-     "unknown card 'kings' (the cards are fishermen, miners, merchants, workers, discoverers, knights, "
-     "hermits, lords, citizens, farmers)"),
-    ("card twice", _with(lambda p: p["cards"].__setitem__(0, "workers")),
-     "duplicate card 'workers': the game uses 3 different cards"),
+    (
+        "turned not a bool",
+        _with(lambda p: p["sections"].__setitem__(0, ["oracle", "yes"])),
+        "section 0 (oracle): turned must be true or false, not 'yes'",
+    ),
+    (
+        "unknown card",
+        _with(lambda p: p["cards"].__setitem__(0, "kings")),
+        "unknown card 'kings' (the cards are fishermen, miners, merchants, workers, discoverers, knights, "
+        "hermits, lords, citizens, farmers)",
+    ),
+    (
+        "card twice",
+        _with(lambda p: p["cards"].__setitem__(0, "workers")),
+        "duplicate card 'workers': the game uses 3 different cards",
+    ),
     ("two cards", _with(lambda p: p["cards"].pop()), "a game uses 3 Kingdom Builder cards, not 2"),
     ("one player", _with(lambda p: p["players"].pop()), "players must be a list of 2 to 4 player objects"),
-    ("row off the map", _with(lambda p: p["players"][0]["settlements"].append([20, 3])),
-     "seat 0: settlement: hex 20,3 is off the map"),
-    ("column off the map", _with(lambda p: p["players"][0]["settlements"].append([3, -1])),
-     "seat 0: settlement: hex 3,-1 is off the map"),
-    ("not a pair", _with(lambda p: p["players"][0]["settlements"].append([3])),
-     "seat 0: settlement must be a [R, C] pair, not [3]"),
-    ("two seats on one hex", _with(lambda p: p["players"][1]["settlements"].append([1, 7])),
-     "hex 1,7 has settlements of seats 0 and 1"),
-    ("one seat twice on a hex", _with(lambda p: p["players"][0]["settlements"].append([1, 7])),
-     "seat 0 has two settlements on hex 1,7"),
-    ("on a mountain", _with(lambda p: p["players"][0]["settlements"].append([5, 0])),
-     "seat 0: a settlement on hex 5,0, a mountain hex, where nothing can stand"),
-    ("on a castle", _with(lambda p: p["players"][0]["settlements"].append([1, 3])),
-     "seat 0: a settlement on hex 1,3, a castle hex, where nothing can stand"),
-    ("on a location", _with(lambda p: p["players"][0]["settlements"].append([3, 7])),
-     "seat 0: a settlement on hex 3,7, a location hex, where nothing can stand"),
-    ("supply does not add up", _with(lambda p: p["players"][0].update(supply=30)),
-     "seat 0: supply 30 + 2 settlements on the map is not 40"),
-    ("unknown terrain", _with(lambda p: p["players"][0].update(terrain="swamp")),
-     "seat 0: unknown terrain 'swamp' (the terrains are grass, canyon, desert, flower, forest)"),
-    ("unknown player key", _with(lambda p: p["players"][0].update(gold=3)),
-     "seat 0: unknown key 'gold' (the keys are settlements, supply, terrain, tiles, taken_from)"),
+    (
+        "row off the map",
+        _with(lambda p: p["players"][0]["settlements"].append([20, 3])),
+        "seat 0: settlement: hex 20,3 is off the map",
+    ),
+    (
+        "column off the map",
+        _with(lambda p: p["players"][0]["settlements"].append([3, -1])),
+        "seat 0: settlement: hex 3,-1 is off the map",
+    ),
+    (
+        "not a pair",
+        _with(lambda p: p["players"][0]["settlements"].append([3])),
+        "seat 0: settlement must be a [R, C] pair, not [3]",
+    ),
+    (
+        "two seats on one hex",
+        _with(lambda p: p["players"][1]["settlements"].append([1, 7])),
+        "hex 1,7 has settlements of seats 0 and 1",
+    ),
+    (
+        "one seat twice on a hex",
+        _with(lambda p: p["players"][0]["settlements"].append([1, 7])),
+        "seat 0 has two settlements on hex 1,7",
+    ),
+    (
+        "on a mountain",
+        _with(lambda p: p["players"][0]["settlements"].append([5, 0])),
+        "seat 0: a settlement on hex 5,0, a mountain hex, where nothing can stand",
+    ),
+    (
+        "on a castle",
+        _with(lambda p: p["players"][0]["settlements"].append([1, 3])),
+        "seat 0: a settlement on hex 1,3, a castle hex, where nothing can stand",
+    ),
+    (
+        "on a location",
+        _with(lambda p: p["players"][0]["settlements"].append([3, 7])),
+        "seat 0: a settlement on hex 3,7, a location hex, where nothing can stand",
+    ),
+    (
+        "supply does not add up",
+        _with(lambda p: p["players"][0].update(supply=30)),
+        "seat 0: supply 30 + 2 settlements on the map is not 40",
+    ),
+    (
+        "unknown terrain",
+        _with(lambda p: p["players"][0].update(terrain="swamp")),
+        "seat 0: unknown terrain 'swamp' (the terrains are grass, canyon, desert, flower, forest)",
+    ),
+    (
+        "unknown player key",
+        _with(lambda p: p["players"][0].update(gold=3)),
+        "seat 0: unknown key 'gold' (the keys are settlements, supply, terrain, tiles, taken_from)",
+    ),
     ("no settlements", _with(lambda p: p["players"][0].pop("settlements")), "seat 0 has no 'settlements'"),
-    ("tile from a plain hex", _with(_tile(0, "paddock", [6, 10])),
-     "seat 0: a tile from hex 6,10, which is not a location hex"),
-    ("tile of the wrong kind", _with(_tile(0, "farm", [6, 11])),
-     "seat 0: a farm tile cannot come from hex 6,11, a paddock location"),
+    (
+        "tile from a plain hex",
+        _with(_tile(0, "paddock", [6, 10])),
+        "seat 0: a tile from hex 6,10, which is not a location hex",
+    ),
+    (
+        "tile of the wrong kind",
+        _with(_tile(0, "farm", [6, 11])),
+        "seat 0: a farm tile cannot come from hex 6,11, a paddock location",
+    ),
     ("unknown tile kind", _with(_tile(0, "mill", [6, 11])), "seat 0: tile 0: unknown tile kind 'mill'"),
-    ("two tiles from one hex",
-     _with(lambda p: p["players"][0].update(tiles=[{"kind": "paddock", "from": [6, 11]}] * 2)),
-     "seat 0 holds two tiles from hex 6,11; one location gives a player one tile"),
-    ("unknown tile state", _with(_tile(0, "paddock", [6, 11], "done")),
-     "seat 0: tile 0: tile state must be ready, used or new, not 'done'"),
-    ("used tile of a seat not to move", _with(_tile(1, "paddock", [6, 11], "used")),
-     "seat 1: only the player to move can have a used tile"),
-    ("tile without a settlement by its location", _with(_tile(0, "farm", [11, 17])),
-     "seat 0 holds a tile from hex 11,17 but has no settlement next to it"),
-    ("taken_from a castle", _with(lambda p: p["players"][0].update(taken_from=[[1, 3]])),
-     "seat 0: taken_from hex 1,3 is not a location hex"),
-    ("three takers of one hex",
-     _with(lambda p: [p["players"].append({"settlements": []}),
-                      [q.update(taken_from=[[6, 11]]) for q in p["players"]]]),
-     "3 players took a tile from hex 6,11, which had only 2"),
-    ("more tiles left than remain",
-     _with(lambda p: [p.update(tiles_left=[{"at": [6, 11], "count": 2}]),
-                      [q.update(taken_from=[[6, 11]]) for q in p["players"]]]),
-     "hex 6,11 cannot have 2 tiles left: 2 were taken from it"),
-    ("three tiles left", _with(lambda p: p.update(tiles_left=[{"at": [6, 11], "count": 3}])),
-     "tiles_left at 6,11 must be a whole number from 0 to 2, not 3"),
-    ("tiles_left on a plain hex", _with(lambda p: p.update(tiles_left=[{"at": [6, 10], "count": 1}])),
-     "tiles_left: hex 6,10 is not a location hex"),
-    ("to_move out of range", _with(lambda p: p.update(to_move=2)),
-     "to_move must be a whole number from 0 to 1, not 2"),
-    ("four builds", _with(lambda p: p.update(built_this_turn=4)),
-     "built_this_turn must be a whole number from 0 to 3, not 4"),
-    ("too many cards of a terrain", _with(lambda p: p.update(deck=["grass"] * 23)),
-     "the cards (hands, deck, discard, removed) hold 23 grass, not 5"),
-    ("final_round not a bool", _with(lambda p: p.update(final_round="no")),
-     "final_round must be true or false, not 'no'"),
+    (
+        "two tiles from one hex",
+        _with(lambda p: p["players"][0].update(tiles=[{"kind": "paddock", "from": [6, 11]}] * 2)),
+        "seat 0 holds two tiles from hex 6,11; one location gives a player one tile",
+    ),
+    (
+        "unknown tile state",
+        _with(_tile(0, "paddock", [6, 11], "done")),
+        "seat 0: tile 0: tile state must be ready, used or new, not 'done'",
+    ),
+    (
+        "used tile of a seat not to move",
+        _with(_tile(1, "paddock", [6, 11], "used")),
+        "seat 1: only the player to move can have a used tile",
+    ),
+    (
+        "tile without a settlement by its location",
+        _with(_tile(0, "farm", [11, 17])),
+        "seat 0 holds a tile from hex 11,17 but has no settlement next to it",
+    ),
+    (
+        "taken_from a castle",
+        _with(lambda p: p["players"][0].update(taken_from=[[1, 3]])),
+        "seat 0: taken_from hex 1,3 is not a location hex",
+    ),
+    (
+        "three takers of one hex",
+        _with(
+            lambda p: [p["players"].append({"settlements": []}), [q.update(taken_from=[[6, 11]]) for q in p["players"]]]
+        ),
+        "3 players took a tile from hex 6,11, which had only 2",
+    ),
+    (
+        "more tiles left than remain",
+        _with(
+            lambda p: [
+                p.update(tiles_left=[{"at": [6, 11], "count": 2}]),
+                [q.update(taken_from=[[6, 11]]) for q in p["players"]],
+            ]
+        ),
+        "hex 6,11 cannot have 2 tiles left: 2 were taken from it",
+    ),
+    (
+        "three tiles left",
+        _with(lambda p: p.update(tiles_left=[{"at": [6, 11], "count": 3}])),
+        "tiles_left at 6,11 must be a whole number from 0 to 2, not 3",
+    ),
+    (
+        "tiles_left on a plain hex",
+        _with(lambda p: p.update(tiles_left=[{"at": [6, 10], "count": 1}])),
+        "tiles_left: hex 6,10 is not a location hex",
+    ),
+    ("to_move out of range", _with(lambda p: p.update(to_move=2)), "to_move must be a whole number from 0 to 1, not 2"),
+    (
+        "four builds",
+        _with(lambda p: p.update(built_this_turn=4)),
+        "built_this_turn must be a whole number from 0 to 3, not 4",
+    ),
+    (
+        "too many cards of a terrain",
+        _with(lambda p: p.update(deck=["grass"] * 23)),
+        "the cards (hands, deck, discard, removed) hold 23 grass, not 5",
+    ),
+    (
+        "final_round not a bool",
+        _with(lambda p: p.update(final_round="no")),
+        "final_round must be true or false, not 'no'",
+    ),
 ]
 
 

@@ -177,7 +177,8 @@ def test_observation_hides_the_others_cards_and_the_deck_order(game):
                 shown = q == seat or (q == full["to_move"] and not full["game_over"])
                 assert player["terrain"] == (full["players"][q]["terrain"] if shown else None)
                 assert {k: v for k, v in player.items() if k != "terrain"} == {
-                    k: v for k, v in full["players"][q].items() if k != "terrain"}
+                    k: v for k, v in full["players"][q].items() if k != "terrain"
+                }
             rest = {k: v for k, v in obs.items() if k not in ("players", "deck_count")}
             assert rest == {k: v for k, v in full.items() if k not in ("players", "deck")}
 

@@ -363,7 +363,10 @@ def test_svg_is_standalone_and_deterministic():
         (lambda p: p["players"][0].__setitem__("terrain", "swamp"), "unknown terrain 'swamp'"),
         (lambda p: p["players"][0].__setitem__("supply", -1), "supply is -1"),
         (lambda p: p["players"][0].__setitem__("tiles", [{"kind": "farm", "from": [6, 2]}]), "cannot come from"),
-        (lambda p: p["players"][0].__setitem__("tiles", [{"kind": "tavern", "from": [6, 2], "state": "spent"}]), "state"),
+        (
+            lambda p: p["players"][0].__setitem__("tiles", [{"kind": "tavern", "from": [6, 2], "state": "spent"}]),
+            "state",
+        ),
         (lambda p: p.__setitem__("tiles_left", [{"at": [0, 0], "count": 1}]), "not a location hex"),
         (lambda p: p.__setitem__("tiles_left", [{"at": [6, 2], "count": 3}]), "count is 3"),
         (lambda p: p.__setitem__("to_move", 3), "to_move is 3"),

@@ -90,8 +90,7 @@ def test_three_builds_then_end():
     deck = deck_without("grass", "canyon")
     deck.remove("flower")
     deck.insert(0, "flower")
-    st = state([{"settlements": [[3, 4]], "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}],
-               deck=deck)
+    st = state([{"settlements": [[3, 4]], "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}], deck=deck)
     assert error(st, "end") == "you must build 3 settlements before ending the turn"
     st.apply_string("build 4,4")
     st.apply_string("build 4,5")
@@ -111,8 +110,9 @@ def test_three_builds_then_end():
 def test_fewer_than_three_when_the_supply_is_short():
     """rules.md, A turn 2: "If the supply holds fewer than 3, build all that remain"; the round is then
     the last (End of the game)."""
-    st = state([{"settlements": [[3, 4]] + hexes("D")[:37], "terrain": "grass"},
-                {"settlements": [], "terrain": "canyon"}])
+    st = state(
+        [{"settlements": [[3, 4]] + hexes("D")[:37], "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}]
+    )
     assert st.to_json()["players"][0]["supply"] == 2
     assert error(st, "end") == "you must build 2 settlements before ending the turn"
     st.apply_string("build 4,4")
@@ -137,8 +137,9 @@ def test_card_without_free_hex_at_turn_start_is_removed_and_replaced():
     for c in ("canyon", "forest"):
         deck.remove(c)
     deck = ["forest", "canyon"] + deck
-    st = state([{"settlements": a, "terrain": "grass"}, {"settlements": b, "terrain": "desert"}],
-               built_this_turn=3, deck=deck)
+    st = state(
+        [{"settlements": a, "terrain": "grass"}, {"settlements": b, "terrain": "desert"}], built_this_turn=3, deck=deck
+    )
     st.apply_string("end")
     assert st.history_strings() == ["end", {"chance": "forest"}, {"chance": "canyon"}]
     pos = st.to_json()
@@ -171,8 +172,9 @@ def test_from_json_replaces_a_dead_card_of_the_player_to_move():
     a, b = _fill_desert_but(None)
     deck = deck_without("desert", "grass")
     deck.remove("flower")
-    st = state([{"settlements": a, "terrain": "desert"}, {"settlements": b, "terrain": "grass"}],
-               deck=["flower"] + deck)
+    st = state(
+        [{"settlements": a, "terrain": "desert"}, {"settlements": b, "terrain": "grass"}], deck=["flower"] + deck
+    )
     pos = st.to_json()
     assert pos["players"][0]["terrain"] == "flower" and pos["removed"] == ["desert"]
 
@@ -181,8 +183,7 @@ def test_end_of_game_after_the_round_of_the_last_seat():
     """rules.md, End of the game: when a supply empties, the round is finished; the game ends after
     the turn of the seat before the start player."""
     few = [[r, c] for r, c in hexes("D")][:39]
-    st = state([{"settlements": [[3, 4]] + few[:38], "terrain": "grass"},
-                {"settlements": [], "terrain": "canyon"}])
+    st = state([{"settlements": [[3, 4]] + few[:38], "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}])
     st.apply_string("build 4,4")
     assert st.to_json()["final_round"] is True and legal(st) == ["end"]
     st.apply_string("end")
@@ -202,8 +203,9 @@ def test_last_seat_emptying_its_supply_ends_the_game_with_its_turn():
     """rules.md, End of the game: "If that last seat emptied their own supply, the game ends with
     their turn"."""
     few = [[r, c] for r, c in hexes("D")][:38]
-    st = state([{"settlements": [], "terrain": "canyon"},
-                {"settlements": [[3, 4]] + few, "terrain": "grass"}], to_move=1)
+    st = state(
+        [{"settlements": [], "terrain": "canyon"}, {"settlements": [[3, 4]] + few, "terrain": "grass"}], to_move=1
+    )
     st.apply_string("build 4,4")
     assert not st.is_over()
     st.apply_string("end")
@@ -215,8 +217,9 @@ def test_last_seat_emptying_its_supply_ends_the_game_with_its_turn():
 def test_start_player_decides_the_last_seat():
     """rules.md, End of the game: the last seat is the player to the right of the start player."""
     few = [[r, c] for r, c in hexes("D")][:38]
-    st = state([{"settlements": [[3, 4]] + few, "terrain": "grass"},
-                {"settlements": [], "terrain": "canyon"}], start_player=1)
+    st = state(
+        [{"settlements": [[3, 4]] + few, "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}], start_player=1
+    )
     st.apply_string("build 4,4")
     st.apply_string("end")
     assert st.is_over()
@@ -225,8 +228,7 @@ def test_start_player_decides_the_last_seat():
 def test_empty_supply_still_takes_turns():
     """rules.md, A turn: a player whose supply is empty still takes turns (here: nothing to do but end)."""
     setts = [[r, c] for r, c in hexes("D")][:40]
-    st = state([{"settlements": setts, "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}],
-               final_round=True)
+    st = state([{"settlements": setts, "terrain": "grass"}, {"settlements": [], "terrain": "canyon"}], final_round=True)
     assert legal(st) == ["end"]
     assert error(st, "build 3,5") == "you have no settlements left in your supply"
 
@@ -235,9 +237,12 @@ def test_no_card_left_at_all_means_no_mandatory_build():
     """rules.md, Building rules 4 repeated until no card is left (a choice of this engine): the
     mandatory build is then impossible and counts as done."""
     a, b = _fill_desert_but(None)
-    st = state([{"settlements": a, "terrain": "desert"}, {"settlements": b, "terrain": "grass"}],
-               deck=[], discard=[], removed=["desert"] * 4 + ["grass"] * 4 + [t for t in TERRAINS[1:]
-                                                                              if t != "desert" for _ in range(5)])
+    st = state(
+        [{"settlements": a, "terrain": "desert"}, {"settlements": b, "terrain": "grass"}],
+        deck=[],
+        discard=[],
+        removed=["desert"] * 4 + ["grass"] * 4 + [t for t in TERRAINS[1:] if t != "desert" for _ in range(5)],
+    )
     pos = st.to_json()
     assert pos["players"][0]["terrain"] is None and pos["removed"].count("desert") == 5
     assert legal(st) == ["end"]
@@ -285,7 +290,7 @@ def test_a_preview_of_a_turn_is_a_fresh_turn_with_that_card():
     for _ in range(40):
         legal = state.legal_actions()
         state.apply(legal[rnd.randrange(len(legal))])
-    while state.built == 0:         # in the middle of a turn: two builds left or fewer
+    while state.built == 0:  # in the middle of a turn: two builds left or fewer
         state.apply(state.legal_actions()[0])
     before = state.to_json()
     seat = state.to_move

@@ -14,9 +14,14 @@ LAND = [[r, c] for r in range(20) for c in range(20) if ROWS[r][c] in "GCDFT"]
 
 
 def final(settlements, cards=("fishermen", "merchants", "knights")):
-    return KingdomState.from_json({
-        "sections": FIRST, "cards": list(cards), "game_over": True,
-        "players": [{"settlements": s} for s in settlements]})
+    return KingdomState.from_json(
+        {
+            "sections": FIRST,
+            "cards": list(cards),
+            "game_over": True,
+            "players": [{"settlements": s} for s in settlements],
+        }
+    )
 
 
 def gold(settlements, card):
@@ -27,7 +32,7 @@ def gold(settlements, card):
 def in_sector(k, n, skip=0):
     """n land hexes of sector k (slot order), skipping the first ``skip``."""
     hexes = [h for h in LAND if (h[0] >= 10) * 2 + (h[1] >= 10) == k]
-    return hexes[skip:skip + n]
+    return hexes[skip : skip + n]
 
 
 def test_castles_count_castles_not_settlements():
@@ -130,9 +135,13 @@ def test_breakdown_order_totals_and_shared_wins():
 
 def test_score_breakdown_any_time_and_scoring_hexes():
     """The running gold of every seat, usable before the end; the hexes behind a card."""
-    st = KingdomState.from_json({"sections": FIRST, "cards": ["workers", "merchants", "knights"],
-                                 "players": [{"settlements": [[4, 4], [5, 3], [6, 3], [0, 0]]},
-                                             {"settlements": []}]})
+    st = KingdomState.from_json(
+        {
+            "sections": FIRST,
+            "cards": ["workers", "merchants", "knights"],
+            "players": [{"settlements": [[4, 4], [5, 3], [6, 3], [0, 0]]}, {"settlements": []}],
+        }
+    )
     assert st.score_breakdown()[0] == {"castles": 3, "workers": 2, "merchants": 8, "knights": 2}
     assert st.scoring_hexes(0, "merchants") == [(3, 3), (6, 2)]
     assert st.scoring_hexes(0, "workers") == [(4, 4), (6, 3)]
@@ -148,11 +157,23 @@ def test_lords_hexes_of_the_third_count_in_a_sector_do_not_score():
     from builders.kingdom import KingdomState
     from builders.kingdom.data import map_rows
     from builders.kingdom.scoring import scoring_hexes
+
     first = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
     rows = map_rows([tuple(s) for s in first])
     grass = [[r, c] for r in range(10) for c in range(10) if rows[r][c] == "G"][:6]
-    st = KingdomState.from_json({"sections": first, "cards": ["lords", "hermits", "knights"], "players": [
-        {"settlements": grass[:3], "terrain": "grass"}, {"settlements": grass[3:5], "terrain": "grass"},
-        {"settlements": grass[5:], "terrain": "grass"}]})
+    st = KingdomState.from_json(
+        {
+            "sections": first,
+            "cards": ["lords", "hermits", "knights"],
+            "players": [
+                {"settlements": grass[:3], "terrain": "grass"},
+                {"settlements": grass[3:5], "terrain": "grass"},
+                {"settlements": grass[5:], "terrain": "grass"},
+            ],
+        }
+    )
     assert [scoring_hexes(st, seat, "lords") for seat in range(3)] == [
-        [tuple(h) for h in grass[:3]], [tuple(h) for h in grass[3:5]], []]
+        [tuple(h) for h in grass[:3]],
+        [tuple(h) for h in grass[3:5]],
+        [],
+    ]

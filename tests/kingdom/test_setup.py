@@ -29,8 +29,12 @@ def test_registry_and_class_attributes():
 def test_first_game_setup():
     """boards.md, "The recommended first game"; seed 000 p. 8."""
     assert GAME.first_game_setup(3) == {
-        "players": 3, "sections": FIRST, "cards": ["fishermen", "merchants", "knights"],
-        "start_player": 0, "seed": 0}
+        "players": 3,
+        "sections": FIRST,
+        "cards": ["fishermen", "merchants", "knights"],
+        "start_player": 0,
+        "seed": 0,
+    }
 
 
 def test_random_setup_is_explicit_and_reproducible():
@@ -70,34 +74,47 @@ def test_setup_without_deck_shuffles_from_the_seed():
     assert GAME.new_state(setup(seed=7)).setup == setup(seed=7, start_player=0)
 
 
-@pytest.mark.parametrize("bad, message", [
-    (dict(players=5), "Kingdom Builder is for 2 to 4 players, not 5"),
-    (dict(players=1), "Kingdom Builder is for 2 to 4 players, not 1"),
-    (dict(players="2"), "players must be a whole number from 2 to 4, not '2'"),
-    (dict(sections=FIRST[:3]), "the map needs 4 sections, not 3"),
-    (dict(sections=[["x", False]] + FIRST[1:]),
-     "unknown section name 'x' in slot 0 (the sections are oracle, farm, oasis, tower, tavern, barn, "
-     "harbor, paddock)"),
-    (dict(sections=[["farm", True]] + FIRST[1:]),
-     "duplicate section 'farm': the map needs 4 different sections"),
-    (dict(sections=[["tavern", "yes"]] + FIRST[1:]),
-     "section 0 (tavern): turned must be true or false, not 'yes'"),
-    (dict(cards=["fishermen", "merchants", "knights", "lords", "farmers"]),
-     "a game uses 3 Kingdom Builder cards, not 5"),
-    (dict(cards=["fishermen", "merchants", "kings"]),
-     "unknown card 'kings' (the cards are fishermen, miners, merchants, workers, discoverers, knights, "
-     "hermits, lords, citizens, farmers)"),
-    (dict(cards=["lords", "lords", "knights"]), "duplicate card 'lords': the game uses 3 different cards"),
-    (dict(deck=["grass"] * 6 + ["canyon"] * 4 + ["desert", "flower", "forest"] * 5),
-     "the deck has 6 grass, not 5 (25 cards: 5 of each terrain)"),
-    (dict(deck=["grass"] * 5), "the deck has 0 canyon, not 5 (25 cards: 5 of each terrain)"),
-    (dict(deck=["gras"] * 25), "unknown terrain 'gras' in the deck (the terrains are grass, canyon, "
-                               "desert, flower, forest)"),
-    (dict(start_player=2), "start_player must be a seat from 0 to 1, not 2"),
-    (dict(seed=1.5), "the seed must be an integer, not 1.5"),
-    (dict(colour="red"), "unknown setup key 'colour' (the keys are players, sections, cards, "
-                         "start_player, deck, seed)"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (dict(players=5), "Kingdom Builder is for 2 to 4 players, not 5"),
+        (dict(players=1), "Kingdom Builder is for 2 to 4 players, not 1"),
+        (dict(players="2"), "players must be a whole number from 2 to 4, not '2'"),
+        (dict(sections=FIRST[:3]), "the map needs 4 sections, not 3"),
+        (
+            dict(sections=[["x", False]] + FIRST[1:]),
+            "unknown section name 'x' in slot 0 (the sections are oracle, farm, oasis, tower, tavern, barn, "
+            "harbor, paddock)",
+        ),
+        (dict(sections=[["farm", True]] + FIRST[1:]), "duplicate section 'farm': the map needs 4 different sections"),
+        (dict(sections=[["tavern", "yes"]] + FIRST[1:]), "section 0 (tavern): turned must be true or false, not 'yes'"),
+        (
+            dict(cards=["fishermen", "merchants", "knights", "lords", "farmers"]),
+            "a game uses 3 Kingdom Builder cards, not 5",
+        ),
+        (
+            dict(cards=["fishermen", "merchants", "kings"]),
+            "unknown card 'kings' (the cards are fishermen, miners, merchants, workers, discoverers, knights, "
+            "hermits, lords, citizens, farmers)",
+        ),
+        (dict(cards=["lords", "lords", "knights"]), "duplicate card 'lords': the game uses 3 different cards"),
+        (
+            dict(deck=["grass"] * 6 + ["canyon"] * 4 + ["desert", "flower", "forest"] * 5),
+            "the deck has 6 grass, not 5 (25 cards: 5 of each terrain)",
+        ),
+        (dict(deck=["grass"] * 5), "the deck has 0 canyon, not 5 (25 cards: 5 of each terrain)"),
+        (
+            dict(deck=["gras"] * 25),
+            "unknown terrain 'gras' in the deck (the terrains are grass, canyon, desert, flower, forest)",
+        ),
+        (dict(start_player=2), "start_player must be a seat from 0 to 1, not 2"),
+        (dict(seed=1.5), "the seed must be an integer, not 1.5"),
+        (
+            dict(colour="red"),
+            "unknown setup key 'colour' (the keys are players, sections, cards, start_player, deck, seed)",
+        ),
+    ],
+)
 def test_invalid_setups(bad, message):
     with pytest.raises(InvalidSetup) as e:
         GAME.new_state(setup(**bad))
@@ -114,6 +131,11 @@ def test_missing_keys():
 
 
 def test_from_json_is_a_kingdom_state():
-    state = KingdomState.from_json({"sections": FIRST, "cards": ["lords", "hermits", "miners"],
-                                    "players": [{"settlements": []}, {"settlements": []}]})
+    state = KingdomState.from_json(
+        {
+            "sections": FIRST,
+            "cards": ["lords", "hermits", "miners"],
+            "players": [{"settlements": []}, {"settlements": []}],
+        }
+    )
     assert state.num_players == 2 and state.cards == ("lords", "hermits", "miners")

@@ -20,16 +20,19 @@ def refused(setup, message):
     assert str(e.value) == message
 
 
-@pytest.mark.parametrize("entry,message", [
-    ([1, 2], f"unknown section name 1 in slot 0 (the sections are {SECTION_NAMES})"),
-    (["oracle"], "section 0 must be a [name, turned] pair, not ['oracle']"),
-    (["oracle", "yes"], "section 0 (oracle): turned must be true or false, not 'yes'"),
-    ([["x"], False], f"unknown section name ['x'] in slot 0 (the sections are {SECTION_NAMES})"),
-    (None, "section 0 must be a [name, turned] pair, not None"),
-    ({"name": "oracle"}, "section 0 must be a [name, turned] pair, not {'name': 'oracle'}"),
-    (["oracle", False, 1], "section 0 must be a [name, turned] pair, not ['oracle', False, 1]"),
-    (7, "section 0 must be a [name, turned] pair, not 7"),
-])
+@pytest.mark.parametrize(
+    "entry,message",
+    [
+        ([1, 2], f"unknown section name 1 in slot 0 (the sections are {SECTION_NAMES})"),
+        (["oracle"], "section 0 must be a [name, turned] pair, not ['oracle']"),
+        (["oracle", "yes"], "section 0 (oracle): turned must be true or false, not 'yes'"),
+        ([["x"], False], f"unknown section name ['x'] in slot 0 (the sections are {SECTION_NAMES})"),
+        (None, "section 0 must be a [name, turned] pair, not None"),
+        ({"name": "oracle"}, "section 0 must be a [name, turned] pair, not {'name': 'oracle'}"),
+        (["oracle", False, 1], "section 0 must be a [name, turned] pair, not ['oracle', False, 1]"),
+        (7, "section 0 must be a [name, turned] pair, not 7"),
+    ],
+)
 def test_malformed_section_entries(entry, message):
     refused(dict(GOOD, sections=[entry] + GOOD["sections"][1:]), message)
 

@@ -12,16 +12,26 @@ from builders.middle_ages.state import MiddleAgesState
 GAME = MiddleAges()
 
 
-def setup_with(players: int = 2, buildings: list[str] = (), workers: list[str] = (),
-               apprentices: list[str] | None = None, start_player: int = 0) -> dict[str, Any]:
+def setup_with(
+    players: int = 2,
+    buildings: list[str] = (),
+    workers: list[str] = (),
+    apprentices: list[str] | None = None,
+    start_player: int = 0,
+) -> dict[str, Any]:
     """An explicit setup: the given cards on top of each deck (top first), the others after them in id
     order; apprentices W01, W02, ... unless given."""
     if apprentices is None:
         apprentices = [IDS[a] for a in APPRENTICES[:players]]
     bdeck = list(buildings) + [IDS[c] for c in BUILDING_DECK if IDS[c] not in buildings]
     wdeck = list(workers) + [IDS[c] for c in WORKERS if IDS[c] not in workers and IDS[c] not in apprentices]
-    return {"players": players, "start_player": start_player, "buildings": bdeck, "workers": wdeck,
-            "apprentices": list(apprentices)}
+    return {
+        "players": players,
+        "start_player": start_player,
+        "buildings": bdeck,
+        "workers": wdeck,
+        "apprentices": list(apprentices),
+    }
 
 
 def new_state(**kwargs: Any) -> MiddleAgesState:
@@ -50,13 +60,23 @@ def random_game(players: int, seed: int, stop: int | None = None) -> MiddleAgesS
     return state
 
 
-def position(players: int = 2, crews: list[list[str]] | None = None,
-             sites: list[dict[str, list[str]]] | None = None, completed: list[list[str]] | None = None,
-             coins: list[int] | None = None, building_row: list[str] | None = None,
-             worker_row: list[str] | None = None, building_deck: list[str] | None = None,
-             worker_deck: list[str] | None = None, current: int = 0, actions: int = 3,
-             turn: int | None = None, sent: dict[str, int] | None = None, final_round: bool = False,
-             start_player: int = 0) -> MiddleAgesState:
+def position(
+    players: int = 2,
+    crews: list[list[str]] | None = None,
+    sites: list[dict[str, list[str]]] | None = None,
+    completed: list[list[str]] | None = None,
+    coins: list[int] | None = None,
+    building_row: list[str] | None = None,
+    worker_row: list[str] | None = None,
+    building_deck: list[str] | None = None,
+    worker_deck: list[str] | None = None,
+    current: int = 0,
+    actions: int = 3,
+    turn: int | None = None,
+    sent: dict[str, int] | None = None,
+    final_round: bool = False,
+    start_player: int = 0,
+) -> MiddleAgesState:
     """A position built from what is given; every other card goes to its deck in id order (and, when the
     row is not given, the first 5 of them to the row)."""
     crews = crews or [[] for _ in range(players)]
@@ -81,13 +101,27 @@ def position(players: int = 2, crews: list[list[str]] | None = None,
     worker_deck = rest_w if worker_deck is None else worker_deck
     players_json = []
     for p in range(players):
-        players_json.append({
-            "seat": p, "coins": coins[p], "crew": crews[p], "completed": completed[p],
-            "sites": [{"card": s, "workers": w, "sent_this_turn": sent.get(s, 0)} for s, w in sites[p].items()],
-        })
-    pos = {"game": "middle-ages", "players": players_json, "building_row": building_row,
-           "building_deck": building_deck, "worker_row": worker_row, "worker_deck": worker_deck,
-           "start_player": start_player, "current_player": current, "actions_left": actions,
-           "turn": (current - start_player) % players if turn is None else turn, "final_round": final_round,
-           "over": False}
+        players_json.append(
+            {
+                "seat": p,
+                "coins": coins[p],
+                "crew": crews[p],
+                "completed": completed[p],
+                "sites": [{"card": s, "workers": w, "sent_this_turn": sent.get(s, 0)} for s, w in sites[p].items()],
+            }
+        )
+    pos = {
+        "game": "middle-ages",
+        "players": players_json,
+        "building_row": building_row,
+        "building_deck": building_deck,
+        "worker_row": worker_row,
+        "worker_deck": worker_deck,
+        "start_player": start_player,
+        "current_player": current,
+        "actions_left": actions,
+        "turn": (current - start_player) % players if turn is None else turn,
+        "final_round": final_round,
+        "over": False,
+    }
     return MiddleAgesState.from_json(pos, setup_with(players, start_player=start_player))

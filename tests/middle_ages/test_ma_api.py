@@ -15,7 +15,11 @@ def test_registry():
     game = get_game("middle-ages")
     assert isinstance(game, MiddleAges)
     assert (game.name, game.title, game.min_players, game.max_players) == (
-        "middle-ages", "The Builders: Middle Ages", 2, 4)
+        "middle-ages",
+        "The Builders: Middle Ages",
+        2,
+        4,
+    )
 
 
 @pytest.mark.parametrize("text", ["open B01", "recruit W03", "coins 1", "coins 2", "coins 3", "buy"])
@@ -30,24 +34,30 @@ def test_lenient_ids_and_canonical_output():
     assert state.action_to_string(action) == "send M3 B07"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("opne B07", '"opne B07" is not an action (expected open, recruit, send, coins, buy or end)'),
-    ("", '"" is not an action (expected open, recruit, send, coins, buy or end)'),
-    ("open B07", "B07 is not in the building row"),
-    ("open W03", "W03 is a worker, not a building or a machine"),
-    ("open Z9", "'Z9' is not a card id (workers W01-W42, buildings B01-B34, machines M1-M8)"),
-    ("open", "open takes one building or machine of the row, e.g. open B07"),
-    ("recruit W12", "W12 is not in the worker row"),
-    ("recruit B01", "B01 is a building, not a worker"),
-    ("recruit M2", "M2 is a machine, not a worker"),
-    ("send W12 B07", "W12 is not in your crew"),
-    ("send W01 B07", "you have no site B07"),
-    ("send B01 B07", "B01 is a building, not a worker or a machine"),
-    ("send W01", "send takes a worker (or a completed machine) and one of your sites, e.g. send W12 B07"),
-    ("coins 4", "coins takes the number of actions to spend: coins 1 (1 coin), coins 2 (3 coins) or coins 3 (6 coins)"),
-    ("end now", "end takes no argument: write just end"),
-    ("end", "you must spend your 3 remaining actions before ending the turn"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("opne B07", '"opne B07" is not an action (expected open, recruit, send, coins, buy or end)'),
+        ("", '"" is not an action (expected open, recruit, send, coins, buy or end)'),
+        ("open B07", "B07 is not in the building row"),
+        ("open W03", "W03 is a worker, not a building or a machine"),
+        ("open Z9", "'Z9' is not a card id (workers W01-W42, buildings B01-B34, machines M1-M8)"),
+        ("open", "open takes one building or machine of the row, e.g. open B07"),
+        ("recruit W12", "W12 is not in the worker row"),
+        ("recruit B01", "B01 is a building, not a worker"),
+        ("recruit M2", "M2 is a machine, not a worker"),
+        ("send W12 B07", "W12 is not in your crew"),
+        ("send W01 B07", "you have no site B07"),
+        ("send B01 B07", "B01 is a building, not a worker or a machine"),
+        ("send W01", "send takes a worker (or a completed machine) and one of your sites, e.g. send W12 B07"),
+        (
+            "coins 4",
+            "coins takes the number of actions to spend: coins 1 (1 coin), coins 2 (3 coins) or coins 3 (6 coins)",
+        ),
+        ("end now", "end takes no argument: write just end"),
+        ("end", "you must spend your 3 remaining actions before ending the turn"),
+    ],
+)
 def test_parse_errors(text, message):
     """Bad input gets a clear reason and changes nothing."""
     state = new_state()
@@ -60,11 +70,13 @@ def test_parse_errors(text, message):
 
 def test_apply_refuses_bad_values():
     state = new_state()
-    for bad, message in [("open B01", "'open B01' is not an action of The Builders: Middle Ages"),
-                         (True, "True is not an action of The Builders: Middle Ages"),
-                         (99999, "99999 is not an action of The Builders: Middle Ages"),
-                         (-1, "-1 is not an action of The Builders: Middle Ages"),
-                         (700, "700 is not an action of The Builders: Middle Ages")]:
+    for bad, message in [
+        ("open B01", "'open B01' is not an action of The Builders: Middle Ages"),
+        (True, "True is not an action of The Builders: Middle Ages"),
+        (99999, "99999 is not an action of The Builders: Middle Ages"),
+        (-1, "-1 is not an action of The Builders: Middle Ages"),
+        (700, "700 is not an action of The Builders: Middle Ages"),
+    ]:
         with pytest.raises(IllegalAction) as e:
             state.apply(bad)
         assert str(e.value) == message
@@ -78,9 +90,13 @@ def test_observation_hides_deck_orders_and_top_worker():
     obs = state.observation(1)
     assert "building_deck" not in obs and "worker_deck" not in obs
     assert (obs["building_deck_top"], obs["building_deck_size"], obs["worker_deck_size"], obs["seat"]) == (
-        "B34", 37, 35, 1)
+        "B34",
+        37,
+        35,
+        1,
+    )
     assert obs["building_row"] == ["B10", "B11", "B12", "B13", "B14"]
-    assert "W08" not in str(obs)           # the top worker card is hidden (W03-W07 are in the row)
+    assert "W08" not in str(obs)  # the top worker card is hidden (W03-W07 are in the row)
     with pytest.raises(ValueError, match="^seat must be from 0 to 1 or None, not 2$"):
         state.observation(2)
     # a spectator (None) knows what every seat knows, as no seat
@@ -96,7 +112,7 @@ def test_resample_hidden_keeps_what_is_known():
     assert sorted(a["worker_deck"]) == sorted(b["worker_deck"])
     assert a["building_deck"] != b["building_deck"] and a["worker_deck"] != b["worker_deck"]
     assert state.observation(0) == other.observation(0)
-    assert state.to_json() == a                  # the original is unchanged
+    assert state.to_json() == a  # the original is unchanged
 
 
 def test_copy_is_independent():

@@ -3,7 +3,18 @@
 from collections import Counter
 
 from builders.middle_ages.cards import (
-    BUILDING_DECK, BUILDINGS, CARDS, COST, MACHINES, PROD, REQ, WORKERS, card_id_index, covers, pack, unpack,
+    BUILDING_DECK,
+    BUILDINGS,
+    CARDS,
+    COST,
+    MACHINES,
+    PROD,
+    REQ,
+    WORKERS,
+    card_id_index,
+    covers,
+    pack,
+    unpack,
 )
 
 
@@ -12,7 +23,11 @@ def test_worker_types_and_costs():
     workers = [CARDS[i] for i in WORKERS]
     assert len(workers) == 42
     assert Counter((w.kind, w.cost) for w in workers) == {
-        ("apprentice", 2): 6, ("labourer", 3): 12, ("craftsman", 4): 16, ("master", 5): 8}
+        ("apprentice", 2): 6,
+        ("labourer", 3): 12,
+        ("craftsman", 4): 16,
+        ("master", 5): 8,
+    }
 
 
 def test_worker_resource_totals_and_cost_is_production():
@@ -34,14 +49,23 @@ def test_printed_numbers_of_some_cards():
     """cards.md rows: B31 The Chapel 18 coins 5 VP needs 3/2/2/3; W21 craftsman 0/0/1/3; M5 Crane makes 3 stone."""
     chapel = CARDS[card_id_index("B31")]
     assert (chapel.english, chapel.french, chapel.coins, chapel.vp, chapel.requirement) == (
-        "The Chapel", "La chapelle", 18, 5, (3, 2, 2, 3))
+        "The Chapel",
+        "La chapelle",
+        18,
+        5,
+        (3, 2, 2, 3),
+    )
     w21 = CARDS[card_id_index("W21")]
     assert (w21.kind, w21.cost, w21.production) == ("craftsman", 4, (0, 0, 1, 3))
     m5 = CARDS[card_id_index("M5")]
     assert (m5.english, m5.vp, m5.requirement, m5.production) == ("Crane", 2, (0, 2, 1, 0), (3, 0, 0, 0))
     cathedral = CARDS[card_id_index("B34")]
     assert (cathedral.french, cathedral.coins, cathedral.vp, cathedral.requirement) == (
-        "La cathédrale", 20, 8, (5, 4, 4, 4))
+        "La cathédrale",
+        20,
+        8,
+        (5, 4, 4, 4),
+    )
 
 
 def test_ids_are_unique_and_lenient_lookup():

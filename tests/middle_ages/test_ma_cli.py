@@ -55,8 +55,10 @@ def test_errors(tmp_path, record):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert run("replay", bad) == (
-        2, "", f"error: {bad} is not valid JSON: Expecting property name enclosed in double quotes at line 1, "
-               f"column 2\n")
+        2,
+        "",
+        f"error: {bad} is not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2\n",
+    )
     other = tmp_path / "kingdom.json"
     other.write_text(json.dumps({"game": "kingdom", "format": 1, "setup": {}, "history": []}))
     assert run("replay", other) == (2, "", "error: this is a record of 'kingdom', not of 'middle-ages'\n")
@@ -67,14 +69,23 @@ def test_errors(tmp_path, record):
     data["history"] = ["coins 1", "opne B07"]
     broken.write_text(json.dumps(data))
     assert run("replay", broken) == (
-        2, "", "error: action 1 ('opne B07') is illegal: \"opne B07\" is not an action (expected open, recruit, "
-               "send, coins, buy or end)\n")
+        2,
+        "",
+        "error: action 1 ('opne B07') is illegal: \"opne B07\" is not an action (expected open, recruit, "
+        "send, coins, buy or end)\n",
+    )
     data["history"] = ["coins 1", "end"]
     broken.write_text(json.dumps(data))
     assert run("score", broken) == (
-        2, "", "error: action 1 ('end') is illegal: you must spend your 2 remaining actions before ending the turn\n")
+        2,
+        "",
+        "error: action 1 ('end') is illegal: you must spend your 2 remaining actions before ending the turn\n",
+    )
     data["history"] = ["coins 1"]
     broken.write_text(json.dumps(data))
     assert run("score", broken) == (2, "", f"error: the game of {broken} is not over (it stops after 1 actions)\n")
     assert run("random-game", "--players", 5, "--seed", 1, "--out", tmp_path / "x.json") == (
-        2, "", "error: The Builders: Middle Ages is for 2 to 4 players, not 5\n")
+        2,
+        "",
+        "error: The Builders: Middle Ages is for 2 to 4 players, not 5\n",
+    )

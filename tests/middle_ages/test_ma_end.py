@@ -11,8 +11,12 @@ from tests.middle_ages.ma_helpers import play, position, setup_with
 def near_17(**kw):
     """Seat 0 holds 14 VP (Cathedral 8 + Aqueduct 6) and a Church (5 VP) missing 1 stone, W04 free."""
     n = kw.get("players", 2)
-    return position(completed=kw.pop("completed", [["B34", "B32"], []]),
-                    sites=[{"B27": ["W35", "W36"]}] + [{}] * (n - 1), crews=[["W04"]] + [[]] * (n - 1), **kw)
+    return position(
+        completed=kw.pop("completed", [["B34", "B32"], []]),
+        sites=[{"B27": ["W35", "W36"]}] + [{}] * (n - 1),
+        crews=[["W04"]] + [[]] * (n - 1),
+        **kw,
+    )
 
 
 def test_17_vp_finishes_the_round():
@@ -20,7 +24,7 @@ def test_17_vp_finishes_the_round():
     the game ends after the last seat in turn order (seed 002 "Конец игры": equal number of turns)."""
     state = near_17()
     play(state, "send W04 B27")
-    assert state.vp[0] == 19 and not state.final_round     # checked at the end of the turn
+    assert state.vp[0] == 19 and not state.final_round  # checked at the end of the turn
     play(state, "coins 2", "end")
     assert state.final_round and not state.is_over() and state.current_player == 1
     play(state, "coins 3", "end")
@@ -47,9 +51,8 @@ def test_17_vp_counts_buildings_and_machines_not_coins():
     state = position(completed=[["B34", "B32"], []], coins=[300, 10], actions=0)
     play(state, "end")
     assert not state.final_round and not state.is_over()
-    state = position(completed=[["B34", "B32", "B01", "B02", "M5", "M1"], []], crews=[["M5", "M1"], []],
-                     actions=0)
-    play(state, "end")      # 14 + 0 + 0 + 2 + 1 = 17
+    state = position(completed=[["B34", "B32", "B01", "B02", "M5", "M1"], []], crews=[["M5", "M1"], []], actions=0)
+    play(state, "end")  # 14 + 0 + 0 + 2 + 1 = 17
     assert state.final_round
 
 
@@ -67,9 +70,15 @@ def stuck_position(extra_crew=None, building_row=(), building_deck=()):
                 progress[s] += PROD[INDEX[w]]
                 break
     left = set(building_row) | set(building_deck)
-    return position(completed=[[b for b in ("B01", "B02", "B03", "B04") if b not in left], ["B05", "B06", "B07"]],
-                    sites=[sites0, sites1], crews=[[], list(extra_crew or [])], building_row=list(building_row),
-                    building_deck=list(building_deck), worker_row=[], worker_deck=[])
+    return position(
+        completed=[[b for b in ("B01", "B02", "B03", "B04") if b not in left], ["B05", "B06", "B07"]],
+        sites=[sites0, sites1],
+        crews=[[], list(extra_crew or [])],
+        building_row=list(building_row),
+        building_deck=list(building_deck),
+        worker_row=[],
+        worker_deck=[],
+    )
 
 
 def test_game_ends_when_no_vp_can_be_gained():
@@ -78,7 +87,7 @@ def test_game_ends_when_no_vp_can_be_gained():
     workers, its owner's free workers and the workers not yet recruited (docs/middle-ages.md)."""
     state = stuck_position()
     play(state, "coins 3", "end")
-    assert not state.is_over()          # only at the end of the round
+    assert not state.is_over()  # only at the end of the round
     play(state, "coins 3", "end")
     assert state.is_over() and not state.final_round
     assert state.result().scores == (2 + 1, 3 + 1)
@@ -86,11 +95,11 @@ def test_game_ends_when_no_vp_can_be_gained():
 
 def test_game_goes_on_while_a_site_can_be_completed():
     """rules.md "End of the game": while a site can still be completed, VP can be gained: no end."""
-    state = stuck_position(extra_crew=["W06"])   # W06 (1 wood, 1 tile) completes M1 (1 wood, 1 tile)
+    state = stuck_position(extra_crew=["W06"])  # W06 (1 wood, 1 tile) completes M1 (1 wood, 1 tile)
     play(state, "coins 3", "end", "coins 3", "end")
     assert not state.is_over()
     play(state, "coins 3", "end", "send W06 M1", "coins 2", "end")
-    assert not state.is_over()               # M1 joins the crew: it can still go to a site
+    assert not state.is_over()  # M1 joins the crew: it can still go to a site
     assert state.vp[1] == 3 + 1
 
 
@@ -107,9 +116,13 @@ def test_final_score():
     unfinished sites score nothing."""
     state = finished([39, 9], [["B34", "M5", "M1"], ["B33"]])
     result = state.result()
-    assert result.to_json() == {"players": [
-        {"seat": 0, "breakdown": {"buildings": 8, "machines": 3, "coins": 3}, "total": 14},
-        {"seat": 1, "breakdown": {"buildings": 7, "machines": 0, "coins": 0}, "total": 7}], "winners": [0]}
+    assert result.to_json() == {
+        "players": [
+            {"seat": 0, "breakdown": {"buildings": 8, "machines": 3, "coins": 3}, "total": 14},
+            {"seat": 1, "breakdown": {"buildings": 7, "machines": 0, "coins": 0}, "total": 7},
+        ],
+        "winners": [0],
+    }
 
 
 def test_tie_break_most_building_and_machine_vp():
@@ -138,6 +151,7 @@ def test_vp_can_be_gained_while_buildings_are_left():
     row (or deck) holds a card, a building can still be opened and completed, so VP can be gained, even
     when every open site is stuck (here B01 is left in the row)."""
     from builders.middle_ages.rules import can_gain_vp
+
     assert can_gain_vp(stuck_position()) is False
     state = stuck_position(building_row=["B01"])
     assert can_gain_vp(state) is True
@@ -154,8 +168,16 @@ def only_crew_position(owner_has_w03):
     crew0 = [IDS[w] for w in WORKERS if IDS[w] not in ("W01", "W03")] + [m for m in others if m.startswith("M")]
     crew1 = []
     (crew1 if owner_has_w03 else crew0).append("W03")
-    return position(completed=[others, []], sites=[{}, {"B01": ["W01"]}], crews=[crew0, crew1],
-                    building_row=[], building_deck=[], worker_row=[], worker_deck=[], current=1)
+    return position(
+        completed=[others, []],
+        sites=[{}, {"B01": ["W01"]}],
+        crews=[crew0, crew1],
+        building_row=[],
+        building_deck=[],
+        worker_row=[],
+        worker_deck=[],
+        current=1,
+    )
 
 
 def test_vp_can_be_gained_with_a_site_only_the_owner_s_crew_completes():
@@ -164,6 +186,7 @@ def test_vp_can_be_gained_with_a_site_only_the_owner_s_crew_completes():
     (W01 on B01 lacks a tile, W03 in the owner's crew brings it); the same worker in another seat's crew
     does not help, and then no VP can be gained."""
     from builders.middle_ages.rules import can_gain_vp
+
     state = only_crew_position(owner_has_w03=True)
     assert state.unrecruited == 0
     assert can_gain_vp(state) is True

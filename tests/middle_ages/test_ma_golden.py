@@ -24,10 +24,14 @@ def test_golden_game(golden):
         actions = state.legal_actions()
         counts.append(len(actions))
         state.apply(actions[rnd.randrange(len(actions))])
-    assert counts[0] == 14     # by hand: buy, coins 1-3, 5 opens, 5 recruits (rules.md "A turn")
+    assert counts[0] == 14  # by hand: buy, coins 1-3, 5 opens, 5 recruits (rules.md "A turn")
     assert counts == golden["legal_counts"]
     assert state.history_strings() == golden["history"]
     assert state.result().to_json() == golden["result"]
-    record = {"game": "middle-ages", "format": 1, "setup": game.random_setup(golden["players"], golden["seed"]),
-              "history": golden["history"]}
+    record = {
+        "game": "middle-ages",
+        "format": 1,
+        "setup": game.random_setup(golden["players"], golden["seed"]),
+        "history": golden["history"],
+    }
     assert replay(record).result().to_json() == golden["result"]

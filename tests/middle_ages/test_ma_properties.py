@@ -13,8 +13,12 @@ from builders.middle_ages.cards import IDS
 from builders.middle_ages.game import MiddleAges
 
 GAME = MiddleAges()
-ALL_CODES = list(range(0, 6)) + list(range(256, 256 + 84)) + list(range(512, 512 + 84)) + [
-    1024 + (s << 7) + w for s in range(42, 84) for w in list(range(42)) + list(range(76, 84))]
+ALL_CODES = (
+    list(range(0, 6))
+    + list(range(256, 256 + 84))
+    + list(range(512, 512 + 84))
+    + [1024 + (s << 7) + w for s in range(42, 84) for w in list(range(42)) + list(range(76, 84))]
+)
 
 
 def card_places(j):
@@ -48,8 +52,7 @@ def test_random_game_invariants(players, seed, moves):
         assert card_places(j) == Counter(IDS)
         obs = state.observation(state.current_player)
         hidden = {"building_deck", "worker_deck"}
-        assert set(obs) == (set(j) - hidden) | {"seat", "building_deck_size", "building_deck_top",
-                                                "worker_deck_size"}
+        assert set(obs) == (set(j) - hidden) | {"seat", "building_deck_size", "building_deck_top", "worker_deck_size"}
         assert {k: v for k, v in obs.items() if k in j} == {k: v for k, v in j.items() if k not in hidden}
         assert obs["building_deck_top"] == (j["building_deck"][0] if j["building_deck"] else None)
         illegal = rnd.choice(ALL_CODES)

@@ -53,8 +53,17 @@ def test_legal_actions_are_what_the_rules_allow(players, seed, moves):
 def test_codes_cover_every_kind():
     kinds = {END: 0, BUY: 0, "coins": 0, "open": 0, "recruit": 0, "send": 0}
     for code in ALL_CODES:
-        key = code if code in (END, BUY) else "coins" if code < OPEN else "open" if code < RECRUIT \
-            else "recruit" if code < SEND else "send"
+        key = (
+            code
+            if code in (END, BUY)
+            else "coins"
+            if code < OPEN
+            else "open"
+            if code < RECRUIT
+            else "recruit"
+            if code < SEND
+            else "send"
+        )
         kinds[key] += 1
     # 3 coin actions, 42 buildings and machines to open, 42 workers to recruit, 42 sites x 50 senders
     assert kinds == {END: 1, BUY: 1, "coins": 3, "open": 42, "recruit": 42, "send": 42 * 50}

@@ -6,8 +6,22 @@ from builders.core.errors import IllegalAction
 from builders.core.state import Chance
 from tests.middle_ages.ma_helpers import new_state, play, position, strings
 
-OPENING = ["buy", "coins 1", "coins 2", "coins 3", "open B01", "open B02", "open B03", "open B04", "open B05",
-           "recruit W03", "recruit W04", "recruit W05", "recruit W06", "recruit W07"]
+OPENING = [
+    "buy",
+    "coins 1",
+    "coins 2",
+    "coins 3",
+    "open B01",
+    "open B02",
+    "open B03",
+    "open B04",
+    "open B05",
+    "recruit W03",
+    "recruit W04",
+    "recruit W05",
+    "recruit W06",
+    "recruit W07",
+]
 
 
 def refused(state, text, message):
@@ -53,8 +67,14 @@ def test_recruit_a_worker():
     assert j["players"][0]["crew"] == ["W01", "W05", "W08", "W09"]
     assert j["players"][0]["coins"] == 10
     assert j["worker_row"] == ["W03", "W04", "W10", "W06", "W07"]
-    assert state.history_strings() == ["recruit W05", {"chance": "W08"}, "recruit W08", {"chance": "W09"},
-                                       "recruit W09", {"chance": "W10"}]
+    assert state.history_strings() == [
+        "recruit W05",
+        {"chance": "W08"},
+        "recruit W08",
+        {"chance": "W09"},
+        "recruit W09",
+        {"chance": "W10"},
+    ]
 
 
 def test_take_coins():
@@ -89,8 +109,19 @@ def test_buy_actions_at_any_time():
     play(state, "coins 3", "coins 2")
     assert strings(state) == ["end", "buy"] and state.coins[0] == 9
     play(state, "buy")
-    assert strings(state) == ["coins 1", "open B01", "open B02", "open B03", "open B04", "open B05",
-                              "recruit W03", "recruit W04", "recruit W05", "recruit W06", "recruit W07"]
+    assert strings(state) == [
+        "coins 1",
+        "open B01",
+        "open B02",
+        "open B03",
+        "open B04",
+        "open B05",
+        "recruit W03",
+        "recruit W04",
+        "recruit W05",
+        "recruit W06",
+        "recruit W07",
+    ]
 
 
 def test_send_pays_the_worker_cost():
@@ -100,23 +131,25 @@ def test_send_pays_the_worker_cost():
     play(state, "send W19 B34")
     j = state.to_json()["players"][0]
     assert (j["coins"], j["crew"], state.actions) == (6, ["W01"], 0)
-    assert j["sites"] == [{"card": "B34", "workers": ["W19"], "progress": [1, 1, 1, 1],
-                           "requirement": [5, 4, 4, 4], "sent_this_turn": 1}]
+    assert j["sites"] == [
+        {"card": "B34", "workers": ["W19"], "progress": [1, 1, 1, 1], "requirement": [5, 4, 4, 4], "sent_this_turn": 1}
+    ]
 
 
 def test_second_and_third_worker_to_one_site_cost_more():
     """rules.md "Send a worker": the second worker to a site this turn costs 2 actions, the third 3;
     seed 002: "два отправленных Рабочих будут стоить вам 3 действия", three cost 6."""
-    state = position(crews=[["W01", "W03", "W19", "W20"], []], sites=[{"B34": [], "B33": []}, {}],
-                     coins=[40, 10], actions=3)
+    state = position(
+        crews=[["W01", "W03", "W19", "W20"], []], sites=[{"B34": [], "B33": []}, {}], coins=[40, 10], actions=3
+    )
     play(state, "send W01 B34")
     assert state.actions == 2
-    play(state, "send W03 B34")          # the second to B34: 2 actions
+    play(state, "send W03 B34")  # the second to B34: 2 actions
     assert (state.actions, state.coins[0]) == (0, 36)
     refused(state, "send W19 B34", "send W19 B34 costs 3 actions and 4 coins; you have 0 actions")
     play(state, "buy", "buy", "buy")
     assert "send W19 B34" in strings(state)
-    play(state, "send W19 B34")          # the third: 3 actions
+    play(state, "send W19 B34")  # the third: 3 actions
     assert (state.actions, state.coins[0]) == (0, 17)
 
 
@@ -148,8 +181,9 @@ def test_sent_counts_reset_each_turn():
 
 def test_send_refusals():
     """rules.md "Send a worker": only workers of your crew, only to your own open sites, paying coins and actions."""
-    state = position(crews=[["W01", "W36"], ["W02"]], sites=[{"B34": []}, {"B33": []}], coins=[4, 10],
-                     actions=1, sent={"B34": 1})
+    state = position(
+        crews=[["W01", "W36"], ["W02"]], sites=[{"B34": []}, {"B33": []}], coins=[4, 10], actions=1, sent={"B34": 1}
+    )
     refused(state, "send W02 B34", "W02 is not in your crew")
     refused(state, "send W01 B33", "you have no site B33")
     refused(state, "send W01 B01", "you have no site B01")
@@ -174,7 +208,7 @@ def test_completion_returns_workers_pays_coins_and_counts_vp():
     j = state.to_json()["players"][0]
     assert j["completed"] == ["B01"] and j["crew"] == ["W04", "W03"] and j["coins"] == 10 - 2 + 8
     assert [s["card"] for s in j["sites"]] == ["B07"] and j["vp"] == 0
-    play(state, "send W03 B07")     # sent again in the same turn
+    play(state, "send W03 B07")  # sent again in the same turn
     assert state.to_json()["players"][0]["sites"][0]["workers"] == ["W03"]
 
 
@@ -184,9 +218,22 @@ def test_rule_book_example_chapel():
     takes 18 coins, the Chapel counts 5 VP, every worker on it comes back."""
     state = position(crews=[["W21"], []], sites=[{"B31": ["W20", "W02"]}, {}], coins=[4, 10])
     assert state.to_json()["players"][0]["sites"][0]["progress"] == [3, 2, 1, 0]
-    assert strings(state) == ["coins 1", "coins 2", "coins 3", "open B01", "open B02", "open B03", "open B04",
-                              "open B05", "recruit W01", "recruit W03", "recruit W04", "recruit W05",
-                              "recruit W06", "send W21 B31"]
+    assert strings(state) == [
+        "coins 1",
+        "coins 2",
+        "coins 3",
+        "open B01",
+        "open B02",
+        "open B03",
+        "open B04",
+        "open B05",
+        "recruit W01",
+        "recruit W03",
+        "recruit W04",
+        "recruit W05",
+        "recruit W06",
+        "send W21 B31",
+    ]
     play(state, "send W21 B31")
     j = state.to_json()["players"][0]
     assert (state.actions, j["coins"], j["vp"], j["completed"], j["sites"]) == (2, 18, 5, ["B31"], [])
@@ -197,7 +244,7 @@ def test_machine_joins_the_crew_and_costs_no_coins():
     """rules.md "Completing a site": a completed machine counts its VP and joins the crew as a worker that
     costs 0 coins (sending still costs actions). Seed 002 "Машины"."""
     state = position(crews=[["W06"], []], sites=[{"M1": [], "B34": []}, {}], coins=[2, 10])
-    play(state, "send W06 M1")           # M1 needs 1 wood 1 tile: W06 gives exactly that
+    play(state, "send W06 M1")  # M1 needs 1 wood 1 tile: W06 gives exactly that
     j = state.to_json()["players"][0]
     assert j["crew"] == ["W06", "M1"] and j["completed"] == ["M1"] and j["vp"] == 1 and j["coins"] == 0
     assert strings(state)[-2:] == ["recruit W05", "send M1 B34"]
@@ -213,10 +260,14 @@ def test_machine_can_be_a_site():
 
 def test_rows_shrink_when_a_deck_is_empty():
     """rules.md "Running out of cards": an empty deck leaves its row short."""
-    state = position(building_row=["B01", "B02", "B03", "B04", "B05"], building_deck=["B06"],
-                     worker_row=["W01", "W02", "W03"], worker_deck=[],
-                     crews=[[f"W{i:02d}" for i in range(4, 24)], [f"W{i:02d}" for i in range(24, 43)]],
-                     sites=[{f"B{i:02d}": [] for i in range(7, 35)}, {f"M{i}": [] for i in range(1, 9)}])
+    state = position(
+        building_row=["B01", "B02", "B03", "B04", "B05"],
+        building_deck=["B06"],
+        worker_row=["W01", "W02", "W03"],
+        worker_deck=[],
+        crews=[[f"W{i:02d}" for i in range(4, 24)], [f"W{i:02d}" for i in range(24, 43)]],
+        sites=[{f"B{i:02d}": [] for i in range(7, 35)}, {f"M{i}": [] for i in range(1, 9)}],
+    )
     play(state, "open B02")
     assert state.to_json()["building_row"] == ["B01", "B06", "B03", "B04", "B05"]
     play(state, "open B06")
@@ -232,6 +283,7 @@ def test_the_bare_send_code_is_not_an_action():
     the game, before any branch of the refusals."""
     from builders.middle_ages.codes import SEND
     from builders.middle_ages.rules import why_illegal
+
     state = position(crews=[["W01"], []], sites=[{"B01": []}, {}])
     assert str(why_illegal(state, SEND)) == "1024 is not an action of The Builders: Middle Ages"
     before = state.to_json()

@@ -24,15 +24,19 @@ def test_random_setup_first_cards_are_frozen():
     """The same seed gives the same setup on every machine (SplitMix64)."""
     s = GAME.random_setup(2, 1)
     assert (s["buildings"][:5], s["workers"][:5], s["apprentices"]) == (
-        ["M4", "B18", "B11", "B01", "B32"], ["W19", "W20", "W36", "W12", "W30"], ["W06", "W05"])
+        ["M4", "B18", "B11", "B01", "B32"],
+        ["W19", "W20", "W36", "W12", "W30"],
+        ["W06", "W05"],
+    )
     assert s == GAME.new_state(s).setup
 
 
 def test_rows_are_dealt_from_the_top():
     """rules.md "Setup": the top 5 cards of each deck are laid in its row; each player starts with
     10 coins and their apprentice."""
-    setup = setup_with(buildings=["B31", "M3", "B01", "B02", "B03", "B34"], workers=["W21", "W22", "W23", "W24",
-                                                                                      "W25", "W40"])
+    setup = setup_with(
+        buildings=["B31", "M3", "B01", "B02", "B03", "B34"], workers=["W21", "W22", "W23", "W24", "W25", "W40"]
+    )
     state = GAME.new_state(setup)
     j = state.to_json()
     assert j["building_row"] == ["B31", "M3", "B01", "B02", "B03"]
@@ -63,14 +67,17 @@ def test_invalid_setups():
     _bad({**good, "players": 5}, "The Builders: Middle Ages is for 2 to 4 players, not 5")
     _bad({**good, "players": 1}, "The Builders: Middle Ages is for 2 to 4 players, not 1")
     _bad({**good, "players": "2"}, "players must be a whole number from 2 to 4, not '2'")
-    _bad({**good, "colour": 1},
-         "unknown setup key 'colour' (expected players, start_player, buildings, workers, apprentices, seed)")
+    _bad(
+        {**good, "colour": 1},
+        "unknown setup key 'colour' (expected players, start_player, buildings, workers, apprentices, seed)",
+    )
     _bad({**good, "start_player": 2}, "start_player must be a seat from 0 to 1, not 2")
     _bad({**good, "buildings": ["B99"] + good["buildings"][1:]}, "unknown card id 'B99' in buildings")
     _bad({**good, "buildings": ["B02"] + good["buildings"][1:]}, "B02 appears twice in buildings")
-    _bad({**good, "buildings": good["buildings"][1:]},
-         "buildings must hold all 42 buildings and machines; missing B01")
-    _bad({**good, "buildings": ["W09"] + good["buildings"]}, "W09 in buildings is a worker, not a building or a machine")
+    _bad({**good, "buildings": good["buildings"][1:]}, "buildings must hold all 42 buildings and machines; missing B01")
+    _bad(
+        {**good, "buildings": ["W09"] + good["buildings"]}, "W09 in buildings is a worker, not a building or a machine"
+    )
     _bad({**good, "apprentices": ["W01", "W12"]}, "W12 in apprentices is a labourer, not an apprentice (W01-W06)")
     _bad({**good, "apprentices": ["W01"]}, "apprentices must give one apprentice to each of the 2 seats, not 1")
     _bad({**good, "workers": good["workers"][:-1]}, "workers must hold the 40 workers not dealt to a seat; missing W42")

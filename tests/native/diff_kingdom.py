@@ -13,9 +13,31 @@ from builders.kingdom.game import KingdomBuilder
 from builders.kingdom.native import from_python
 from builders.kingdom.state import KingdomState
 
-FIELDS = ("num_players", "cards", "start_player", "to_move", "own", "occ", "near", "supply", "hand",
-          "deck", "discard", "removed", "held", "used", "new", "taken", "left", "built", "final_round",
-          "over", "turn", "history", "legacy")
+FIELDS = (
+    "num_players",
+    "cards",
+    "start_player",
+    "to_move",
+    "own",
+    "occ",
+    "near",
+    "supply",
+    "hand",
+    "deck",
+    "discard",
+    "removed",
+    "held",
+    "used",
+    "new",
+    "taken",
+    "left",
+    "built",
+    "final_round",
+    "over",
+    "turn",
+    "history",
+    "legacy",
+)
 
 
 def state_difference(py: KingdomState, native_py: KingdomState) -> str | None:
@@ -46,8 +68,9 @@ def random_policy(seed: int) -> Policy:
     return lambda state, legal: legal[rnd.randrange(len(legal))]
 
 
-def play_both(setup: dict, policy: Policy, tally: Tally, check_every: int = 1, scores_every: int = 1,
-              legacy: bool = False) -> None:
+def play_both(
+    setup: dict, policy: Policy, tally: Tally, check_every: int = 1, scores_every: int = 1, legacy: bool = False
+) -> None:
     """Play one game on both cores with ``policy`` choosing from the Python state, comparing as it goes
     (under the rules of record format 1 if ``legacy``)."""
     game = KingdomBuilder()

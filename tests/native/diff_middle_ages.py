@@ -40,7 +40,9 @@ def play_both(py: MiddleAgesState, choose, check_every: int = 1) -> tuple[int, l
         diff = difference(py, nat)
         if diff:
             return decisions, [f"decision {decisions}: {diff}"]
-        if decisions % (10 * check_every) == 0 and nat.score_breakdown() != [py_breakdown(py, s) for s in range(py.num_players)]:
+        if decisions % (10 * check_every) == 0 and nat.score_breakdown() != [
+            py_breakdown(py, s) for s in range(py.num_players)
+        ]:
             return decisions, [f"decision {decisions}: scores differ"]
     if not nat.is_over() or nat.to_record() != py.to_record() or nat.result() != py.result():
         problems.append("the ends differ")
@@ -57,8 +59,11 @@ def random_games(first_seed: int, games: int, check_every: int = 1) -> tuple[int
     total, problems = 0, []
     for seed in range(first_seed, first_seed + games):
         rnd = random.Random(seed)
-        made, found = play_both(game.new_state(game.random_setup(2 + seed % 3, seed)),
-                                lambda state, legal, rnd=rnd: legal[rnd.randrange(len(legal))], check_every)
+        made, found = play_both(
+            game.new_state(game.random_setup(2 + seed % 3, seed)),
+            lambda state, legal, rnd=rnd: legal[rnd.randrange(len(legal))],
+            check_every,
+        )
         total += made
         problems += [f"seed {seed}: {p}" for p in found]
     return total, problems

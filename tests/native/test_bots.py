@@ -43,9 +43,11 @@ def _python_rollout(state, rng: Rng, steps: int) -> None:
         state.apply(acts[rng.randbelow(len(acts))])
 
 
-@pytest.mark.parametrize(("positions", "to_native"), [(_kb_positions, kb_native.from_python),
-                                                       (_ma_positions, ma_native.from_python)],
-                         ids=["kingdom", "middle-ages"])
+@pytest.mark.parametrize(
+    ("positions", "to_native"),
+    [(_kb_positions, kb_native.from_python), (_ma_positions, ma_native.from_python)],
+    ids=["kingdom", "middle-ages"],
+)
 def test_native_rollouts_make_the_python_choices(positions, to_native):
     checked = ended = 0
     for i, py in enumerate(positions()):

@@ -118,6 +118,7 @@ def test_a_finished_game_is_valued_at_its_gold():
 
 # -- the generator of the ties -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1, 2**32, 2**63 - 1, 2**63 + 64])
 def test_the_native_generator_draws_what_random_random_draws(seed):
     mine = builders_native.PyRandom()
@@ -137,10 +138,12 @@ def test_a_bad_generator_state_is_refused_and_changes_nothing():
     mine.seed(5)
     state = mine.getstate()
     good = list(random.Random(6).getstate()[1])
-    for bad, message in ((good[:-1], "setstate: 624 words and an index"),
-                         (good[:10] + [2**32] + good[11:], "setstate: a word out of range"),
-                         (good[:10] + [-1] + good[11:], "setstate: a word out of range"),
-                         (good[:-1] + [625], "setstate: the index out of range")):
+    for bad, message in (
+        (good[:-1], "setstate: 624 words and an index"),
+        (good[:10] + [2**32] + good[11:], "setstate: a word out of range"),
+        (good[:10] + [-1] + good[11:], "setstate: a word out of range"),
+        (good[:-1] + [625], "setstate: the index out of range"),
+    ):
         with pytest.raises(ValueError) as err:
             mine.setstate(bad)
         assert str(err.value) == message
@@ -153,6 +156,7 @@ def test_a_bad_generator_state_is_refused_and_changes_nothing():
 
 
 # -- the beam search and the games played out --------------------------------------------------------
+
 
 def _search_positions() -> list:
     """Positions of random games at every decision of some turns: turns' starts, builds half done,
@@ -242,13 +246,17 @@ def test_a_game_played_out_from_a_finished_game_is_its_result():
 
 # -- the planner ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("players", "level", "turn", "options", "least_rounds"), [
-    (2, "hard", 1.0, {}, 4),
-    (3, "hard", 0.25, {"depth": 2}, 0),
-    (4, "expert", 0.25, {}, 0),
-], ids=["2-hard", "3-hard-depth-2", "4-expert"])
-def test_the_planner_chooses_alike_on_both_cores_for_a_budget_of_positions(players, level, turn, options,
-                                                                          least_rounds):
+
+@pytest.mark.parametrize(
+    ("players", "level", "turn", "options", "least_rounds"),
+    [
+        (2, "hard", 1.0, {}, 4),
+        (3, "hard", 0.25, {"depth": 2}, 0),
+        (4, "expert", 0.25, {}, 0),
+    ],
+    ids=["2-hard", "3-hard-depth-2", "4-expert"],
+)
+def test_the_planner_chooses_alike_on_both_cores_for_a_budget_of_positions(players, level, turn, options, least_rounds):
     """A few turns of each seat with the clock that counts positions: the same actions, plans, values
     and games played out from a native state as from a Python one."""
     py = kb_new_state(GAME.random_setup(players, 4400 + players))
@@ -288,6 +296,7 @@ def test_with_a_time_budget_the_native_planner_values_more():
 
 # -- bad input -----------------------------------------------------------------------------------------
 
+
 def test_bad_input_to_the_bots_inside_the_core_is_refused_and_changes_nothing():
     py = kb_new_state(GAME.random_setup(3, 31))
     nat = kb_native.from_python(py)
@@ -311,6 +320,7 @@ def test_bad_input_to_the_bots_inside_the_core_is_refused_and_changes_nothing():
             call()
         assert str(err.value) == message
         assert nat.to_json() == before and rnd.getstate() == state
+
     # a clock that fails stops the search with its error
     def broken(_):
         raise RuntimeError("no clock")
@@ -332,6 +342,7 @@ def test_a_preview_is_the_python_one():
 
 
 # -- the batches take numpy arrays of their own type only --------------------------------------------
+
 
 def test_a_kingdom_batch_refuses_arrays_of_another_type_and_changes_nothing():
     batch = kb_native.KingdomBatch(4, 2, seed=3, pick_seed=1)

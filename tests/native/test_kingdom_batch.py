@@ -36,7 +36,7 @@ def test_batched_steps_are_the_python_games(players):
             assert np.array_equal(batch.masks[i], mask), (step, i)
             if step % 7 == 0:
                 flat = encoding(codec, st, st.current_player, prefixes[i], mask)
-                assert np.array_equal(planes[i].ravel(), flat[:planes[i].size]), (step, i)
+                assert np.array_equal(planes[i].ravel(), flat[: planes[i].size]), (step, i)
         actions = batch.sample().copy()
         _, rewards, dones, to_move = batch.step(actions)
         for i in range(size):

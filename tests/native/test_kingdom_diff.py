@@ -40,7 +40,7 @@ def test_random_games_agree_over_100000_decisions():
     assert tally.decisions >= 100_000
     assert tally.players_seen == {2, 3, 4}
     assert tally.tiles_used == set(range(8))  # every tile was used
-    assert len(tally.cards_seen) == 10        # every scoring card was scored
+    assert len(tally.cards_seen) == 10  # every scoring card was scored
 
 
 def test_format_1_games_agree():
@@ -132,7 +132,9 @@ def encoding(codec, state, seat: int, prefix: list[int], mask) -> np.ndarray:
     """The research kit's observation of ``seat`` as one flat uint8 vector, the board planes first."""
     if hasattr(codec, "encode"):
         return codec.encode(state, seat, prefix)
-    return np.concatenate([np.asarray(v, dtype=np.uint8).ravel() for v in codec.observe(state, seat, prefix, mask).values()])
+    return np.concatenate(
+        [np.asarray(v, dtype=np.uint8).ravel() for v in codec.observe(state, seat, prefix, mask).values()]
+    )
 
 
 def test_observation_arrays_agree():
@@ -191,8 +193,13 @@ def test_new_games_made_inside_the_core_are_the_python_setups():
     from builders.kingdom.native import native_board
 
     game = KingdomBuilder()
-    setup = {"players": 3, "sections": [["oracle", False], ["paddock", False], ["harbor", False], ["farm", False]],
-             "cards": ["miners", "fishermen", "workers"], "start_player": 0, "seed": 12}
+    setup = {
+        "players": 3,
+        "sections": [["oracle", False], ["paddock", False], ["harbor", False], ["farm", False]],
+        "cards": ["miners", "fishermen", "workers"],
+        "start_player": 0,
+        "seed": 12,
+    }
     py = game.new_state(setup)
     made = native._native.KBState.new_game(native_board(py.board), 3, [1, 0, 3], 0, 12)
     nat = native.from_python(py)

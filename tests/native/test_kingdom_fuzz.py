@@ -26,13 +26,20 @@ if not native.available():
     pytest.fail("the native core is not built: run `make native` (pip install ./native)", pytrace=False)
 
 GOLDEN = Path(__file__).parents[1] / "kingdom" / "golden" / "random_3p_seed2.json"
-RECORD = {key: value for key, value in json.loads(GOLDEN.read_text("utf-8")).items()
-          if key in ("setup", "history")} | {"game": "kingdom", "format": 2}
+RECORD = {key: value for key, value in json.loads(GOLDEN.read_text("utf-8")).items() if key in ("setup", "history")} | {
+    "game": "kingdom",
+    "format": 2,
+}
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-POSITIONS = positions_along((on_python(KingdomBuilder().new_state(KingdomBuilder().random_setup(2 + seed % 3, 700 + seed)))
-                                  for seed in range(4)), 17)
+POSITIONS = positions_along(
+    (
+        on_python(KingdomBuilder().new_state(KingdomBuilder().random_setup(2 + seed % 3, 700 + seed)))
+        for seed in range(4)
+    ),
+    17,
+)
 
 
 def _both(position: int):
@@ -43,9 +50,16 @@ def _both(position: int):
 actions = st.one_of(
     st.integers(min_value=-5, max_value=10 * (1 << 18)),
     st.integers(min_value=-(1 << 70), max_value=1 << 70),
-    st.builds(lambda code, src, dst: (code << 18) | (src << 9) | dst, st.integers(0, 12), st.integers(0, 511),
-              st.integers(0, 511)),
-    st.booleans(), st.floats(allow_nan=True), st.text(max_size=8), st.none(),
+    st.builds(
+        lambda code, src, dst: (code << 18) | (src << 9) | dst,
+        st.integers(0, 12),
+        st.integers(0, 511),
+        st.integers(0, 511),
+    ),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.text(max_size=8),
+    st.none(),
     st.tuples(st.integers(0, 400), st.integers(0, 400)),
 )
 
@@ -65,21 +79,34 @@ def test_any_action_is_refused_or_played_alike(position, action):
 
 
 @FUZZ
-@given(position=st.integers(0, 1000), text=st.one_of(
-    st.text(max_size=30),
-    st.builds(lambda verb, r, c, r2, c2, sep: f"{verb} {r},{c}{sep}{r2},{c2}",
-              st.sampled_from(["build", "oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock",
-                               "end", "Build"]),
-              st.integers(-2, 21), st.integers(-2, 21), st.integers(-2, 21), st.integers(-2, 21),
-              st.sampled_from([">", "", " > ", ","]))))
+@given(
+    position=st.integers(0, 1000),
+    text=st.one_of(
+        st.text(max_size=30),
+        st.builds(
+            lambda verb, r, c, r2, c2, sep: f"{verb} {r},{c}{sep}{r2},{c2}",
+            st.sampled_from(
+                ["build", "oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock", "end", "Build"]
+            ),
+            st.integers(-2, 21),
+            st.integers(-2, 21),
+            st.integers(-2, 21),
+            st.integers(-2, 21),
+            st.sampled_from([">", "", " > ", ","]),
+        ),
+    ),
+)
 def test_any_action_text_is_parsed_alike(position, text):
     py, nat = _both(position)
     assert outcome(lambda: nat.parse_action(text)) == outcome(lambda: py.parse_action(text))
 
 
 @FUZZ
-@given(position=st.integers(0, 1000), forced=st.lists(
-    st.one_of(st.sampled_from(TERRAINS), st.text(max_size=6)), max_size=4), pick=st.integers(0, 10_000))
+@given(
+    position=st.integers(0, 1000),
+    forced=st.lists(st.one_of(st.sampled_from(TERRAINS), st.text(max_size=6)), max_size=4),
+    pick=st.integers(0, 10_000),
+)
 def test_recorded_draws_that_cannot_be_drawn_are_refused_alike(position, forced, pick):
     py, nat = _both(position)
     if py.is_over():

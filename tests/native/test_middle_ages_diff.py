@@ -55,7 +55,9 @@ def test_bot_games_agree(level):
     game = MiddleAges()
     for seed in range(2):
         bot = make_bot("middle-ages", level, seed)
-        made, problems = play_both(game.new_state(game.random_setup(2 + seed, 70 + seed)), lambda s, legal, bot=bot: bot.act(s))
+        made, problems = play_both(
+            game.new_state(game.random_setup(2 + seed, 70 + seed)), lambda s, legal, bot=bot: bot.act(s)
+        )
         assert problems == [] and made > 50
 
 
@@ -74,8 +76,12 @@ def test_golden_games_on_the_native_core(golden, monkeypatch):
     assert counts == golden["legal_counts"]
     assert state.history_strings() == golden["history"]
     assert state.result().to_json() == golden["result"]
-    record = {"game": "middle-ages", "format": 1, "setup": game.random_setup(golden["players"], golden["seed"]),
-              "history": golden["history"]}
+    record = {
+        "game": "middle-ages",
+        "format": 1,
+        "setup": game.random_setup(golden["players"], golden["seed"]),
+        "history": golden["history"],
+    }
     replayed = replay(record)
     assert type(replayed) is native.NativeMiddleAgesState
     assert replayed.result().to_json() == golden["result"]
@@ -98,15 +104,24 @@ def test_playouts_inside_the_core_are_the_games_python_plays_with_the_same_picks
         assert nat.to_record() == py.to_record()
 
 
-POSITIONS = positions_along((on_python(MiddleAges().new_state(MiddleAges().random_setup(2 + seed, 500 + seed)))
-                                  for seed in range(3)), 23)
+POSITIONS = positions_along(
+    (on_python(MiddleAges().new_state(MiddleAges().random_setup(2 + seed, 500 + seed))) for seed in range(3)), 23
+)
 
 
 @FUZZ
-@given(position=st.integers(0, 1000), action=st.one_of(
-    st.integers(-3, 2000), st.integers(-(1 << 70), 1 << 70),
-    st.builds(lambda s, w: 1024 + (s << 7) + w, st.integers(0, 90), st.integers(0, 127)),
-    st.booleans(), st.floats(), st.text(max_size=6), st.none()))
+@given(
+    position=st.integers(0, 1000),
+    action=st.one_of(
+        st.integers(-3, 2000),
+        st.integers(-(1 << 70), 1 << 70),
+        st.builds(lambda s, w: 1024 + (s << 7) + w, st.integers(0, 90), st.integers(0, 127)),
+        st.booleans(),
+        st.floats(),
+        st.text(max_size=6),
+        st.none(),
+    ),
+)
 def test_any_action_is_refused_or_played_alike(position, action):
     py = POSITIONS[position % len(POSITIONS)].copy()
     nat = native.from_python(py)
@@ -116,11 +131,18 @@ def test_any_action_is_refused_or_played_alike(position, action):
 
 
 @FUZZ
-@given(position=st.integers(0, 1000), text=st.one_of(
-    st.text(max_size=20),
-    st.builds(lambda verb, a, b: f"{verb} {a} {b}".strip(),
-              st.sampled_from(["open", "recruit", "send", "coins", "buy", "end", "take"]),
-              st.sampled_from([*IDS[::7], "1", "3", "B99", ""]), st.sampled_from([*IDS[40:50], ""]))))
+@given(
+    position=st.integers(0, 1000),
+    text=st.one_of(
+        st.text(max_size=20),
+        st.builds(
+            lambda verb, a, b: f"{verb} {a} {b}".strip(),
+            st.sampled_from(["open", "recruit", "send", "coins", "buy", "end", "take"]),
+            st.sampled_from([*IDS[::7], "1", "3", "B99", ""]),
+            st.sampled_from([*IDS[40:50], ""]),
+        ),
+    ),
+)
 def test_any_action_text_is_parsed_alike(position, text):
     py = POSITIONS[position % len(POSITIONS)].copy()
     nat = native.from_python(py)
@@ -128,8 +150,11 @@ def test_any_action_text_is_parsed_alike(position, text):
 
 
 @FUZZ
-@given(position=st.integers(0, 1000), forced=st.lists(st.one_of(st.sampled_from(IDS), st.text(max_size=4)),
-                                                      max_size=3), pick=st.integers(0, 10_000))
+@given(
+    position=st.integers(0, 1000),
+    forced=st.lists(st.one_of(st.sampled_from(IDS), st.text(max_size=4)), max_size=3),
+    pick=st.integers(0, 10_000),
+)
 def test_recorded_draws_that_cannot_be_drawn_are_refused_alike(position, forced, pick):
     py = POSITIONS[position % len(POSITIONS)].copy()
     if py.is_over():
@@ -142,14 +167,16 @@ def test_recorded_draws_that_cannot_be_drawn_are_refused_alike(position, forced,
     assert difference(py, nat) is None
 
 
-
-
 @FUZZ
 @given(seed=st.integers(0, 1 << 30))
 def test_broken_records_fail_alike(seed, monkeypatch):
     golden = GOLDEN[seed % len(GOLDEN)]
-    record = {"game": "middle-ages", "format": 1,
-              "setup": MiddleAges().random_setup(golden["players"], golden["seed"]), "history": golden["history"]}
+    record = {
+        "game": "middle-ages",
+        "format": 1,
+        "setup": MiddleAges().random_setup(golden["players"], golden["seed"]),
+        "history": golden["history"],
+    }
     bad = copy.deepcopy(record)
     rnd = random.Random(seed)
     i = rnd.randrange(len(bad["history"]))
@@ -179,7 +206,9 @@ def test_the_core_is_chosen_by_builders_core(monkeypatch):
     monkeypatch.setenv("BUILDERS_CORE", "native")
     assert type(game.new_random_state(3, 1)) is native.NativeMiddleAgesState
     monkeypatch.setattr(native, "_native", None)
-    with pytest.raises(BuildersError, match=r"^BUILDERS_CORE=native, but the native core is not built \(make native\)$"):
+    with pytest.raises(
+        BuildersError, match=r"^BUILDERS_CORE=native, but the native core is not built \(make native\)$"
+    ):
         game.new_state(game.random_setup(2, 1))
     monkeypatch.delenv("BUILDERS_CORE")
     assert type(game.new_state(game.random_setup(2, 1))) is MiddleAgesState

@@ -65,15 +65,18 @@ def test_the_codec_starts_random_games_on_the_core_and_explicit_setups_as_before
     assert codec.new_state(None, -5, "native").fields() == _python_start(3, -5).fields()
 
 
-@pytest.mark.parametrize("players, cards, message", [
-    (1, None, "^2 to 4 players$"),
-    (5, None, "^2 to 4 players$"),
-    (2, ([42] * 43, [0, 1], [6]), "^random_start: at most 42 buildings and 42 workers, an apprentice a seat$"),
-    (3, ([42], [0, 1], [6]), "^random_start: at most 42 buildings and 42 workers, an apprentice a seat$"),
-    (2, ([42], [0, 1], [6] * 43), "^random_start: at most 42 buildings and 42 workers, an apprentice a seat$"),
-    (2, ([84], [0, 1], [6]), "^random_start: no such card$"),
-    (2, ([42], [0, -1], [6]), "^random_start: no such card$"),
-])
+@pytest.mark.parametrize(
+    "players, cards, message",
+    [
+        (1, None, "^2 to 4 players$"),
+        (5, None, "^2 to 4 players$"),
+        (2, ([42] * 43, [0, 1], [6]), "^random_start: at most 42 buildings and 42 workers, an apprentice a seat$"),
+        (3, ([42], [0, 1], [6]), "^random_start: at most 42 buildings and 42 workers, an apprentice a seat$"),
+        (2, ([42], [0, 1], [6] * 43), "^random_start: at most 42 buildings and 42 workers, an apprentice a seat$"),
+        (2, ([84], [0, 1], [6]), "^random_start: no such card$"),
+        (2, ([42], [0, -1], [6]), "^random_start: no such card$"),
+    ],
+)
 def test_a_random_start_of_bad_arguments_is_refused_and_changes_nothing(players, cards, message) -> None:
     state = native.random_start(2, 5)
     before, version = state.fields(), state.version

@@ -16,10 +16,14 @@ if not kb_native.available():
     pytest.fail("the native core is not built: run `make native` (pip install ./native)", pytrace=False)
 
 
-@pytest.mark.parametrize(("positions", "to_native", "kind"),
-                         [(_kb_positions, kb_native.from_python, kb_native.NativeKingdomState),
-                          (_ma_positions, ma_native.from_python, ma_native.NativeMiddleAgesState)],
-                         ids=["kingdom", "middle-ages"])
+@pytest.mark.parametrize(
+    ("positions", "to_native", "kind"),
+    [
+        (_kb_positions, kb_native.from_python, kb_native.NativeKingdomState),
+        (_ma_positions, ma_native.from_python, ma_native.NativeMiddleAgesState),
+    ],
+    ids=["kingdom", "middle-ages"],
+)
 def test_a_pickled_native_position_is_the_same_native_position(positions, to_native, kind):
     for k, python_state in enumerate(positions()[::3]):
         state = to_native(python_state)

@@ -81,8 +81,10 @@ def test_every_kingdom_pick_is_encoded_alike() -> None:
                     for seat in range(3):
                         reference = codec.encode_reference(py.state, seat, prefix)
                         assert codec.native_encode(nat.state, seat, prefix).tobytes() == reference.tobytes()
-                    assert (codec.native_mask(nat.state, prefix).tobytes()
-                            == codec.mask(py.state.legal_actions(), prefix).tobytes())
+                    assert (
+                        codec.native_mask(nat.state, prefix).tobytes()
+                        == codec.mask(py.state.legal_actions(), prefix).tobytes()
+                    )
     assert {first for first, _ in seen} == set(range(400, 408))
     assert {first for first, two in seen if two} == {405, 406, 407}
 
@@ -135,8 +137,17 @@ def _play(env, seed: int) -> list:
     seen = []
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
-        seen.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated,
-                     truncated, repr(info)))
+        seen.append(
+            (
+                agent,
+                obs["observation"].tobytes(),
+                obs["action_mask"].tobytes(),
+                reward,
+                terminated,
+                truncated,
+                repr(info),
+            )
+        )
         if terminated or truncated:
             env.step(None)
             continue

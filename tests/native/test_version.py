@@ -14,7 +14,7 @@ runner = CliRunner()
 
 
 def test_version_names_the_core(monkeypatch):
-    for core in ("native", None):   # the native core is the default when it is built
+    for core in ("native", None):  # the native core is the default when it is built
         if core is None:
             monkeypatch.delenv("BUILDERS_CORE")
         else:
@@ -22,8 +22,9 @@ def test_version_names_the_core(monkeypatch):
         result = runner.invoke(app, ["--version"])
         assert result.exit_code == 0
         assert result.output.startswith("builders ")
-        assert result.output.endswith(": Kingdom Builder and The Builders: Middle Ages on the native core "
-                                      "(native core built)\n")
+        assert result.output.endswith(
+            ": Kingdom Builder and The Builders: Middle Ages on the native core (native core built)\n"
+        )
     monkeypatch.setenv("BUILDERS_CORE", "python")
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
@@ -32,9 +33,14 @@ def test_version_names_the_core(monkeypatch):
 
 def test_a_bad_core_is_one_error_line():
     env = {"BUILDERS_CORE": "fast", "PATH": ""}
-    done = subprocess.run([str(Path(sys.executable).parent / "builders"), "--version"], check=False, capture_output=True,
-                          text=True,
-                          env=env, timeout=60)
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "builders"), "--version"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "error: BUILDERS_CORE must be python or native, not 'fast'\n"
 

@@ -107,9 +107,23 @@ def test_kingdom_index_table() -> None:
 
 def test_middle_ages_index_table() -> None:
     state = MiddleAges().new_state(MiddleAges().random_setup(2, 1))
-    expected = {"end": 0, "buy": 1, "coins 1": 2, "coins 3": 4, "open B01": 5, "open B34": 38, "open M1": 39,
-                "open M8": 46, "recruit W01": 47, "recruit W42": 88, "send W01 B01": 89,
-                "send W02 B01": 90, "send M1 B01": 89 + 42, "send W01 B02": 89 + 50, "send M8 M8": 2188}
+    expected = {
+        "end": 0,
+        "buy": 1,
+        "coins 1": 2,
+        "coins 3": 4,
+        "open B01": 5,
+        "open B34": 38,
+        "open M1": 39,
+        "open M8": 46,
+        "recruit W01": 47,
+        "recruit W42": 88,
+        "send W01 B01": 89,
+        "send W02 B01": 90,
+        "send M1 B01": 89 + 42,
+        "send W01 B02": 89 + 50,
+        "send M8 M8": 2188,
+    }
     for text, index in expected.items():
         from builders.middle_ages.notation import parse
 
@@ -154,7 +168,9 @@ def test_bad_indices_are_refused_and_change_nothing_kingdom() -> None:
     with pytest.raises(IllegalIndex) as err:
         match.play(400)
     # rules.md "Location tiles": no tile during the mandatory build
-    assert str(err.value) == "action index 400 (tile oracle) is illegal: tiles cannot be used during the mandatory build"
+    assert (
+        str(err.value) == "action index 400 (tile oracle) is illegal: tiles cannot be used during the mandatory build"
+    )
     assert _snapshot(match) == after
 
 

@@ -21,16 +21,17 @@ def _write(tmp_path, *args: str):
     return result
 
 
-@pytest.mark.parametrize(("game", "players", "bots"), [("kingdom", 2, "random"),
-                                                        ("middle-ages", 3, "random,easy,random")])
+@pytest.mark.parametrize(
+    ("game", "players", "bots"), [("kingdom", 2, "random"), ("middle-ages", 3, "random,easy,random")]
+)
 def test_a_tiny_dataset_reads_back_and_replays_its_records(tmp_path, game: str, players: int, bots: str) -> None:
-    result = _write(tmp_path, "--game", game, "--players", str(players), "--bots", bots, "--games", "2",
-                    "--seed", "5")
+    result = _write(tmp_path, "--game", game, "--players", str(players), "--bots", bots, "--games", "2", "--seed", "5")
     assert result.exit_code == 0, result.output
     data = np.load(tmp_path / "steps.npz", allow_pickle=False)
     n = len(data["action"])
-    assert result.output == (f"2 games (0 cut), {n} decisions: {tmp_path / 'records.jsonl'}, "
-                             f"{tmp_path / 'steps.npz'}\n")
+    assert result.output == (
+        f"2 games (0 cut), {n} decisions: {tmp_path / 'records.jsonl'}, {tmp_path / 'steps.npz'}\n"
+    )
     codec = make_codec(game, players)
     assert int(data["encoding_version"]) == ENCODING_VERSION
     assert str(data["game_name"]) == game and int(data["players"]) == players
@@ -90,15 +91,20 @@ def test_the_same_seed_writes_the_same_dataset(tmp_path) -> None:
     assert (tmp_path / "a" / "records.jsonl").read_text() == (tmp_path / "b" / "records.jsonl").read_text()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--games", "0"], "error: --games must be at least 1, not 0"),
-    (["--bots", "random,easy,easy"], "error: --bots needs one bot for all seats or one per seat (2), not 3"),
-    (["--bots", "foo"], "error: unknown agent 'foo' (choose from random, greedy, mcts, plan, easy, medium, hard, "
-                        "expert)"),
-    (["--players", "5"], "error: --players must be 2, 3 or 4, not 5"),
-    (["--game", "chess"], "error: unknown game 'chess' (choose from kingdom, middle-ages)"),
-    (["--reward", "points"], "error: reward must be 'win', 'zero-sum' or 'margin', not 'points'"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "0"], "error: --games must be at least 1, not 0"),
+        (["--bots", "random,easy,easy"], "error: --bots needs one bot for all seats or one per seat (2), not 3"),
+        (
+            ["--bots", "foo"],
+            "error: unknown agent 'foo' (choose from random, greedy, mcts, plan, easy, medium, hard, expert)",
+        ),
+        (["--players", "5"], "error: --players must be 2, 3 or 4, not 5"),
+        (["--game", "chess"], "error: unknown game 'chess' (choose from kingdom, middle-ages)"),
+        (["--reward", "points"], "error: reward must be 'win', 'zero-sum' or 'margin', not 'points'"),
+    ],
+)
 def test_bad_options_are_refused_in_one_line_and_write_nothing(tmp_path, args: list[str], message: str) -> None:
     out = tmp_path / "ds"
     result = _write(out, *args)

@@ -15,8 +15,25 @@ def test_training_example_runs_and_writes_its_curve(tmp_path: Path) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     out = tmp_path / "run"
-    assert module.main(["--steps", "64", "--eval-every", "32", "--eval-games", "2", "--n-steps", "32",
-                        "--batch-size", "16", "--out", str(out)]) == 0
+    assert (
+        module.main(
+            [
+                "--steps",
+                "64",
+                "--eval-every",
+                "32",
+                "--eval-games",
+                "2",
+                "--n-steps",
+                "32",
+                "--batch-size",
+                "16",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     rows = list(csv.DictReader(open(out / "curve.csv")))
     assert [int(r["steps"]) for r in rows] == [0, 32, 64]
     assert all(0.0 <= float(r["win_rate"]) <= 1.0 and r["games"] == "2" for r in rows)

@@ -21,24 +21,32 @@ def load(name: str):
 
 @pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
 def test_sb3_make_vec_env_and_maskable_ppo(game: str, capsys) -> None:
-    assert load("sb3_maskable_ppo").main(["--game", game, "--steps", "128", "--n-steps", "64",
-                                          "--batch-size", "32"]) == 0
+    assert (
+        load("sb3_maskable_ppo").main(["--game", game, "--steps", "128", "--n-steps", "64", "--batch-size", "32"]) == 0
+    )
     out = capsys.readouterr().out
-    assert re.fullmatch(rf"{game}: trained 128 steps; a game against random: "
-                        r"(scores \[\d+, \d+\], (won|lost)|cut after 100 rounds)\n", out), out
+    assert re.fullmatch(
+        rf"{game}: trained 128 steps; a game against random: "
+        r"(scores \[\d+, \d+\], (won|lost)|cut after 100 rounds)\n",
+        out,
+    ), out
 
 
 def test_cleanrl_style_loop_plays_whole_games(capsys) -> None:
-    assert load("cleanrl_ppo").main(["--game", "kingdom", "--iterations", "2", "--num-steps", "96",
-                                     "--num-envs", "2"]) == 0
+    assert (
+        load("cleanrl_ppo").main(["--game", "kingdom", "--iterations", "2", "--num-steps", "96", "--num-envs", "2"])
+        == 0
+    )
     out = capsys.readouterr().out
     found = re.fullmatch(r"kingdom: 384 steps, (\d+) games finished, (\d+) won\n", out)
     assert found and int(found[1]) >= 2 and int(found[2]) <= int(found[1]), out
 
 
 def test_cleanrl_style_loop_on_the_builders(capsys) -> None:
-    assert load("cleanrl_ppo").main(["--game", "middle-ages", "--iterations", "1", "--num-steps", "32",
-                                     "--num-envs", "2"]) == 0
+    assert (
+        load("cleanrl_ppo").main(["--game", "middle-ages", "--iterations", "1", "--num-steps", "32", "--num-envs", "2"])
+        == 0
+    )
     assert re.fullmatch(r"middle-ages: 64 steps, \d+ games finished, \d+ won\n", capsys.readouterr().out)
 
 

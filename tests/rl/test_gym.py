@@ -52,8 +52,9 @@ def test_observations_are_the_flat_vector_and_the_mask(env_id: str) -> None:
     structured = gym.make(env_id, observation="dict")
     parts, _ = structured.reset(seed=1)
     assert "observation" not in parts and len(parts) == len(env.unwrapped.codec.layout()) + 1
-    assert np.array_equal(np.concatenate([v.ravel() for k, v in parts.items() if k != "action_mask"]),
-                          obs["observation"])
+    assert np.array_equal(
+        np.concatenate([v.ravel() for k, v in parts.items() if k != "action_mask"]), obs["observation"]
+    )
     with pytest.raises(ValueError, match="^observation must be 'flat' or 'dict', not 'tensor'$"):
         gym.make(env_id, observation="tensor")
 
@@ -221,8 +222,11 @@ def test_rgb_array_draws_a_picture_of_both_games(env_id: str) -> None:
     assert frame.shape[0] > 300 and frame.shape[1] > 500
     assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 20  # a picture, not a blank
     assert env.unwrapped.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
-    with pytest.raises(ValueError, match=r"render_mode must be one of \['human', 'ansi', 'rgb_array'\] or None, "
-                                         r"not 'svg'"):
+    with pytest.raises(
+        ValueError,
+        match=r"render_mode must be one of \['human', 'ansi', 'rgb_array'\] or None, "
+        r"not 'svg'",
+    ):
         gym.make(env_id, render_mode="svg")
 
 

@@ -47,14 +47,32 @@ def test_a_tiny_ladder_with_a_ppo_model_is_written_between_the_markers(tmp_path)
     import builders.rl  # noqa: F401
 
     env = gym.make("builders.rl.KingdomSolo-v0")
-    model = MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [8]})
+    model = MaskablePPO(
+        "MultiInputPolicy",
+        env,
+        n_steps=32,
+        batch_size=32,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [8]},
+    )
     model.learn(32)
     model.save(tmp_path / "model.zip")
     page = tmp_path / "page.md"
     page.write_text(f"# Before\n\n{BEGIN}\nold table\n{END}\n\nAfter.\n")
-    result = _invoke("--bots", "random,easy", "--games", "2", "--ppo", str(tmp_path / "model.zip"),
-                     "--docs", str(page), "--seed", "3")
+    result = _invoke(
+        "--bots",
+        "random,easy",
+        "--games",
+        "2",
+        "--ppo",
+        str(tmp_path / "model.zip"),
+        "--docs",
+        str(page),
+        "--seed",
+        "3",
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "| rank | player | Elo | 95% interval | games | score | CPU s/decision |"
@@ -65,23 +83,32 @@ def test_a_tiny_ladder_with_a_ppo_model_is_written_between_the_markers(tmp_path)
     assert all(r.group(5) == "4" for r in rows)  # 2 games against each of the two others
     assert [int(r.group(3)) for r in rows] == sorted((int(r.group(3)) for r in rows), reverse=True)
     assert lines[5] == ""
-    assert lines[6].startswith("kingdom, two players, 2 games per pair (6 in all, random setups, each played from "
-                               "both seats), seed 3, hard and expert at their own turn times; ")
+    assert lines[6].startswith(
+        "kingdom, two players, 2 games per pair (6 in all, random setups, each played from "
+        "both seats), seed 3, hard and expert at their own turn times; "
+    )
     assert lines[6].endswith("`builders ladder --game kingdom --bots random,easy --games 2 --seed 3 --ppo model.zip`")
     assert page.read_text() == f"# Before\n\n{BEGIN}\n{result.output}{END}\n\nAfter.\n"
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--games", "3"], "error: --games must be an even number of at least 2 (each setup is played from both seats), "
-                       "not 3"),
-    (["--bots", "random"], "error: the ladder needs at least two entrants"),
-    (["--bots", "random,random"], "error: every entrant of the ladder must differ: random, random"),
-    (["--bots", "random,champion"], "error: unknown agent 'champion' (choose from random, greedy, mcts, plan, easy, "
-                                    "medium, hard, expert)"),
-    (["--turn-time", "0"], "error: --turn-time must be above 0 and at most 600 seconds, not 0"),
-    (["--ppo", "nowhere.zip"], "error: no such model file: nowhere.zip"),
-    (["--docs", "nowhere.md"], "error: no such Markdown file: nowhere.md"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--games", "3"],
+            "error: --games must be an even number of at least 2 (each setup is played from both seats), not 3",
+        ),
+        (["--bots", "random"], "error: the ladder needs at least two entrants"),
+        (["--bots", "random,random"], "error: every entrant of the ladder must differ: random, random"),
+        (
+            ["--bots", "random,champion"],
+            "error: unknown agent 'champion' (choose from random, greedy, mcts, plan, easy, medium, hard, expert)",
+        ),
+        (["--turn-time", "0"], "error: --turn-time must be above 0 and at most 600 seconds, not 0"),
+        (["--ppo", "nowhere.zip"], "error: no such model file: nowhere.zip"),
+        (["--docs", "nowhere.md"], "error: no such Markdown file: nowhere.md"),
+    ],
+)
 def test_bad_options_are_refused_in_one_line(args: list[str], message: str) -> None:
     result = _invoke("--bots", "random,easy", *args) if "--bots" not in args else _invoke(*args)
     assert result.exit_code == 2
@@ -93,6 +120,7 @@ def test_a_page_without_the_markers_is_left_as_it_was(tmp_path) -> None:
     page.write_text("no markers here\n")
     result = _invoke("--bots", "random,easy", "--games", "2", "--docs", str(page))
     assert result.exit_code == 2
-    assert result.output.splitlines() == [f"error: {page} must hold the lines {BEGIN} and {END} once each, "
-                                          f"in that order"]
+    assert result.output.splitlines() == [
+        f"error: {page} must hold the lines {BEGIN} and {END} once each, in that order"
+    ]
     assert page.read_text() == "no markers here\n"

@@ -71,8 +71,9 @@ def check_middle_ages_view(match: Match, seat: int) -> None:
         for site in player["sites"]:
             i = INDEX[site["card"]] - 42
             assert obs["site_progress"][i].tolist() == site["progress"]
-            assert obs["site_need"][i].tolist() == [max(r - p, 0) for r, p in
-                                                    zip(site["requirement"], site["progress"])]
+            assert obs["site_need"][i].tolist() == [
+                max(r - p, 0) for r, p in zip(site["requirement"], site["progress"])
+            ]
             assert obs["site_sent"][i] == site["sent_this_turn"]
     assert obs["progress"][0] == view["actions_left"]
 
@@ -106,9 +107,9 @@ def test_a_kingdom_seat_never_sees_the_card_another_seat_keeps() -> None:
     match = Match(make_codec("kingdom", 2), state)
     assert state.current_player == 1
     seat0, seat1 = match.observe(0, "dict"), match.observe(1, "dict")
-    assert seat0["terrain"][0].sum() == 1       # seat 0 knows its own next card
-    assert seat1["terrain"][1].sum() == 0       # seat 1 does not know it
-    assert seat1["terrain"][0].sum() == 1       # seat 1's played card
+    assert seat0["terrain"][0].sum() == 1  # seat 0 knows its own next card
+    assert seat1["terrain"][1].sum() == 0  # seat 1 does not know it
+    assert seat1["terrain"][0].sum() == 1  # seat 1's played card
     assert seat0["terrain"][1].tolist() == seat1["terrain"][0].tolist()  # is public during its turn
     # relative seats: the settlements planes swap
     assert (seat0["board"][kb._STATIC + 1] == seat1["board"][kb._STATIC + 2]).all()

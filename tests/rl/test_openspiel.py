@@ -71,8 +71,13 @@ def test_ismcts_plays_the_builders() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
     game = pyspiel.load_game(MIDDLE_AGES, {"players": 2, "seed": 3})
-    bot = ismcts.ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
-                           uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(
+        game=game,
+        evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=np.random.RandomState(1),
+    )
     state = game.new_initial_state()
     action = bot.step(state)
     assert action in state.legal_actions()
@@ -112,7 +117,8 @@ def test_game_lengths_are_bounded_by_the_rules() -> None:
     from builders.middle_ages.cards import REWARD
 
     assert [pyspiel.load_game(MIDDLE_AGES, {"players": n}).max_game_length() for n in (2, 3, 4)] == [
-        8 * 100 * n + (20 * n + 2 * sum(REWARD)) // 3 for n in (2, 3, 4)]
+        8 * 100 * n + (20 * n + 2 * sum(REWARD)) // 3 for n in (2, 3, 4)
+    ]
     for name in (KINGDOM, MIDDLE_AGES):
         for players in (2, 4):
             game = pyspiel.load_game(name, {"players": players, "seed": players})

@@ -54,8 +54,9 @@ def test_classic_observations_and_the_structured_option(game: str) -> None:
     parts.reset(seed=3)
     named = parts.observe(parts.agent_selection)
     assert "observation" not in named and np.array_equal(named["action_mask"], obs["action_mask"])
-    assert np.array_equal(np.concatenate([v.ravel() for k, v in named.items() if k != "action_mask"]),
-                          obs["observation"])
+    assert np.array_equal(
+        np.concatenate([v.ravel() for k, v in named.items() if k != "action_mask"]), obs["observation"]
+    )
 
 
 def test_a_step_before_reset_is_a_clear_error_and_state_is_pettingzoos() -> None:
@@ -67,8 +68,8 @@ def test_a_step_before_reset_is_a_clear_error_and_state_is_pettingzoos() -> None
     raw = env.unwrapped
     assert state.shape == raw.state_space.shape == (2 * raw.codec.size,) and raw.state_space.contains(state)
     engine = raw.game_state
-    assert np.array_equal(state[:raw.codec.size], raw.codec.encode(engine, 0, []))
-    assert np.array_equal(state[raw.codec.size:], raw.codec.encode(engine, 1, []))
+    assert np.array_equal(state[: raw.codec.size], raw.codec.encode(engine, 0, []))
+    assert np.array_equal(state[raw.codec.size :], raw.codec.encode(engine, 1, []))
 
 
 def play_out(env, seed: int) -> tuple[dict, int]:
@@ -107,8 +108,9 @@ def test_zero_sum_rewards() -> None:
         totals, _ = play_out(env, seed=players)
         winners = env.unwrapped.game_state.result().winners
         share = 1 / len(winners)
-        assert totals == pytest.approx({f"player_{p}": (players * (share if p in winners else 0) - 1) / (players - 1)
-                                        for p in range(players)})
+        assert totals == pytest.approx(
+            {f"player_{p}": (players * (share if p in winners else 0) - 1) / (players - 1) for p in range(players)}
+        )
         assert sum(totals.values()) == pytest.approx(0.0)
 
 
@@ -116,8 +118,9 @@ def test_margin_rewards() -> None:
     env = kingdom_env(num_players=3, reward="margin")
     totals, _ = play_out(env, seed=8)
     scores = env.unwrapped.game_state.result().scores
-    assert totals == {f"player_{p}": float(s - max(x for q, x in enumerate(scores) if q != p))
-                      for p, s in enumerate(scores)}
+    assert totals == {
+        f"player_{p}": float(s - max(x for q, x in enumerate(scores) if q != p)) for p, s in enumerate(scores)
+    }
 
 
 def test_same_seed_same_game_and_setup_options() -> None:
@@ -137,8 +140,11 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
     env.reset(seed=1)
     agent = env.agent_selection
     before = env.unwrapped.game_state.to_json()
-    with pytest.raises(IllegalIndex, match=r"^action index 0 \(end\) is illegal: you must spend your 3 remaining "
-                                           r"actions before ending the turn$"):
+    with pytest.raises(
+        IllegalIndex,
+        match=r"^action index 0 \(end\) is illegal: you must spend your 3 remaining "
+        r"actions before ending the turn$",
+    ):
         env.step(0)
     assert env.unwrapped.game_state.to_json() == before and env.agent_selection == agent
 
@@ -170,8 +176,11 @@ def test_ansi_render_shows_the_public_view(game: str) -> None:
 
 
 def test_a_setup_dict_keeps_its_map_and_draws_the_deck_from_the_seed() -> None:
-    setup = {"sections": [["oracle", False], ["paddock", True], ["harbor", False], ["farm", False]],
-             "cards": ["miners", "fishermen", "workers"], "start_player": 1}
+    setup = {
+        "sections": [["oracle", False], ["paddock", True], ["harbor", False], ["farm", False]],
+        "cards": ["miners", "fishermen", "workers"],
+        "start_player": 1,
+    }
     env = kingdom_env(num_players=2, setup=setup)
     env.reset(seed=1)
     first = env.unwrapped.game_state.to_json()

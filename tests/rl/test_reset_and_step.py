@@ -20,6 +20,7 @@ from builders.middle_ages import native as ma_native
 from builders.middle_ages.state import MiddleAgesState
 from builders.rl.base import make_codec
 
+
 def test_a_random_setup_is_normalized_as_drawn() -> None:
     # the environments hand random setups to the engines without checking them again
     for seed in range(400):
@@ -56,9 +57,15 @@ def same_kingdom_state(a, b) -> None:
 
 def test_kingdom_states_made_on_the_core_are_those_of_the_python_engine_converted() -> None:
     codec = make_codec("kingdom", 3)
-    setups = [None, "random", "first",
-              {"sections": [["tavern", True], ["oasis", False], ["barn", True], ["farm", False]],
-               "cards": ["fishermen", "lords", "hermits"]}]
+    setups = [
+        None,
+        "random",
+        "first",
+        {
+            "sections": [["tavern", True], ["oasis", False], ["barn", True], ["farm", False]],
+            "cards": ["fishermen", "lords", "hermits"],
+        },
+    ]
     for setup, seed in itertools.product(setups, (0, 5, 123456)):
         made = codec.new_state(setup, seed, "native")
         python = codec.new_state(setup, seed, "python")
@@ -143,6 +150,7 @@ def test_a_step_after_the_game_is_done_warns_as_pettingzoo_does() -> None:
         next(iter(env.agent_iter()))
     EnvLogger.flush()
     env.step(None)
-    assert EnvLogger.mqueue == ["[WARNING]: step() called after all agents are terminated or truncated. "
-                                "Should reset() first."]
+    assert EnvLogger.mqueue == [
+        "[WARNING]: step() called after all agents are terminated or truncated. Should reset() first."
+    ]
     assert env.agents == [] and env.unwrapped.game_state.is_over()

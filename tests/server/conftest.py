@@ -16,10 +16,14 @@ def make_app(tmp_path, db_url: str | None = None, **kwargs):
     if "limits" not in kwargs:  # every client of the tests is on 127.0.0.1: raise the address limits
         from builders.server.guard import Limits
 
-        kwargs["limits"] = Limits(rates={kind: (100_000, 60.0) for kind in Limits().rates},
-                                  socket_messages=(10_000.0, 10_000.0),  # scripted players are fast
-                                  bots_only_per_creator=10_000, bots_only_games=10_000,
-                                  games_waiting_per_creator=10_000, games_per_creator=100_000)
+        kwargs["limits"] = Limits(
+            rates={kind: (100_000, 60.0) for kind in Limits().rates},
+            socket_messages=(10_000.0, 10_000.0),  # scripted players are fast
+            bots_only_per_creator=10_000,
+            bots_only_games=10_000,
+            games_waiting_per_creator=10_000,
+            games_per_creator=100_000,
+        )
     return create_app(db_url or f"sqlite:///{tmp_path / 'games.sqlite3'}", **kwargs)
 
 

@@ -58,8 +58,9 @@ class ThreadServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws_max_size=64 * 1024, lifespan="on")
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=64 * 1024, lifespan="on"
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -80,8 +81,14 @@ class ThreadServer:
 class ProcessServer:
     """``python -m builders.server`` in its own process (killed with SIGKILL by :meth:`kill`)."""
 
-    def __init__(self, db_url: str, port: int | None = None, bot_delay: float = 0.0, log_path: Path | None = None,
-                 quiet: bool = True):
+    def __init__(
+        self,
+        db_url: str,
+        port: int | None = None,
+        bot_delay: float = 0.0,
+        log_path: Path | None = None,
+        quiet: bool = True,
+    ):
         self.quiet = quiet
         self.db_url = db_url
         self.port = port or free_port()
@@ -95,9 +102,24 @@ class ProcessServer:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "builders.server", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", self.db_url, "--bot-delay", str(self.bot_delay), *(["--quiet"] if self.quiet else [])],
-            stdout=out, stderr=out, env=env)
+            [
+                sys.executable,
+                "-m",
+                "builders.server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--bot-delay",
+                str(self.bot_delay),
+                *(["--quiet"] if self.quiet else []),
+            ],
+            stdout=out,
+            stderr=out,
+            env=env,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -261,7 +283,7 @@ def state_at(record: dict[str, Any], log: list[dict[str, Any]]):
         assert not state.forced
         if record["game"] == "kingdom":
             check_kingdom_entry(state, log[i], final[i][1] if same else [])
-        cache[key[:i + 1]] = state.copy()
+        cache[key[: i + 1]] = state.copy()
     cache[key] = state
     return state
 

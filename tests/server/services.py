@@ -58,17 +58,38 @@ class Postgres:
         if os.geteuid() == 0:
             self.user_kwargs = {"user": "nobody", "group": "nogroup"}
             os.chmod(self.folder, 0o777)  # a folder of its own right under /tmp (see the fixture)
-        subprocess.run([_pg_bin("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                        "--no-sync"], check=True, capture_output=True, **self.user_kwargs)
+        subprocess.run(
+            [_pg_bin("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
+            check=True,
+            capture_output=True,
+            **self.user_kwargs,
+        )
         return self.resume()
 
     def resume(self) -> Postgres:
         """Start the server (again, after :meth:`halt`) on the same data and port."""
         self.proc = subprocess.Popen(
-            [_pg_bin("postgres"), "-D", str(self.folder / "data"), "-p", str(self.port), "-h", "127.0.0.1",
-             "-k", str(self.folder), "-c", f"fsync={'on' if self.fsync else 'off'}", "-c", "max_connections=200",
-             "-c", "shared_buffers=32MB"],
-            stdout=subprocess.DEVNULL, stderr=open(self.folder / "postgres.log", "ab"), **self.user_kwargs)
+            [
+                _pg_bin("postgres"),
+                "-D",
+                str(self.folder / "data"),
+                "-p",
+                str(self.port),
+                "-h",
+                "127.0.0.1",
+                "-k",
+                str(self.folder),
+                "-c",
+                f"fsync={'on' if self.fsync else 'off'}",
+                "-c",
+                "max_connections=200",
+                "-c",
+                "shared_buffers=32MB",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.folder / "postgres.log", "ab"),
+            **self.user_kwargs,
+        )
         _wait_port(self.port, self.proc, "PostgreSQL")
         deadline = time.monotonic() + 30
         while True:  # the port opens a little before connections are accepted
@@ -94,8 +115,9 @@ class Postgres:
     def execute(self, sql: str, database: str = "postgres") -> None:
         import psycopg
 
-        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname={database}",
-                             autocommit=True) as conn:
+        with psycopg.connect(
+            f"host=127.0.0.1 port={self.port} user=postgres dbname={database}", autocommit=True
+        ) as conn:
             conn.execute(sql)
 
     def new_database(self) -> str:
@@ -141,9 +163,24 @@ class Redis:
         """Start the server (again, after :meth:`kill`) on the same port."""
         exe = exe or shutil.which("redis-server") or "redis-server"
         self.proc = subprocess.Popen(
-            [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.folder), "--protected-mode", "yes"],
-            stdout=open(self.folder / "redis.log", "ab"), stderr=subprocess.STDOUT)
+            [
+                exe,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+                "--protected-mode",
+                "yes",
+            ],
+            stdout=open(self.folder / "redis.log", "ab"),
+            stderr=subprocess.STDOUT,
+        )
         _wait_port(self.port, self.proc, "redis-server")
         return self
 

@@ -54,9 +54,13 @@ def test_a_socket_that_never_says_hello_is_closed(guarded):
     async def silent():
         async with websockets.connect(f"{guarded.ws_url}/ws/games/{gid}") as ws:
             msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
-            assert msg == {"type": "error", "message": 'say hello within 0.5 s: {"type": "hello", "token": ...}',
-                           "code": 408, "key": 'say hello within {seconds:g} s: {{"type": "hello", "token": ...}}',
-                           "params": {"seconds": 0.5}}
+            assert msg == {
+                "type": "error",
+                "message": 'say hello within 0.5 s: {"type": "hello", "token": ...}',
+                "code": 408,
+                "key": 'say hello within {seconds:g} s: {{"type": "hello", "token": ...}}',
+                "params": {"seconds": 0.5},
+            }
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await asyncio.wait_for(ws.recv(), 5)
             assert closed.value.rcvd.code == 4408
@@ -102,8 +106,9 @@ def test_hello_is_answered_to_the_new_client_only(guarded):
                 await second.send(json.dumps({"type": "hello", "token": None}))  # another spectator
                 assert json.loads(await second.recv())["version"] == 0
                 async with httpx.AsyncClient(base_url=guarded.url) as http:
-                    r = await http.post(f"/api/games/{gid}/actions", json={"action": "coins 1"},
-                                        headers={"X-Seat-Token": token})
+                    r = await http.post(
+                        f"/api/games/{gid}/actions", json={"action": "coins 1"}, headers={"X-Seat-Token": token}
+                    )
                     assert r.status_code == 200
                 # the first spectator's next message is the new state, not its view again
                 msg = json.loads(await asyncio.wait_for(first.recv(), 5))
@@ -115,12 +120,18 @@ def test_hello_is_answered_to_the_new_client_only(guarded):
 def test_cookie_requests_from_other_sites_are_refused(guarded):
     with httpx.Client(base_url=guarded.url, timeout=10) as api:
         before = guarded.store.counts()
-        r = api.post("/api/games", json={"game": "kingdom", "seats": HUMANS},
-                     headers={"Origin": "http://evil.example", "Cookie": "session=abc"})
+        r = api.post(
+            "/api/games",
+            json={"game": "kingdom", "seats": HUMANS},
+            headers={"Origin": "http://evil.example", "Cookie": "session=abc"},
+        )
         assert r.status_code == 403 and r.json()["detail"] == "requests from pages of other sites are refused"
         assert guarded.store.counts() == before
-        same = api.post("/api/games", json={"game": "kingdom", "seats": HUMANS},
-                        headers={"Origin": guarded.url, "Cookie": "session=abc"})
+        same = api.post(
+            "/api/games",
+            json={"game": "kingdom", "seats": HUMANS},
+            headers={"Origin": guarded.url, "Cookie": "session=abc"},
+        )
         assert same.status_code == 201
 
 
@@ -157,8 +168,11 @@ def test_oversized_chunked_body_gets_413(guarded):
     r = httpx.post(guarded.url + "/api/games", content=chunks(), headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and r.json()["detail"] == "the request body is too large: at most 16384 bytes"
     assert guarded.store.counts() == before
-    small = httpx.post(guarded.url + "/api/games", content=iter([json.dumps({"game": "kingdom", "seats": HUMANS}).encode()]),
-                       headers={"Content-Type": "application/json"})
+    small = httpx.post(
+        guarded.url + "/api/games",
+        content=iter([json.dumps({"game": "kingdom", "seats": HUMANS}).encode()]),
+        headers={"Content-Type": "application/json"},
+    )
     assert small.status_code == 201
 
 
@@ -175,8 +189,11 @@ def test_healthz_and_metrics(guarded):
         health = api.get("/healthz").json()
         assert health["status"] == "ok" and health["acting"] is True
         g = api.post("/api/games", json={"game": "middle-ages", "seats": HUMANS}).json()
-        r = api.post(f"/api/games/{g['id']}/actions", json={"action": "coins 1"},
-                     headers={"X-Seat-Token": g["seats"][0]["token"]})
+        r = api.post(
+            f"/api/games/{g['id']}/actions",
+            json={"action": "coins 1"},
+            headers={"X-Seat-Token": g["seats"][0]["token"]},
+        )
         assert r.status_code == 200
         text = api.get("/metrics").text
         assert "builders_accepted_actions_total 1.0" in text
@@ -193,6 +210,7 @@ def test_slow_and_idle_connections_are_dropped(tmp_path, monkeypatch):
     monkeypatch.setenv("BUILDERS_HEADER_SECONDS", "1")
     server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}").start()
     try:
+
         def closed_after(payload_every: float | None) -> float:
             started = time.monotonic()
             with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
@@ -201,7 +219,7 @@ def test_slow_and_idle_connections_are_dropped(tmp_path, monkeypatch):
                 i = 0
                 while time.monotonic() - started < 8:
                     if payload_every is not None and i < len(header):
-                        s.sendall(header[i:i + 1])
+                        s.sendall(header[i : i + 1])
                         i += 1
                     try:
                         if s.recv(100) == b"":
@@ -245,8 +263,13 @@ def test_socket_messages_are_rate_limited(guarded):
             pongs = [a for a in answers if a["type"] == "pong"]
             refused = [a for a in answers if a["type"] == "error"]
             assert 5 <= len(pongs) <= 7 and len(pongs) + len(refused) == 12
-            assert refused[0] == {"type": "error", "message": "too many messages: at most 5 a second", "code": 429,
-                                  "key": "too many messages: at most {rate:g} a second", "params": {"rate": 5.0}}
+            assert refused[0] == {
+                "type": "error",
+                "message": "too many messages: at most 5 a second",
+                "code": 429,
+                "key": "too many messages: at most {rate:g} a second",
+                "params": {"rate": 5.0},
+            }
 
     asyncio.run(scenario())
 
@@ -259,8 +282,9 @@ def test_kinds_of_limited_requests():
     assert kind_of("POST", "/api/games/abc/join") == kind_of("POST", "/api/games/abc/claim") == "join"
     assert {kind_of("POST", f"/api/games/abc/{x}") for x in ("actions", "undo", "resign")} == {"action"}
     assert kind_of("POST", "/api/games/abc/chat") == "chat"
-    assert {kind_of("POST", p) for p in ("/api/session", "/api/session/guest", "/api/accounts",
-                                         "/api/account/password")} == {"login"}
+    assert {
+        kind_of("POST", p) for p in ("/api/session", "/api/session/guest", "/api/accounts", "/api/account/password")
+    } == {"login"}
     assert kind_of("GET", "/api/games") == kind_of("GET", "/api/games/abc/state") == kind_of("HEAD", "/") == "read"
     assert kind_of("GET", "/healthz") is None and kind_of("GET", "/metrics") is None
     assert kind_of("GET", "/static/api.js") is None

@@ -21,8 +21,11 @@ _names = itertools.count(1)
 def server(tmp_path_factory):
     # the address limits of the guard are raised: every person of these tests is on 127.0.0.1
     rates = {kind: (10_000, 60.0) for kind in ("create", "join", "action", "login", "chat")}
-    app = make_app(tmp_path_factory.mktemp("accounts"), limits=Limits(rates=rates),
-                   login_limits={"login_per_name": (3, 60.0), "login_per_address": (1000, 60.0)})
+    app = make_app(
+        tmp_path_factory.mktemp("accounts"),
+        limits=Limits(rates=rates),
+        login_limits={"login_per_name": (3, 60.0), "login_per_address": (1000, 60.0)},
+    )
     with ThreadServer(app) as srv:
         yield srv
 
@@ -117,8 +120,11 @@ def test_sign_up_in_out_and_change_password(server, people):
     assert r.status_code == 204, r.text
     assert other.get("/api/session").json()["account"] is None
     third = people()
-    refused(third.post("/api/session", json={"username": name, "password": "correct horse"}), 401,
-            "wrong username or password")
+    refused(
+        third.post("/api/session", json={"username": name, "password": "correct horse"}),
+        401,
+        "wrong username or password",
+    )
     assert third.post("/api/session", json={"username": name, "password": "battery staple"}).status_code == 200
 
     # sign out: the session is gone on the server too
@@ -136,12 +142,15 @@ def test_cookie_is_httponly_lax_and_secure_behind_https(server):
     assert "; secure" in r.headers["set-cookie"].lower()
 
 
-@pytest.mark.parametrize("username, password, status, words", [
-    ("ab", "long enough", 400, "3 to 20 letters"),
-    ("has space", "long enough", 400, "3 to 20 letters"),
-    ("x" * 21, "long enough", 400, "3 to 20 letters"),
-    ("fine_name", "short", 400, "at least 8 characters"),
-])
+@pytest.mark.parametrize(
+    "username, password, status, words",
+    [
+        ("ab", "long enough", 400, "3 to 20 letters"),
+        ("has space", "long enough", 400, "3 to 20 letters"),
+        ("x" * 21, "long enough", 400, "3 to 20 letters"),
+        ("fine_name", "short", 400, "at least 8 characters"),
+    ],
+)
 def test_bad_sign_ups_are_refused(server, people, username, password, status, words):
     before = counts(server)
     refused(people().post("/api/accounts", json={"username": username, "password": password}), status, words)
@@ -151,8 +160,7 @@ def test_bad_sign_ups_are_refused(server, people, username, password, status, wo
 def test_taken_names_differ_regardless_of_case(server, people):
     name = fresh_name("Bo")
     people().sign_up(name)
-    refused(people().post("/api/accounts", json={"username": name.lower(), "password": "long enough"}), 409,
-            "is taken")
+    refused(people().post("/api/accounts", json={"username": name.lower(), "password": "long enough"}), 409, "is taken")
 
 
 def test_csrf_token_is_needed_for_cookie_changes(server, people):
@@ -225,8 +233,9 @@ def test_personal_api_tokens_are_shown_once_and_act_for_the_account(server, peop
 
     # a program with the token creates a game and plays its seat (no cookie, no CSRF token)
     bearer = {"Authorization": f"Bearer {token}"}
-    gid = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]},
-                   headers=bearer).json()["id"]
+    gid = api.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]}, headers=bearer
+    ).json()["id"]
     view = api.get(f"/api/games/{gid}/state", headers=bearer).json()
     assert view["seat"] == 0 and view["legal"]
     r = api.post(f"/api/games/{gid}/actions", json={"action": view["legal"][0]}, headers=bearer)
@@ -245,7 +254,9 @@ def test_personal_api_tokens_are_shown_once_and_act_for_the_account(server, peop
 def test_an_invitation_link_is_a_one_time_claim_code(server, people, api):
     ada, bo, eve = people(), people(), people()
     ada.sign_up(fresh_name("Ada"))
-    created = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "invite": True}]})
+    created = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}
+    )
     assert created.status_code == 201, created.text
     data = created.json()
     gid = data["id"]
@@ -284,7 +295,9 @@ def test_an_invitation_link_is_a_one_time_claim_code(server, people, api):
 def test_a_program_claims_an_invitation_with_a_seat_token(server, people, api):
     ada = people()
     ada.guest()
-    data = ada.post("/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}).json()
+    data = ada.post(
+        "/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}
+    ).json()
     code = data["seats"][1]["invite"].split("#invite=")[1]
     taken = api.post(f"/api/games/{data['id']}/claim", json={"code": code}).json()
     assert taken["seat"] == 1 and taken["token"]
@@ -297,10 +310,18 @@ def test_invite_by_username_and_games_waiting(server, people):
     bo_name = fresh_name("Bo")
     bo.sign_up(bo_name)
     before = counts(server)
-    refused(ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": "nobody_here"}]}),
-            404, "no player named")
+    refused(
+        ada.post(
+            "/api/games",
+            json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": "nobody_here"}]},
+        ),
+        404,
+        "no player named",
+    )
     assert counts(server) == before
-    data = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": bo_name.upper()}]}).json()
+    data = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": bo_name.upper()}]}
+    ).json()
     gid = data["id"]
     games = bo.get("/api/account/games").json()
     assert [(g["id"], g["my_seats"], g["waiting"]) for g in games] == [(gid, [1], False)]
@@ -320,7 +341,9 @@ def test_open_seats_are_claimed_by_accounts(server, people):
     ada, bo = people(), people()
     ada.guest()
     bo.guest()
-    gid = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True}]}).json()["id"]
+    gid = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True}]}
+    ).json()["id"]
     joined = bo.post(f"/api/games/{gid}/join", json={"seat": 1})
     assert joined.status_code == 200 and joined.json()["token"] is None
     assert bo.get(f"/api/games/{gid}/mine").json() == {"seats": [1]}
@@ -328,23 +351,32 @@ def test_open_seats_are_claimed_by_accounts(server, people):
     refused(ada.post(f"/api/games/{gid}/join", json={"seat": 1}), 409, "already taken")
 
 
-@pytest.mark.parametrize("other", [{"type": "human", "open": True}, {"type": "human", "invite": True},
-                                   {"type": "human", "user": "someone"}])
+@pytest.mark.parametrize(
+    "other", [{"type": "human", "open": True}, {"type": "human", "invite": True}, {"type": "human", "user": "someone"}]
+)
 def test_a_seed_only_for_tables_of_one_person(server, people, other):
     ada = people()
     ada.sign_up(fresh_name())
     before = counts(server)
-    refused(ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, other], "setup": {"seed": 7}}),
-            400, "a seed may be chosen only when every human seat is yours")
+    refused(
+        ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, other], "setup": {"seed": 7}}),
+        400,
+        "a seed may be chosen only when every human seat is yours",
+    )
     assert counts(server) == before
 
 
 def test_seeded_games_say_so(server, people, api):
     ada = people()
     ada.guest()
-    solo = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}], "setup": {"seed": 7}})
+    solo = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}], "setup": {"seed": 7}}
+    )
     assert solo.status_code == 201, solo.text
-    pass_and_play = ada.post("/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human"}], "setup": {"seed": 7}})
+    pass_and_play = ada.post(
+        "/api/games",
+        json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human"}], "setup": {"seed": 7}},
+    )
     assert pass_and_play.status_code == 201
     assert api.get(f"/api/games/{solo.json()['id']}").json()["seeded"] is True
     unseeded = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]}).json()
@@ -354,8 +386,10 @@ def test_seeded_games_say_so(server, people, api):
 def test_private_games_are_not_listed(server, people, api):
     ada = people()
     ada.guest()
-    gid = ada.post("/api/games", json={"game": "kingdom", "private": True,
-                                       "seats": [{"type": "human"}, {"type": "human", "invite": True}]}).json()["id"]
+    gid = ada.post(
+        "/api/games",
+        json={"game": "kingdom", "private": True, "seats": [{"type": "human"}, {"type": "human", "invite": True}]},
+    ).json()["id"]
     listed = {g["id"] for g in api.get("/api/games").json()}
     assert gid not in listed
     assert ada.get(f"/api/games/{gid}").json()["private"] is True
@@ -366,8 +400,14 @@ def test_private_games_are_not_listed(server, people, api):
 def test_several_kinds_of_one_seat_are_refused(server, people):
     ada = people()
     ada.guest()
-    refused(ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True, "invite": True}]}),
-            400, "not several")
+    refused(
+        ada.post(
+            "/api/games",
+            json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True, "invite": True}]},
+        ),
+        400,
+        "not several",
+    )
 
 
 def test_a_guest_signing_in_brings_its_games_along(server, people):
@@ -385,6 +425,7 @@ def test_a_guest_signing_in_brings_its_games_along(server, people):
 
 # -- each rule of accounts in its exact words and numbers -----------------------------------------------
 
+
 def _why(call) -> tuple[int, str]:
     from builders.server.games import ApiError
 
@@ -400,7 +441,9 @@ def test_a_new_account_s_name_and_password_are_checked_in_exact_words():
     for bad in (None, 12, "ab", "x" * 21, "ada lovelace", "ada!", "ädä"):
         assert _why(lambda: Accounts.check_new(bad, "correct horse")) == rule, bad
     assert _why(lambda: Accounts.check_new("ada\x00", "correct horse")) == (
-        400, "username: control characters are not allowed")
+        400,
+        "username: control characters are not allowed",
+    )
     assert Accounts.check_new("\uff21da_-9", "correct horse") == "Ada_-9"
     assert Accounts.check_new("abc", "x" * 8) == "abc" and Accounts.check_new("x" * 20, "x" * 200) == "x" * 20
     assert _why(lambda: check_password("x" * 7)) == (400, "a password needs at least 8 characters")
@@ -414,8 +457,13 @@ def test_an_account_s_public_form_and_the_stored_digests():
     from builders.server.accounts import Account, _normal, address_digest, sha
 
     assert Account(7, None).to_json() == {"id": 7, "username": None, "guest": True, "name": "guest 7", "language": None}
-    assert Account(8, "Ada", "fr").to_json() == {"id": 8, "username": "Ada", "guest": False, "name": "Ada",
-                                                 "language": "fr"}
+    assert Account(8, "Ada", "fr").to_json() == {
+        "id": 8,
+        "username": "Ada",
+        "guest": False,
+        "name": "Ada",
+        "language": "fr",
+    }
     assert sha("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     assert address_digest("1.2.3.4") == sha("builders-address:1.2.3.4") != sha("1.2.3.4")
     assert _normal("\uff41da") == "ada" and _normal(None) is None and _normal("x" * 101) is None
@@ -439,27 +487,41 @@ def test_the_account_routes_refuse_in_exact_words(server, people):
     ada = people()
     ada.sign_up(fresh_name())
     assert detail_of(ada.post("/api/accounts", json={"username": fresh_name(), "password": "correct horse"})) == (
-        409, f"you are signed in as {ada.get('/api/session').json()['account']['username']}: sign out first")
+        409,
+        f"you are signed in as {ada.get('/api/session').json()['account']['username']}: sign out first",
+    )
     assert detail_of(api.delete("/api/session")) == (401, "you are not signed in")
     assert detail_of(api.post("/api/account/password", json={"old": "correct horse", "new": "another horse"})) == (
-        401, "sign in to change your password")
+        401,
+        "sign in to change your password",
+    )
     assert detail_of(api.get("/api/account/tokens")) == (401, "sign in first")
     guest = people()
     guest.guest()
     assert detail_of(guest.get("/api/account/tokens")) == (403, "a guest has no API tokens: sign up first")
     assert detail_of(ada.delete("/api/account/tokens/999999")) == (404, "you have no API token 999999")
     assert detail_of(api.get("/api/account/tokens", headers={"Authorization": "Basic abc"})) == (
-        401, "the Authorization header must be 'Bearer <personal API token>'")
+        401,
+        "the Authorization header must be 'Bearer <personal API token>'",
+    )
     assert detail_of(api.get("/api/account/tokens", headers={"Authorization": "Bearer bld_nothing"})) == (
-        401, "the personal API token is not valid")
+        401,
+        "the personal API token is not valid",
+    )
     assert detail_of(api.post("/api/session", json={"username": "nobody_here", "password": "correct horse"})) == (
-        401, "wrong username or password")
+        401,
+        "wrong username or password",
+    )
     taken = ada.get("/api/session").json()["account"]["username"]
     other = people()
     assert detail_of(other.post("/api/accounts", json={"username": taken, "password": "correct horse"})) == (
-        409, f"the username {taken!r} is taken")
+        409,
+        f"the username {taken!r} is taken",
+    )
     assert detail_of(other.post("/api/accounts", json={"username": taken.upper(), "password": "correct horse"})) == (
-        409, f"the username {taken.upper()!r} is taken")
+        409,
+        f"the username {taken.upper()!r} is taken",
+    )
 
 
 def detail_of(r: httpx.Response) -> tuple[int, str]:
@@ -473,7 +535,9 @@ def test_a_password_change_ends_only_that_account_s_other_sessions_and_tokens_ne
     bo.sign_up(other)
     assert ada_elsewhere.post("/api/session", json={"username": name, "password": "correct horse"}).status_code == 200
     assert detail_of(ada.post("/api/account/tokens", json={"name": "bot"}, csrf=False)) == (
-        403, "this request needs your session's CSRF token in the X-CSRF-Token header")
+        403,
+        "this request needs your session's CSRF token in the X-CSRF-Token header",
+    )
     assert ada.get("/api/account/tokens").json() == []
     r = ada.post("/api/account/password", json={"old": "correct horse", "new": "battery staple"})
     assert r.status_code == 204, r.text

@@ -29,8 +29,12 @@ def rows(store):
 def named(rows: AccountRepo, username: str, digest: str = "digest", guest: int | None = None) -> int:
     from builders.server import names
 
-    return rows.name(guest, {"username": username, "username_key": username.lower(),
-                             "username_skeleton": names.skeleton(username)}, digest, 1000.0)
+    return rows.name(
+        guest,
+        {"username": username, "username_key": username.lower(), "username_skeleton": names.skeleton(username)},
+        digest,
+        1000.0,
+    )
 
 
 def test_the_rows_of_accounts_hold_names_languages_and_passwords(rows):
@@ -52,7 +56,9 @@ def test_the_rows_of_accounts_hold_names_languages_and_passwords(rows):
     assert (login.account, login.password_hash) == (AccountRecord(bo, "Bo_9", "fr"), "hash-2")
     assert rows.login("nobody") is None
     assert sorted(rows.names([guest, bo, bo + 100]), key=lambda r: r.id) == [
-        NameRecord(guest, "Ada", False), NameRecord(bo, "Bo_9", False)]
+        NameRecord(guest, "Ada", False),
+        NameRecord(bo, "Bo_9", False),
+    ]
 
 
 def test_sessions_and_tokens_hold_until_they_end_or_expire(rows):
@@ -71,8 +77,13 @@ def test_sessions_and_tokens_hold_until_they_end_or_expire(rows):
     assert rows.token("t1") == (AccountRecord(ada, "Ada", "de"), first) and rows.token("t9") is None
     everything = ["s1", "s2", "s3", "gone"]
     assert rows.alive(everything, [first, second, bos, 999], 1999.0) == {
-        ("session", "s1"), ("session", "s2"), ("session", "s3"),
-        ("token", str(first)), ("token", str(second)), ("token", str(bos))}
+        ("session", "s1"),
+        ("session", "s2"),
+        ("session", "s3"),
+        ("token", str(first)),
+        ("token", str(second)),
+        ("token", str(bos)),
+    }
     # a session is alive until the second it expires, not at it
     assert rows.alive(everything, [], 2000.0) == {("session", "s2"), ("session", "s3")}
     assert rows.alive([], [], 1000.0) == set()
@@ -103,16 +114,26 @@ def test_a_password_change_and_a_deletion_end_exactly_the_account_s_credentials(
     assert sorted(ended) == [("session", "a1"), ("session", "a2"), ("session", "a3"), ("token", str(token))]
     assert rows.password_hash(ada) == "new" and rows.password_hash(bo) == "digest"
     assert rows.alive(["a1", "a2", "a3", "b1"], [token, bos], 1000.0) == {
-        ("session", "a2"), ("session", "b1"), ("token", str(bos))}
+        ("session", "a2"),
+        ("session", "b1"),
+        ("token", str(bos)),
+    }
 
     rows.remember_address(ada, "addr", 1000.0, 20)
     with store.engine.begin() as conn:
-        conn.execute(insert(GameRow).values(id="g1", game="kingdom_builder", created=1.0, setup={}, seats=[],
-                                            status="playing"))
-        conn.execute(insert(ChatRow).values(game_id="g1", channel="players", account_id=ada, author="Ada",
-                                            seat=0, text="hello", at=1.0))
-        conn.execute(insert(ChatRow).values(game_id="g1", channel="players", account_id=bo, author="Bo",
-                                            seat=1, text="hi", at=2.0))
+        conn.execute(
+            insert(GameRow).values(id="g1", game="kingdom_builder", created=1.0, setup={}, seats=[], status="playing")
+        )
+        conn.execute(
+            insert(ChatRow).values(
+                game_id="g1", channel="players", account_id=ada, author="Ada", seat=0, text="hello", at=1.0
+            )
+        )
+        conn.execute(
+            insert(ChatRow).values(
+                game_id="g1", channel="players", account_id=bo, author="Bo", seat=1, text="hi", at=2.0
+            )
+        )
     rows.add_token(ada, "again", "tc", 1000.0)
     ended = rows.delete(ada, "deleted player", 5000.0)
     assert sorted(ended) == [("session", "a2"), ("token", str(token + 2))]
@@ -151,8 +172,9 @@ def test_a_session_and_a_token_carry_the_account_s_language(store):
     assert accounts.token_account(made["token"]) == Account(ada.id, "Ada", "fr")
     assert accounts.token_account("bld_" + "x" * 97) is None and accounts.token_account("x" + made["token"]) is None
     assert accounts.tokens(ada) == [{"id": made["id"], "name": "bot", "created": made["created"]}]
-    assert accounts.alive([("session", sha(cookie)), ("session", sha("other")), ("token", str(made["id"])),
-                           ("token", "999")]) == {("session", sha(cookie)), ("token", str(made["id"]))}
+    assert accounts.alive(
+        [("session", sha(cookie)), ("session", sha("other")), ("token", str(made["id"])), ("token", "999")]
+    ) == {("session", sha(cookie)), ("token", str(made["id"]))}
     with pytest.raises(ApiError) as e:
         accounts.delete_token(ada, 999)
     assert (e.value.status, e.value.detail) == (404, "you have no API token 999")
@@ -224,8 +246,9 @@ def test_ending_a_credential_closes_its_sockets_from_any_thread():
         assert three.ended == [] and list(sockets.held) == [("token", "1")]
         alive.discard(("token", "1"))  # ended on another process: the watch finds it
         await asyncio.sleep(accounts_module.WATCH_SECONDS * 3)
-        assert three.ended == [(CLOSE_ENDED, "your sign-in ended (signed out, password changed, token revoked "
-                                             "or account deleted)")]
+        assert three.ended == [
+            (CLOSE_ENDED, "your sign-in ended (signed out, password changed, token revoked or account deleted)")
+        ]
         assert sockets.held == {}
         await asyncio.sleep(accounts_module.WATCH_SECONDS * 2)
         assert sockets.task.done()
@@ -241,10 +264,14 @@ def test_a_deleted_account_is_shown_as_deleted_at_once_and_signs_its_chat_so(sto
     accounts = Accounts(store)
     ada = Account(named(accounts.rows, "Ada"), "Ada")
     with store.engine.begin() as conn:
-        conn.execute(insert(GameRow).values(id="g1", game="kingdom_builder", created=1.0, setup={}, seats=[],
-                                            status="playing"))
-        conn.execute(insert(ChatRow).values(game_id="g1", channel="players", account_id=ada.id, author="Ada",
-                                            seat=0, text="hello", at=1.0))
+        conn.execute(
+            insert(GameRow).values(id="g1", game="kingdom_builder", created=1.0, setup={}, seats=[], status="playing")
+        )
+        conn.execute(
+            insert(ChatRow).values(
+                game_id="g1", channel="players", account_id=ada.id, author="Ada", seat=0, text="hello", at=1.0
+            )
+        )
     assert accounts.names({ada.id}) == {ada.id: "Ada"}
     accounts.delete_account(ada)
     assert accounts.names({ada.id}) == {ada.id: "deleted player"}  # not the remembered name
@@ -296,8 +323,9 @@ def test_a_name_taken_by_another_request_meanwhile_is_refused_in_words(store):
         """Another request names its account "ada" while this one hashes its password."""
 
         def hash(self, password):
-            accounts.rows.name(None, {"username": "aDa", "username_key": "ada", "username_skeleton": "other"},
-                               "digest", 1.0)
+            accounts.rows.name(
+                None, {"username": "aDa", "username_key": "ada", "username_skeleton": "other"}, "digest", 1.0
+            )
             return "digest:" + password
 
     accounts._hasher = Meanwhile()
@@ -316,8 +344,17 @@ def test_digests_take_any_text_and_a_forwarded_https_makes_a_secure_request():
     assert sha("a\ud800") == hashlib.sha256(b"a\xed\xa0\x80").hexdigest()
 
     def request(scheme, headers):
-        return Request({"type": "http", "scheme": scheme, "method": "GET", "path": "/", "query_string": b"",
-                        "server": ("example.org", 80), "headers": headers})
+        return Request(
+            {
+                "type": "http",
+                "scheme": scheme,
+                "method": "GET",
+                "path": "/",
+                "query_string": b"",
+                "server": ("example.org", 80),
+                "headers": headers,
+            }
+        )
 
     assert secure_request(request("https", [])) is True
     assert secure_request(request("http", [(b"x-forwarded-proto", b"HTTPS")])) is True
@@ -336,14 +373,16 @@ def test_deleting_an_account_in_one_process_resigns_its_seats_and_ends_its_sessi
             made = ada.post("/api/accounts", json={"username": "Ada_del", "password": "correct horse"})
             assert made.status_code == 201, made.text
             csrf = {"X-CSRF-Token": made.json()["csrf"]}
-            game = ada.post("/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human"}]},
-                            headers=csrf)
+            game = ada.post(
+                "/api/games",
+                json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human"}]},
+                headers=csrf,
+            )
             assert game.status_code == 201, game.text
             gid = game.json()["id"]
             gone = ada.request("DELETE", "/api/account", json={"password": "correct horse"}, headers=csrf)
             assert gone.status_code == 204, gone.text
             seats = httpx.get(f"{server.url}/api/games/{gid}", timeout=10).json()["seats"]
             # the first seat resigned ends a game of two: the second need not resign
-            assert [(s["resigned"], s["name"]) for s in seats] == [(True, "deleted player"),
-                                                                   (False, "deleted player")]
+            assert [(s["resigned"], s["name"]) for s in seats] == [(True, "deleted player"), (False, "deleted player")]
             assert ada.get("/api/session").json()["account"] is None

@@ -71,22 +71,34 @@ def test_hints_are_an_option_shown_in_the_summary_and_the_view(api):
 
 
 def test_a_rated_game_refuses_hints(api):
-    r = api.post("/api/games", json={"game": "kingdom", "rated": True, "hints": True,
-                                     "seats": [{"type": "human"}, {"type": "human", "open": True}]})
+    r = api.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "rated": True,
+            "hints": True,
+            "seats": [{"type": "human"}, {"type": "human", "open": True}],
+        },
+    )
     refused(r, 400, "a rated game has no hints: leave hints out or make the game unrated")
 
 
 def test_hint_refusals_word_for_word_change_nothing(api):
     off = create(api)
     before = view(api, off, 0)
-    refused(api.post(f"/api/games/{off['id']}/hint", headers=token(off, 0)), 403,
-            "this game was created without hints")
+    refused(api.post(f"/api/games/{off['id']}/hint", headers=token(off, 0)), 403, "this game was created without hints")
     on = create(api, hints=True)
     refused(api.post(f"/api/games/{on['id']}/hint", headers=token(on, 1)), 403, "it is seat 0's turn, not seat 1's")
-    refused(api.post(f"/api/games/{on['id']}/hint"), 401,
-            "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat")
-    refused(api.post(f"/api/games/{on['id']}/hint", headers={"X-Seat-Token": "nope"}), 401,
-            "the seat token is not valid for this game")
+    refused(
+        api.post(f"/api/games/{on['id']}/hint"),
+        401,
+        "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat",
+    )
+    refused(
+        api.post(f"/api/games/{on['id']}/hint", headers={"X-Seat-Token": "nope"}),
+        401,
+        "the seat token is not valid for this game",
+    )
     assert view(api, off, 0) == before
     assert view(api, on, 0)["version"] == 0
 
@@ -123,7 +135,7 @@ def test_the_hint_is_the_move_and_the_chance_the_games_analysis_shows(api):
         others = [a for a in v["legal"] if a != h["action"]]
         action = others[-1] if others and n % 3 == 0 else h["action"]
         api.post(f"/api/games/{gid}/actions", headers=token(created, seat), json={"action": action}).raise_for_status()
-    for seat in (0, 1):   # bots finish the game
+    for seat in (0, 1):  # bots finish the game
         api.post(f"/api/games/{gid}/resign", headers=token(created, seat), json={"bot": "easy"}).raise_for_status()
     for _ in range(600):
         if api.get(f"/api/games/{gid}").json()["status"] == "finished":
@@ -217,13 +229,16 @@ def test_each_seat_asks_its_hints_of_one_worker_and_the_seats_of_games_are_sprea
         for _ in range(6):
             created = create(api, "middle-ages", hints=True)
             seats = set()
-            while len(seats) < 2:   # hinted moves played until both seats have asked
+            while len(seats) < 2:  # hinted moves played until both seats have asked
                 seat = view(api, created, 0)["to_move"]
                 seats.add(seat)
                 r = api.post(f"/api/games/{created['id']}/hint", headers=token(created, seat))
                 assert r.status_code == 200, r.text
-                r = api.post(f"/api/games/{created['id']}/actions", headers=token(created, seat),
-                             json={"action": r.json()["action"]})
+                r = api.post(
+                    f"/api/games/{created['id']}/actions",
+                    headers=token(created, seat),
+                    json={"action": r.json()["action"]},
+                )
                 assert r.status_code == 200, r.text
     workers = {}
     for key, name in ran:
@@ -241,10 +256,11 @@ def test_each_seat_asks_its_hints_of_one_worker_and_the_seats_of_games_are_sprea
 @pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
 def test_a_hint_is_a_legal_move_of_the_seat_to_move_with_its_win_chance(api, game):
     created = create(api, game, hints=True, setup={"seed": 11})
-    for _ in range(5):   # a few moves in, by both seats
+    for _ in range(5):  # a few moves in, by both seats
         v = view(api, created, view(api, created, 0)["to_move"])
-        r = api.post(f"/api/games/{created['id']}/actions", headers=token(created, v["seat"]),
-                     json={"action": v["legal"][-1]})
+        r = api.post(
+            f"/api/games/{created['id']}/actions", headers=token(created, v["seat"]), json={"action": v["legal"][-1]}
+        )
         assert r.status_code == 200
     v = view(api, created, view(api, created, 0)["to_move"])
     seat = v["seat"]
@@ -341,7 +357,7 @@ def test_a_hint_after_an_undo_is_the_hint_of_that_position_again(api):
     assert ask() == first
     other = next(a for a in view(api, created, seat)["legal"] if a != first["action"])
     play(other)
-    ask()   # a plan from the move played instead
+    ask()  # a plan from the move played instead
     api.post(f"/api/games/{gid}/undo", headers=token(created, seat)).raise_for_status()
     assert ask() == first
     play(first["action"])
@@ -358,8 +374,9 @@ def test_the_hint_depends_only_on_what_the_seat_sees(srv, api, game):
     created = create(api, game, hints=True, setup={"seed": 5})
     for _ in range(7):
         v = view(api, created, view(api, created, 0)["to_move"])
-        api.post(f"/api/games/{created['id']}/actions", headers=token(created, v["seat"]),
-                 json={"action": v["legal"][0]}).raise_for_status()
+        api.post(
+            f"/api/games/{created['id']}/actions", headers=token(created, v["seat"]), json={"action": v["legal"][0]}
+        ).raise_for_status()
     service, analyses = srv.app.state.service, srv.app.state.analyses
     live = service.live[created["id"]]
     seat = live.state.current_player
@@ -380,14 +397,21 @@ def test_the_hint_depends_only_on_what_the_seat_sees(srv, api, game):
 # -- analyses -------------------------------------------------------------------------------------
 def test_analysis_refusals(api):
     running = create(api)
-    refused(api.post(f"/api/games/{running['id']}/analysis"), 409,
-            "the game is not over: it can be analysed once it is over")
-    refused(api.get(f"/api/games/{running['id']}/analysis"), 409,
-            "the game is not over: it can be analysed once it is over")
+    refused(
+        api.post(f"/api/games/{running['id']}/analysis"),
+        409,
+        "the game is not over: it can be analysed once it is over",
+    )
+    refused(
+        api.get(f"/api/games/{running['id']}/analysis"), 409, "the game is not over: it can be analysed once it is over"
+    )
     refused(api.get("/api/games/nosuchgame/analysis"), 404, "there is no game 'nosuchgame'")
     done = finished_bot_game(api, "middle-ages")
-    refused(api.get(f"/api/games/{done['id']}/analysis"), 404,
-            "this game has not been analysed yet: start its analysis with POST")
+    refused(
+        api.get(f"/api/games/{done['id']}/analysis"),
+        404,
+        "this game has not been analysed yet: start its analysis with POST",
+    )
 
 
 def wait_for_analysis(api, game_id, seen):
@@ -409,9 +433,16 @@ def test_analysis_shows_progress_then_its_result_and_survives_a_restart(tmp_path
         total = sum(1 for e in record["history"] if isinstance(e, str))
         r = api.post(f"/api/games/{game_id}/analysis")
         assert r.status_code == 202
-        assert r.json() == {"game_id": game_id, "status": "running", "done": 0, "total": total,
-                            "iterations": 40, "result": None, "error": None}
-        again = api.post(f"/api/games/{game_id}/analysis")   # the same job, not a second one
+        assert r.json() == {
+            "game_id": game_id,
+            "status": "running",
+            "done": 0,
+            "total": total,
+            "iterations": 40,
+            "result": None,
+            "error": None,
+        }
+        again = api.post(f"/api/games/{game_id}/analysis")  # the same job, not a second one
         assert again.status_code == 200 and again.json()["status"] in ("running", "done")
         seen: list = []
         final = wait_for_analysis(api, game_id, seen)
@@ -450,8 +481,11 @@ def test_an_analysis_left_running_is_started_again_by_the_next_server(tmp_path):
     from builders.server.models import AnalysisRow
 
     with app.state.store.engine.begin() as conn:
-        conn.execute(insert(AnalysisRow.__table__).values(
-            game_id=game_id, status="running", done=3, total=10, iterations=30, seed=1, started=time.time()))
+        conn.execute(
+            insert(AnalysisRow.__table__).values(
+                game_id=game_id, status="running", done=3, total=10, iterations=30, seed=1, started=time.time()
+            )
+        )
     app.state.store.close()
     app = make_app(tmp_path, analysis_iterations=30)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
@@ -466,7 +500,7 @@ def test_seeds_shards_and_a_finished_row_are_exact(monkeypatch):
 
     # a seed is the first 8 bytes of SHA-256 of the parts joined by ':', 31 bits of it
     assert (_seed("hint", "g1", 3, 0), _seed("a"), _seed()) == (1215292207, 1699463305, 1910006305)
-    assert _seed("a", 1) != _seed("a:1", "") and all(0 <= _seed(i) < 2 ** 31 for i in range(50))
+    assert _seed("a", 1) != _seed("a:1", "") and all(0 <= _seed(i) < 2**31 for i in range(50))
     from builders.server.workers import WorkerPool
 
     assert (Analyses.hint_key("abc", 2), Analyses.hint_key("x", 0)) == ("hints:abc/2", "hints:x/0")
@@ -475,8 +509,13 @@ def test_seeds_shards_and_a_finished_row_are_exact(monkeypatch):
     assert [WorkerPool(3, "thread", 0).slot_of(Analyses.hint_key("xyz", s)) for s in range(4)] == [1, 0, 0, 2]
     assert {WorkerPool(1, "thread", 0).slot_of(Analyses.hint_key(g, s)) for g in "abc" for s in range(4)} == {0}
     monkeypatch.setattr(analysis.time, "time", lambda: 1234.5)
-    assert finished_values({"players": []}, 17) == {"status": "done", "done": 17, "total": 17,
-                                                    "result": {"players": []}, "finished": 1234.5}
+    assert finished_values({"players": []}, 17) == {
+        "status": "done",
+        "done": 17,
+        "total": 17,
+        "result": {"players": []},
+        "finished": 1234.5,
+    }
 
 
 def test_analyses_run_on_a_pool_of_processes_unless_told(tmp_path):

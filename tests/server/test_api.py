@@ -48,25 +48,53 @@ def store(server):
     return server.app.state.store
 
 
-@pytest.mark.parametrize("body, status, words", [
-    ({"game": "chess", "seats": [{"type": "human"}, {"type": "human"}]}, 422, "game"),
-    ({"game": "kingdom", "seats": [{"type": "human"}]}, 422, "seats"),
-    ({"game": "kingdom", "seats": [{"type": "human"}] * 5}, 422, "seats"),
-    ({"game": "kingdom", "seats": [{"type": "bot", "level": "genius"}] * 2}, 422, "level"),
-    ({"game": "kingdom", "seats": [{"type": "human"}] * 2, "extra": 1}, 422, "extra"),
-    ({"game": "kingdom", "seats": [{"type": "human"}] * 2, "setup": {"mode": "custom"}}, 400, "custom"),
-    ({"game": "kingdom", "seats": [{"type": "human"}] * 2,
-      "setup": {"mode": "custom", "sections": [["castle", False], ["farm", False], ["oasis", False],
-                                                ["tower", False]],
-                "cards": ["fishermen", "miners", "lords"]}}, 400, "castle"),
-    ({"game": "kingdom", "seats": [{"type": "human"}] * 2,
-      "setup": {"mode": "custom", "sections": [["farm", False], ["farm", True], ["oasis", False],
-                                                ["tower", False]],
-                "cards": ["fishermen", "miners", "lords"]}}, 400, "duplicate"),
-    ({"game": "kingdom", "seats": [{"type": "human"}] * 2,
-      "setup": {"mode": "first", "cards": ["fishermen", "miners", "lords"]}}, 400, "first game"),
-    ({"game": "middle-ages", "seats": [{"type": "human"}] * 2, "setup": {"mode": "first"}}, 400, "seed"),
-])
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        ({"game": "chess", "seats": [{"type": "human"}, {"type": "human"}]}, 422, "game"),
+        ({"game": "kingdom", "seats": [{"type": "human"}]}, 422, "seats"),
+        ({"game": "kingdom", "seats": [{"type": "human"}] * 5}, 422, "seats"),
+        ({"game": "kingdom", "seats": [{"type": "bot", "level": "genius"}] * 2}, 422, "level"),
+        ({"game": "kingdom", "seats": [{"type": "human"}] * 2, "extra": 1}, 422, "extra"),
+        ({"game": "kingdom", "seats": [{"type": "human"}] * 2, "setup": {"mode": "custom"}}, 400, "custom"),
+        (
+            {
+                "game": "kingdom",
+                "seats": [{"type": "human"}] * 2,
+                "setup": {
+                    "mode": "custom",
+                    "sections": [["castle", False], ["farm", False], ["oasis", False], ["tower", False]],
+                    "cards": ["fishermen", "miners", "lords"],
+                },
+            },
+            400,
+            "castle",
+        ),
+        (
+            {
+                "game": "kingdom",
+                "seats": [{"type": "human"}] * 2,
+                "setup": {
+                    "mode": "custom",
+                    "sections": [["farm", False], ["farm", True], ["oasis", False], ["tower", False]],
+                    "cards": ["fishermen", "miners", "lords"],
+                },
+            },
+            400,
+            "duplicate",
+        ),
+        (
+            {
+                "game": "kingdom",
+                "seats": [{"type": "human"}] * 2,
+                "setup": {"mode": "first", "cards": ["fishermen", "miners", "lords"]},
+            },
+            400,
+            "first game",
+        ),
+        ({"game": "middle-ages", "seats": [{"type": "human"}] * 2, "setup": {"mode": "first"}}, 400, "seed"),
+    ],
+)
 def test_create_refusals(api, store, body, status, words):
     before = store.counts()
     r = api.post("/api/games", json=body)
@@ -83,23 +111,26 @@ def test_malformed_and_oversized_bodies(api, store):
     assert r.status_code == 413 and "too large" in r.json()["detail"]
     gid, tokens = new_game(api)
     after_create = store.counts()
-    r = api.post(f"/api/games/{gid}/actions", json={"action": "build 1,1" + " " * 50_000},
-                 headers={"X-Seat-Token": tokens[0]})
+    r = api.post(
+        f"/api/games/{gid}/actions", json={"action": "build 1,1" + " " * 50_000}, headers={"X-Seat-Token": tokens[0]}
+    )
     assert r.status_code == 413
     assert store.counts() == after_create == {"games": before["games"] + 1, "actions": before["actions"]}
 
 
 def test_custom_and_first_setups(api):
     sections = [["oracle", True], ["harbor", False], ["barn", True], ["paddock", False]]
-    gid, tokens = new_game(api, setup={"mode": "custom", "sections": sections,
-                                       "cards": ["lords", "hermits", "farmers"], "seed": 11})
+    gid, tokens = new_game(
+        api, setup={"mode": "custom", "sections": sections, "cards": ["lords", "hermits", "farmers"], "seed": 11}
+    )
     view = state(api, gid, tokens[0])
     assert view["view"]["sections"] == sections and view["view"]["cards"] == ["lords", "hermits", "farmers"]
     assert len(view["board"]["rows"]) == 20 and all(len(r) == 20 for r in view["board"]["rows"])
     kinds = {loc["kind"] for loc in view["board"]["locations"]}
     assert kinds == {"oracle", "harbor", "barn", "paddock"}
-    gid2, tokens2 = new_game(api, setup={"mode": "custom", "sections": sections,
-                                         "cards": ["lords", "hermits", "farmers"], "seed": 11})
+    gid2, tokens2 = new_game(
+        api, setup={"mode": "custom", "sections": sections, "cards": ["lords", "hermits", "farmers"], "seed": 11}
+    )
     # the same seed deals the same cards
     assert state(api, gid2, tokens2[0])["view"]["players"][0]["terrain"] == view["view"]["players"][0]["terrain"]
     gid3, tokens3 = new_game(api, setup={"mode": "first"})
@@ -133,8 +164,12 @@ def test_tokens_turns_and_illegal_actions(api, store):
         assert tokens[0] not in r.text and tokens[1] not in r.text
     assert api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": "wrong"}).status_code == 401
     assert api.get("/api/games/nosuchgame/state").status_code == 404
-    assert api.post("/api/games/nosuchgame/actions", json={"action": "end"},
-                    headers={"X-Seat-Token": tokens[0]}).status_code == 404
+    assert (
+        api.post(
+            "/api/games/nosuchgame/actions", json={"action": "end"}, headers={"X-Seat-Token": tokens[0]}
+        ).status_code
+        == 404
+    )
     assert api.get("/api/games/bad%20id!/state").status_code == 422
     assert store.counts() == before
     assert state(api, gid, tokens[0]) == view
@@ -196,8 +231,14 @@ def test_middle_ages_undo_stops_at_a_draw(api):
 
 
 def test_open_seats_join_and_lobby(api):
-    r = api.post("/api/games", json={"game": "middle-ages", "name": "Friday",
-                                     "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "open": True}]})
+    r = api.post(
+        "/api/games",
+        json={
+            "game": "middle-ages",
+            "name": "Friday",
+            "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "open": True}],
+        },
+    )
     created = r.json()
     gid = created["id"]
     assert "token" not in created["seats"][1] or created["seats"][1]["token"] is None
@@ -268,9 +309,17 @@ def test_records_and_replays_of_finished_games(api):
 
 def test_openapi_and_pages(api):
     spec = api.get("/openapi.json").json()
-    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/join", "/api/games/{game_id}/state",
-                 "/api/games/{game_id}/actions", "/api/games/{game_id}/undo", "/api/games/{game_id}/resign",
-                 "/api/games/{game_id}/record", "/api/games/{game_id}/replay/{n}"):
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/join",
+        "/api/games/{game_id}/state",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/undo",
+        "/api/games/{game_id}/resign",
+        "/api/games/{game_id}/record",
+        "/api/games/{game_id}/replay/{n}",
+    ):
         assert path in spec["paths"]
     assert api.get("/").status_code in (200, 404)
     assert api.get("/no/such/page").json()["detail"]
@@ -290,8 +339,9 @@ def test_finished_games_leave_memory_and_come_back(tmp_path, monkeypatch):
     async def main():
         ids = []
         for _ in range(4):
-            created = service.create(CreateGame.model_validate(
-                {"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2}))
+            created = service.create(
+                CreateGame.model_validate({"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2})
+            )
             ids.append(created["id"])
             await service.idle()
         in_memory = [i for i in ids if i in service.live]
@@ -349,12 +399,28 @@ def test_the_game_types_name_each_games_web_modules_colour_and_players(api):
     """The web client learns the games from the server (their plugins), never from a list of its own."""
     types = api.get("/api/game-types").json()
     assert types == [
-        {"name": "kingdom", "title": "Kingdom Builder", "table": "kingdom.js", "guide": "kingdom_guide.js",
-         "rules": "kingdom_rules.js", "lobby": "kingdom_lobby.js", "colour": "#2f6fdb",
-         "min_players": 2, "max_players": 4},
-        {"name": "middle-ages", "title": "The Builders: Middle Ages", "table": "middle_ages.js",
-         "guide": "middle_ages_guide.js", "rules": "middle_ages_rules.js", "lobby": "middle_ages_lobby.js",
-         "colour": "#e0512b", "min_players": 2, "max_players": 4},
+        {
+            "name": "kingdom",
+            "title": "Kingdom Builder",
+            "table": "kingdom.js",
+            "guide": "kingdom_guide.js",
+            "rules": "kingdom_rules.js",
+            "lobby": "kingdom_lobby.js",
+            "colour": "#2f6fdb",
+            "min_players": 2,
+            "max_players": 4,
+        },
+        {
+            "name": "middle-ages",
+            "title": "The Builders: Middle Ages",
+            "table": "middle_ages.js",
+            "guide": "middle_ages_guide.js",
+            "rules": "middle_ages_rules.js",
+            "lobby": "middle_ages_lobby.js",
+            "colour": "#e0512b",
+            "min_players": 2,
+            "max_players": 4,
+        },
     ]
     made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]}).json()
     view = api.get(f"/api/games/{made['id']}/state", headers={"X-Seat-Token": made["seats"][0]["token"]}).json()

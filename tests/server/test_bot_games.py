@@ -17,12 +17,16 @@ from tests.server.conftest import make_app
 from tests.server.helpers import ThreadServer
 
 BOTS = [{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}]
-MINE = "you already have 2 games of bots alone going on, as many as one player may have at once: create " \
-       "another when one of them has ended"
+MINE = (
+    "you already have 2 games of bots alone going on, as many as one player may have at once: create "
+    "another when one of them has ended"
+)
 
 
-ONE = "you already have 1 game of bots alone going on, as many as one player may have at once: create another " \
-      "when it has ended"
+ONE = (
+    "you already have 1 game of bots alone going on, as many as one player may have at once: create another "
+    "when it has ended"
+)
 
 
 def limits(per_player: int, games: int) -> Limits:
@@ -64,9 +68,12 @@ def test_games_of_bots_alone_are_capped_per_player_by_address_and_account_and_on
         assert b.post("/api/games", json={"game": "kingdom", "seats": BOTS}).status_code == 201
         before = store.counts()
         r = b.post("/api/games", json={"game": "kingdom", "seats": BOTS})
-        assert (r.status_code, r.json()["detail"]) == (429, "the server already runs 5 games of bots alone, as "
-                                                             "many as it takes at once: create yours when one of "
-                                                             "them has ended")
+        assert (r.status_code, r.json()["detail"]) == (
+            429,
+            "the server already runs 5 games of bots alone, as "
+            "many as it takes at once: create yours when one of "
+            "them has ended",
+        )
         assert store.counts() == before
         summaries = [g for g in a.get("/api/games").json() if g["status"] == "running"]
         assert len(summaries) == 6  # five of bots alone, one with a person
@@ -89,14 +96,19 @@ def test_a_game_of_bots_alone_that_has_ended_no_longer_counts(tmp_path):
 def test_the_games_of_bots_alone_an_account_created_are_among_its_games_while_they_go_on(tmp_path):
     app = make_app(tmp_path, limits=limits(2, 10), bot_delay=0.01)
     with ThreadServer(app) as srv, client(srv.url, "127.0.0.1") as a:
-        csrf = {"X-CSRF-Token": a.post("/api/accounts", json={"username": "ada", "password": "correct horse"})
-                .json()["csrf"]}
+        csrf = {
+            "X-CSRF-Token": a.post("/api/accounts", json={"username": "ada", "password": "correct horse"}).json()[
+                "csrf"
+            ]
+        }
         played = a.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]}, headers=csrf)
         watched = a.post("/api/games", json={"game": "kingdom", "seats": BOTS}, headers=csrf)
         assert played.status_code == watched.status_code == 201
         mine = a.get("/api/account/games").json()
         assert [(g["id"], g["my_seats"], g["waiting"]) for g in mine] == [
-            (watched.json()["id"], [], False), (played.json()["id"], [0], True)]
+            (watched.json()["id"], [], False),
+            (played.json()["id"], [0], True),
+        ]
         deadline = time.monotonic() + 60
         while a.get(f"/api/games/{watched.json()['id']}").json()["status"] != "finished":
             assert time.monotonic() < deadline, "the bots did not finish"
@@ -109,19 +121,28 @@ def test_a_game_the_last_person_left_counts_as_one_of_bots_alone(tmp_path):
     (by the creator's account and by the address of who left) and is listed once among the account's
     games, to watch; a game another person still plays in does not count."""
     app = make_app(tmp_path, limits=limits(1, 10), bot_delay=60)
-    with ThreadServer(app) as srv, client(srv.url, "127.0.0.1") as a, client(srv.url, "127.0.0.2") as b, \
-            client(srv.url, "127.0.0.3") as c:
+    with (
+        ThreadServer(app) as srv,
+        client(srv.url, "127.0.0.1") as a,
+        client(srv.url, "127.0.0.2") as b,
+        client(srv.url, "127.0.0.3") as c,
+    ):
         store = app.state.store
-        csrf = {"X-CSRF-Token": a.post("/api/accounts", json={"username": "ada", "password": "correct horse"})
-                .json()["csrf"]}
+        csrf = {
+            "X-CSRF-Token": a.post("/api/accounts", json={"username": "ada", "password": "correct horse"}).json()[
+                "csrf"
+            ]
+        }
         solo = a.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]}, headers=csrf)
         assert solo.status_code == 201
         gid = solo.json()["id"]
         # a game of two people and a bot: one of them leaves, the other plays on
-        two = b.post("/api/games", json={"game": "kingdom",
-                                         "seats": [{"type": "human"}, {"type": "human"}, BOTS[0]]}).json()
-        r = b.post(f"/api/games/{two['id']}/resign", json={"bot": None},
-                   headers={"X-Seat-Token": two["seats"][0]["token"]})
+        two = b.post(
+            "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}, BOTS[0]]}
+        ).json()
+        r = b.post(
+            f"/api/games/{two['id']}/resign", json={"bot": None}, headers={"X-Seat-Token": two["seats"][0]["token"]}
+        )
         assert r.status_code == 200
         assert store.bots_only_games() == []
         r = a.post(f"/api/games/{gid}/resign?seat=0", json={"bot": "easy"}, headers=csrf)
@@ -141,8 +162,12 @@ def test_a_game_the_last_person_left_counts_as_one_of_bots_alone(tmp_path):
         mine = a.get("/api/account/games").json()
         assert [(g["id"], g["my_seats"], g["waiting"]) for g in mine] == [(gid, [0], False)]
         # a person can still play against bots
-        assert a.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]},
-                      headers=csrf).status_code == 201
+        assert (
+            a.post(
+                "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]}, headers=csrf
+            ).status_code
+            == 201
+        )
 
 
 # -- the bots of games without a person take one worker at most ----------------------------------
@@ -181,8 +206,9 @@ def test_bot_turns_of_games_without_a_person_take_one_worker_and_leave_the_rest_
     with ThreadServer(app) as srv, client(srv.url, "127.0.0.1") as a:
         for _ in range(4):
             assert a.post("/api/games", json={"game": "middle-ages", "seats": BOTS}).status_code == 201
-        made = a.post("/api/games", json={"game": "middle-ages",
-                                          "seats": [{"type": "human"}, {"type": "bot", "level": "medium"}]}).json()
+        made = a.post(
+            "/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "bot", "level": "medium"}]}
+        ).json()
         gid, token = made["id"], {"X-Seat-Token": made["seats"][0]["token"]}
         for turn in range(4):
             for action in ("coins 1", "coins 1", "coins 1", "end"):
@@ -202,8 +228,11 @@ def test_the_settings_set_the_limits(monkeypatch):
     `builders serve` (a value out of range: tests/server/test_settings.py)."""
     from builders.server.run import limits_from_env
 
-    for name, value in (("BUILDERS_BOT_GAMES_PER_PLAYER", "3"), ("BUILDERS_BOT_GAMES", "7"),
-                        ("BUILDERS_BOT_GAMES_AT_ONCE", "2")):
+    for name, value in (
+        ("BUILDERS_BOT_GAMES_PER_PLAYER", "3"),
+        ("BUILDERS_BOT_GAMES", "7"),
+        ("BUILDERS_BOT_GAMES_AT_ONCE", "2"),
+    ):
         monkeypatch.setenv(name, value)
     got = limits_from_env()
     assert (got.bots_only_per_creator, got.bots_only_games, got.bots_only_turns_at_once) == (3, 7, 2)

@@ -13,8 +13,9 @@ from tests.server.helpers import ThreadServer, slow_agent
 def test_a_thinking_bot_does_not_block_the_server(tmp_path):
     app = make_app(tmp_path, bot_mode="process", bot_factory=slow_agent)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as api:
-        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
-                                                                            {"type": "human"}]}).json()
+        created = api.post(
+            "/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"}, {"type": "human"}]}
+        ).json()
         gid = created["id"]
         started = time.monotonic()
         worst = 0.0
@@ -84,7 +85,7 @@ def test_a_planning_bot_plays_its_turns_plan_from_one_decision():
         for text in texts:
             assert state.current_player == seat
             state.apply(state.parse_action(text))
-        assert len(texts) == 4 and texts[-1] == "end"     # a first turn: three builds and end
+        assert len(texts) == 4 and texts[-1] == "end"  # a first turn: three builds and end
         assert state.current_player != seat
         assert choose_turn(record, "medium", 7) == [choose_action(record, "medium", 7)]
 
@@ -113,7 +114,7 @@ def test_a_planning_bot_of_the_builders_plays_its_plan_up_to_a_draw():
         for k, text in enumerate(texts):
             assert state.current_player == seat
             if k:
-                assert (tuple(state.brow), tuple(state.wrow)) == rows     # no card drawn before it
+                assert (tuple(state.brow), tuple(state.wrow)) == rows  # no card drawn before it
             state.apply(state.parse_action(text))
         assert texts[-1] == "end" or (tuple(state.brow), tuple(state.wrow)) != rows
         lengths.append(len(texts))

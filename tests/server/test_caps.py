@@ -16,9 +16,14 @@ WAITING, GOING_ON, LOBBY = 4, 6, 2
 
 @pytest.fixture(scope="module")
 def capped(tmp_path_factory):
-    limits = Limits(rates={kind: (100_000, 60.0) for kind in Limits().rates}, bots_only_per_creator=100,
-                    bots_only_games=100, games_waiting_per_creator=WAITING, games_per_creator=GOING_ON,
-                    lobby_per_creator=LOBBY)
+    limits = Limits(
+        rates={kind: (100_000, 60.0) for kind in Limits().rates},
+        bots_only_per_creator=100,
+        bots_only_games=100,
+        games_waiting_per_creator=WAITING,
+        games_per_creator=GOING_ON,
+        lobby_per_creator=LOBBY,
+    )
     with ThreadServer(make_app(tmp_path_factory.mktemp("caps"), limits=limits)) as srv:
         yield srv
 
@@ -37,8 +42,10 @@ PLAYS = {"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot", "level"
 
 
 def waiting_refusal(n: int) -> str:
-    return (f"you have {n} games waiting for players, as many as one person may have at once: create another "
-            f"when one of them has started (its seats all taken)")
+    return (
+        f"you have {n} games waiting for players, as many as one person may have at once: create another "
+        f"when one of them has started (its seats all taken)"
+    )
 
 
 def going_on_refusal(n: int) -> str:
@@ -87,8 +94,9 @@ def test_games_going_on_are_capped_and_free_again_when_one_ends(capped):
     assert capped.app.state.store.counts() == before
     # one of them ends (its player hands it to a bot, which plays it out): a new game is allowed
     first = made[0]
-    r = program.post(f"/api/games/{first['id']}/resign", json={"bot": "easy"},
-                     headers={"X-Seat-Token": first["seats"][0]["token"]})
+    r = program.post(
+        f"/api/games/{first['id']}/resign", json={"bot": "easy"}, headers={"X-Seat-Token": first["seats"][0]["token"]}
+    )
     assert r.status_code == 200
     from tests.server.test_private import finish
 
@@ -102,11 +110,17 @@ def test_one_creator_cannot_fill_the_lobby(capped, monkeypatch):
 
     other = From(capped.url, "10.4.0.1")
     other.guest()
-    theirs = other.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True}]})
+    theirs = other.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True}]}
+    )
     spammer = From(capped.url, "10.4.0.2")
     spammer.guest()
-    spam = [spammer.post("/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "open": True}]})
-            .json()["id"] for _ in range(WAITING)]
+    spam = [
+        spammer.post(
+            "/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "open": True}]}
+        ).json()["id"]
+        for _ in range(WAITING)
+    ]
     refused_exactly(capped, spammer.post("/api/games", json=WAITS), waiting_refusal(WAITING))
     monkeypatch.setattr(games, "LIST_LIMIT", LOBBY + 1)  # a first page just longer than one creator's share
     page = [g["id"] for g in other.get("/api/games", params={"status": "open"}).json()]

@@ -17,7 +17,9 @@ _names = itertools.count(1)
 
 def test_channels_limits_and_the_socket(server, people, api):
     ada, bo, fan = people(), people(), people()
-    data = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}).json()
+    data = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}
+    ).json()
     gid = data["id"]
     bo.post(f"/api/games/{gid}/claim", json={"code": data["seats"][1]["invite"].split("#invite=")[1]})
 
@@ -72,8 +74,13 @@ def test_channels_limits_and_the_socket(server, people, api):
 def test_a_rematch_offers_the_same_seats(server, people):
     ada_name, bo_name = f"chatter{next(_names)}", f"chatter{next(_names)}"
     ada, bo = people(ada_name), people(bo_name)
-    gid = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": bo_name},
-                                                                    {"type": "bot", "level": "easy"}]}).json()["id"]
+    gid = ada.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "seats": [{"type": "human"}, {"type": "human", "user": bo_name}, {"type": "bot", "level": "easy"}],
+        },
+    ).json()["id"]
     refused(ada.post(f"/api/games/{gid}/rematch"), 409, "once the game is over")
     play_to_end({0: ada, 1: bo}, gid)
     outsider = people()
@@ -83,7 +90,10 @@ def test_a_rematch_offers_the_same_seats(server, people):
     new = made.json()["id"]
     summary = ada.get(f"/api/games/{new}").json()
     assert [(s["type"], s["user"], s.get("level")) for s in summary["seats"]] == [
-        ("human", ada_name, None), ("human", bo_name, None), ("bot", None, "easy")]
+        ("human", ada_name, None),
+        ("human", bo_name, None),
+        ("bot", None, "easy"),
+    ]
     assert ada.get(f"/api/games/{gid}").json()["rematch"] == new
     assert ada.get(f"/api/games/{gid}/state").json()["rematch"] == new
     refused(ada.post(f"/api/games/{gid}/rematch"), 409, "offered already")

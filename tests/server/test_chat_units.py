@@ -38,9 +38,13 @@ def test_each_refusal_of_a_message_is_exact_and_stores_nothing(server, api, chat
     assert refusal(lambda: chat.post(live, 0, None, 12)) == (400, "a chat message needs some text")
     assert refusal(lambda: chat.post(live, 0, None, " \n\t ")) == (400, "a chat message needs some text")
     assert refusal(lambda: chat.post(live, 0, None, "x" * (MAX_CHAT + 1))) == (
-        400, "a chat message has at most 500 characters, not 501")
+        400,
+        "a chat message has at most 500 characters, not 501",
+    )
     assert refusal(lambda: chat.post(live, 0, None, "bell\x07")) == (
-        400, "chat message: control characters are not allowed")
+        400,
+        "chat message: control characters are not allowed",
+    )
     assert refusal(lambda: chat.post(live, None, None, "hello")) == (401, "sign in or play as a guest to chat")
     assert chat.messages(gid, "players") == [] and chat.messages(gid, "spectators") == []
 
@@ -52,7 +56,12 @@ def test_a_message_is_stripped_keeps_its_line_breaks_and_is_named_by_its_seat(se
     assert longest["text"] == "y" * MAX_CHAT
     said = chat.post(live, 1, None, "  two\nlines \n")
     assert {k: said[k] for k in ("channel", "author", "seat", "text", "account")} == {
-        "channel": "players", "author": "Blue", "seat": 1, "text": "two\nlines", "account": False}
+        "channel": "players",
+        "author": "Blue",
+        "seat": 1,
+        "text": "two\nlines",
+        "account": False,
+    }
     assert sorted(said) == ["account", "at", "author", "channel", "id", "seat", "text"]
     assert said["id"] == longest["id"] + 1
     assert [(m["author"], m["seat"]) for m in chat.messages(gid, "players")] == [("Black", 3), ("Blue", 1)]
@@ -63,8 +72,9 @@ def test_a_message_is_stripped_keeps_its_line_breaks_and_is_named_by_its_seat(se
 def test_an_account_speaks_under_its_name_in_the_channel_of_its_place(server, people):
     chat = Chat(server.app.state.service, server.app.state.accounts, per_person=(2, 100.0))
     ada = people("chatunit1")
-    gid = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
-                                                                    {"type": "human", "open": True}]}).json()["id"]
+    gid = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True}]}
+    ).json()["id"]
     service = server.app.state.service
     live = service.get(gid)
     account = server.app.state.accounts.by_username("chatunit1")
@@ -77,8 +87,10 @@ def test_an_account_speaks_under_its_name_in_the_channel_of_its_place(server, pe
         from sqlalchemy import select
 
         from builders.server.models import ChatRow
-        rows = conn.execute(select(ChatRow.account_id, ChatRow.channel).where(ChatRow.game_id == gid)
-                            .order_by(ChatRow.id)).all()
+
+        rows = conn.execute(
+            select(ChatRow.account_id, ChatRow.channel).where(ChatRow.game_id == gid).order_by(ChatRow.id)
+        ).all()
     assert [tuple(r) for r in rows] == [(account.id, "players"), (account.id, "spectators")]
 
 
@@ -117,8 +129,9 @@ def test_an_answer_holds_the_newest_messages_of_its_channel_oldest_first(server,
 
 def test_the_rematch_refusals_are_exact(server, people):
     ada, bo = people("chatunit4"), people("chatunit5")
-    gid = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
-                                                                    {"type": "human", "user": "chatunit5"}]}).json()["id"]
+    gid = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": "chatunit5"}]}
+    ).json()["id"]
     r = ada.post(f"/api/games/{gid}/rematch")
     assert (r.status_code, r.json()["detail"]) == (409, "a rematch is offered once the game is over")
     guest = people()
@@ -129,9 +142,16 @@ def test_the_rematch_refusals_are_exact(server, people):
 
 def test_a_rematch_copies_seats_name_privacy_and_colours(server, people):
     ada = people("chatunit6")
-    made = ada.post("/api/games", json={
-        "game": "kingdom", "name": "Friday table", "private": True, "colours": ["blue", "red", "white"],
-        "seats": [{"type": "human"}, {"type": "human", "invite": True}, {"type": "bot", "level": "medium"}]})
+    made = ada.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "name": "Friday table",
+            "private": True,
+            "colours": ["blue", "red", "white"],
+            "seats": [{"type": "human"}, {"type": "human", "invite": True}, {"type": "bot", "level": "medium"}],
+        },
+    )
     assert made.status_code == 201, made.text
     gid = made.json()["id"]
     service = server.app.state.service
@@ -153,8 +173,9 @@ def test_a_rematch_copies_seats_name_privacy_and_colours(server, people):
 
 def test_a_rematch_of_a_public_game_opens_the_seats_of_others(server, people):
     ada = people("chatunit7")
-    gid = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
-                                                                    {"type": "human", "open": True}]}).json()["id"]
+    gid = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True}]}
+    ).json()["id"]
     service = server.app.state.service
     live = service.get(gid)
     created = make_rematch(service, live, server.app.state.accounts.by_username("chatunit7").id)

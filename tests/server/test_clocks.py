@@ -14,8 +14,9 @@ from tests.server.helpers import ProcessServer
 
 
 def create(api, clock, seats=None, game="kingdom"):
-    r = api.post("/api/games", json={"game": game, "seats": seats or [{"type": "human"}, {"type": "human"}],
-                                     "clock": clock})
+    r = api.post(
+        "/api/games", json={"game": game, "seats": seats or [{"type": "human"}, {"type": "human"}], "clock": clock}
+    )
     assert r.status_code == 201, r.text
     data = r.json()
     return data["id"], {s["seat"]: s.get("token") for s in data["seats"]}
@@ -46,16 +47,21 @@ def play_turn(api, gid, token):
     return v
 
 
-@pytest.mark.parametrize("clock, words", [
-    ({"kind": "live"}, "total time"),
-    ({"kind": "live", "total": 60, "per_turn": 60}, "total time"),
-    ({"kind": "turn", "total": 60}, "time per turn only"),
-    ({"kind": "turn", "per_turn": 60, "increment": 5}, "time per turn only"),
-])
+@pytest.mark.parametrize(
+    "clock, words",
+    [
+        ({"kind": "live"}, "total time"),
+        ({"kind": "live", "total": 60, "per_turn": 60}, "total time"),
+        ({"kind": "turn", "total": 60}, "time per turn only"),
+        ({"kind": "turn", "per_turn": 60, "increment": 5}, "time per turn only"),
+    ],
+)
 def test_bad_clocks_are_refused(server, api, clock, words):
     store = server.app.state.store
     before = store.counts()
-    r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}], "clock": clock})
+    r = api.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}], "clock": clock}
+    )
     assert r.status_code == 400 and words in r.json()["detail"], r.text
     assert store.counts() == before
 
@@ -89,8 +95,9 @@ def test_a_turn_based_clock_starts_each_turn_afresh(server, api):
 
 
 def test_a_clock_that_runs_out_hands_the_seat_to_the_chosen_bot(server, api):
-    gid, tokens = create(api, {"kind": "live", "total": 1, "bot": "easy"},
-                         seats=[{"type": "human"}, {"type": "bot", "level": "hard"}])
+    gid, tokens = create(
+        api, {"kind": "live", "total": 1, "bot": "easy"}, seats=[{"type": "human"}, {"type": "bot", "level": "hard"}]
+    )
     first_move(api, gid, tokens[0])
     deadline = time.monotonic() + 20
     while True:
@@ -184,8 +191,10 @@ def test_a_clock_is_stored_with_the_move_and_a_stale_copy_cannot_overwrite_it(tm
 
     import asyncio
 
-    with ThreadServer(make_app(tmp_path, clock_checkpoint=0.2)) as a, \
-            ThreadServer(make_app(tmp_path, clock_checkpoint=0.2)) as b:
+    with (
+        ThreadServer(make_app(tmp_path, clock_checkpoint=0.2)) as a,
+        ThreadServer(make_app(tmp_path, clock_checkpoint=0.2)) as b,
+    ):
         assert a.app.state.service.acting  # A checkpoints the clocks (in one test process B may too)
         with httpx.Client(base_url=a.url, timeout=20) as on_a, httpx.Client(base_url=b.url, timeout=20) as on_b:
             gid, tokens = create(on_a, {"kind": "live", "total": 600, "increment": 10})
@@ -224,8 +233,9 @@ def test_a_clock_is_stored_with_the_move_and_a_stale_copy_cannot_overwrite_it(tm
 def test_clocks_start_when_every_seat_is_taken_and_the_first_move_is_made(server, api):
     """Issue: a live clock started before the friend had even joined (4:56 left on arrival). The clocks
     wait for every seat to be taken and for the first move of the game, as on lichess."""
-    gid, tokens = create(api, {"kind": "live", "total": 300, "increment": 0},
-                         seats=[{"type": "human"}, {"type": "human", "open": True}])
+    gid, tokens = create(
+        api, {"kind": "live", "total": 300, "increment": 0}, seats=[{"type": "human"}, {"type": "human", "open": True}]
+    )
     time.sleep(0.5)
     first_move(api, gid, tokens[0])  # the first move while the friend is on the way: no clock yet
     time.sleep(0.5)
@@ -253,16 +263,36 @@ def test_a_new_clock_is_exactly_its_spec_with_each_seat_s_time(monkeypatch):
     monkeypatch.setattr(clocks.time, "time", lambda: 1000.0)
     assert clocks.initial(None, 2) is None
     assert clocks.initial(_spec(kind="live", total=300, increment=5, bot="easy"), 3) == {
-        "kind": "live", "total": 300, "increment": 5, "per_turn": None, "bot": "easy",
-        "left": [300.0, 300.0, 300.0], "running": None, "since": 1000.0, "flagged": []}
+        "kind": "live",
+        "total": 300,
+        "increment": 5,
+        "per_turn": None,
+        "bot": "easy",
+        "left": [300.0, 300.0, 300.0],
+        "running": None,
+        "since": 1000.0,
+        "flagged": [],
+    }
     assert clocks.initial(_spec(kind="turn", per_turn=86400), 2) == {
-        "kind": "turn", "total": None, "increment": 0, "per_turn": 86400, "bot": "medium",
-        "left": [86400.0, 86400.0], "running": None, "since": 1000.0, "flagged": []}
+        "kind": "turn",
+        "total": None,
+        "increment": 0,
+        "per_turn": 86400,
+        "bot": "medium",
+        "left": [86400.0, 86400.0],
+        "running": None,
+        "since": 1000.0,
+        "flagged": [],
+    }
     live = "a live clock has a total time (and an increment), not a time per turn"
     turn = "a turn-based clock has a time per turn only"
-    for spec, words in [(_spec(kind="live"), live), (_spec(kind="live", total=60, per_turn=60), live),
-                        (_spec(kind="turn"), turn), (_spec(kind="turn", per_turn=60, total=60), turn),
-                        (_spec(kind="turn", per_turn=60, increment=1), turn)]:
+    for spec, words in [
+        (_spec(kind="live"), live),
+        (_spec(kind="live", total=60, per_turn=60), live),
+        (_spec(kind="turn"), turn),
+        (_spec(kind="turn", per_turn=60, total=60), turn),
+        (_spec(kind="turn", per_turn=60, increment=1), turn),
+    ]:
         with pytest.raises(ApiError) as e:
             clocks.initial(spec, 2)
         assert (e.value.status, e.value.detail) == (400, words)
@@ -309,7 +339,13 @@ def test_advancing_a_live_clock_charges_the_mover_and_gives_the_increment():
     clock = {"kind": "live", "increment": 5, "left": [60.0, 60.0], "running": 0, "since": 100.0, "flagged": []}
     live, state, seats = _game(clock)
     assert Clocks.advance(live, state, seats, now=110.0) == {
-        "kind": "live", "increment": 5, "left": [55.0, 60.0], "running": 1, "since": 110.0, "flagged": []}
+        "kind": "live",
+        "increment": 5,
+        "left": [55.0, 60.0],
+        "running": 1,
+        "since": 110.0,
+        "flagged": [],
+    }
     assert clock["left"] == [60.0, 60.0] and clock["running"] == 0  # the game's own clock is not touched
     # more than the time left: charged down to 0, then the increment
     assert Clocks.advance(live, state, seats, now=200.0)["left"] == [5.0, 60.0]
@@ -330,12 +366,21 @@ def test_advancing_a_turn_clock_gives_the_next_seat_a_whole_turn_and_stops_when_
     clock = {"kind": "turn", "per_turn": 30, "increment": 0, "left": [30.0, 12.0], "running": 0, "since": 100.0}
     live, state, seats = _game(clock)
     assert Clocks.advance(live, state, seats, now=110.0) == {
-        "kind": "turn", "per_turn": 30, "increment": 0, "left": [20.0, 30.0], "running": 1, "since": 110.0,
-        "flagged": []}
+        "kind": "turn",
+        "per_turn": 30,
+        "increment": 0,
+        "left": [20.0, 30.0],
+        "running": 1,
+        "since": 110.0,
+        "flagged": [],
+    }
     stopped = {"left": [20.0, 12.0], "running": None, "since": 110.0, "flagged": []}
-    for case in [_game(clock, over=True), _game(clock, options={"ended": "aborted"}),
-                 _game(clock, seats=[{"type": "human", "claimed": True}, {"type": "bot"}]),
-                 _game(clock, seats=[{"type": "human", "claimed": True}, {"type": "human", "claimed": False}])]:
+    for case in [
+        _game(clock, over=True),
+        _game(clock, options={"ended": "aborted"}),
+        _game(clock, seats=[{"type": "human", "claimed": True}, {"type": "bot"}]),
+        _game(clock, seats=[{"type": "human", "claimed": True}, {"type": "human", "claimed": False}]),
+    ]:
         moved = Clocks.advance(*case, now=110.0)
         assert {k: moved[k] for k in stopped} == stopped
     # nothing runs and nobody is to play: nothing to store

@@ -59,14 +59,19 @@ class Pair:
         return self.apps[i].state.cluster
 
     def game(self, game: str = "middle-ages") -> tuple[str, list[str]]:
-        r = httpx.post(self.servers[0].url + "/api/games", json={"game": game, "seats": [{"type": "human"}] * 2},
-                       timeout=30)
+        r = httpx.post(
+            self.servers[0].url + "/api/games", json={"game": game, "seats": [{"type": "human"}] * 2}, timeout=30
+        )
         assert r.status_code == 201, r.text
         return r.json()["id"], [s["token"] for s in r.json()["seats"]]
 
     def act(self, i: int, gid: str, token: str, action: str) -> int:
-        r = httpx.post(f"{self.servers[i].url}/api/games/{gid}/actions", json={"action": action},
-                       headers={"X-Seat-Token": token}, timeout=30)
+        r = httpx.post(
+            f"{self.servers[i].url}/api/games/{gid}/actions",
+            json={"action": action},
+            headers={"X-Seat-Token": token},
+            timeout=30,
+        )
         assert r.status_code == 200, r.text
         return r.json()["version"]
 
@@ -101,8 +106,7 @@ def test_moves_presence_spectators_and_chat_reach_the_other_server_s_sockets(tmp
                 for action in ["coins 1", "undo", "coins 1"]:
                     started = time.monotonic()
                     if action == "undo":
-                        r = httpx.post(f"{b.url}/api/games/{gid}/undo", headers={"X-Seat-Token": tokens[0]},
-                                       timeout=30)
+                        r = httpx.post(f"{b.url}/api/games/{gid}/undo", headers={"X-Seat-Token": tokens[0]}, timeout=30)
                         assert r.status_code == 200, r.text
                         version = r.json()["version"]
                     else:
@@ -123,8 +127,12 @@ def test_moves_presence_spectators_and_chat_reach_the_other_server_s_sockets(tmp
                 await next_state(on_a, lambda m: m["spectators"] == 0)
                 assert gid not in pair.apps[0].state.service.remote_spectators
                 # chat said through B reaches A's players
-                r = httpx.post(f"{b.url}/api/games/{gid}/chat", json={"text": "hello from B"},
-                               headers={"X-Seat-Token": tokens[0]}, timeout=30)
+                r = httpx.post(
+                    f"{b.url}/api/games/{gid}/chat",
+                    json={"text": "hello from B"},
+                    headers={"X-Seat-Token": tokens[0]},
+                    timeout=30,
+                )
                 assert r.status_code == 201, r.text
                 while True:
                     msg = await on_a.receive()
@@ -155,9 +163,14 @@ def test_a_message_on_the_channel_that_is_not_a_change_is_ignored_and_presence_i
         async def scenario():
             async with SocketClient(a.ws_url, gid, tokens[0]) as player:
                 before = cluster.received
-                for junk in ("not json", "[1, 2]", json.dumps({"g": gid}), json.dumps({"o": "x", "g": gid, "v": "a"}),
-                             json.dumps({"o": "x", "g": gid, "v": 1, "s": 5}),
-                             json.dumps({"o": cluster.origin, "g": gid, "v": 50, "s": [1], "w": 3})):
+                for junk in (
+                    "not json",
+                    "[1, 2]",
+                    json.dumps({"g": gid}),
+                    json.dumps({"o": "x", "g": gid, "v": "a"}),
+                    json.dumps({"o": "x", "g": gid, "v": 1, "s": 5}),
+                    json.dumps({"o": cluster.origin, "g": gid, "v": 50, "s": [1], "w": 3}),
+                ):
                     say(junk)
                 # another process says seat 1 and two spectators are there, at the version of the copy
                 say({"o": "elsewhere", "g": gid, "v": 0, "s": [1], "w": 2})
@@ -177,8 +190,12 @@ def test_a_message_on_the_channel_that_is_not_a_change_is_ignored_and_presence_i
                         break
                 assert service.remote_spectators == {gid: 1}
                 # the processes leave: nobody there
-                say([{"o": "elsewhere", "g": gid, "v": 0, "s": [], "w": 0},
-                     {"o": "third", "g": gid, "v": 0, "s": [], "w": 0}])
+                say(
+                    [
+                        {"o": "elsewhere", "g": gid, "v": 0, "s": [], "w": 0},
+                        {"o": "third", "g": gid, "v": 0, "s": [], "w": 0},
+                    ]
+                )
                 told = await next_state(player, lambda m: not m["seats"][1]["connected"] and m["spectators"] == 0)
                 assert gid not in service.remote_seats and gid not in service.remote_spectators
                 assert cluster.received == before + 5
@@ -244,8 +261,10 @@ def test_redis_killed_and_started_again_the_servers_poll_meanwhile_and_fan_out_a
                 await asyncio.to_thread(wait, lambda: not pair.cluster(0).redis_up and not pair.cluster(1).redis_up)
                 health = pair.health(0)
                 assert (health["status"], health["redis"], health["detail"]) == (
-                    "degraded", "down", "Redis is away: this process serves its own clients and polls the "
-                                        "database for the others' changes")
+                    "degraded",
+                    "down",
+                    "Redis is away: this process serves its own clients and polls the database for the others' changes",
+                )
                 assert pair.cluster(0).redis_outages == 1
                 # a move through B reaches A's socket by A's polling (once a second while Redis is away)
                 version = pair.act(1, gid, tokens[0], "coins 1")
@@ -278,8 +297,11 @@ def test_a_lease_taken_by_another_machine_stops_this_server_acting_until_it_is_b
         health = lambda: httpx.get(server.url + "/healthz", timeout=30).json()  # noqa: E731
         assert app.state.service.acting is True and health()["acting"] is True
         with store.engine.begin() as conn:
-            conn.execute(update(LeaseRow).where(LeaseRow.name == "machine")
-                         .values(holder="another-machine:1:0000abcd", expires=time.time() + 3600))
+            conn.execute(
+                update(LeaseRow)
+                .where(LeaseRow.name == "machine")
+                .values(holder="another-machine:1:0000abcd", expires=time.time() + 3600)
+            )
         wait(lambda: not app.state.service.acting, timeout=10)
         assert health()["acting"] is False
         with store.engine.begin() as conn:

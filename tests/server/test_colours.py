@@ -17,8 +17,11 @@ def store(server):
 
 
 def test_chosen_colours_are_stored_and_sent_everywhere(api, server, store):
-    body = {"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "level": "easy"}],
-            "colours": ["teal", "yellow", "purple"]}
+    body = {
+        "game": "kingdom",
+        "seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "level": "easy"}],
+        "colours": ["teal", "yellow", "purple"],
+    }
     r = api.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
@@ -41,8 +44,9 @@ def test_no_colours_means_the_defaults(api):
 
 def test_replays_and_rematches_keep_the_colours(api, server):
     colours = ["black", "pink", "white"]
-    r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 3,
-                                     "colours": colours})
+    r = api.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 3, "colours": colours}
+    )
     gid = r.json()["id"]
     wait_finished(api, gid)
     assert api.get(f"/api/games/{gid}/replay/0").json()["colours"] == colours
@@ -51,13 +55,18 @@ def test_replays_and_rematches_keep_the_colours(api, server):
     assert api.get(f"/api/games/{created['id']}").json()["colours"] == colours
 
 
-@pytest.mark.parametrize("colours, sentence", [
-    (["red", "red"], "seats 0 and 1 are both red: give each seat its own colour"),
-    (["blue", "white", "blue"], "seats 0 and 2 are both blue: give each seat its own colour"),
-    (["red", "gold"], "seat 1 has an unknown colour 'gold': choose one of red, blue, white, black, yellow, "
-                      "purple, pink, teal"),
-    (["red"], "give one colour per seat: 2 colours, not 1"),
-])
+@pytest.mark.parametrize(
+    "colours, sentence",
+    [
+        (["red", "red"], "seats 0 and 1 are both red: give each seat its own colour"),
+        (["blue", "white", "blue"], "seats 0 and 2 are both blue: give each seat its own colour"),
+        (
+            ["red", "gold"],
+            "seat 1 has an unknown colour 'gold': choose one of red, blue, white, black, yellow, purple, pink, teal",
+        ),
+        (["red"], "give one colour per seat: 2 colours, not 1"),
+    ],
+)
 def test_wrong_colours_are_refused_and_create_nothing(api, store, colours, sentence):
     seats = [{"type": "human"}] * (3 if len(colours) == 3 else 2)
     before = store.counts()

@@ -107,19 +107,29 @@ def test_signing_out_on_one_process_closes_the_socket_on_the_other_within_a_seco
     assert state["seat"] == 0
     assert ada.send("DELETE", "/api/session").status_code == 204
     took, code, reason = closed_within(ws, 5)
-    assert (code, reason) == (4401, ("your sign-in ended (signed out, password changed, token revoked or "
-                                     "account deleted)"))
+    assert (code, reason) == (
+        4401,
+        ("your sign-in ended (signed out, password changed, token revoked or account deleted)"),
+    )
     assert took < 1.0
     # the client cannot act any more: its cookie is a spectator's now, over the socket and over HTTP
     again, view = socket(b, gid, cookie)
     assert view["seat"] is None
     again.send(json.dumps({"type": "action", "action": view["legal"][0] if view.get("legal") else "coins 1"}))
     assert json.loads(again.recv(timeout=10)) == {
-        "type": "error", "message": "a spectator cannot play: hello with a seat token first", "code": 403,
-        "key": "a spectator cannot play: hello with a seat token first", "params": {}}
+        "type": "error",
+        "message": "a spectator cannot play: hello with a seat token first",
+        "code": 403,
+        "key": "a spectator cannot play: hello with a seat token first",
+        "params": {},
+    }
     again.close()
-    r = httpx.post(f"{b.url}/api/games/{gid}/actions", json={"action": "coins 1"},
-                   headers={**cookie, "X-CSRF-Token": ada.csrf}, timeout=10)
+    r = httpx.post(
+        f"{b.url}/api/games/{gid}/actions",
+        json={"action": "coins 1"},
+        headers={**cookie, "X-CSRF-Token": ada.csrf},
+        timeout=10,
+    )
     assert r.status_code == 401
 
 
@@ -186,10 +196,17 @@ def test_deleting_the_account_closes_its_sockets_resigns_its_seats_and_frees_the
     no_csrf = ada.send("DELETE", "/api/account", {"password": PASSWORD}, csrf=False)
     assert no_csrf.status_code == 403 and "CSRF" in no_csrf.json()["detail"]
     made = ada.send("POST", "/api/account/tokens", {"name": "my bot"}).json()
-    by_token = httpx.request("DELETE", f"{a.url}/api/account", json={"password": PASSWORD}, timeout=30,
-                             headers={"Authorization": f"Bearer {made['token']}"})
+    by_token = httpx.request(
+        "DELETE",
+        f"{a.url}/api/account",
+        json={"password": PASSWORD},
+        timeout=30,
+        headers={"Authorization": f"Bearer {made['token']}"},
+    )
     assert (by_token.status_code, by_token.json()["detail"]) == (
-        403, "an account is deleted from a signed-in session, not with a personal API token")
+        403,
+        "an account is deleted from a signed-in session, not with a personal API token",
+    )
     assert ada.send("GET", "/api/session").json()["account"]["username"] == name  # nothing changed
     r = ada.send("DELETE", "/api/account", {"password": PASSWORD})
     assert r.status_code == 204
@@ -209,13 +226,14 @@ def test_a_guest_cannot_delete_its_account_and_a_token_cannot_make_tokens(pair):
     assert guest.send("POST", "/api/session/guest").status_code == 200
     r = guest.send("DELETE", "/api/account", {"password": PASSWORD})
     assert (r.status_code, r.json()["detail"]) == (
-        403, "a guest account has no password to confirm with: sign up first, or just sign out")
+        403,
+        "a guest account has no password to confirm with: sign up first, or just sign out",
+    )
     ada, _ = sign_up(a.url)
     made = ada.send("POST", "/api/account/tokens", {"name": "my bot"}).json()
     bearer = {"Authorization": f"Bearer {made['token']}"}
     r = httpx.post(f"{a.url}/api/account/tokens", json={"name": "another"}, headers=bearer, timeout=10)
-    assert (r.status_code, r.json()["detail"]) == (
-        403, "a personal API token cannot make tokens: sign in to make one")
+    assert (r.status_code, r.json()["detail"]) == (403, "a personal API token cannot make tokens: sign in to make one")
     assert [t["name"] for t in ada.send("GET", "/api/account/tokens").json()] == ["my bot"]
 
 

@@ -47,8 +47,11 @@ def two_people(api) -> tuple[str, list[str]]:
 
 def play(api, gid: str, token: str) -> dict:
     view = api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": token}).json()
-    r = api.post(f"/api/games/{gid}/actions", json={"action": view["legal"][0], "version": view["version"]},
-                 headers={"X-Seat-Token": token})
+    r = api.post(
+        f"/api/games/{gid}/actions",
+        json={"action": view["legal"][0], "version": view["version"]},
+        headers={"X-Seat-Token": token},
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -87,7 +90,9 @@ def test_start_loads_only_the_games_that_need_it_and_a_bot_plays_after_a_restart
     # a bot to move, stored while no bot could play (its pause is an hour), then the server stops
     slow = make_app(tmp_path, bot_delay=3600)
     with ThreadServer(slow) as server, httpx.Client(base_url=server.url, timeout=10) as api:
-        r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}, {"type": "human"}]})
+        r = api.post(
+            "/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}, {"type": "human"}]}
+        )
         waiting = r.json()["id"]
         assert slow.state.service.store.game(waiting)["bot_turn"] is True
     again = make_app(tmp_path)
@@ -111,8 +116,14 @@ def test_a_clock_runs_out_in_a_game_not_in_memory(tmp_path):
     app = make_app(tmp_path, clock_checkpoint=0.2)
     service = app.state.service
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as api:
-        r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}],
-                                         "clock": {"kind": "live", "total": 3, "increment": 0, "bot": "easy"}})
+        r = api.post(
+            "/api/games",
+            json={
+                "game": "kingdom",
+                "seats": [{"type": "human"}, {"type": "human"}],
+                "clock": {"kind": "live", "total": 3, "increment": 0, "bot": "easy"},
+            },
+        )
         gid = r.json()["id"]
         first_move(api, gid, r.json()["seats"][0]["token"])  # the clocks start with the first move
         row = service.store.game(gid)
@@ -133,8 +144,14 @@ def test_a_clock_runs_out_in_a_game_not_in_memory(tmp_path):
 def test_a_clock_forgotten_while_it_ran_is_charged_the_time_the_server_was_up(tmp_path):
     first = make_app(tmp_path, clock_checkpoint=0.2)
     with ThreadServer(first) as server, httpx.Client(base_url=server.url, timeout=10) as api:
-        r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}],
-                                         "clock": {"kind": "turn", "per_turn": 3600, "bot": "easy"}})
+        r = api.post(
+            "/api/games",
+            json={
+                "game": "kingdom",
+                "seats": [{"type": "human"}, {"type": "human"}],
+                "clock": {"kind": "turn", "per_turn": 3600, "bot": "easy"},
+            },
+        )
         gid = r.json()["id"]
         first_move(api, gid, r.json()["seats"][0]["token"])  # the clocks start with the first move
         forget_all(first)

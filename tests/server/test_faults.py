@@ -145,8 +145,11 @@ class HttpPlayer(threading.Thread):
                 n, action, key = pending
                 self.pending = key
                 try:
-                    r = client.post(f"{url}/api/games/{self.gid}/actions", json={"action": action, "version": view["version"]},
-                                    headers={"X-Seat-Token": self.token, "Idempotency-Key": key})
+                    r = client.post(
+                        f"{url}/api/games/{self.gid}/actions",
+                        json={"action": action, "version": view["version"]},
+                        headers={"X-Seat-Token": self.token, "Idempotency-Key": key},
+                    )
                 except httpx.HTTPError:
                     self.turn += 1
                     continue
@@ -207,8 +210,11 @@ class SocketPlayer(threading.Thread):
                             n = msg["actions"]
                             pending = (n, _choose(msg["legal"], self.rng), f"{self.gid}:1:{n}")
                         self.pending = pending[2]
-                        await ws.send(json.dumps({"type": "action", "action": pending[1], "id": pending[2],
-                                                  "version": msg["version"]}))
+                        await ws.send(
+                            json.dumps(
+                                {"type": "action", "action": pending[1], "id": pending[2], "version": msg["version"]}
+                            )
+                        )
             except websockets.ConnectionClosed as e:
                 self.closes[e.rcvd.code if e.rcvd else None] += 1
             except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake):
@@ -254,8 +260,9 @@ class Table:
 
     def __init__(self, pg: Postgres, redis: Redis, tmp_path: Path):
         self.db_url = pg.new_database()
-        self.servers = [Server(self.db_url, "--redis", redis.url, log_path=tmp_path / f"{name}.log").start()
-                        for name in ("a", "b")]
+        self.servers = [
+            Server(self.db_url, "--redis", redis.url, log_path=tmp_path / f"{name}.log").start() for name in ("a", "b")
+        ]
         self.tally = Tally()
         self.stop_event = threading.Event()
         self.watchers_stop = threading.Event()
@@ -292,8 +299,12 @@ class Table:
         engine = create_engine(self.db_url)
         try:
             with engine.connect() as conn:
-                keys = [k for (k,) in conn.execute(text("SELECT client_key FROM actions WHERE game_id = :g ORDER BY n"),
-                                                    {"g": gid})]
+                keys = [
+                    k
+                    for (k,) in conn.execute(
+                        text("SELECT client_key FROM actions WHERE game_id = :g ORDER BY n"), {"g": gid}
+                    )
+                ]
                 version = conn.execute(text("SELECT version FROM games WHERE id = :g"), {"g": gid}).scalar_one()
         finally:
             engine.dispose()
@@ -301,8 +312,11 @@ class Table:
 
     def check(self, alive: list[Server], moment: float) -> None:
         """Nothing lost, nothing doubled, no 500, no game wedged, the sockets of ``alive`` up to date."""
-        bad = {code: n for code, n in self.tally.statuses.items() if code not in ALLOWED and not
-               (isinstance(code, str) and code in ("socket 409", "socket 503"))}
+        bad = {
+            code: n
+            for code, n in self.tally.statuses.items()
+            if code not in ALLOWED and not (isinstance(code, str) and code in ("socket 409", "socket 503"))
+        }
         assert not bad, f"answers that should never be given: {bad} (all: {dict(self.tally.statuses)})"
         in_flight = {getattr(p, "pending", None) for p in self.players}  # sent as the players stopped
         for gid, _ in self.games:
@@ -314,16 +328,18 @@ class Table:
             seen = [accepted.get(n) for n in range(len(keys))]
             if keys and seen[-1] is None and keys[-1] in in_flight:
                 seen[-1] = keys[-1]
-            assert len(accepted) <= len(keys), f"game {gid}: accepted actions lost: {sorted(accepted)[len(keys):]}"
+            assert len(accepted) <= len(keys), f"game {gid}: accepted actions lost: {sorted(accepted)[len(keys) :]}"
             wrong = [(n, k, a) for n, (k, a) in enumerate(zip(keys, seen)) if k != a]
             assert not wrong, f"game {gid}: stored vs accepted differ at {wrong[:5]}"
         # every game went on after the fault, through every surviving process
         for gid, _ in self.games:
             if not any(t > moment and g == gid for t, g, _ in self.tally.times):
                 views = [httpx.get(f"{s.url}/api/games/{gid}/state", timeout=5).json() for s in alive]
-                raise AssertionError(f"game {gid} is wedged: {[(v['version'], v['to_move']) for v in views]}, "
-                                     f"stored {self.stored(gid)[1]}, {dict(self.tally.statuses)}, "
-                                     f"{[(p.pending, getattr(p, 'closes', None)) for p in self.players]}")
+                raise AssertionError(
+                    f"game {gid} is wedged: {[(v['version'], v['to_move']) for v in views]}, "
+                    f"stored {self.stored(gid)[1]}, {dict(self.tally.statuses)}, "
+                    f"{[(p.pending, getattr(p, 'closes', None)) for p in self.players]}"
+                )
         for server in alive:
             assert self.tally.accepted_after(moment, server.url) > 0, f"{server.url} accepted nothing after the fault"
         # the spectators' sockets on the surviving processes saw the last version of every game
@@ -410,8 +426,10 @@ def test_redis_killed_the_processes_serve_on_and_catch_up(table, redis, away):
     assert took <= 2.0
     stops = [_stops_on_sigterm(server) for server in table.servers]
     assert max(stops) < 5.0
-    print(f"\nRedis away {away:g} s: both processes back on Redis {took:.2f} s after its return; "
-          f"SIGTERM stopped them in {max(stops):.2f} s")
+    print(
+        f"\nRedis away {away:g} s: both processes back on Redis {took:.2f} s after its return; "
+        f"SIGTERM stopped them in {max(stops):.2f} s"
+    )
 
 
 def test_postgres_stopped_answers_503_and_comes_back(table, pg):
@@ -449,8 +467,10 @@ def test_postgres_stopped_answers_503_and_comes_back(table, pg):
     table.check(table.servers, back)
     first = min(t for t, _, _ in table.tally.times if t > back) - back
     assert took <= 2.0 and first <= 2.0, (took, first)
-    print(f"\nPostgreSQL away 5 s: /healthz 200 on both processes {took:.2f} s after its return, "
-          f"the first action accepted after {first:.2f} s; answers meanwhile: {dict(table.tally.statuses)}")
+    print(
+        f"\nPostgreSQL away 5 s: /healthz 200 on both processes {took:.2f} s after its return, "
+        f"the first action accepted after {first:.2f} s; answers meanwhile: {dict(table.tally.statuses)}"
+    )
 
 
 def test_a_server_process_killed_the_other_plays_on(table):

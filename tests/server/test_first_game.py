@@ -4,8 +4,13 @@ and bots. Issue: a first game was kept in one browser's storage, so a second bro
 
 from __future__ import annotations
 
-FIRST = {"game": "kingdom", "private": True, "first_game": True, "setup": {"mode": "first"},
-         "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}
+FIRST = {
+    "game": "kingdom",
+    "private": True,
+    "first_game": True,
+    "setup": {"mode": "first"},
+    "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+}
 
 
 def refused(r, status: int, detail: str) -> None:
@@ -32,10 +37,14 @@ def test_a_first_game_is_found_again_from_another_browser_and_not_made_twice(peo
     laptop = second_browser(people, server, "firstada")
     assert laptop.get("/api/account/first-game/kingdom").json() == {"id": gid}
     before = server.app.state.store.counts()
-    refused(laptop.post("/api/games", json=FIRST), 409,
-            f"you have a first game of this game going on already: /play/{gid}")
-    refused(laptop.post("/api/games?lang=de", json=FIRST), 409,
-            f"du hast schon ein erstes Spiel dieses Spiels am Laufen: /play/{gid}")
+    refused(
+        laptop.post("/api/games", json=FIRST), 409, f"you have a first game of this game going on already: /play/{gid}"
+    )
+    refused(
+        laptop.post("/api/games?lang=de", json=FIRST),
+        409,
+        f"du hast schon ein erstes Spiel dieses Spiels am Laufen: /play/{gid}",
+    )
     assert server.app.state.store.counts() == before
     view = laptop.get(f"/api/games/{gid}/state").json()
     assert (view["seat"], view["first_game"]) == (0, True)
@@ -67,16 +76,26 @@ def test_a_first_game_is_private_one_persons_against_bots_and_an_accounts(people
     shape = "a first game is private, with one seat of yours and bots in the others"
     refused(ada.post("/api/games", json={**FIRST, "private": False}), 400, shape)
     refused(ada.post("/api/games", json={**FIRST, "seats": [{"type": "human"}, {"type": "human"}]}), 400, shape)
-    refused(ada.post("/api/games", json={**FIRST, "seats": [{"type": "human"}, {"type": "human", "invite": True}]}),
-            400, shape)
+    refused(
+        ada.post("/api/games", json={**FIRST, "seats": [{"type": "human"}, {"type": "human", "invite": True}]}),
+        400,
+        shape,
+    )
     refused(ada.post("/api/games", json={**FIRST, "seats": [{"type": "bot"}, {"type": "bot"}]}), 400, shape)
-    refused(ada.post("/api/games", json={**FIRST, "seats": [{"type": "human", "user": "firstcy"},
-                                                            {"type": "bot"}]}), 400, shape)
+    refused(
+        ada.post("/api/games", json={**FIRST, "seats": [{"type": "human", "user": "firstcy"}, {"type": "bot"}]}),
+        400,
+        shape,
+    )
     # a program without an account has nothing to keep it in
-    refused(api.post("/api/games", json=FIRST), 401,
-            "a first game is kept for an account: sign in or play as a guest first")
-    refused(api.post("/api/games", json=FIRST, headers={"Accept-Language": "fr"}), 401,
-            "une première partie est liée à un compte : connectez-vous ou jouez d'abord en invité")
+    refused(
+        api.post("/api/games", json=FIRST), 401, "a first game is kept for an account: sign in or play as a guest first"
+    )
+    refused(
+        api.post("/api/games", json=FIRST, headers={"Accept-Language": "fr"}),
+        401,
+        "une première partie est liée à un compte : connectez-vous ou jouez d'abord en invité",
+    )
     assert server.app.state.store.counts() == before
     # nobody signed in has no first game; an unknown game is refused
     assert api.get("/api/account/first-game/kingdom").json() == {"id": None}

@@ -13,8 +13,7 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
-FUZZ = settings(max_examples=25, deadline=None, database=None,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 def snapshot(api, store, gid, token):
@@ -25,8 +24,9 @@ def snapshot(api, store, gid, token):
 
 def test_http_api_fuzz(server, api):
     store = server.app.state.store
-    created = api.post("/api/games", json={"game": "middle-ages",
-                                           "seats": [{"type": "human"}, {"type": "human", "open": True}]}).json()
+    created = api.post(
+        "/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "open": True}]}
+    ).json()
     gid, token = created["id"], created["seats"][0]["token"]
     schema = schemathesis.openapi.from_url(f"{server.url}/openapi.json")
     operations = [result.ok() for result in schema.get_all_operations()]
@@ -81,10 +81,15 @@ _messages = st.one_of(
     _json_values.map(json.dumps),
     st.fixed_dictionaries(
         {"type": st.sampled_from(["action", "undo", "hello", "ping", "state", "error", ""])},
-        optional={"action": st.one_of(st.text(max_size=40), _json_values, st.sampled_from(
-                      ["end", "build 3,4", "coins 9", "open B99", "send W01 B01", "buy", "recruit W"])),
-                  "version": st.one_of(st.integers(-5, 10**12), st.text(max_size=5), st.none()),
-                  "token": st.one_of(st.none(), st.text(max_size=40), st.integers())},
+        optional={
+            "action": st.one_of(
+                st.text(max_size=40),
+                _json_values,
+                st.sampled_from(["end", "build 3,4", "coins 9", "open B99", "send W01 B01", "buy", "recruit W"]),
+            ),
+            "version": st.one_of(st.integers(-5, 10**12), st.text(max_size=5), st.none()),
+            "token": st.one_of(st.none(), st.text(max_size=40), st.integers()),
+        },
     ).map(json.dumps),
     st.integers(8193, 20000).map(lambda n: "z" * n),
 )
@@ -122,4 +127,3 @@ def test_socket_fuzz(server, api):
 
     run()
     assert len(sent) >= 100 and sum(sent) >= 200
-

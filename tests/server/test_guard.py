@@ -27,8 +27,13 @@ async def echo(scope, receive, send):
     else:
         out = json.dumps({"method": scope["method"], "body": body.decode(), "path": scope["path"]}).encode()
         status = 200
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(out)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(out)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": out})
 
 
@@ -65,8 +70,13 @@ def test_buckets_count_each_address_and_kind_and_leave_other_kinds_alone():
     buckets = Buckets({"chat": (2, 60.0)})
 
     async def run():
-        return [await buckets.take("a", "chat"), await buckets.take("a", "chat"), await buckets.take("a", "chat"),
-                await buckets.take("b", "chat"), await buckets.take("a", "create")]
+        return [
+            await buckets.take("a", "chat"),
+            await buckets.take("a", "chat"),
+            await buckets.take("a", "chat"),
+            await buckets.take("b", "chat"),
+            await buckets.take("a", "create"),
+        ]
 
     got = asyncio.run(run())
     assert got[:2] == [0.0, 0.0] and 29.0 < got[2] <= 30.0 and got[3:] == [0.0, 0.0]
@@ -87,8 +97,13 @@ def test_an_origin_is_the_servers_own_or_one_allowed():
 
 def test_a_host_not_allowed_is_refused_in_its_words():
     limits = Limits(allowed_hosts=["Games.Example", "::1"])
-    ok, port, other = ask(limits, ("GET", "/x", {}), ("GET", "/x", {"headers": {"host": "games.example:8443"}}),
-                          ("GET", "/x", {"headers": {"host": "evil.example"}}), host="games.example")
+    ok, port, other = ask(
+        limits,
+        ("GET", "/x", {}),
+        ("GET", "/x", {"headers": {"host": "games.example:8443"}}),
+        ("GET", "/x", {"headers": {"host": "evil.example"}}),
+        host="games.example",
+    )
     assert ok.status_code == 200 and port.status_code == 200
     assert detail(other) == (400, "this server does not answer for that host name")
     (v6,) = ask(limits, ("GET", "/x", {}), host="[::1]:8000")
@@ -108,10 +123,14 @@ def test_a_request_over_its_rate_is_refused_with_the_seconds_to_wait():
 def test_a_change_with_a_cookie_from_another_site_is_refused():
     limits = Limits()
     cross = {"headers": {"origin": "https://evil.example", "cookie": "builders_session=x"}}
-    answers = ask(limits, ("POST", "/api/x", cross), ("GET", "/api/x", cross),
-                  ("POST", "/api/x", {"headers": {"origin": "https://evil.example"}}),
-                  ("POST", "/api/x", {"headers": {"origin": "http://testserver", "cookie": "builders_session=x"}}),
-                  ("OPTIONS", "/api/x", cross))
+    answers = ask(
+        limits,
+        ("POST", "/api/x", cross),
+        ("GET", "/api/x", cross),
+        ("POST", "/api/x", {"headers": {"origin": "https://evil.example"}}),
+        ("POST", "/api/x", {"headers": {"origin": "http://testserver", "cookie": "builders_session=x"}}),
+        ("OPTIONS", "/api/x", cross),
+    )
     assert detail(answers[0]) == (403, "requests from pages of other sites are refused")
     assert [a.status_code for a in answers[1:]] == [200, 200, 200, 200]
 
@@ -123,11 +142,15 @@ def test_a_chunked_body_is_read_up_to_the_limit_then_refused():
         async def gen():
             for part in parts:
                 yield part
+
         return gen()
 
-    small, exact, large = ask(limits, ("POST", "/api/x", {"content": chunks(b"abc", b"def")}),
-                              ("POST", "/api/x", {"content": chunks(b"01234", b"56789")}),
-                              ("POST", "/api/x", {"content": chunks(b"01234", b"56789", b"!")}))
+    small, exact, large = ask(
+        limits,
+        ("POST", "/api/x", {"content": chunks(b"abc", b"def")}),
+        ("POST", "/api/x", {"content": chunks(b"01234", b"56789")}),
+        ("POST", "/api/x", {"content": chunks(b"01234", b"56789", b"!")}),
+    )
     assert small.json()["body"] == "abcdef" and exact.json()["body"] == "0123456789"
     assert detail(large) == (413, "the request body is too large: at most 10 bytes")
     (sized,) = ask(limits, ("POST", "/api/x", {"content": b"x" * 30}))  # with its length: the app's to judge
@@ -135,8 +158,9 @@ def test_a_chunked_body_is_read_up_to_the_limit_then_refused():
 
 
 def test_the_applications_own_429_gets_a_retry_after_in_whole_seconds():
-    named, plain, short = ask(Limits(rates={}), ("GET", "/busy/wait-12-seconds", {}), ("GET", "/busy", {}),
-                              ("GET", "/busy/in-0-s", {}))
+    named, plain, short = ask(
+        Limits(rates={}), ("GET", "/busy/wait-12-seconds", {}), ("GET", "/busy", {}), ("GET", "/busy/in-0-s", {})
+    )
     assert (named.status_code, named.headers["retry-after"]) == (429, "12")
     assert named.json() == {"detail": "wait 12 seconds"}
     assert plain.headers["retry-after"] == "60"
@@ -144,8 +168,9 @@ def test_the_applications_own_429_gets_a_retry_after_in_whole_seconds():
 
 
 def test_security_headers_and_head_of_a_page():
-    page, api_answer, docs, head = ask(Limits(), ("GET", "/play/abc", {}), ("GET", "/api/x", {}),
-                                       ("GET", "/docs", {}), ("HEAD", "/account", {}))
+    page, api_answer, docs, head = ask(
+        Limits(), ("GET", "/play/abc", {}), ("GET", "/api/x", {}), ("GET", "/docs", {}), ("HEAD", "/account", {})
+    )
     for answer in (page, api_answer):
         assert answer.headers["content-security-policy"] == CSP
         assert (answer.headers["x-frame-options"], answer.headers["referrer-policy"]) == ("DENY", "no-referrer")
@@ -166,8 +191,14 @@ def test_a_body_that_does_not_come_in_time_gets_408():
         async def send(message):
             sent.append(message)
 
-        scope = {"type": "http", "method": "POST", "path": "/api/x", "client": ("203.0.113.9", 1),
-                 "headers": [(b"content-length", b"5")], "query_string": b""}
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/api/x",
+            "client": ("203.0.113.9", 1),
+            "headers": [(b"content-length", b"5")],
+            "query_string": b"",
+        }
         await asyncio.wait_for(guard(scope, receive, send), 5)
 
     asyncio.run(run())
@@ -192,9 +223,17 @@ def test_a_socket_from_another_site_or_over_the_cap_is_closed_before_the_handsha
             sent.append(message)
 
         headers = [(b"host", b"games.example")] + ([(b"origin", origin.encode())] if origin else [])
-        await guard({"type": "websocket", "path": "/ws/games/x", "client": ("203.0.113.7", 1), "headers": headers,
-                     "query_string": b""},
-                    receive, send)
+        await guard(
+            {
+                "type": "websocket",
+                "path": "/ws/games/x",
+                "client": ("203.0.113.7", 1),
+                "headers": headers,
+                "query_string": b"",
+            },
+            receive,
+            send,
+        )
         return sent
 
     async def run():
@@ -203,6 +242,7 @@ def test_a_socket_from_another_site_or_over_the_cap_is_closed_before_the_handsha
     first, second, other_site = asyncio.run(run())
     assert first == [{"type": "websocket.accept"}]
     assert second == [{"type": "websocket.close", "code": 1008, "reason": "too many open sockets from your address"}]
-    assert other_site == [{"type": "websocket.close", "code": 1008,
-                           "reason": "sockets from pages of other sites are refused"}]
+    assert other_site == [
+        {"type": "websocket.close", "code": 1008, "reason": "sockets from pages of other sites are refused"}
+    ]
     assert guard.sockets == {}  # each socket let in is counted out when it ends

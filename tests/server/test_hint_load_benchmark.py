@@ -12,8 +12,12 @@ _SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "hint_load.py"
 
 
 def test_every_hint_asked_at_once_is_answered_and_timed():
-    out = subprocess.run([sys.executable, str(_SCRIPT), "--games", "2", "--rounds", "2", "--workers", "1,2",
-                          "--warm", "0"], capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, str(_SCRIPT), "--games", "2", "--rounds", "2", "--workers", "1,2", "--warm", "0"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert (report["game"], report["games"], report["rounds"]) == ("kingdom", 2, 2)
@@ -23,7 +27,8 @@ def test_every_hint_asked_at_once_is_answered_and_timed():
 
 
 def test_bad_arguments_are_refused_in_one_line():
-    out = subprocess.run([sys.executable, str(_SCRIPT), "--workers", "two"], capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run([sys.executable, str(_SCRIPT), "--workers", "two"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
-    assert out.stderr.strip().splitlines()[-1].endswith("--workers must be whole numbers separated by commas, not 'two'")
+    assert (
+        out.stderr.strip().splitlines()[-1].endswith("--workers must be whole numbers separated by commas, not 'two'")
+    )

@@ -43,8 +43,9 @@ def service(tmp_path):
 
 
 def new_game(service, game="middle-ages"):
-    created = service.create(CreateGame.model_validate({"game": game, "seats": [{"type": "human"}] * 2,
-                                                        "setup": {"seed": 3}}))
+    created = service.create(
+        CreateGame.model_validate({"game": game, "seats": [{"type": "human"}] * 2, "setup": {"seed": 3}})
+    )
     return service.live[created["id"]], [s["token"] for s in created["seats"]]
 
 
@@ -150,7 +151,7 @@ def test_a_recorded_step_replays_with_its_draws_or_says_which_draw_did_not_happe
     action = played.parse_action("coins 1")
     n = len(played.history)
     played.apply(action)
-    drawn = [str(c) for c in played.history[n + 1:]]
+    drawn = [str(c) for c in played.history[n + 1 :]]
     again = state.copy()
     apply_recorded(again, again.parse_action("coins 1"), drawn)
     assert again.to_json() == played.to_json() and again.forced == []

@@ -29,19 +29,29 @@ SAME = {
 def extracted() -> set[tuple[str | None, str]]:
     """The msgids of the code, as Babel extracts them with babel.cfg (docs/i18n.md)."""
     found = set()
-    method_map = [("src/builders/server/cluster.py", "ignore"), ("src/builders/server/**.py", "python"),
-                  ("src/builders/core/**.py", "python"), ("src/builders/kingdom/**.py", "python"),
-                  ("src/builders/middle_ages/**.py", "python")]
-    for _, _, message, _, context in extract_from_dir(str(ROOT), method_map, keywords={"msg": None, "word": ((1, "c"), 2)}):
+    method_map = [
+        ("src/builders/server/cluster.py", "ignore"),
+        ("src/builders/server/**.py", "python"),
+        ("src/builders/core/**.py", "python"),
+        ("src/builders/kingdom/**.py", "python"),
+        ("src/builders/middle_ages/**.py", "python"),
+    ]
+    for _, _, message, _, context in extract_from_dir(
+        str(ROOT), method_map, keywords={"msg": None, "word": ((1, "c"), 2)}
+    ):
         found.add((context, message))
     return found
 
 
 def test_babel_cfg_is_the_method_map_of_this_check():
     text = (ROOT / "babel.cfg").read_text()
-    for pattern in ("[ignore: src/builders/server/cluster.py]", "[python: src/builders/server/**.py]",
-                    "[python: src/builders/core/**.py]", "[python: src/builders/kingdom/**.py]",
-                    "[python: src/builders/middle_ages/**.py]"):
+    for pattern in (
+        "[ignore: src/builders/server/cluster.py]",
+        "[python: src/builders/server/**.py]",
+        "[python: src/builders/core/**.py]",
+        "[python: src/builders/kingdom/**.py]",
+        "[python: src/builders/middle_ages/**.py]",
+    ):
         assert pattern in text
 
 
@@ -59,8 +69,11 @@ def test_every_message_of_the_code_is_in_the_catalogue_and_nothing_else(lang):
 
 def placeholders(template: str) -> list[str]:
     """The placeholders of a template, each with its conversion and format ("{seconds:g}", "{name!r}")."""
-    return sorted(f"{name}!{conversion}:{spec}" for _, name, spec, conversion in string.Formatter().parse(template)
-                  if name is not None)
+    return sorted(
+        f"{name}!{conversion}:{spec}"
+        for _, name, spec, conversion in string.Formatter().parse(template)
+        if name is not None
+    )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -87,8 +100,16 @@ def test_the_game_words_of_the_log_and_the_request_kinds_are_complete():
 
     assert set(TERRAIN_WORDS) == set(TERRAINS)
     assert set(TILE_WORDS) == set(SECTION_NAMES)
-    paths = ["/", "/api/games", "/api/games/x/actions", "/api/games/x/join", "/api/games/x/chat",
-             "/api/games/x/hint", "/api/session", "/api/account"]
+    paths = [
+        "/",
+        "/api/games",
+        "/api/games/x/actions",
+        "/api/games/x/join",
+        "/api/games/x/chat",
+        "/api/games/x/hint",
+        "/api/session",
+        "/api/account",
+    ]
     kinds = {kind_of(method, path) for method in ("GET", "POST", "DELETE") for path in paths} - {None}
     assert kinds <= set(KIND_WORDS)
 
@@ -101,9 +122,21 @@ REFUSALS = {"ApiError": 1, "BadText": 0, "_refuse": 3, "_error": 1, "refused": 1
 #: the errors of the engines that the server shows a person (an action text, a setup: docs/i18n.md), and
 #: the modules that raise them (a position's and a record's errors are the command line's, in English)
 ENGINE_REFUSALS = {"IllegalAction": 0, "InvalidSetup": 0, "error": 0}
-ENGINE_MODULES = ["kingdom/notation.py", "kingdom/setup.py", "kingdom/checks.py", "kingdom/rules.py", "kingdom/view.py",
-                  "kingdom/state.py", "kingdom/native.py", "middle_ages/notation.py", "middle_ages/setup.py",
-                  "middle_ages/rules.py", "middle_ages/view.py", "middle_ages/state.py", "middle_ages/native.py"]
+ENGINE_MODULES = [
+    "kingdom/notation.py",
+    "kingdom/setup.py",
+    "kingdom/checks.py",
+    "kingdom/rules.py",
+    "kingdom/view.py",
+    "kingdom/state.py",
+    "kingdom/native.py",
+    "middle_ages/notation.py",
+    "middle_ages/setup.py",
+    "middle_ages/rules.py",
+    "middle_ages/view.py",
+    "middle_ages/state.py",
+    "middle_ages/native.py",
+]
 
 
 def bypasses(source: str, refusals: dict[str, int] = REFUSALS) -> list[str]:
@@ -120,7 +153,8 @@ def bypasses(source: str, refusals: dict[str, int] = REFUSALS) -> list[str]:
             if name in ("msg", "word"):
                 templates = node.args[:1] if name == "msg" else node.args[:2]
                 if len(templates) < (1 if name == "msg" else 2) or not all(
-                        isinstance(a, ast.Constant) and isinstance(a.value, str) for a in templates):
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in templates
+                ):
                     found.append(f"line {node.lineno}: {name} without a literal template")
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values):
@@ -155,64 +189,96 @@ def test_no_error_of_an_action_text_or_a_setup_in_the_engines_is_a_bare_string()
     assert {name: places for name, places in found.items() if places} == {}
 
 
-@pytest.mark.parametrize("source", [
-    'raise IllegalAction(f"{text!r} is not a hex")',
-    'raise InvalidSetup("a setup is a JSON object")',
-    'raise error(f"the map needs 4 sections, not {len(sections)}")',
-    'raise IllegalAction(reason or f"{shown(action)} cannot be played now")',
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        'raise IllegalAction(f"{text!r} is not a hex")',
+        'raise InvalidSetup("a setup is a JSON object")',
+        'raise error(f"the map needs 4 sections, not {len(sections)}")',
+        'raise IllegalAction(reason or f"{shown(action)} cannot be played now")',
+    ],
+)
 def test_the_scan_of_the_engines_finds_a_bare_string(source):
     assert len(bypasses(source, ENGINE_REFUSALS)) == 1
-    assert bypasses('raise IllegalAction(msg("hex {hex} is off the map", hex=h))\nraise error(why)', ENGINE_REFUSALS) == []
+    assert (
+        bypasses('raise IllegalAction(msg("hex {hex} is off the map", hex=h))\nraise error(why)', ENGINE_REFUSALS) == []
+    )
 
 
-@pytest.mark.parametrize("source", [
-    'raise ApiError(404, "there is no such game")',
-    'raise ApiError(400, f"seat {seat} is taken")',
-    'raise ApiError(400, str(e)) from None',
-    'raise ApiError(409, "leaving: " + reason)',
-    'raise BadText(f"{field}: at most {n} characters")',
-    'await self._refuse(scope, send, 429, "too many requests")',
-    'conn.send(_error(ws, "a message is JSON text", 400))',
-    'return JSONResponse({"detail": "the request body is not valid JSON"}, status_code=400)',
-    'raise ApiError(400, msg(f"seat {seat} is taken"))',
-    'raise ApiError(400, msg(template))',
-    'TERRAIN = word("terrain", name)',
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        'raise ApiError(404, "there is no such game")',
+        'raise ApiError(400, f"seat {seat} is taken")',
+        "raise ApiError(400, str(e)) from None",
+        'raise ApiError(409, "leaving: " + reason)',
+        'raise BadText(f"{field}: at most {n} characters")',
+        'await self._refuse(scope, send, 429, "too many requests")',
+        'conn.send(_error(ws, "a message is JSON text", 400))',
+        'return JSONResponse({"detail": "the request body is not valid JSON"}, status_code=400)',
+        'raise ApiError(400, msg(f"seat {seat} is taken"))',
+        "raise ApiError(400, msg(template))",
+        'TERRAIN = word("terrain", name)',
+    ],
+)
 def test_the_scan_finds_each_kind_of_bypass(source):
     assert len(bypasses(source)) == 1
 
 
 def test_the_scan_lets_messages_through():
-    assert bypasses('raise ApiError(409, msg("seat {seat} is already taken", seat=seat))\n'
-                    'raise ApiError(400, verbatim(str(e)))\nraise ApiError(403, wrong)\n'
-                    'x = word("terrain", "grass")\nconn.send(_error(ws, e.message, e.status))') == []
+    assert (
+        bypasses(
+            'raise ApiError(409, msg("seat {seat} is already taken", seat=seat))\n'
+            "raise ApiError(400, verbatim(str(e)))\nraise ApiError(403, wrong)\n"
+            'x = word("terrain", "grass")\nconn.send(_error(ws, e.message, e.status))'
+        )
+        == []
+    )
 
 
 # -- translating ----------------------------------------------------------------------------------
 def test_a_message_in_each_language_with_words_and_lists_translated():
-    said = msg("{action}; no free hex of the played terrain: drew {cards}",
-               action=msg("built a settlement on {hex}", hex="12,7"),
-               cards=[word("terrain", "flower"), word("terrain", "forest")])
+    said = msg(
+        "{action}; no free hex of the played terrain: drew {cards}",
+        action=msg("built a settlement on {hex}", hex="12,7"),
+        cards=[word("terrain", "flower"), word("terrain", "forest")],
+    )
     assert str(said) == "built a settlement on 12,7; no free hex of the played terrain: drew flower, forest"
-    assert messages.translate(said, "de") == ("baute eine Siedlung auf 12,7; kein freies Feld des gespielten "
-                                              "Geländes: zog Blumenfeld, Wald")
-    assert messages.translate(said, "fr") == ("a construit une cité sur 12,7 ; aucune case libre du terrain "
-                                              "joué : a pioché champ de fleurs, forêt")
-    assert said.data() == {"key": "{action}; no free hex of the played terrain: drew {cards}",
-                           "params": {"action": {"key": "built a settlement on {hex}", "params": {"hex": "12,7"}},
-                                      "cards": ["flower", "forest"]}}
+    assert messages.translate(said, "de") == (
+        "baute eine Siedlung auf 12,7; kein freies Feld des gespielten Geländes: zog Blumenfeld, Wald"
+    )
+    assert messages.translate(said, "fr") == (
+        "a construit une cité sur 12,7 ; aucune case libre du terrain joué : a pioché champ de fleurs, forêt"
+    )
+    assert said.data() == {
+        "key": "{action}; no free hex of the played terrain: drew {cards}",
+        "params": {
+            "action": {"key": "built a settlement on {hex}", "params": {"hex": "12,7"}},
+            "cards": ["flower", "forest"],
+        },
+    }
     # an unknown language is English; a message no catalogue has is shown as it is
     assert messages.translate(said, "xx") == str(said)
     assert messages.translate(Message("not in any catalogue {n}", {"n": 3}), "de") == "not in any catalogue 3"
     assert messages.translate(verbatim("an engine's {own} words"), "fr") == "an engine's {own} words"
 
 
-@pytest.mark.parametrize(("header", "lang"), [
-    ("de-DE,de;q=0.9,en;q=0.8", "de"), ("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", "fr"),
-    ("en-US,en;q=0.9,de;q=0.8", "en"), ("es-ES,es;q=0.9,fr;q=0.5", "fr"), ("ja", None), ("", None),
-    ("de;q=0.5,fr;q=0.9", "fr"), ("de;q=0,fr;q=0.1", "fr"), ("de;q=oops,fr", "fr"), ("*", None),
-    ("x" * 5000, None), ("DE-at", "de"),
-])
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("de-DE,de;q=0.9,en;q=0.8", "de"),
+        ("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", "fr"),
+        ("en-US,en;q=0.9,de;q=0.8", "en"),
+        ("es-ES,es;q=0.9,fr;q=0.5", "fr"),
+        ("ja", None),
+        ("", None),
+        ("de;q=0.5,fr;q=0.9", "fr"),
+        ("de;q=0,fr;q=0.1", "fr"),
+        ("de;q=oops,fr", "fr"),
+        ("*", None),
+        ("x" * 5000, None),
+        ("DE-at", "de"),
+    ],
+)
 def test_accept_language_is_negotiated(header, lang):
     assert messages.accepted(header) == lang

@@ -31,20 +31,38 @@ def server(lang: str) -> dict[tuple[str | None, str], str]:
 #: thing otherwise, which neither catalogue may use). A template where the English word is a key of the
 #: notation or of a setup (``coins 2``, ``seed must be...``) is left out (EXCEPT).
 TERMS = {
-    "seat": (r"\bseats?\b", "seat.numbered",
-             {"de": ["Platz", "Plätze", "Platzes", "Platznummer"], "fr": ["place", "places"]},
-             {"de": ["Sitz", "Sitze", "Sitzes", "Sitznummer"], "fr": ["siège", "sièges"]}),
+    "seat": (
+        r"\bseats?\b",
+        "seat.numbered",
+        {"de": ["Platz", "Plätze", "Platzes", "Platznummer"], "fr": ["place", "places"]},
+        {"de": ["Sitz", "Sitze", "Sitzes", "Sitznummer"], "fr": ["siège", "sièges"]},
+    ),
     "seed": (r"\bseed\b", "lobby.seed", {"de": ["Startwert"], "fr": ["graine"]}, {"de": ["Seed"], "fr": ["semence"]}),
     "turn": (r"\bturn\b", "help.a_turn", {"de": ["Zug", "Züge"], "fr": ["tour"]}, {"de": [], "fr": []}),
-    "The Builders": (r"The Builders: Middle Ages", "game.middle_ages",
-                     {"de": ["Baumeister: Mittelalter"], "fr": ["Bâtisseurs : Moyen-Âge"]},
-                     {"de": [], "fr": []}),
-    "hex": (r"\bhex\b", "kb.place.hex", {"de": ["Feld"], "fr": ["case"]},
-            {"de": ["Hexfeld", "Sechseck"], "fr": ["hexagone"]}),
-    "settlement": (r"\bsettlements?\b", "lobby.kingdom_blurb", {"de": ["Siedlung", "Siedlungen"], "fr": ["cité", "cités"]},
-                   {"de": ["Haus", "Häuser", "Häusern"], "fr": ["colonie", "colonies", "maisons"]}),
-    "coins": (r"\bcoins?\b", "ma.coins", {"de": ["Münze", "Münzen"], "fr": ["écu", "écus"]},
-              {"de": ["Geld"], "fr": ["pièce", "pièces"]}),
+    "The Builders": (
+        r"The Builders: Middle Ages",
+        "game.middle_ages",
+        {"de": ["Baumeister: Mittelalter"], "fr": ["Bâtisseurs : Moyen-Âge"]},
+        {"de": [], "fr": []},
+    ),
+    "hex": (
+        r"\bhex\b",
+        "kb.place.hex",
+        {"de": ["Feld"], "fr": ["case"]},
+        {"de": ["Hexfeld", "Sechseck"], "fr": ["hexagone"]},
+    ),
+    "settlement": (
+        r"\bsettlements?\b",
+        "lobby.kingdom_blurb",
+        {"de": ["Siedlung", "Siedlungen"], "fr": ["cité", "cités"]},
+        {"de": ["Haus", "Häuser", "Häusern"], "fr": ["colonie", "colonies", "maisons"]},
+    ),
+    "coins": (
+        r"\bcoins?\b",
+        "ma.coins",
+        {"de": ["Münze", "Münzen"], "fr": ["écu", "écus"]},
+        {"de": ["Geld"], "fr": ["pièce", "pièces"]},
+    ),
 }
 EXCEPT = [r"^seed must", r"coins, buy", r"^\{key\} must", r"'s turn, not seat"]
 
@@ -63,8 +81,12 @@ def has(text: str, forms: list[str], case: bool = False) -> bool:
 def texts(catalogue: dict) -> list[str]:
     """Every text of a client's catalogue (each plural form), but the names of The Builders' cards (printed
     names: "La maison urbaine" is a building, not a settlement)."""
-    return [t for key, v in catalogue.items() if not key.startswith("ma.card.")
-            for t in (v.values() if isinstance(v, dict) else [v])]
+    return [
+        t
+        for key, v in catalogue.items()
+        if not key.startswith("ma.card.")
+        for t in (v.values() if isinstance(v, dict) else [v])
+    ]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -74,9 +96,12 @@ def test_a_shared_term_is_the_same_word_in_the_server_s_and_the_client_s_catalog
     said = client(lang)[key]
     said = said["other"] if isinstance(said, dict) else said
     assert has(said, forms[lang]), (lang, key, said)  # the client says it this way
-    templates = {ids: text for ids, text in server(lang).items()
-                 if re.search(english, re.sub(r"\{[^}]*\}", "", ids[1]), re.IGNORECASE)
-                 and not any(re.search(e, ids[1]) for e in EXCEPT)}
+    templates = {
+        ids: text
+        for ids, text in server(lang).items()
+        if re.search(english, re.sub(r"\{[^}]*\}", "", ids[1]), re.IGNORECASE)
+        and not any(re.search(e, ids[1]) for e in EXCEPT)
+    }
     assert templates, term  # the server says it somewhere
     for (_, template), text in templates.items():
         assert has(text, forms[lang]), (lang, term, template, text)  # and says it the same way

@@ -43,8 +43,9 @@ def with_dutch(tmp_path, monkeypatch):
     with (locale / "de" / "LC_MESSAGES" / "messages.po").open("rb") as f:
         dutch = read_po(f, locale="nl")
     dutch.locale = "nl"
-    dutch["the request body is too large: at most {count} bytes"].string = \
-        "de inhoud van het verzoek is te groot: hoogstens {count} bytes"
+    dutch[
+        "the request body is too large: at most {count} bytes"
+    ].string = "de inhoud van het verzoek is te groot: hoogstens {count} bytes"
     (locale / "nl" / "LC_MESSAGES").mkdir(parents=True)
     with (locale / "nl" / "LC_MESSAGES" / "messages.po").open("wb") as f:
         write_po(f, dutch)
@@ -68,11 +69,15 @@ def test_a_language_added_as_a_catalogue_is_spoken(with_dutch):
     assert messages.translate(too_large, "nl") == "de inhoud van het verzoek is te groot: hoogstens 16.384 bytes"
     assert messages.refusal(too_large, "nl") == {
         "detail": "de inhoud van het verzoek is te groot: hoogstens 16.384 bytes",
-        "code": "the request body is too large: at most {count} bytes", "params": {"count": 16384}}
+        "code": "the request body is too large: at most {count} bytes",
+        "params": {"count": 16384},
+    }
     # the others are unchanged
     assert messages.translate(too_large, "de") == "der Inhalt der Anfrage ist zu groß: höchstens 16.384 Bytes"
-    assert json.loads(json.dumps(messages.refusal(too_large, "en")))["detail"] == \
-        "the request body is too large: at most 16384 bytes"
+    assert (
+        json.loads(json.dumps(messages.refusal(too_large, "en")))["detail"]
+        == "the request body is too large: at most 16384 bytes"
+    )
 
 
 def test_a_folder_without_a_catalogue_is_no_language(tmp_path):

@@ -23,8 +23,15 @@ def code_of(created: dict, seat: int = 1) -> str:
 
 def test_a_guest_signs_up_and_takes_a_rated_seat_and_the_used_link_says_so(server, people):
     ada = people(name())
-    made = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
-                                        "seats": [{"type": "human"}, {"type": "human", "invite": True}]})
+    made = ada.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "rated": True,
+            "clock": CLOCK,
+            "seats": [{"type": "human"}, {"type": "human", "invite": True}],
+        },
+    )
     assert made.status_code == 201, made.text
     gid, code = made.json()["id"], code_of(made.json())
 
@@ -53,8 +60,9 @@ def test_a_guest_signs_up_and_takes_a_rated_seat_and_the_used_link_says_so(serve
 
 def test_a_link_that_never_was_an_invitation_is_not_valid(server, people):
     ada = people()
-    made = ada.post("/api/games", json={"game": "middle-ages",
-                                        "seats": [{"type": "human"}, {"type": "human", "invite": True}]}).json()
+    made = ada.post(
+        "/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}
+    ).json()
     gid, code = made["id"], code_of(made)
     eve = people()
     before = counts(server)
@@ -70,8 +78,13 @@ def test_a_link_that_never_was_an_invitation_is_not_valid(server, people):
 
 def test_an_unused_invitation_of_a_finished_game_is_refused_as_over(server, people):
     ada = people()
-    made = ada.post("/api/games", json={"game": "middle-ages", "seats": [
-        {"type": "human"}, {"type": "human", "invite": True}, {"type": "human", "invite": True}]}).json()
+    made = ada.post(
+        "/api/games",
+        json={
+            "game": "middle-ages",
+            "seats": [{"type": "human"}, {"type": "human", "invite": True}, {"type": "human", "invite": True}],
+        },
+    ).json()
     gid = made["id"]
     assert ada.post(f"/api/games/{gid}/claim", json={"code": code_of(made, 1)}).status_code == 200
     assert ada.post(f"/api/games/{gid}/abort?seat=0").status_code == 204
@@ -81,8 +94,14 @@ def test_an_unused_invitation_of_a_finished_game_is_refused_as_over(server, peop
 def test_the_games_waiting_for_you_follow_each_move(server, people, api):
     ada_name, bo_name = name(), name()
     ada, bo = people(ada_name), people(bo_name)
-    gid = ada.post("/api/games", json={"game": "middle-ages", "clock": {"kind": "live", "total": 600},
-                                       "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]}).json()["id"]
+    gid = ada.post(
+        "/api/games",
+        json={
+            "game": "middle-ages",
+            "clock": {"kind": "live", "total": 600},
+            "seats": [{"type": "human"}, {"type": "human", "user": bo_name}],
+        },
+    ).json()["id"]
     assert [g["id"] for g in ada.get("/api/account/waiting").json()["games"]].count(gid) == 1
     assert gid not in [g["id"] for g in bo.get("/api/account/waiting").json()["games"]]
     entry = next(g for g in ada.get("/api/account/waiting").json()["games"] if g["id"] == gid)

@@ -36,8 +36,12 @@ class Worker:
     def __init__(self, url: str, log: Path, *args: str):
         self.url, self.log = url, log
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-        self.proc = subprocess.Popen([*CLI, "worker", "--redis", url, "--processes", "1", *args],
-                                     stdout=open(log, "ab"), stderr=subprocess.STDOUT, env=env)
+        self.proc = subprocess.Popen(
+            [*CLI, "worker", "--redis", url, "--processes", "1", *args],
+            stdout=open(log, "ab"),
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
 
     def wait_alive(self, timeout: float = 60) -> None:
         client = redis.Redis.from_url(self.url)
@@ -80,8 +84,7 @@ def wait_for(check, timeout: float = 120, every: float = 0.01):
         time.sleep(every)
 
 
-def test_a_hard_bot_move_survives_its_worker_killed_in_the_middle_and_is_played_once(tmp_path, redis_server,
-                                                                                       workers):
+def test_a_hard_bot_move_survives_its_worker_killed_in_the_middle_and_is_played_once(tmp_path, redis_server, workers):
     url = redis_db(redis_server, 1)
     # a job of a dead worker is run again 3 + 2 s after it started
     first = workers(url, tmp_path / "first.log", "--job-timeout", "3")
@@ -92,8 +95,9 @@ def test_a_hard_bot_move_survives_its_worker_killed_in_the_middle_and_is_played_
     jobs.no_worker_grace = 120.0  # however slowly the new worker starts on a busy machine, wait for it
     client = redis.Redis.from_url(url)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
-        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
-                                                                            {"type": "human"}]}).json()
+        created = api.post(
+            "/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"}, {"type": "human"}]}
+        ).json()
         gid = created["id"]
         # the first decision of the hard bot is a job on the queue; kill its worker while it computes:
         # a worker marks a job in progress, then counts its try as it starts it (the try's key); a kill
@@ -137,8 +141,9 @@ def test_without_a_live_worker_the_server_computes_the_bot_moves_itself(tmp_path
     app = make_app(tmp_path, redis_url=url)
     jobs: JobQueue = app.state.service.bots.jobs
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
-        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
-                                                                            {"type": "human"}]}).json()
+        created = api.post(
+            "/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"}, {"type": "human"}]}
+        ).json()
         wait_for(lambda: api.get(f"/api/games/{created['id']}").json()["to_move"] == 1, timeout=60, every=0.05)
     assert jobs.stats["queued"] == 0 and jobs.stats["local"] >= 4
 
@@ -152,8 +157,9 @@ def test_a_job_whose_worker_never_comes_back_is_computed_by_the_server(tmp_path,
     jobs.no_worker_grace = 1.0
     client = redis.Redis.from_url(url)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
-        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"},
-                                                                            {"type": "human"}]}).json()
+        created = api.post(
+            "/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "hard"}, {"type": "human"}]}
+        ).json()
         claimed = wait_for(lambda: client.keys("arq:in-progress:bot:*"))
         first.proc.kill()
         first.proc.wait(timeout=10)
@@ -175,10 +181,11 @@ def test_a_hint_is_found_by_a_worker_and_is_the_servers_own(tmp_path, redis_serv
     app = make_app(tmp_path, redis_url=url, analysis_iterations=25)
     jobs: JobQueue = app.state.service.bots.jobs
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
-        created = api.post("/api/games", json={"game": "middle-ages", "hints": True,
-                                               "seats": [{"type": "human"}, {"type": "human"}]}).json()
+        created = api.post(
+            "/api/games", json={"game": "middle-ages", "hints": True, "seats": [{"type": "human"}, {"type": "human"}]}
+        ).json()
         gid, token = created["id"], {"X-Seat-Token": created["seats"][0]["token"]}
-        first = api.post(f"/api/games/{gid}/hint", headers=token).json()   # no worker: the server's own
+        first = api.post(f"/api/games/{gid}/hint", headers=token).json()  # no worker: the server's own
         assert jobs.stats["local"] == 1 and jobs.stats["results"] == 0
         api.post(f"/api/games/{gid}/actions", headers=token, json={"action": first["action"]}).raise_for_status()
         worker = workers(url, tmp_path / "worker.log")
@@ -205,8 +212,9 @@ def test_an_analysis_runs_on_a_worker_and_is_stored_with_the_game(tmp_path, redi
     jobs: JobQueue = app.state.service.bots.jobs
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
         # no worker yet: the server's random bots play the game to its end at once
-        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2}
-                           ).json()
+        created = api.post(
+            "/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2}
+        ).json()
         gid = created["id"]
         wait_for(lambda: api.get(f"/api/games/{gid}").json()["status"] == "finished", every=0.05)
         record = api.get(f"/api/games/{gid}/record").json()
@@ -216,8 +224,11 @@ def test_an_analysis_runs_on_a_worker_and_is_stored_with_the_game(tmp_path, redi
         before = dict(jobs.stats)  # the bots' moves of the game, all computed by the server
         r = api.post(f"/api/games/{gid}/analysis")
         assert r.status_code == 202 and r.json()["status"] == "running"
-        shown = wait_for(lambda: (lambda a: a if a["status"] != "running" else None)(
-            api.get(f"/api/games/{gid}/analysis").json()), timeout=300, every=0.1)
+        shown = wait_for(
+            lambda: (lambda a: a if a["status"] != "running" else None)(api.get(f"/api/games/{gid}/analysis").json()),
+            timeout=300,
+            every=0.1,
+        )
     assert shown["status"] == "done" and shown["error"] is None
     assert before["results"] == 0 and before["local"] > 0
     assert jobs.stats == {**before, "queued": 1, "results": 1}
@@ -229,14 +240,21 @@ def test_an_analysis_runs_on_a_worker_and_is_stored_with_the_game(tmp_path, redi
 
 def test_a_worker_with_an_unreachable_redis_refuses_to_start_in_one_line():
     port = free_port()  # nothing listens there
-    for args, start in ((["--redis", f"redis://127.0.0.1:{port}/0"], f"error: Redis at redis://127.0.0.1:{port}/0 "
-                                                                     "cannot be reached: "),
-                        (["--redis", "localhost:6379"], "error: --redis must be a Redis URL (redis://host:port/db), "
-                                                        "not 'localhost:6379'"),
-                        (["--redis", "redis://127.0.0.1:1/0", "--processes", "0"],
-                         "error: --processes must be from 1 to 64, not 0")):
-        proc = subprocess.run([*CLI, "worker", *args], capture_output=True, text=True, timeout=60,
-                              env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    for args, start in (
+        (["--redis", f"redis://127.0.0.1:{port}/0"], f"error: Redis at redis://127.0.0.1:{port}/0 cannot be reached: "),
+        (
+            ["--redis", "localhost:6379"],
+            "error: --redis must be a Redis URL (redis://host:port/db), not 'localhost:6379'",
+        ),
+        (["--redis", "redis://127.0.0.1:1/0", "--processes", "0"], "error: --processes must be from 1 to 64, not 0"),
+    ):
+        proc = subprocess.run(
+            [*CLI, "worker", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+        )
         assert proc.returncode == 2, proc.stderr
         assert proc.stderr.startswith(start) and proc.stderr.count("\n") == 1, proc.stderr
         assert proc.stdout == ""
@@ -256,8 +274,13 @@ def test_the_embedded_bot_pool_is_one_process_per_core_unless_told(monkeypatch):
     assert default_bot_workers() == os.cpu_count()
     monkeypatch.setenv("BUILDERS_BOT_WORKERS", "3")
     assert default_bot_workers() == 3
-    proc = subprocess.run([*CLI, "serve", "--bot-workers", "0"], capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    proc = subprocess.run(
+        [*CLI, "serve", "--bot-workers", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+    )
     assert (proc.returncode, proc.stderr) == (2, "error: --bot-workers must be from 1 to 64, not 0\n")
 
 
@@ -303,8 +326,9 @@ def test_an_analysis_whose_worker_dies_is_run_by_the_server(tmp_path, redis_serv
     jobs.no_worker_grace = 1.0
     client = redis.Redis.from_url(url)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as api:
-        created = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2}
-                           ).json()
+        created = api.post(
+            "/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2}
+        ).json()
         gid = created["id"]
         wait_for(lambda: api.get(f"/api/games/{gid}").json()["status"] == "finished", every=0.05)
         worker = workers(url, tmp_path / "worker.log")
@@ -313,8 +337,11 @@ def test_an_analysis_whose_worker_dies_is_run_by_the_server(tmp_path, redis_serv
         wait_for(lambda: client.keys("arq:in-progress:analysis:*"))
         worker.proc.kill()
         worker.proc.wait(timeout=10)
-        shown = wait_for(lambda: (lambda a: a if a["status"] != "running" else None)(
-            api.get(f"/api/games/{gid}/analysis").json()), timeout=300, every=0.1)
+        shown = wait_for(
+            lambda: (lambda a: a if a["status"] != "running" else None)(api.get(f"/api/games/{gid}/analysis").json()),
+            timeout=300,
+            every=0.1,
+        )
     assert shown["status"] == "done" and shown["done"] == shown["total"] == len(shown["result"]["decisions"]) > 0
     assert jobs.stats["fallbacks"] == 1 and jobs.stats["results"] == 0
 
@@ -330,7 +357,8 @@ def test_job_ids_urls_shown_and_bad_redis_urls_exactly():
     assert shown("not a url") == "not a url"
     assert _dumps({"b": [1, 2], "a": None}) == b'{"b":[1,2],"a":null}' and _loads(b'{"x":[1]}') == {"x": [1]}
     assert check_redis("http://cache.example") == (
-        "--redis must be a Redis URL (redis://host:port/db), not 'http://cache.example'")
+        "--redis must be a Redis URL (redis://host:port/db), not 'http://cache.example'"
+    )
     refusal = check_redis("redis://user:secret@127.0.0.1:9/0")  # nothing listens on port 9
     assert refusal.startswith("Redis at redis://127.0.0.1:9/0 cannot be reached: ") and "secret" not in refusal
 

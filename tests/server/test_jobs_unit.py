@@ -100,8 +100,7 @@ async def worker(url: str, processes: int = 1, analyses: bool = True, job_timeou
     """``jobs.work`` on ``url`` as a task of this event loop; stopped by SIGTERM as a worker is."""
     before = set(spawned())
     ready = asyncio.Event()
-    task = asyncio.create_task(jobs.work(url, processes, analyses=analyses, job_timeout=job_timeout,
-                                         ready=ready.set))
+    task = asyncio.create_task(jobs.work(url, processes, analyses=analyses, job_timeout=job_timeout, ready=ready.set))
     await asyncio.wait_for(ready.wait(), 60)
     client = redis.Redis.from_url(url)
     await until(lambda: client.exists(BOT_QUEUE + ":health-check"))
@@ -126,7 +125,12 @@ def test_a_queue_s_settings_and_counts_start_as_documented(monkeypatch):
     monkeypatch.delenv("BUILDERS_BOT_JOB_DEADLINE", raising=False)
     q = JobQueue("redis://127.0.0.1:9/0")
     assert (q.redis_url, q.deadline, q.poll, q.stall, q.no_worker_grace) == (
-        "redis://127.0.0.1:9/0", 60.0, 0.05, 120.0, 10.0)
+        "redis://127.0.0.1:9/0",
+        60.0,
+        0.05,
+        120.0,
+        10.0,
+    )
     assert q.stats == ZERO
     monkeypatch.setenv("BUILDERS_BOT_JOB_DEADLINE", "7.5")
     assert JobQueue("redis://x").deadline == 7.5
@@ -218,8 +222,13 @@ def test_a_bot_move_past_its_deadline_is_the_server_s_and_leaves_the_queue(url, 
 
     ttl = []
     with caplog.at_level(logging.WARNING, "builders.server"):
-        waited = given_up(JobQueue(url, deadline=1.5), lambda q: q.bot_move(record, "medium", 5), BOT_QUEUE, jid,
-                          then=lambda: ttl.append(client.pttl("arq:job:" + jid)))
+        waited = given_up(
+            JobQueue(url, deadline=1.5),
+            lambda q: q.bot_move(record, "medium", 5),
+            BOT_QUEUE,
+            jid,
+            then=lambda: ttl.append(client.pttl("arq:job:" + jid)),
+        )
     assert 0 < ttl[0] <= 1500  # a bot move's job expires at its deadline
     assert 1.0 < waited < 6
     assert lost(caplog) == [f"job {jid} lost (no result after 1.5 s): the server computes the bot move"]
@@ -243,8 +252,13 @@ def test_a_job_whose_workers_all_went_away_is_the_server_s_after_the_grace(url, 
     client = alive_marker(url)
 
     with caplog.at_level(logging.WARNING, "builders.server"):
-        waited = given_up(JobQueue(url, deadline=60, no_worker_grace=1.0), lambda q: q.bot_turn(record, "easy", 2),
-                          BOT_QUEUE, jid, then=lambda: client.delete(BOT_QUEUE + ":health-check"))
+        waited = given_up(
+            JobQueue(url, deadline=60, no_worker_grace=1.0),
+            lambda q: q.bot_turn(record, "easy", 2),
+            BOT_QUEUE,
+            jid,
+            then=lambda: client.delete(BOT_QUEUE + ":health-check"),
+        )
     assert 1.5 < waited < 10  # seen gone at the first check (1 s), given up a grace (1 s) later
     assert lost(caplog) == [f"job {jid} lost (no worker has been alive for 1 s): the server computes the bot move"]
     assert client.zcard(BOT_QUEUE) == 0
@@ -356,13 +370,18 @@ def test_a_worker_in_this_process_computes_bot_moves_hints_and_analyses(url, cap
             # the compute processes are started before the first job: two for the bots and one more
             # for the analyses, at nice 5 (people first)
             niced = [own_nice(5)] * 3
-            mine = await until(lambda: (lambda s: s if sorted(s.values()) == niced else None)(
-                {p: n for p, n in spawned().items() if p not in before}), timeout=60)
+            mine = await until(
+                lambda: (lambda s: s if sorted(s.values()) == niced else None)(
+                    {p: n for p, n in spawned().items() if p not in before}
+                ),
+                timeout=60,
+            )
             one, two = JobQueue(url), JobQueue(url)
             try:
                 # a bot's decision, shared by two servers asking for it at once
-                first, second = await asyncio.gather(one.bot_turn(record, "medium", 11),
-                                                     two.bot_move(record, "medium", 11))
+                first, second = await asyncio.gather(
+                    one.bot_turn(record, "medium", 11), two.bot_move(record, "medium", 11)
+                )
                 assert first == expected_move and second == expected_move[0]
                 assert one.stats["queued"] + two.stats["queued"] == 1
                 assert {**one.stats, "queued": 0} == {**two.stats, "queued": 0} == {**ZERO, "results": 1}
@@ -456,14 +475,18 @@ def test_a_compute_process_writes_an_analysis_s_progress_on_redis_and_goes_on_wi
     try:
         jobs._child_start(url)
         assert jobs._child == {"redis_url": url}
-        assert jobs._child_analysis(finished, 1, 3, PROGRESS_KEY + "a") == {"result": expected.to_json(),
-                                                                           "decisions": n}
+        assert jobs._child_analysis(finished, 1, 3, PROGRESS_KEY + "a") == {
+            "result": expected.to_json(),
+            "decisions": n,
+        }
         assert client.get(PROGRESS_KEY + "a") == f"{n}/{n}".encode()
         assert 590 < client.ttl(PROGRESS_KEY + "a") <= 600
         # Redis gone: the analysis is computed all the same, its progress unknown
         jobs._child_start("redis://127.0.0.1:9/0")
-        assert jobs._child_analysis(finished, 1, 3, PROGRESS_KEY + "b") == {"result": expected.to_json(),
-                                                                           "decisions": n}
+        assert jobs._child_analysis(finished, 1, 3, PROGRESS_KEY + "b") == {
+            "result": expected.to_json(),
+            "decisions": n,
+        }
         assert not client.exists(PROGRESS_KEY + "b")
     finally:
         jobs._child.clear()

@@ -11,8 +11,7 @@ from tests.server.test_clocks import first_move, view
 
 
 def resign(api, gid, token, bot=None):
-    return api.post(f"/api/games/{gid}/resign", json={"bot": bot} if bot else None,
-                    headers={"X-Seat-Token": token})
+    return api.post(f"/api/games/{gid}/resign", json={"bot": bot} if bot else None, headers={"X-Seat-Token": token})
 
 
 def end_turn(api, gid, token):
@@ -67,18 +66,29 @@ def test_a_resigned_player_never_wins_even_ahead_on_points():
 
 
 def test_in_a_game_of_three_the_others_play_on_and_the_creators_bot_plays_the_resigned_seat(api):
-    r = api.post("/api/games", json={"game": "middle-ages", "resign_bot": "medium",
-                                     "seats": [{"type": "human"}, {"type": "human"}, {"type": "human"}]})
+    r = api.post(
+        "/api/games",
+        json={
+            "game": "middle-ages",
+            "resign_bot": "medium",
+            "seats": [{"type": "human"}, {"type": "human"}, {"type": "human"}],
+        },
+    )
     assert r.status_code == 201, r.text
     gid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
     summary = resign(api, gid, tokens[2]).json()
     assert summary["status"] == "running"
     assert {k: summary["seats"][2][k] for k in ("type", "level", "resigned")} == {
-        "type": "bot", "level": "medium", "resigned": True}
+        "type": "bot",
+        "level": "medium",
+        "resigned": True,
+    }
     # a resigned seat cannot be taken back
     refused = api.post(f"/api/games/{gid}/take-back", headers={"X-Seat-Token": tokens[2]})
     assert (refused.status_code, refused.json()["detail"]) == (
-        409, "seat 2 was not handed over to a bot: there is nothing to take back")
+        409,
+        "seat 2 was not handed over to a bot: there is nothing to take back",
+    )
     # a second resignation leaves one player: the game ends and that player wins
     summary = resign(api, gid, tokens[0]).json()
     assert summary["status"] == "finished" and summary["result"]["winners"] == [1]
@@ -105,7 +115,9 @@ def test_a_seat_handed_over_is_taken_back_in_an_unrated_game(api):
     assert api.post(f"/api/games/{gid}/take-back", headers={"X-Seat-Token": "nope"}).status_code == 401
     again = api.post(f"/api/games/{gid}/take-back", headers={"X-Seat-Token": tokens[1]})
     assert (again.status_code, again.json()["detail"]) == (
-        409, "seat 1 was not handed over to a bot: there is nothing to take back")
+        409,
+        "seat 1 was not handed over to a bot: there is nothing to take back",
+    )
 
 
 def test_abort_before_every_player_has_moved_and_not_after(api):
@@ -124,13 +136,21 @@ def test_abort_before_every_player_has_moved_and_not_after(api):
     assert act(api, gid, tokens[1], "coins 1").status_code == 200  # every person has moved
     r = api.post(f"/api/games/{gid}/abort", headers={"X-Seat-Token": tokens[0]})
     assert (r.status_code, r.json()["detail"]) == (
-        409, "every player has moved: the game can no longer be aborted (resign instead)")
+        409,
+        "every player has moved: the game can no longer be aborted (resign instead)",
+    )
     assert api.get(f"/api/games/{gid}").json()["status"] == "running"
 
 
 def test_a_resignation_stops_the_clock(api):
-    r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}],
-                                     "clock": {"kind": "live", "total": 300, "increment": 0}})
+    r = api.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "seats": [{"type": "human"}, {"type": "human"}],
+            "clock": {"kind": "live", "total": 300, "increment": 0},
+        },
+    )
     gid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
     first_move(api, gid, tokens[0])
     assert view(api, gid)["clock"]["running"] == 0
@@ -142,8 +162,9 @@ def test_a_resignation_stops_the_clock(api):
 def test_every_player_is_told_of_timeouts_resignations_and_seats_handed_over(api):
     """The view's events: what happened to a seat besides its moves, after which move, with the bot
     that plays it now (the web client shows them in the log and as a notice)."""
-    r = api.post("/api/games", json={"game": "middle-ages",
-                                     "seats": [{"type": "human"}, {"type": "human"}, {"type": "human"}]})
+    r = api.post(
+        "/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human"}, {"type": "human"}]}
+    )
     gid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
     act(api, gid, tokens[0], "coins 1")
     resign(api, gid, tokens[1], bot="hard")
@@ -151,13 +172,22 @@ def test_every_player_is_told_of_timeouts_resignations_and_seats_handed_over(api
     resign(api, gid, tokens[2])
     events = state(api, gid, tokens[0])["events"]
     assert [(e["kind"], e["seat"], e["bot"], e["after"]) for e in events] == [
-        ("handed_over", 1, "hard", 1), ("took_back", 1, None, 1), ("resigned", 2, "easy", 1)]
+        ("handed_over", 1, "hard", 1),
+        ("took_back", 1, None, 1),
+        ("resigned", 2, "easy", 1),
+    ]
     assert all(abs(e["at"] - time.time()) < 30 for e in events)
 
 
 def test_the_deadline_of_the_player_to_move_is_in_the_summary(api):
-    r = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human"}],
-                                     "clock": {"kind": "turn", "per_turn": 2 * 86400}})
+    r = api.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "seats": [{"type": "human"}, {"type": "human"}],
+            "clock": {"kind": "turn", "per_turn": 2 * 86400},
+        },
+    )
     gid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
     assert api.get(f"/api/games/{gid}").json()["deadline"] is None  # no move yet: no clock running
     first_move(api, gid, tokens[0])
@@ -174,9 +204,15 @@ def test_running_out_of_time_in_a_rated_game_of_two_loses_it(server, people):
     ada_name, bo_name = name(), name()
     ada = people(ada_name)
     people(bo_name)  # the other player's account
-    created = ada.post("/api/games", json={"game": "kingdom", "rated": True,
-                                           "clock": {"kind": "live", "total": 1, "increment": 0},
-                                           "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]})
+    created = ada.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "rated": True,
+            "clock": {"kind": "live", "total": 1, "increment": 0},
+            "seats": [{"type": "human"}, {"type": "human", "user": bo_name}],
+        },
+    )
     assert created.status_code == 201, created.text
     gid = created.json()["id"]
     legal = ada.get(f"/api/games/{gid}/state").json()["legal"]
@@ -199,8 +235,10 @@ def test_guests_are_marked_and_rated_games_show_account_names(server, people, ap
     from tests.server.test_ratings import name
 
     guest = people()
-    made = guest.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human", "name": "Mallory"},
-                                                                       {"type": "human", "open": True}]}).json()
+    made = guest.post(
+        "/api/games",
+        json={"game": "kingdom", "seats": [{"type": "human", "name": "Mallory"}, {"type": "human", "open": True}]},
+    ).json()
     seats = api.get(f"/api/games/{made['id']}").json()["seats"]
     assert (seats[0]["name"], seats[0]["guest"]) == ("Mallory", True)
     assert seats[1]["guest"] is False  # not taken yet: nobody to mark
@@ -211,10 +249,15 @@ def test_guests_are_marked_and_rated_games_show_account_names(server, people, ap
     ada_name, bo_name = name(), name()
     ada = people(ada_name)
     people(bo_name)  # the other player's account
-    rated = ada.post("/api/games", json={"game": "kingdom", "rated": True,
-                                         "clock": {"kind": "live", "total": 600, "increment": 0},
-                                         "seats": [{"type": "human", "name": "Someone Else"},
-                                                   {"type": "human", "user": bo_name}]}).json()
+    rated = ada.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "rated": True,
+            "clock": {"kind": "live", "total": 600, "increment": 0},
+            "seats": [{"type": "human", "name": "Someone Else"}, {"type": "human", "user": bo_name}],
+        },
+    ).json()
     seats = api.get(f"/api/games/{rated['id']}").json()["seats"]
     assert [(s["name"], s["guest"]) for s in seats] == [(ada_name, False), (bo_name, False)]
     listed = {g["id"]: g for g in api.get("/api/games").json()}

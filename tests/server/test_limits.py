@@ -49,8 +49,10 @@ def slow_body(port: int, path: str, gap: float, most: int = 100) -> tuple[bytes,
     """POST ``path`` with Content-Length 100 and the body one byte every ``gap`` seconds: (what the
     server answered, when its answer began, whether it then closed the connection)."""
     with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
-        s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-                  f"Content-Length: 100\r\n\r\n".encode())
+        s.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: 100\r\n\r\n".encode()
+        )
         started = time.monotonic()
         s.settimeout(gap)
         answer, answered_at, closed = b"", None, False
@@ -91,9 +93,11 @@ def test_a_body_sent_a_byte_at_a_time_gets_408_within_the_deadline_and_the_conne
         answer, at, closed = slow_body(srv.port, "/api/games", gap=1.0)
         head, _, body = answer.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 408 ")
-        assert json.loads(body) == {"detail": "the request body was not complete within 3 s",
-                                    "code": "the request body was not complete within {seconds:g} s",
-                                    "params": {"seconds": 3.0}}
+        assert json.loads(body) == {
+            "detail": "the request body was not complete within 3 s",
+            "code": "the request body was not complete within {seconds:g} s",
+            "params": {"seconds": 3.0},
+        }
         assert b"connection: close" in head.lower()
         assert closed and 2.9 <= at <= 4.5
         assert app.state.store.counts() == before
@@ -108,7 +112,8 @@ def test_builders_serve_drops_a_dawdling_body_also_where_the_application_does_no
     try:
         answer, at, closed = slow_body(server.port, "/api/games", gap=0.5)
         assert answer.startswith(b"HTTP/1.1 408 ") and json.loads(answer.partition(b"\r\n\r\n")[2])["detail"] == (
-            "the request body was not complete within 2 s")
+            "the request body was not complete within 2 s"
+        )
         assert closed and 1.9 <= at <= 3.5
         # a route that answers without reading the body: the answer comes at once, and the
         # connection is closed a second after the body's deadline however the bytes keep coming
@@ -128,8 +133,9 @@ def test_every_429_says_when_to_try_again(tmp_path):
         # GET requests: 5 a minute here (600 by default); /healthz is not counted
         answers = [api.get("/api/games") for _ in range(6)]
         assert [r.status_code for r in answers] == [200] * 5 + [429]
-        assert answers[5].json()["detail"] == (f"too many read requests from your address: try again in "
-                                               f"{retry_after(answers[5])} s")
+        assert answers[5].json()["detail"] == (
+            f"too many read requests from your address: try again in {retry_after(answers[5])} s"
+        )
         assert 11 <= retry_after(answers[5]) <= 13
         assert api.get("/healthz").status_code == 200
         # the caps of games of bots alone (no number of seconds in the detail: a minute)
@@ -147,24 +153,29 @@ def test_every_429_says_when_to_try_again(tmp_path):
 
 
 def test_a_game_becoming_one_of_bots_alone_by_its_last_person_leaving_counts_against_the_cap(tmp_path):
-    app = make_app(tmp_path, limits=Limits(rates=GENEROUS, bots_only_per_creator=1, bots_only_games=10),
-                   bot_delay=60)
+    app = make_app(tmp_path, limits=Limits(rates=GENEROUS, bots_only_per_creator=1, bots_only_games=10), bot_delay=60)
     with ThreadServer(app) as srv, client(srv.url) as a:
         assert a.post("/api/games", json={"game": "kingdom", "seats": BOTS}).status_code == 201
         game = a.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]}).json()
         token = {"X-Seat-Token": game["seats"][0]["token"]}
         r = a.post(f"/api/games/{game['id']}/resign", json={"bot": "easy"}, headers=token)
-        assert (r.status_code, r.json()["detail"]) == (409, "leaving would leave this game to bots alone: you "
-                                                             "already have 1 game of bots alone going on, as many "
-                                                             "as one player may have at once")
+        assert (r.status_code, r.json()["detail"]) == (
+            409,
+            "leaving would leave this game to bots alone: you "
+            "already have 1 game of bots alone going on, as many "
+            "as one player may have at once",
+        )
         seat = a.get(f"/api/games/{game['id']}").json()["seats"][0]
         assert seat["type"] == "human"
         assert len(app.state.store.bots_only_games()) == 1
         # from another address, for a game another person created, leaving is not held by them
         with client(srv.url, "127.0.0.2") as b:
             other = b.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, BOTS[0]]}).json()
-            r = b.post(f"/api/games/{other['id']}/resign", json={"bot": "easy"},
-                       headers={"X-Seat-Token": other["seats"][0]["token"]})
+            r = b.post(
+                f"/api/games/{other['id']}/resign",
+                json={"bot": "easy"},
+                headers={"X-Seat-Token": other["seats"][0]["token"]},
+            )
             assert r.status_code == 200
         assert len(app.state.store.bots_only_games()) == 2
 
@@ -230,8 +241,10 @@ def test_the_owner_signs_in_over_http_while_others_are_held(tmp_path):
     app = make_app(tmp_path, limits=Limits(rates=GENEROUS), login_limits={"login_per_name": (10, 3600.0)})
     with ThreadServer(app) as srv, client(srv.url, "127.0.0.2") as home:
         assert home.post("/api/accounts", json={"username": "ada", "password": PASSWORD}).status_code == 201
-        assert home.delete("/api/session", headers={"X-CSRF-Token": home.get("/api/session").json()["csrf"]}
-                           ).status_code == 204
+        assert (
+            home.delete("/api/session", headers={"X-CSRF-Token": home.get("/api/session").json()["csrf"]}).status_code
+            == 204
+        )
         assert home.post("/api/session", json={"username": "ada", "password": PASSWORD}).status_code == 200
         for i in range(3, 15):
             with client(srv.url, f"127.0.0.{i}") as eve:
@@ -330,6 +343,7 @@ def test_the_sign_in_limits_fall_back_to_the_database_while_redis_is_away(accoun
 
 # -- the arithmetic of the limits, exactly ------------------------------------------------------------
 
+
 def test_gcra_lets_a_burst_of_count_through_then_says_the_exact_wait():
     from builders.server.limits import gcra
 
@@ -375,6 +389,7 @@ def test_limits_in_the_database_use_the_prefix_cut_long_keys_and_sweep_old_rows(
     def rows() -> dict[str, float]:
         with store.engine.connect() as conn:
             return dict(conn.exec_driver_sql("select key, tat from rate_limits").all())
+
     try:
         limits = DatabaseLimits(store.engine, prefix="p:")
         assert [limits.take("k", 2, 10.0) for _ in range(3)] == [0.0, 0.0, 5.0]
@@ -426,7 +441,9 @@ def test_the_limits_on_redis_keep_their_keys_under_their_prefix_in_both_kinds_of
     client = redis.Redis.from_url(redis_server.url)
     try:
         assert sorted(k.decode() for k in client.keys(f"*{stamp}")) == [
-            f"builders:rate:async-{stamp}", f"builders:rate:sync-{stamp}"]
+            f"builders:rate:async-{stamp}",
+            f"builders:rate:sync-{stamp}",
+        ]
     finally:
         client.close()
     assert on_redis.failures == 0 and on_redis.fallback.tats == {}

@@ -73,8 +73,11 @@ def test_an_old_sqlite_file_upgrades_with_its_games_intact(old_file):
         token = running["tokens"][listed[running["id"]]["to_move"]]
         view = api.get(f"/api/games/{running['id']}/state", headers={"X-Seat-Token": token}).json()
         assert view["actions"] == running["actions"] == len(view["log"]) and view["version"] == running["version"]
-        r = api.post(f"/api/games/{running['id']}/actions", json={"action": view["legal"][0]},
-                     headers={"X-Seat-Token": token, "Idempotency-Key": "after-upgrade"})
+        r = api.post(
+            f"/api/games/{running['id']}/actions",
+            json={"action": view["legal"][0]},
+            headers={"X-Seat-Token": token, "Idempotency-Key": "after-upgrade"},
+        )
         assert r.status_code == 200 and r.json()["version"] == running["version"] + 1
         # the finished game: its record and result
         record = api.get(f"/api/games/{OLD['finished']['id']}/record").json()
@@ -93,12 +96,18 @@ def test_upgrade_at_start_and_refusal_with_no_upgrade(old_file, tmp_path):
 
     with pytest.raises(migrate.SchemaError) as refused:
         create_app(f"sqlite:///{old_file}", upgrade=False)
-    assert str(refused.value) == ("the database is at migration 0001, this server needs migration "
-                                  f"{migrate.head()}: run `builders db upgrade` (or start without --no-upgrade)")
+    assert str(refused.value) == (
+        "the database is at migration 0001, this server needs migration "
+        f"{migrate.head()}: run `builders db upgrade` (or start without --no-upgrade)"
+    )
     assert migrate.current(f"sqlite:///{old_file}") == "0001"  # refused: untouched
-    server = subprocess.run([sys.executable, "-m", "builders.server", "--db", str(old_file), "--no-upgrade",
-                             "--port", "1"], capture_output=True, text=True, timeout=60,
-                            env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    server = subprocess.run(
+        [sys.executable, "-m", "builders.server", "--db", str(old_file), "--no-upgrade", "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+    )
     assert server.returncode == 2 and server.stderr.strip() == f"error: {refused.value}"
     make_app(old_file.parent)  # the default: upgraded at start
     assert migrate.current(f"sqlite:///{old_file}") == migrate.head()
@@ -143,9 +152,14 @@ def test_the_games_of_bots_alone_going_on_are_marked_by_the_upgrade(tmp_path):
         with engine.begin() as conn:
             command.upgrade(migrate.config(conn), "0004")
             for gid, options in (("bots", {"bots_only": True, "creator": None}), ("people", {"creator": None})):
-                conn.execute(text("INSERT INTO games (id, game, created, setup, seats, status, version, actions, "
-                                  "turn, private, options) VALUES (:id, 'kingdom', 0, '{}', '[]', 'running', 0, 0, "
-                                  "0, 0, :options)"), {"id": gid, "options": json.dumps(options)})
+                conn.execute(
+                    text(
+                        "INSERT INTO games (id, game, created, setup, seats, status, version, actions, "
+                        "turn, private, options) VALUES (:id, 'kingdom', 0, '{}', '[]', 'running', 0, 0, "
+                        "0, 0, :options)"
+                    ),
+                    {"id": gid, "options": json.dumps(options)},
+                )
     finally:
         engine.dispose()
     assert migrate.upgrade(url) == ("0004", migrate.head())

@@ -66,32 +66,45 @@ def raw_post(p: Person, path: str, body: dict) -> httpx.Response:
 
 
 # -- usernames ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name, status, detail", [
-    ("admin\n", 400, "username: control characters are not allowed"),
-    ("admin\x00", 400, "username: control characters are not allowed"),
-    ("ad\u200bmin", 400, "username: invisible characters (such as zero-width spaces or text-direction marks) "
-                         "are not allowed"),
-    ("admin\u202e", 400, "username: invisible characters (such as zero-width spaces or text-direction marks) "
-                         "are not allowed"),
-    (" admin", 400, "username: no spaces at the start or the end"),
-    ("\uff21\uff24\uff2d\uff29\uff2e", 409, "the username 'ADMIN' is taken"),  # fullwidth: NFKC gives ADMIN
-    ("Admin", 409, "the username 'Admin' is taken"),
-    ("adrnin", 409, "the username 'adrnin' looks like the registered player 'admin'"),
-    (CYRILLIC_A + "dmin", 400, "a username is 3 to 20 letters, digits, '_' or '-'"),
-])
+@pytest.mark.parametrize(
+    "name, status, detail",
+    [
+        ("admin\n", 400, "username: control characters are not allowed"),
+        ("admin\x00", 400, "username: control characters are not allowed"),
+        (
+            "ad\u200bmin",
+            400,
+            "username: invisible characters (such as zero-width spaces or text-direction marks) are not allowed",
+        ),
+        (
+            "admin\u202e",
+            400,
+            "username: invisible characters (such as zero-width spaces or text-direction marks) are not allowed",
+        ),
+        (" admin", 400, "username: no spaces at the start or the end"),
+        ("\uff21\uff24\uff2d\uff29\uff2e", 409, "the username 'ADMIN' is taken"),  # fullwidth: NFKC gives ADMIN
+        ("Admin", 409, "the username 'Admin' is taken"),
+        ("adrnin", 409, "the username 'adrnin' looks like the registered player 'admin'"),
+        (CYRILLIC_A + "dmin", 400, "a username is 3 to 20 letters, digits, '_' or '-'"),
+    ],
+)
 def test_a_username_that_is_or_looks_like_admin_is_refused(server, people, name, status, detail):
     guest = people()
     refused(guest.post("/api/accounts", json={"username": name, "password": "long enough"}), status, detail)
-    assert "admin" in usernames(server) and not [n for n in usernames(server) if n != "admin" and
-                                               names.skeleton(n) == names.skeleton("admin")]
+    assert "admin" in usernames(server) and not [
+        n for n in usernames(server) if n != "admin" and names.skeleton(n) == names.skeleton("admin")
+    ]
     assert guest.get("/api/session").json()["account"]["guest"] is True
 
 
 def test_a_name_is_matched_whole_and_stored_normalised(server, people):
     p = Person(server.url)
     try:
-        refused(p.post("/api/accounts", json={"username": "zed\n", "password": "long enough"}), 400,
-                "username: control characters are not allowed")
+        refused(
+            p.post("/api/accounts", json={"username": "zed\n", "password": "long enough"}),
+            400,
+            "username: control characters are not allowed",
+        )
         made = p.sign_up("\uff3a\uff45\uff44\uff11")  # fullwidth Zed1
         assert made["account"]["username"] == "Zed1"
     finally:
@@ -100,17 +113,26 @@ def test_a_name_is_matched_whole_and_stored_normalised(server, people):
     with server.app.state.store.engine.connect() as conn:
         key = conn.execute(select(AccountRow.username_skeleton).where(AccountRow.username == "Zed1")).scalar()
     assert key == "zedl"  # a one looks like an l
-    refused(people().post("/api/accounts", json={"username": "ZEDl", "password": "long enough"}), 409,
-            "the username 'ZEDl' looks like the registered player 'Zed1'")
+    refused(
+        people().post("/api/accounts", json={"username": "ZEDl", "password": "long enough"}),
+        409,
+        "the username 'ZEDl' looks like the registered player 'Zed1'",
+    )
 
 
 def test_signing_in_takes_the_normalised_name_and_refuses_control_characters(server):
     p = Person(server.url)
     try:
-        refused(p.post("/api/session", json={"username": "admin\x00", "password": "admin's password"}), 400,
-                "username: control characters are not allowed")
-        refused(p.post("/api/session", json={"username": "admin", "password": "admin's\x00password"}), 400,
-                "password: control characters are not allowed")
+        refused(
+            p.post("/api/session", json={"username": "admin\x00", "password": "admin's password"}),
+            400,
+            "username: control characters are not allowed",
+        )
+        refused(
+            p.post("/api/session", json={"username": "admin", "password": "admin's\x00password"}),
+            400,
+            "password: control characters are not allowed",
+        )
         wide = "\uff41\uff44\uff4d\uff49\uff4e"  # admin in fullwidth letters
         done = p.post("/api/session", json={"username": wide, "password": "admin's password"})
         assert done.status_code == 200 and done.json()["account"]["username"] == "admin"
@@ -126,9 +148,12 @@ def test_two_sign_ups_of_look_alike_names_at_once_make_one_account(server):
     browsers = [Person(server.url) for _ in variants]
     try:
         with concurrent.futures.ThreadPoolExecutor(len(variants)) as pool:
-            answers = list(pool.map(lambda pv: pv[0].post("/api/accounts", json={"username": pv[1],
-                                                                                  "password": "long enough"}),
-                                    zip(browsers, variants)))
+            answers = list(
+                pool.map(
+                    lambda pv: pv[0].post("/api/accounts", json={"username": pv[1], "password": "long enough"}),
+                    zip(browsers, variants),
+                )
+            )
     finally:
         for p in browsers:
             p.close()
@@ -147,17 +172,28 @@ def with_name(name: str, **seat) -> dict:
     return {"game": "kingdom", "seats": [{"type": "human", "name": name, **seat}, {"type": "human", "open": True}]}
 
 
-@pytest.mark.parametrize("name, shown", [
-    (CYRILLIC_A + "dmin", CYRILLIC_A + "dmin"), ("\uff21\uff24\uff2d\uff29\uff2e", "ADMIN"), ("Admin", "Admin"),
-    ("adrnin", "adrnin"),
-])
+@pytest.mark.parametrize(
+    "name, shown",
+    [
+        (CYRILLIC_A + "dmin", CYRILLIC_A + "dmin"),
+        ("\uff21\uff24\uff2d\uff29\uff2e", "ADMIN"),
+        ("Admin", "Admin"),
+        ("adrnin", "adrnin"),
+    ],
+)
 def test_a_guest_cannot_name_a_seat_like_a_registered_player(server, people, name, shown):
     guest = people()
     before = count(server, GameRow.id)
-    refused(guest.post("/api/games", json=with_name(name)), 409,
-            f"the name {shown!r} looks like the registered player 'admin': choose another")
-    refused(people(f"notadmin{next(_numbers)}").post("/api/games", json=with_name(name)), 409,
-            f"the name {shown!r} looks like the registered player 'admin': choose another")
+    refused(
+        guest.post("/api/games", json=with_name(name)),
+        409,
+        f"the name {shown!r} looks like the registered player 'admin': choose another",
+    )
+    refused(
+        people(f"notadmin{next(_numbers)}").post("/api/games", json=with_name(name)),
+        409,
+        f"the name {shown!r} looks like the registered player 'admin': choose another",
+    )
     assert count(server, GameRow.id) == before
 
 
@@ -169,18 +205,27 @@ def test_the_player_may_name_a_seat_of_their_own_like_themselves_only(server, pe
     # a seat for someone else (open, or an invitation) is not the player's own
     for seat in ({"open": True}, {"invite": True}):
         seats = [{"type": "human"}, {"type": "human", "name": "admin", **seat}]
-        refused(admin.post("/api/games", json={"game": "kingdom", "seats": seats}), 409,
-                "the name 'admin' looks like the registered player 'admin': choose another")
+        refused(
+            admin.post("/api/games", json={"game": "kingdom", "seats": seats}),
+            409,
+            "the name 'admin' looks like the registered player 'admin': choose another",
+        )
 
 
 def test_a_seat_name_may_not_pass_for_a_guest_but_the_guests_own(server, people, api):
     guest = people()
     me = guest.get("/api/session").json()["account"]
     other = f"guest {me['id'] + 1000}"
-    refused(guest.post("/api/games", json=with_name(other)), 409,
-            f"the name {other!r} looks like a guest's name: choose another")
-    refused(api.post("/api/games", json=with_name("Guest 1O")), 409,  # a program, without an account
-            "the name 'Guest 1O' looks like a guest's name: choose another")
+    refused(
+        guest.post("/api/games", json=with_name(other)),
+        409,
+        f"the name {other!r} looks like a guest's name: choose another",
+    )
+    refused(
+        api.post("/api/games", json=with_name("Guest 1O")),
+        409,  # a program, without an account
+        "the name 'Guest 1O' looks like a guest's name: choose another",
+    )
     made = guest.post("/api/games", json=with_name(me["name"].upper()))
     assert made.status_code == 201, made.text
     assert made.json()["seats"][0]["name"] == me["name"].upper() == f"GUEST {me['id']}"
@@ -191,10 +236,16 @@ def test_joining_under_a_registered_players_name_is_refused_and_changes_nothing(
     host = people()
     gid = host.post("/api/games", json=OPEN).json()["id"]
     joiner = people()
-    refused(joiner.post(f"/api/games/{gid}/join", json={"seat": 1, "name": "ADM" + "\u0399" + "N"}), 409,
-            "the name 'ADMΙN' looks like the registered player 'admin': choose another")  # a Greek capital iota
-    refused(joiner.post(f"/api/games/{gid}/join", json={"seat": 1, "name": "ad\u200bmin"}), 400,
-            "seat name: invisible characters (such as zero-width spaces or text-direction marks) are not allowed")
+    refused(
+        joiner.post(f"/api/games/{gid}/join", json={"seat": 1, "name": "ADM" + "\u0399" + "N"}),
+        409,
+        "the name 'ADMΙN' looks like the registered player 'admin': choose another",
+    )  # a Greek capital iota
+    refused(
+        joiner.post(f"/api/games/{gid}/join", json={"seat": 1, "name": "ad\u200bmin"}),
+        400,
+        "seat name: invisible characters (such as zero-width spaces or text-direction marks) are not allowed",
+    )
     seat = host.get(f"/api/games/{gid}").json()["seats"][1]
     assert (seat["claimed"], seat["name"]) == (False, None)
     # the registered player themselves may take it under their name; anyone under another name
@@ -222,9 +273,18 @@ def test_every_text_field_refuses_control_characters_with_400_and_stores_nothing
         ("/api/games", {**base, "seats": [{"type": "human", "name": "Ada\x1b[31m"}, base["seats"][1]]}, "seat name"),
         ("/api/games", {**base, "seats": [{"type": "human"}, {"type": "human", "user": "bo\x00b"}]}, "user"),
         ("/api/games", {**base, "colours": ["red\x00", "blue"]}, "colour"),
-        ("/api/games", {**base, "setup": {"mode": "custom", "cards": ["fishermen\x00", "merchants", "knights"],
-                                          "sections": [["tavern", False], ["paddock", False], ["oasis", True],
-                                                       ["farm", False]]}}, "card"),
+        (
+            "/api/games",
+            {
+                **base,
+                "setup": {
+                    "mode": "custom",
+                    "cards": ["fishermen\x00", "merchants", "knights"],
+                    "sections": [["tavern", False], ["paddock", False], ["oasis", True], ["farm", False]],
+                },
+            },
+            "card",
+        ),
         (f"/api/games/{gid}/join", {"seat": 1, "name": "Bo\tB"}, "seat name"),
         (f"/api/games/{gid}/claim", {"code": "abc\x00"}, "code"),
         (f"/api/games/{gid}/actions", {"action": "coins\x00 1"}, "action"),
@@ -234,10 +294,8 @@ def test_every_text_field_refuses_control_characters_with_400_and_stores_nothing
     for path, body, field in cases:
         refused(me.post(path, json=body), 400, f"{field}: control characters are not allowed")
     # a lone surrogate is no text at all: refused as the JSON is read
-    refused(raw_post(me, f"/api/games/{gid}/chat", {"text": "half \ud83d"}), 422,
-            "text: must be valid Unicode text")
-    refused(raw_post(me, "/api/games", {**base, "name": "\udc00"}), 422,
-            "name: must be valid Unicode text")
+    refused(raw_post(me, f"/api/games/{gid}/chat", {"text": "half \ud83d"}), 422, "text: must be valid Unicode text")
+    refused(raw_post(me, "/api/games", {**base, "name": "\udc00"}), 422, "name: must be valid Unicode text")
     assert [count(server, column) for column in rows] == counted
     # a chat message keeps its line breaks
     said = me.post(f"/api/games/{gid}/chat", json={"text": "good\nluck"})
@@ -253,15 +311,23 @@ def test_the_chat_itself_refuses_control_characters(server, people):
     live = server.app.state.service.get(gid)
     with pytest.raises(ApiError) as refused_here:
         server.app.state.chat.post(live, 0, None, "hi\x00there")
-    assert (refused_here.value.status, refused_here.value.detail) == (400, "chat message: control characters are "
-                                                                            "not allowed")
+    assert (refused_here.value.status, refused_here.value.detail) == (
+        400,
+        "chat message: control characters are not allowed",
+    )
     assert server.app.state.chat.messages(gid, "players") == []
 
 
 def test_nul_in_paths_queries_and_the_socket_is_never_a_server_error(server):
     with httpx.Client(base_url=server.url, timeout=10) as api:
-        for path in ("/api/players/a%00b", "/api/players/admin%0A", "/api/games/a%00b", "/api/games/a%00b/chat",
-                     "/api/games?status=open%00", "/api/leaderboard/kingdom%00"):
+        for path in (
+            "/api/players/a%00b",
+            "/api/players/admin%0A",
+            "/api/games/a%00b",
+            "/api/games/a%00b/chat",
+            "/api/games?status=open%00",
+            "/api/leaderboard/kingdom%00",
+        ):
             r = api.get(path)
             assert r.status_code in (404, 422) and "detail" in r.json(), (path, r.status_code, r.text)
 
@@ -269,8 +335,13 @@ def test_nul_in_paths_queries_and_the_socket_is_never_a_server_error(server):
         async with websockets.connect(f"{server.ws_url}/ws/games/a%00b") as ws:
             return json.loads(await asyncio.wait_for(ws.recv(), 5))
 
-    assert asyncio.run(socket()) == {"type": "error", "code": 404, "message": "there is no such game",
-                                     "key": "there is no such game", "params": {}}
+    assert asyncio.run(socket()) == {
+        "type": "error",
+        "code": 404,
+        "message": "there is no such game",
+        "key": "there is no such game",
+        "params": {},
+    }
 
 
 def test_a_socket_actions_key_with_a_control_character_is_refused(server):
@@ -289,10 +360,13 @@ def test_a_socket_actions_key_with_a_control_character_is_refused(server):
                 if got["type"] == "error":
                     return got
 
-    assert asyncio.run(play()) == {"type": "error", "code": 400,
-                                   "message": "the idempotency key: control and invisible characters are not allowed",
-                                   "key": "the idempotency key: control and invisible characters are not allowed",
-                                   "params": {}}
+    assert asyncio.run(play()) == {
+        "type": "error",
+        "code": 400,
+        "message": "the idempotency key: control and invisible characters are not allowed",
+        "key": "the idempotency key: control and invisible characters are not allowed",
+        "params": {},
+    }
     with server.app.state.store.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM actions WHERE game_id = :g"), {"g": made["id"]}).scalar() == 0
 
@@ -334,17 +408,35 @@ def test_a_seat_name_in_a_request_is_a_400_reason_a_length_error_or_the_normal_f
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"),
-               min_size=3, max_size=20))
+@given(
+    st.text(
+        alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"),
+        min_size=3,
+        max_size=20,
+    )
+)
 def test_a_username_and_its_case_and_fullwidth_forms_look_alike(name):
     wide = "".join(chr(ord(c) + 0xFEE0) for c in name)  # the fullwidth forms of ASCII
-    assert names.skeleton(name) == names.skeleton(name.upper()) == names.skeleton(name.lower()) \
+    assert (
+        names.skeleton(name)
+        == names.skeleton(name.upper())
+        == names.skeleton(name.lower())
         == names.skeleton(names.check_name(wide))
+    )
 
 
 def test_the_skeleton_is_uts39s_casefolded():
-    assert {names.skeleton(n) for n in ("admin", "Admin", "ADMIN", CYRILLIC_A + "dmin", "\uff41dmin",
-                                         "\U0001d41a\U0001d41d\U0001d426\U0001d422\U0001d427")} == {"adrnin"}
+    assert {
+        names.skeleton(n)
+        for n in (
+            "admin",
+            "Admin",
+            "ADMIN",
+            CYRILLIC_A + "dmin",
+            "\uff41dmin",
+            "\U0001d41a\U0001d41d\U0001d426\U0001d422\U0001d427",
+        )
+    } == {"adrnin"}
     assert names.skeleton("adm1n") != names.skeleton("admin")  # a 1 looks like an l, not an i
     assert names.skeleton("b0b") == names.skeleton("BOB") and names.skeleton("pay1") == names.skeleton("payl")
 
@@ -361,10 +453,11 @@ def test_the_upgrade_gives_every_account_its_skeleton(kind, tmp_path, request):
     try:
         with engine.begin() as conn:
             command.upgrade(migrate.config(conn), "0007")
-            for i, name in enumerate(["Ada", "bo0", "BoO", None, "m1ke", "admin", "admin\n", "ad\u200bmin"],
-                                     start=1):
-                conn.execute(text("INSERT INTO accounts (id, username, username_key, created) VALUES (:id, :n, :k, 0)"),
-                             {"id": i, "n": name, "k": name.lower() if name else None})
+            for i, name in enumerate(["Ada", "bo0", "BoO", None, "m1ke", "admin", "admin\n", "ad\u200bmin"], start=1):
+                conn.execute(
+                    text("INSERT INTO accounts (id, username, username_key, created) VALUES (:id, :n, :k, 0)"),
+                    {"id": i, "n": name, "k": name.lower() if name else None},
+                )
     finally:
         engine.dispose()
     assert migrate.upgrade(url) == ("0007", migrate.head())
@@ -386,20 +479,26 @@ def test_each_refusal_of_a_name_or_a_text_in_its_exact_words():
     assert why(lambda: names.check_text("a\x00b", "game name")) == "game name: control characters are not allowed"
     assert why(lambda: names.check_text("a\nb", "game name")) == "game name: control characters are not allowed"
     assert why(lambda: names.check_text("\ud800", "token name")) == (
-        "token name: lone surrogates are not allowed (send text in UTF-8)")
+        "token name: lone surrogates are not allowed (send text in UTF-8)"
+    )
     assert why(lambda: names.check_text("a\n\tb", "chat message", newlines=True)) == (
-        "chat message: control characters are not allowed")
+        "chat message: control characters are not allowed"
+    )
     assert names.check_text("two\nlines", "chat message", newlines=True) == "two\nlines"
     assert names.check_text("\u200bzero width is text", "chat message") == "\u200bzero width is text"
     assert why(lambda: names.check_name("")) == "name: it needs at least one character"
     assert why(lambda: names.check_name("a\u2028b", "seat name")) == (
-        "seat name: control characters and line breaks are not allowed")
+        "seat name: control characters and line breaks are not allowed"
+    )
     assert why(lambda: names.check_name("a\u200bb", "seat name")) == (
-        "seat name: invisible characters (such as zero-width spaces or text-direction marks) are not allowed")
+        "seat name: invisible characters (such as zero-width spaces or text-direction marks) are not allowed"
+    )
     assert why(lambda: names.check_name("a\ue000b", "seat name")) == (
-        "seat name: private-use and unassigned characters are not allowed")
+        "seat name: private-use and unassigned characters are not allowed"
+    )
     assert why(lambda: names.check_name("a\U000e0080b", "seat name")) == (
-        "seat name: private-use and unassigned characters are not allowed")
+        "seat name: private-use and unassigned characters are not allowed"
+    )
     assert why(lambda: names.check_name(" ada", "username")) == "username: no spaces at the start or the end"
     assert why(lambda: names.check_name("ada\u3000", "username")) == "username: no spaces at the start or the end"
     assert why(lambda: names.check_name("x" * 41)) == "name: at most 40 characters"

@@ -26,8 +26,11 @@ async def play_game(server, game: str, seats: list[dict], setup: dict | None = N
         created = r.json()
         gid = created["id"]
         tokens = {s["seat"]: s["token"] for s in created["seats"] if s["type"] == "human"}
-        assert all(s["link"] == f"/play/{gid}#seat={s['seat']}&token={s['token']}"
-                   for s in created["seats"] if s["type"] == "human")
+        assert all(
+            s["link"] == f"/play/{gid}#seat={s['seat']}&token={s['token']}"
+            for s in created["seats"]
+            if s["type"] == "human"
+        )
         sockets = {seat: SocketClient(server.ws_url, gid, tok) for seat, tok in tokens.items() if seat % 2 == 0}
         http_seats = {seat: tok for seat, tok in tokens.items() if seat % 2 == 1}
         spectator = SocketClient(server.ws_url, gid, None)
@@ -55,13 +58,13 @@ async def play_game(server, game: str, seats: list[dict], setup: dict | None = N
                             undos += 1
                             continue
                         if rnd.random() < 0.05:  # an illegal action is refused, nothing changes
-                            await client.send({"type": "action", "action": illegal_action(game, mine["legal"]),
-                                               "version": version})
+                            await client.send(
+                                {"type": "action", "action": illegal_action(game, mine["legal"]), "version": version}
+                            )
                             err = await client.error()
                             assert err["message"]
                             refused += 1
-                        await client.send({"type": "action", "action": rnd.choice(mine["legal"]),
-                                           "version": version})
+                        await client.send({"type": "action", "action": rnd.choice(mine["legal"]), "version": version})
                         await client.state(version + 1)
                     elif seat in http_seats:
                         headers = {"X-Seat-Token": http_seats[seat]}
@@ -77,12 +80,18 @@ async def play_game(server, game: str, seats: list[dict], setup: dict | None = N
                             continue
                         other = next((s for s in tokens if s != seat), None)
                         if other is not None and rnd.random() < 0.05:  # out of turn
-                            r = await http.post(f"/api/games/{gid}/actions", json={"action": "end"},
-                                                headers={"X-Seat-Token": tokens[other]})
+                            r = await http.post(
+                                f"/api/games/{gid}/actions",
+                                json={"action": "end"},
+                                headers={"X-Seat-Token": tokens[other]},
+                            )
                             assert r.status_code == 403, r.text
                             refused += 1
-                        r = await http.post(f"/api/games/{gid}/actions", headers=headers,
-                                            json={"action": rnd.choice(mine["legal"]), "version": version})
+                        r = await http.post(
+                            f"/api/games/{gid}/actions",
+                            headers=headers,
+                            json={"action": rnd.choice(mine["legal"]), "version": version},
+                        )
                         assert r.status_code == 200, r.text
                         http_views.append((seat, r.text))
                         assert r.json()["version"] == version + 1
@@ -118,10 +127,15 @@ def check_game(record, clients, http_views, final):
 
 
 def test_kingdom_game_people_and_bots(server):
-    seats = [{"type": "human", "name": "Ada"}, {"type": "human", "name": "Bo"},
-             {"type": "bot", "level": "easy"}, {"type": "human"}]
+    seats = [
+        {"type": "human", "name": "Ada"},
+        {"type": "human", "name": "Bo"},
+        {"type": "bot", "level": "easy"},
+        {"type": "human"},
+    ]
     gid, record, clients, http_views, final = asyncio.run(
-        play_game(server, "kingdom", seats, {"mode": "random"}, seed=3))
+        play_game(server, "kingdom", seats, {"mode": "random"}, seed=3)
+    )
     check_game(record, clients, http_views, final)
     assert final["board"]["rows"] and len(final["board"]["rows"]) == 20
     assert set(final["scoring_hexes"]) == {"0", "1", "2", "3"}
@@ -139,6 +153,7 @@ def test_middle_ages_game_people_and_bots(server):
 def test_two_bots_and_one_person_first_game(server):
     seats = [{"type": "human"}, {"type": "bot", "level": "hard"}, {"type": "bot", "level": "easy"}]
     gid, record, clients, http_views, final = asyncio.run(
-        play_game(server, "kingdom", seats, {"mode": "first"}, seed=9))
+        play_game(server, "kingdom", seats, {"mode": "first"}, seed=9)
+    )
     check_game(record, clients, http_views, final)
     assert record["setup"]["cards"] == ["fishermen", "merchants", "knights"]

@@ -72,8 +72,9 @@ def cast(people):
     but not in it; a stranger has no account at all."""
     ada, bo, eve, stranger = people(fresh_name("Ada")), people(fresh_name("Bo")), people(fresh_name("Eve")), people()
     bo_name = bo.get("/api/session").json()["account"]["username"]
-    r = ada.post("/api/games", json=kingdom([{"type": "human"}, {"type": "human", "user": bo_name}],
-                                            private=True, hints=True))
+    r = ada.post(
+        "/api/games", json=kingdom([{"type": "human"}, {"type": "human", "user": bo_name}], private=True, hints=True)
+    )
     assert r.status_code == 201, r.text
     return ada, bo, eve, stranger, r.json()["id"]
 
@@ -84,9 +85,17 @@ def test_a_running_private_game_is_nobody_elses(server, cast, api):
     assert (nothing.status_code, nothing.json()["detail"]) == (404, "there is no game 'NoSuch12'")
     # a signed-up outsider, a guest, a client without any session, one with a made-up seat token,
     # one with a personal API token that is not valid
-    assert_hidden(server, gid, [(eve, {}), (stranger, {}), (api, {}),
-                                (api, {"headers": {"X-Seat-Token": "made-up-token-000000000"}}),
-                                (api, {"headers": {"Authorization": "Bearer bld_not_a_token"}})])
+    assert_hidden(
+        server,
+        gid,
+        [
+            (eve, {}),
+            (stranger, {}),
+            (api, {}),
+            (api, {"headers": {"X-Seat-Token": "made-up-token-000000000"}}),
+            (api, {"headers": {"Authorization": "Bearer bld_not_a_token"}}),
+        ],
+    )
     for status in (None, "open", "running", "finished"):
         listed = api.get("/api/games", params={"status": status} if status else {}).json()
         assert gid not in {g["id"] for g in listed}
@@ -158,9 +167,13 @@ def test_a_spectators_socket_on_a_private_game_is_refused(server, cast):
             return first
 
     for outsider in (None, dict(eve.http.cookies)):
-        assert asyncio.run(hello(outsider)) == {"type": "error", "message": f"there is no game '{gid}'",
-                                                "code": 404, "key": "there is no game {game_id!r}",
-                                                "params": {"game_id": gid}}
+        assert asyncio.run(hello(outsider)) == {
+            "type": "error",
+            "message": f"there is no game '{gid}'",
+            "code": 404,
+            "key": "there is no game {game_id!r}",
+            "params": {"game_id": gid},
+        }
     seen = asyncio.run(hello(dict(bo.http.cookies)))
     assert seen["type"] == "state" and seen["seat"] == 1
 
@@ -182,11 +195,23 @@ def test_a_private_game_lets_in_whoever_has_its_invitation(server, people, api):
 def test_a_private_game_has_no_open_seat_and_is_never_rated(server, people):
     ada = people(fresh_name("Ada"))
     before = server.app.state.service.store.counts()
-    refused(ada.post("/api/games", json=kingdom([{"type": "human"}, {"type": "human", "open": True}], private=True)),
-            400, "seat 1 is open, but a private game is seen by its players only: invite the other players "
-                 "with an invitation link or by username")
-    refused(ada.post("/api/games", json=kingdom([{"type": "human"}, {"type": "human", "invite": True}], private=True,
-                                                rated=True, clock={"kind": "turn", "per_turn": 86400})),
-            400, "a rated game is public (its result moves ratings everyone sees): leave private out or make the "
-                 "game unrated")
+    refused(
+        ada.post("/api/games", json=kingdom([{"type": "human"}, {"type": "human", "open": True}], private=True)),
+        400,
+        "seat 1 is open, but a private game is seen by its players only: invite the other players "
+        "with an invitation link or by username",
+    )
+    refused(
+        ada.post(
+            "/api/games",
+            json=kingdom(
+                [{"type": "human"}, {"type": "human", "invite": True}],
+                private=True,
+                rated=True,
+                clock={"kind": "turn", "per_turn": 86400},
+            ),
+        ),
+        400,
+        "a rated game is public (its result moves ratings everyone sees): leave private out or make the game unrated",
+    )
     assert server.app.state.service.store.counts() == before

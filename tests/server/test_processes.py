@@ -31,9 +31,27 @@ class Server(ProcessServer):
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "builders.server", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", self.db_url, "--bot-delay", str(self.bot_delay), "--bot-mode", "thread", "--quiet",
-             *self.options], stdout=out, stderr=out, env=env)
+            [
+                sys.executable,
+                "-m",
+                "builders.server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--bot-delay",
+                str(self.bot_delay),
+                "--bot-mode",
+                "thread",
+                "--quiet",
+                *self.options,
+            ],
+            stdout=out,
+            stderr=out,
+            env=env,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -154,8 +172,11 @@ def test_racing_actions_and_undos_lose_nothing_and_double_nothing(pair, db_url):
                     legal = [x for x in current["legal"] if x != "end"] or current["legal"]
                     if not legal:
                         legal = ["end"]
-                    r = client.post(f"/api/games/{gid}/actions", json={"action": legal[k % len(legal)]},
-                                    headers={"X-Seat-Token": tokens[seat]})
+                    r = client.post(
+                        f"/api/games/{gid}/actions",
+                        json={"action": legal[k % len(legal)]},
+                        headers={"X-Seat-Token": tokens[seat]},
+                    )
                     kind = "action"
                 with lock:
                     answers.append((kind, r.status_code))
@@ -181,8 +202,10 @@ def test_racing_actions_and_undos_lose_nothing_and_double_nothing(pair, db_url):
 
 def test_racing_joins_give_each_seat_once(pair):
     a, b = pair
-    games = [ok(post(a.url, "/api/games", game="kingdom", seats=[{"type": "human"}, {"type": "human", "open": True}]))
-             for _ in range(4)]
+    games = [
+        ok(post(a.url, "/api/games", game="kingdom", seats=[{"type": "human"}, {"type": "human", "open": True}]))
+        for _ in range(4)
+    ]
     results: dict[str, list[int]] = {g["id"]: [] for g in games}
 
     def join(server, gid):
@@ -229,8 +252,9 @@ def test_exactly_one_process_plays_the_bots_and_another_takes_over_after_sigkill
         acting = [s.health()["acting"] for s in (a, b)]
         assert acting == [True, False]
         # a person plays through B (which plays no bot); A's bot answers, once per turn
-        h = ok(post(b.url, "/api/games", game="middle-ages",
-                    seats=[{"type": "human"}, {"type": "bot", "level": "easy"}]))
+        h = ok(
+            post(b.url, "/api/games", game="middle-ages", seats=[{"type": "human"}, {"type": "bot", "level": "easy"}])
+        )
         for action in ("coins 1", "coins 1", "coins 1", "end"):
             ok(post(b.url, f"/api/games/{h['id']}/actions", h["seats"][0]["token"], action=action))
         deadline = time.monotonic() + 30
@@ -240,8 +264,14 @@ def test_exactly_one_process_plays_the_bots_and_another_takes_over_after_sigkill
         bot_turn = view(b.url, h["id"])["log"][4:]
         assert bot_turn and {e["seat"] for e in bot_turn} == {1} and bot_turn[-1]["action"] == "end"
         assert [e["action"] for e in view(b.url, h["id"])["log"]] == record_of(db_url, h["id"])
-        g = ok(post(b.url, "/api/games", game="middle-ages",
-                    seats=[{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}]))
+        g = ok(
+            post(
+                b.url,
+                "/api/games",
+                game="middle-ages",
+                seats=[{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}],
+            )
+        )
         gid = g["id"]
         deadline = time.monotonic() + 30
         while view(b.url, gid)["actions"] < 6:
@@ -278,8 +308,10 @@ def test_redis_fans_moves_out_to_sockets_of_the_other_process(db_url, redis_serv
         gid, tokens = g["id"], [s["token"] for s in g["seats"]]
 
         async def scenario():
-            async with websockets.connect(f"{a.ws_url}/ws/games/{gid}") as on_a, \
-                    websockets.connect(f"{b.ws_url}/ws/games/{gid}") as on_b:
+            async with (
+                websockets.connect(f"{a.ws_url}/ws/games/{gid}") as on_a,
+                websockets.connect(f"{b.ws_url}/ws/games/{gid}") as on_b,
+            ):
                 await on_a.send(json.dumps({"type": "hello", "token": tokens[1]}))
                 first = json.loads(await asyncio.wait_for(on_a.recv(), 10))
                 assert first["type"] == "state" and first["version"] == 0
@@ -298,8 +330,11 @@ def test_redis_fans_moves_out_to_sockets_of_the_other_process(db_url, redis_serv
                         if action == "undo":
                             r = await http.post(f"/api/games/{gid}/undo", headers={"X-Seat-Token": tokens[0]})
                         else:
-                            r = await http.post(f"/api/games/{gid}/actions", json={"action": action},
-                                                headers={"X-Seat-Token": tokens[0]})
+                            r = await http.post(
+                                f"/api/games/{gid}/actions",
+                                json={"action": action},
+                                headers={"X-Seat-Token": tokens[0]},
+                            )
                         assert r.status_code == 200, r.text
                         version = r.json()["version"]
                         while True:
@@ -308,8 +343,9 @@ def test_redis_fans_moves_out_to_sockets_of_the_other_process(db_url, redis_serv
                                 break
                         delays.append(time.perf_counter() - started)
                     # chat said through B reaches the players' sockets on A
-                    r = await http.post(f"/api/games/{gid}/chat", json={"text": "hello from B"},
-                                        headers={"X-Seat-Token": tokens[0]})
+                    r = await http.post(
+                        f"/api/games/{gid}/chat", json={"text": "hello from B"}, headers={"X-Seat-Token": tokens[0]}
+                    )
                     assert r.status_code == 201, r.text
                 while True:
                     msg = json.loads(await asyncio.wait_for(on_a.recv(), 5))
@@ -368,10 +404,23 @@ def test_builders_serve_with_workers_postgresql_and_redis(pg_url, redis_server, 
     port = free_port()
     plain_url = pg_url.replace("postgresql+psycopg://", "postgresql://")
     log = open(tmp_path / "serve.log", "ab")
-    proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "builders") if (ROOT / ".venv" / "bin" / "builders").exists()
-                             else "builders", "serve", "--port", str(port), "--workers", "2", "--db", plain_url,
-                             "--redis", redis_server.url], stdout=log, stderr=log,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    proc = subprocess.Popen(
+        [
+            str(ROOT / ".venv" / "bin" / "builders") if (ROOT / ".venv" / "bin" / "builders").exists() else "builders",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--db",
+            plain_url,
+            "--redis",
+            redis_server.url,
+        ],
+        stdout=log,
+        stderr=log,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -393,8 +442,15 @@ def test_builders_serve_with_workers_postgresql_and_redis(pg_url, redis_server, 
                     seat = (await asyncio.to_thread(view, url, gid))["to_move"]
                     current = await asyncio.to_thread(view, url, gid, tokens[seat])
                     action = "end" if "end" in current["legal"] and i % 3 == 2 else current["legal"][0]
-                    r = await asyncio.to_thread(post, url, f"/api/games/{gid}/actions", tokens[seat], None,
-                                                action=action, version=current["version"])
+                    r = await asyncio.to_thread(
+                        post,
+                        url,
+                        f"/api/games/{gid}/actions",
+                        tokens[seat],
+                        None,
+                        action=action,
+                        version=current["version"],
+                    )
                     assert r.status_code == 200, r.text
                     while seen[-1] < r.json()["version"]:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
@@ -439,12 +495,41 @@ def test_unreachable_redis_or_database_is_one_line_error(tmp_path):
 
     port = free_port()
     env = {"PYTHONPATH": str(ROOT / "src"), "PATH": ""}
-    done = subprocess.run([sys.executable, "-m", "builders.server", "--db", str(tmp_path / "g.sqlite3"),
-                           "--redis", f"redis://127.0.0.1:{port}/0", "--port", str(free_port())],
-                          capture_output=True, text=True, timeout=60, env=env)
-    assert done.returncode == 2 and done.stderr.startswith(f"error: Redis at redis://127.0.0.1:{port}/0 cannot be reached: ")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "builders.server",
+            "--db",
+            str(tmp_path / "g.sqlite3"),
+            "--redis",
+            f"redis://127.0.0.1:{port}/0",
+            "--port",
+            str(free_port()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 2 and done.stderr.startswith(
+        f"error: Redis at redis://127.0.0.1:{port}/0 cannot be reached: "
+    )
     assert len(done.stderr.strip().splitlines()) == 1
-    done = subprocess.run([sys.executable, "-m", "builders.server", "--db", f"postgresql://nobody@127.0.0.1:{port}/x",
-                           "--port", str(free_port())], capture_output=True, text=True, timeout=60, env=env)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "builders.server",
+            "--db",
+            f"postgresql://nobody@127.0.0.1:{port}/x",
+            "--port",
+            str(free_port()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert done.returncode == 2 and done.stderr.startswith(f"error: the database 127.0.0.1:{port}/x cannot be used: ")
     assert len(done.stderr.strip().splitlines()) == 1

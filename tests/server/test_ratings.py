@@ -20,18 +20,28 @@ def name() -> str:
 
 
 def test_places_from_results():
-    result = {"players": [{"seat": 0, "total": 30}, {"seat": 1, "total": 41}, {"seat": 2, "total": 41},
-                          {"seat": 3, "total": 12}], "winners": [1, 2]}
+    result = {
+        "players": [
+            {"seat": 0, "total": 30},
+            {"seat": 1, "total": 41},
+            {"seat": 2, "total": 41},
+            {"seat": 3, "total": 12},
+        ],
+        "winners": [1, 2],
+    }
     assert ranks_of(result, []) == [3, 1, 1, 4]
     # a seat whose clock ran out is last, whatever its score
     assert ranks_of(result, [1]) == [2, 4, 1, 3]
 
 
-@pytest.mark.parametrize("body, status, words", [
-    ({"seats": [{"type": "human"}, {"type": "bot"}], "clock": CLOCK}, 400, "people only"),
-    ({"seats": [{"type": "human"}, {"type": "human", "invite": True}]}, 400, "needs a clock"),
-    ({"seats": [{"type": "human"}, {"type": "human"}], "clock": CLOCK}, 400, "exactly one seat"),
-])
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        ({"seats": [{"type": "human"}, {"type": "bot"}], "clock": CLOCK}, 400, "people only"),
+        ({"seats": [{"type": "human"}, {"type": "human", "invite": True}]}, 400, "needs a clock"),
+        ({"seats": [{"type": "human"}, {"type": "human"}], "clock": CLOCK}, 400, "exactly one seat"),
+    ],
+)
 def test_rated_games_that_cannot_be(server, people, body, status, words):
     ada = people(name())
     before = server.app.state.store.counts()
@@ -41,13 +51,29 @@ def test_rated_games_that_cannot_be(server, people, body, status, words):
 
 def test_guests_and_second_seats_are_refused(server, people):
     guest = people()
-    refused(guest.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
-                                           "seats": [{"type": "human"}, {"type": "human", "open": True}]}),
-            401, "signed-up players")
+    refused(
+        guest.post(
+            "/api/games",
+            json={
+                "game": "kingdom",
+                "rated": True,
+                "clock": CLOCK,
+                "seats": [{"type": "human"}, {"type": "human", "open": True}],
+            },
+        ),
+        401,
+        "signed-up players",
+    )
     ada = people(name())
-    gid = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
-                                       "seats": [{"type": "human"}, {"type": "human", "open": True},
-                                                 {"type": "human", "open": True}]}).json()["id"]
+    gid = ada.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "rated": True,
+            "clock": CLOCK,
+            "seats": [{"type": "human"}, {"type": "human", "open": True}, {"type": "human", "open": True}],
+        },
+    ).json()["id"]
     refused(guest.post(f"/api/games/{gid}/join", json={"seat": 1}), 401, "signed-up players")
     refused(ada.post(f"/api/games/{gid}/join", json={"seat": 1}), 409, "one seat each")
     bo = people(name())
@@ -75,8 +101,15 @@ def play_to_end(players: dict[int, Person], gid: str) -> dict:
 def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
     ada_name, bo_name = name(), name()
     ada, bo = people(ada_name), people(bo_name)
-    created = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
-                                           "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]})
+    created = ada.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "rated": True,
+            "clock": CLOCK,
+            "seats": [{"type": "human"}, {"type": "human", "user": bo_name}],
+        },
+    )
     assert created.status_code == 201, created.text
     gid = created.json()["id"]
     assert ada.get(f"/api/games/{gid}").json()["rated"] is True
@@ -120,7 +153,9 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
     assert profile["ratings"]["kingdom"]["rating"] == a["rating"]
     assert profile["games"][0]["replay"] == f"/replay/{gid}" and profile["games"][0]["rated"] is True
     assert profile["ratings"]["kingdom"]["games"] == 1
-    stored = {row["id"]: row for row in server.app.state.store.games_of(server.app.state.accounts.by_username(ada_name).id)}
+    stored = {
+        row["id"]: row for row in server.app.state.store.games_of(server.app.state.accounts.by_username(ada_name).id)
+    }
     assert stored[gid]["options"]["rated_done"] is True  # stored as rated: never rated again after a restart
     refused(bo.get("/api/players/nobody_at_all"), 404, "no player named")
 
@@ -129,13 +164,21 @@ def test_favourite_cards_of_the_builders_are_the_buildings_a_player_opened():
     from builders.core.plugins import part
     from builders.server.store import StoredStep
 
-    steps = [StoredStep(0, "open B04", [], False), StoredStep(1, "open B31", [], False),
-             StoredStep(0, "recruit W01", [], False), StoredStep(0, "open B04", [], False), StoredStep(0, "end", [], False)]
+    steps = [
+        StoredStep(0, "open B04", [], False),
+        StoredStep(1, "open B31", [], False),
+        StoredStep(0, "recruit W01", [], False),
+        StoredStep(0, "open B04", [], False),
+        StoredStep(0, "end", [], False),
+    ]
     favourites = part("middle-ages", "profile")  # the game's plugin brings its profile statistics
     assert favourites({}, lambda: steps, [0]) == ["B04 The Treehouse", "B04 The Treehouse"]
     assert favourites({}, lambda: steps, [1]) == ["B31 The Chapel"]
-    assert part("kingdom", "profile")({"cards": ["lords", "miners", "farmers"]}, lambda: steps, [0]) == \
-        ["lords", "miners", "farmers"]
+    assert part("kingdom", "profile")({"cards": ["lords", "miners", "farmers"]}, lambda: steps, [0]) == [
+        "lords",
+        "miners",
+        "farmers",
+    ]
 
 
 def test_the_rating_scale_and_the_changes_it_shows():
@@ -148,11 +191,16 @@ def test_the_rating_scale_and_the_changes_it_shows():
 
     assert shown(25.0) == 1500 and shown(25.24) == 1514 and shown(24.85) == 1491
     assert provisional(25 / 3) and provisional(5.01) and not provisional(5.0)
-    points = [SimpleNamespace(game_id="g1", game="kingdom", mu=26.0, sigma=7.0, rank=1, at=1.0, private=False),
-              SimpleNamespace(game_id="g2", game="middle-ages", mu=24.0, sigma=7.0, rank=2, at=2.0, private=False),
-              SimpleNamespace(game_id="g3", game="kingdom", mu=25.5, sigma=4.9, rank=2, at=3.0, private=True)]
+    points = [
+        SimpleNamespace(game_id="g1", game="kingdom", mu=26.0, sigma=7.0, rank=1, at=1.0, private=False),
+        SimpleNamespace(game_id="g2", game="middle-ages", mu=24.0, sigma=7.0, rank=2, at=2.0, private=False),
+        SimpleNamespace(game_id="g3", game="kingdom", mu=25.5, sigma=4.9, rank=2, at=3.0, private=True),
+    ]
     assert [(p["game_id"], p["rating"], p["change"], p["provisional"]) for p in _history(points, False, 25.0)] == [
-        ("g1", 1560, 60, True), ("g2", 1440, -60, True), (None, 1530, -30, False)]
+        ("g1", 1560, 60, True),
+        ("g2", 1440, -60, True),
+        (None, 1530, -30, False),
+    ]
 
 
 def _body(**kw):
@@ -180,26 +228,60 @@ def test_each_refusal_of_a_rated_game_in_its_exact_words():
     assert _refusal(lambda: check_rated(_body(), None)) == (401, signed_up)
     assert _refusal(lambda: check_rated(_body(), SimpleNamespace(guest=True, username=None))) == (401, signed_up)
     assert _refusal(lambda: check_rated(_body(private=True), ada)) == (
-        400, "a rated game is public (its result moves ratings everyone sees): leave private out or make the game unrated")
+        400,
+        "a rated game is public (its result moves ratings everyone sees): leave private out or make the game unrated",
+    )
     assert _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "bot"}]), ada)) == (
-        400, "a rated game has people only, no bots")
+        400,
+        "a rated game has people only, no bots",
+    )
     assert _refusal(lambda: check_rated(_body(clock=None), ada)) == (400, "a rated game needs a clock")
     assert _refusal(lambda: check_rated(_body(setup={"seed": 7}), ada)) == (
-        400, "a rated game is dealt from a secret seed: leave the seed out")
+        400,
+        "a rated game is dealt from a secret seed: leave the seed out",
+    )
     one_seat = (400, "in a rated game you play exactly one seat")
     assert _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "human"}]), ada)) == one_seat
-    assert _refusal(lambda: check_rated(_body(seats=[{"type": "human", "open": True},
-                                                     {"type": "human", "invite": True}]), ada)) == one_seat
+    assert (
+        _refusal(
+            lambda: check_rated(_body(seats=[{"type": "human", "open": True}, {"type": "human", "invite": True}]), ada)
+        )
+        == one_seat
+    )
     every = (400, "in a rated game every player has one seat")
-    assert _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "human", "user": "bob"},
-                                                     {"type": "human", "user": "BOB"}]), ada)) == every
-    assert _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "human", "user": "ADA"}]), ada)) == every
+    assert (
+        _refusal(
+            lambda: check_rated(
+                _body(seats=[{"type": "human"}, {"type": "human", "user": "bob"}, {"type": "human", "user": "BOB"}]),
+                ada,
+            )
+        )
+        == every
+    )
+    assert (
+        _refusal(lambda: check_rated(_body(seats=[{"type": "human"}, {"type": "human", "user": "ADA"}]), ada)) == every
+    )
     # what may be: one own seat, others open, invited or named once; a setup without a seed
-    assert check_rated(_body(seats=[{"type": "human"}, {"type": "human", "user": "bob"},
-                                    {"type": "human", "invite": True}, {"type": "human", "open": True}]), ada) is None
+    assert (
+        check_rated(
+            _body(
+                seats=[
+                    {"type": "human"},
+                    {"type": "human", "user": "bob"},
+                    {"type": "human", "invite": True},
+                    {"type": "human", "open": True},
+                ]
+            ),
+            ada,
+        )
+        is None
+    )
     assert check_rated(_body(setup={}), SimpleNamespace(guest=False, username=None)) is None
     # an unrated game is not checked at all
-    assert check_rated(_body(rated=False, private=True, clock=None, seats=[{"type": "bot"}, {"type": "bot"}]), None) is None
+    assert (
+        check_rated(_body(rated=False, private=True, clock=None, seats=[{"type": "bot"}, {"type": "bot"}]), None)
+        is None
+    )
 
 
 def test_each_refusal_of_a_rated_seat_in_its_exact_words(server, people):
@@ -209,8 +291,15 @@ def test_each_refusal_of_a_rated_seat_in_its_exact_words(server, people):
 
     ada_name = name()
     ada = people(ada_name)
-    gid = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
-                                       "seats": [{"type": "human"}, {"type": "human", "open": True}]}).json()["id"]
+    gid = ada.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "rated": True,
+            "clock": CLOCK,
+            "seats": [{"type": "human"}, {"type": "human", "open": True}],
+        },
+    ).json()["id"]
     service = server.app.state.service
     live = service.get(gid)
     account = server.app.state.accounts.by_username(ada_name)
@@ -218,16 +307,21 @@ def test_each_refusal_of_a_rated_seat_in_its_exact_words(server, people):
     assert _refusal(lambda: check_claim(live, None, service)) == signed_up
     assert _refusal(lambda: check_claim(live, SimpleNamespace(guest=True, id=10**9), service)) == signed_up
     assert _refusal(lambda: check_claim(live, account, service)) == (
-        409, "you have a seat in this rated game already: one seat each")
+        409,
+        "you have a seat in this rated game already: one seat each",
+    )
     assert check_claim(live, SimpleNamespace(guest=False, id=10**9), service) is None
-    unrated = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
-                                                                        {"type": "human", "open": True}]}).json()["id"]
+    unrated = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True}]}
+    ).json()["id"]
     assert check_claim(service.get(unrated), None, service) is None
 
 
 def test_places_share_ties_and_put_the_flagged_and_resigned_last():
-    result = {"players": [{"seat": 0, "total": 20}, {"seat": 1, "total": 20}, {"seat": 2, "total": 20}],
-              "winners": [0, 1]}
+    result = {
+        "players": [{"seat": 0, "total": 20}, {"seat": 1, "total": 20}, {"seat": 2, "total": 20}],
+        "winners": [0, 1],
+    }
     assert ranks_of(result, []) == [1, 1, 3]
     assert ranks_of(result, [0]) == [3, 1, 2]
     assert ranks_of(result, [0, 2]) == [2, 1, 3]
@@ -243,17 +337,28 @@ def test_the_leaderboard_puts_established_ratings_first_then_by_rating_then_by_n
 
     app = make_app(tmp_path)
     ratings = app.state.ratings
-    rows = [("zed", 30.0, 4.0, 12), ("amy", 30.0, 4.9, 11), ("Bob", 31.0, 8.0, 1), ("cal", 20.0, 5.0, 20),
-            ("dan", 31.0, 5.1, 2), (None, 40.0, 1.0, 50)]
+    rows = [
+        ("zed", 30.0, 4.0, 12),
+        ("amy", 30.0, 4.9, 11),
+        ("Bob", 31.0, 8.0, 1),
+        ("cal", 20.0, 5.0, 20),
+        ("dan", 31.0, 5.1, 2),
+        (None, 40.0, 1.0, 50),
+    ]
     with app.state.store.engine.begin() as conn:
         for i, (user, mu, sigma, games) in enumerate(rows, start=1):
-            conn.execute(insert(AccountRow).values(id=1000 + i, username=user, username_key=user and user.lower(),
-                                                   created=0.0))
+            conn.execute(
+                insert(AccountRow).values(id=1000 + i, username=user, username_key=user and user.lower(), created=0.0)
+            )
             conn.execute(insert(RatingRow).values(account_id=1000 + i, game="kingdom", mu=mu, sigma=sigma, games=games))
     board = ratings.leaderboard("kingdom")
     assert [(x["rank"], x["username"], x["rating"], x["provisional"], x["games"]) for x in board] == [
-        (1, "amy", 1800, False, 11), (2, "zed", 1800, False, 12), (3, "cal", 1200, False, 20),
-        (4, "Bob", 1860, True, 1), (5, "dan", 1860, True, 2)]
+        (1, "amy", 1800, False, 11),
+        (2, "zed", 1800, False, 12),
+        (3, "cal", 1200, False, 20),
+        (4, "Bob", 1860, True, 1),
+        (5, "dan", 1860, True, 2),
+    ]
     assert (board[0]["mu"], board[0]["sigma"]) == (30.0, 4.9)
     assert [x["username"] for x in ratings.leaderboard("kingdom", limit=2)] == ["amy", "zed"]
     assert ratings.leaderboard("middle-ages") == []
@@ -261,7 +366,9 @@ def test_the_leaderboard_puts_established_ratings_first_then_by_rating_then_by_n
 
 
 def test_the_leaderboard_and_profile_refusals_in_their_exact_words(server, api):
-    for r, status, detail in [(api.get("/api/leaderboard/chess"), 404, "there is no game named 'chess'"),
-                              (api.get("/api/players/nobody_here"), 404, "there is no player named 'nobody_here'")]:
+    for r, status, detail in [
+        (api.get("/api/leaderboard/chess"), 404, "there is no game named 'chess'"),
+        (api.get("/api/players/nobody_here"), 404, "there is no player named 'nobody_here'"),
+    ]:
         assert (r.status_code, r.json()["detail"]) == (status, detail)
     assert api.get("/api/leaderboard/middle-ages").status_code == 200

@@ -42,14 +42,24 @@ def test_a_game_row_in_the_old_shape_loads_and_its_clock_runs_on(tmp_path):
     store = app.state.store
     row = store.game(gid)
     since = time.time() - 10.0
-    store.update(gid, {"options": {**row["options"], "clock": {"kind": "live", "increment": 0, "left": [600, 590],
-                                                                  "running": 1, "since": since}}})
+    store.update(
+        gid,
+        {
+            "options": {
+                **row["options"],
+                "clock": {"kind": "live", "increment": 0, "left": [600, 590], "running": 1, "since": since},
+            }
+        },
+    )
     store.close()
     again = make_app(tmp_path)
     with ThreadServer(again) as server, httpx.Client(base_url=server.url, timeout=20) as api:
         loaded = view(api, gid)["clock"]
-        assert {k: loaded[k] for k in ("kind", "increment", "running")} == {"kind": "live", "increment": 0,
-                                                                            "running": 1}
+        assert {k: loaded[k] for k in ("kind", "increment", "running")} == {
+            "kind": "live",
+            "increment": 0,
+            "running": 1,
+        }
         assert loaded["left"][0] == 600
         after = play_turn(api, gid, tokens[1])["clock"]
     # seat 1 was charged its time up to the last checkpoint and its turn; seat 0's clock runs now
@@ -63,19 +73,44 @@ def test_a_game_row_in_the_old_shape_loads_and_its_clock_runs_on(tmp_path):
 
 # -- seats and options -----------------------------------------------------------------------------
 
+
 def test_a_seat_is_written_back_with_the_keys_it_was_stored_with_and_those_set_since():
-    person = {"seat": 0, "type": "human", "level": None, "name": "Ada", "open": False, "claimed": True,
-              "resigned": False, "token_sha": "ab12", "account": None, "invite_sha": None}
-    bot = {"seat": 1, "type": "bot", "level": "easy", "name": None, "open": False, "claimed": True,
-           "resigned": False, "token_sha": None}
+    person = {
+        "seat": 0,
+        "type": "human",
+        "level": None,
+        "name": "Ada",
+        "open": False,
+        "claimed": True,
+        "resigned": False,
+        "token_sha": "ab12",
+        "account": None,
+        "invite_sha": None,
+    }
+    bot = {
+        "seat": 1,
+        "type": "bot",
+        "level": "easy",
+        "name": None,
+        "open": False,
+        "claimed": True,
+        "resigned": False,
+        "token_sha": None,
+    }
     for stored in (person, bot):
         assert orjson.dumps(Seat.from_json(stored).to_json()) == orjson.dumps(stored)  # byte for byte
     assert Seat.from_json(bot).bot and not Seat.from_json(person).bot
     # an older seat: no level, resignation, account nor invitation; a key of a later version kept
     old = {"seat": 2, "type": "human", "name": None, "open": True, "claimed": False, "token_sha": None, "later": [1]}
     seat = Seat.from_json(old)
-    assert (seat.seat, seat.open, seat.claimed, seat.account, seat.resigned, seat.extra) == (2, True, False, None,
-                                                                                            False, {"later": [1]})
+    assert (seat.seat, seat.open, seat.claimed, seat.account, seat.resigned, seat.extra) == (
+        2,
+        True,
+        False,
+        None,
+        False,
+        {"later": [1]},
+    )
     assert seat.to_json() == old and list(seat.to_json()) == list(old)
     seat.claimed, seat.account = True, 7
     assert seat.to_json() == {**old, "claimed": True, "account": 7}
@@ -84,12 +119,26 @@ def test_a_seat_is_written_back_with_the_keys_it_was_stored_with_and_those_set_s
 
 def test_options_are_written_back_in_their_shape_with_the_clock_as_a_record():
     clock = {"kind": "turn", "left": [30, 12], "per_turn": 30, "running": 1, "since": 100, "flagged": []}
-    stored = {"creator": 3, "private": False, "seeded": True, "format": 2, "rated": True, "clock": clock,
-              "resigned": [1], "ended": {"reason": "resignation", "winners": [0]}, "events": [{"after": 4}]}
+    stored = {
+        "creator": 3,
+        "private": False,
+        "seeded": True,
+        "format": 2,
+        "rated": True,
+        "clock": clock,
+        "resigned": [1],
+        "ended": {"reason": "resignation", "winners": [0]},
+        "events": [{"after": 4}],
+    }
     options = Options.from_json(stored)
     assert isinstance(options.clock, Clock) and options.clock.per_turn == 30 and options.clock.running == 1
     assert (options.creator, options.rated, options.hints, options.resigned, options.ended["winners"]) == (
-        3, True, False, [1], [0])
+        3,
+        True,
+        False,
+        [1],
+        [0],
+    )
     assert orjson.dumps(options.to_json()) == orjson.dumps(stored)
     # an older game's options: no record format, no seeding; a key this version does not know
     old = {"creator": None, "private": True, "later": {"x": 1}}
@@ -106,17 +155,25 @@ def test_a_game_row_with_seats_and_options_in_older_shapes_loads_is_joined_and_p
     url = request.getfixturevalue("pg_url") if database == "postgresql" else None
     app = make_app(tmp_path, url)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=20) as api:
-        made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
-                                                                         {"type": "human", "open": True},
-                                                                         {"type": "bot", "level": "easy"}]})
+        made = api.post(
+            "/api/games",
+            json={
+                "game": "kingdom",
+                "seats": [{"type": "human"}, {"type": "human", "open": True}, {"type": "bot", "level": "easy"}],
+            },
+        )
         assert made.status_code == 201, made.text
         gid, token = made.json()["id"], made.json()["seats"][0]["token"]
     store = app.state.store
     row = store.game(gid)
     # the row as an earlier version wrote it: seats without level, resignation, account nor
     # invitation; options without record format nor seeding
-    old_seats = [{k: v for k, v in s.items() if k not in ("level", "resigned", "account", "invite_sha")}
-                 if s["type"] == "human" else s for s in row["seats"]]
+    old_seats = [
+        {k: v for k, v in s.items() if k not in ("level", "resigned", "account", "invite_sha")}
+        if s["type"] == "human"
+        else s
+        for s in row["seats"]
+    ]
     old_options = {"creator": None, "private": False}
     assert old_seats != row["seats"] and "format" in row["options"]
     store.update(gid, {"seats": old_seats, "options": old_options})

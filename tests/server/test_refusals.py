@@ -47,25 +47,49 @@ def test_refusals_of_a_running_game_say_exactly_why(api):
     first = view["legal"][0]
 
     cases = [
-        (api.post(f"{url}/actions", json={"action": first}), 401,
-         "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat"),
-        (api.post(f"{url}/actions", json={"action": first}, headers=seat_headers(other_tokens[0])), 401,
-         "the seat token is not valid for this game"),
+        (
+            api.post(f"{url}/actions", json={"action": first}),
+            401,
+            "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat",
+        ),
+        (
+            api.post(f"{url}/actions", json={"action": first}, headers=seat_headers(other_tokens[0])),
+            401,
+            "the seat token is not valid for this game",
+        ),
         # a token of exactly the longest length is looked up; one character more is refused unseen
-        (api.post(f"{url}/actions", json={"action": first}, headers=seat_headers("a" * 100)), 401,
-         "the seat token is not valid for this game"),
-        (api.post(f"{url}/actions", json={"action": first}, headers=seat_headers("a" * 101)), 401,
-         "the seat token is not valid"),
+        (
+            api.post(f"{url}/actions", json={"action": first}, headers=seat_headers("a" * 100)),
+            401,
+            "the seat token is not valid for this game",
+        ),
+        (
+            api.post(f"{url}/actions", json={"action": first}, headers=seat_headers("a" * 101)),
+            401,
+            "the seat token is not valid",
+        ),
         (api.get(f"{url}/state", headers=seat_headers("a" * 101)), 401, "the seat token is not valid"),
-        (api.post(f"{url}/actions", json={"action": first}, headers=seat_headers(tokens[1])), 403,
-         "it is seat 0's turn, not seat 1's"),
-        (api.post(f"{url}/actions", json={"action": first, "version": 7}, headers=seat_headers(tokens[0])),
-         409, "the game has changed: it is at version 0, not 7"),
+        (
+            api.post(f"{url}/actions", json={"action": first}, headers=seat_headers(tokens[1])),
+            403,
+            "it is seat 0's turn, not seat 1's",
+        ),
+        (
+            api.post(f"{url}/actions", json={"action": first, "version": 7}, headers=seat_headers(tokens[0])),
+            409,
+            "the game has changed: it is at version 0, not 7",
+        ),
         (api.post(f"{url}/undo", headers=seat_headers(tokens[0])), 409, "there is nothing to undo in this turn"),
-        (api.post(f"{url}/undo", headers=seat_headers(tokens[1])), 409,
-         "only the player to move can undo, within their own turn"),
-        (api.post(f"{url}/undo"), 401,
-         "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat"),
+        (
+            api.post(f"{url}/undo", headers=seat_headers(tokens[1])),
+            409,
+            "only the player to move can undo, within their own turn",
+        ),
+        (
+            api.post(f"{url}/undo"),
+            401,
+            "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat",
+        ),
         (api.post(f"{url}/join", json={"seat": 1}), 409, "seat 1 is not open: it is joined by its own link"),
         (api.post(f"{url}/join", json={"seat": 3}), 409, "the game has seats 0 to 1, not 3"),
         (api.get(f"{url}/record"), 409, "the record is available once the game is over"),
@@ -82,16 +106,20 @@ def test_refusals_of_a_running_game_say_exactly_why(api):
     assert r.status_code == 200 and r.json()["version"] == 1
     assert r.json()["can_undo"] is True
     # seat 1 may not undo seat 0's action
-    refused(api.post(f"{url}/undo", headers=seat_headers(tokens[1])), 409,
-            "only the player to move can undo, within their own turn")
+    refused(
+        api.post(f"{url}/undo", headers=seat_headers(tokens[1])),
+        409,
+        "only the player to move can undo, within their own turn",
+    )
     r = api.post(f"{url}/undo", headers=seat_headers(tokens[0]))
     assert r.status_code == 200 and r.json()["version"] == 2 and r.json()["actions"] == 0
     assert r.json()["can_undo"] is False and r.json()["log"] == []
 
 
 def test_open_seats_are_taken_once(api):
-    gid, tokens = create(api, "kingdom", seats=[{"type": "human"}, {"type": "human", "open": True},
-                                                {"type": "bot", "level": "easy"}])
+    gid, tokens = create(
+        api, "kingdom", seats=[{"type": "human"}, {"type": "human", "open": True}, {"type": "bot", "level": "easy"}]
+    )
     url = f"/api/games/{gid}"
     assert tokens[1] is None
     refused(api.post(f"{url}/join", json={"seat": 2}), 409, "seat 2 is not open: it is joined by its own link")
@@ -115,27 +143,33 @@ def _play_to_the_end(api, gid, token, seed):
         if view["to_move"] != 0:
             time.sleep(0.01)
             continue
-        r = api.post(f"{url}/actions", json={"action": rng.choice(view["legal"]), "version": view["version"]},
-                     headers=seat_headers(token))
+        r = api.post(
+            f"{url}/actions",
+            json={"action": rng.choice(view["legal"]), "version": view["version"]},
+            headers=seat_headers(token),
+        )
         assert r.status_code == 200, r.text
     pytest.fail("the game did not finish")
 
 
 def test_a_finished_game_refuses_every_change(api):
-    gid, tokens = create(api, "middle-ages", seats=[{"type": "human"}, {"type": "bot", "level": "easy"}],
-                         setup={"seed": 11})
+    gid, tokens = create(
+        api, "middle-ages", seats=[{"type": "human"}, {"type": "bot", "level": "easy"}], setup={"seed": 11}
+    )
     url = f"/api/games/{gid}"
     final = _play_to_the_end(api, gid, tokens[0], seed=3)
     assert final["to_move"] is None and final["legal"] == [] and final["legal_costs"] is None
     assert final["can_undo"] is False and final["result"]["winners"]
     before = version(api, gid)
-    refused(api.post(f"{url}/actions", json={"action": "end"}, headers=seat_headers(tokens[0])), 409,
-            "the game is over")
+    refused(
+        api.post(f"{url}/actions", json={"action": "end"}, headers=seat_headers(tokens[0])), 409, "the game is over"
+    )
     refused(api.post(f"{url}/undo", headers=seat_headers(tokens[0])), 409, "the game is over")
     refused(api.post(f"{url}/resign", headers=seat_headers(tokens[0])), 409, "the game is over")
     total = final["actions"]
-    refused(api.get(f"{url}/replay/{total + 1}"), 404,
-            f"the game has {total} actions: choose a position from 0 to {total}")
+    refused(
+        api.get(f"{url}/replay/{total + 1}"), 404, f"the game has {total} actions: choose a position from 0 to {total}"
+    )
     assert api.get(f"{url}/replay/{total}").json()["total"] == total
     record = api.get(f"{url}/record").json()
     assert record["result"] == final["result"]
@@ -208,8 +242,7 @@ def test_a_bot_that_fails_now_and_then_goes_on(tmp_path):
     factory = Flaky(lambda n: n % 3 != 0)
     app = make_app(tmp_path, bot_factory=factory)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as api:
-        gid, _ = create(api, "kingdom", seats=[{"type": "bot"}, {"type": "human"}],
-                        setup={"mode": "first", "seed": 4})
+        gid, _ = create(api, "kingdom", seats=[{"type": "bot"}, {"type": "human"}], setup={"mode": "first", "seed": 4})
         live = _bot_task_done(app, gid, timeout=60)
         view = api.get(f"/api/games/{gid}/state").json()
         # the bot played its whole turn; every move came after two failures
@@ -275,8 +308,9 @@ def test_a_game_loaded_again_keeps_its_options(tmp_path):
     with ThreadServer(again) as server, httpx.Client(base_url=server.url, timeout=10) as api:
         for gid in (seeded, dealt):
             after = api.get(f"/api/games/{gid}").json()
-            assert {k: after[k] for k in ("seeded", "private", "rated", "rematch")} == \
-                {k: before[gid][k] for k in ("seeded", "private", "rated", "rematch")}
+            assert {k: after[k] for k in ("seeded", "private", "rated", "rematch")} == {
+                k: before[gid][k] for k in ("seeded", "private", "rated", "rematch")
+            }
             assert again.state.service.live[gid].options["seeded"] is (gid == seeded)
 
 
@@ -286,8 +320,10 @@ def test_pages_without_the_web_client(tmp_path):
         for path in ("/", "/play/abc", "/replay/abc"):
             r = api.get(path)
             assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
-            assert r.text == ('<!doctype html><title>Builders</title><p>The web client is not installed. '
-                              'The API is described at <a href="/docs">/docs</a>.</p>')
+            assert r.text == (
+                "<!doctype html><title>Builders</title><p>The web client is not installed. "
+                'The API is described at <a href="/docs">/docs</a>.</p>'
+            )
         # the API works all the same
         assert api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}] * 2}).status_code == 201
 
@@ -302,9 +338,13 @@ def test_a_socket_action_is_at_most_200_characters(api, server):
     async def main():
         async with SocketClient(server.ws_url, gid, tokens[0]) as client:
             await client.send({"type": "action", "action": "x" * 201})
-            assert await client.error() == {"type": "error", "message": "an action is at most 200 characters long",
-                                            "code": 400, "key": "an action is at most 200 characters long",
-                                            "params": {}}
+            assert await client.error() == {
+                "type": "error",
+                "message": "an action is at most 200 characters long",
+                "code": 400,
+                "key": "an action is at most 200 characters long",
+                "params": {},
+            }
             # 200 characters are read (and refused by the game's notation)
             await client.send({"type": "action", "action": "x" * 200})
             refused = await client.error()

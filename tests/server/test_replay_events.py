@@ -13,8 +13,14 @@ from tests.server.test_api import act, state, wait_finished
 
 
 def create(api, private: bool = False) -> tuple[str, list[str]]:
-    made = api.post("/api/games", json={"game": "kingdom", "private": private,
-                                        "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Ben"}]})
+    made = api.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "private": private,
+            "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Ben"}],
+        },
+    )
     assert made.status_code == 201, made.text
     return made.json()["id"], [s["token"] for s in made.json()["seats"]]
 
@@ -75,7 +81,10 @@ def test_the_replay_says_when_seats_changed_hands(api):
     assert total == resigned == len([a for a in record.json()["history"] if isinstance(a, str)])
     events = api.get(f"/api/games/{gid}/replay/{total}").json()["events"]
     assert [(e["kind"], e["seat"], e["bot"], e["after"]) for e in events] == [
-        ("handed_over", 0, "medium", handed), ("took_back", 0, None, took), ("resigned", 1, None, resigned)]
+        ("handed_over", 0, "medium", handed),
+        ("took_back", 0, None, took),
+        ("resigned", 1, None, resigned),
+    ]
     assert all(isinstance(e["at"], float) for e in events)
     assert events == state(api, gid)["events"]  # as the table said them
     # each position has the events of its actions: none before the hand-over, one from it on, ...

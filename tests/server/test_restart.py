@@ -103,29 +103,35 @@ def test_sigkill_and_restart(tmp_path):
             undone = post(url, f"/api/games/{c['id']}/undo", tc[1])
             assert undone["view"] == turn_start["view"] and undone["legal"] == turn_start["legal"]
         # the bot of game A takes its turn now
-        after_a = wait_for(lambda: (lambda v: v if v["to_move"] == 0 and v["version"] > 4 else None)(
-            get_state(url, a["id"], ta)), what="the bot to play its turn")
+        after_a = wait_for(
+            lambda: (lambda v: v if v["to_move"] == 0 and v["version"] > 4 else None)(get_state(url, a["id"], ta)),
+            what="the bot to play its turn",
+        )
         assert any(entry["seat"] == 1 for entry in after_a["log"])
         assert after_a["log"][:4] == before["a"]["log"]
         # D: a game of bots, killed while they play
         d = post(url, "/api/games", game="kingdom", seats=[{"type": "bot", "level": "easy"}] * 2)
-        seen = wait_for(lambda: (lambda v: v if v["version"] >= 10 else None)(get_state(url, d["id"])),
-                        what="the bots to play")
+        seen = wait_for(
+            lambda: (lambda v: v if v["version"] >= 10 else None)(get_state(url, d["id"])), what="the bots to play"
+        )
         workers = second.children()
         assert workers, "the bots played in a worker process"
         second.kill()
     finally:
         second.kill()
     # the bot workers do not outlive the killed server
-    wait_for(lambda: not any(Path(f"/proc/{pid}").exists() and "spawn" in _cmdline(pid) for pid in workers),
-             timeout=10, what="the bot workers to exit")
+    wait_for(
+        lambda: not any(Path(f"/proc/{pid}").exists() and "spawn" in _cmdline(pid) for pid in workers),
+        timeout=10,
+        what="the bot workers to exit",
+    )
 
     third = ProcessServer(db, bot_delay=0, log_path=log_path).start()
     try:
         url = third.url
         resumed = get_state(url, d["id"])
         assert resumed["version"] >= seen["version"]
-        assert resumed["log"][:len(seen["log"])] == seen["log"]
+        assert resumed["log"][: len(seen["log"])] == seen["log"]
         wait_for(lambda: get_state(url, d["id"])["status"] == "finished", timeout=60, what="the bots to finish")
         record = httpx.get(f"{url}/api/games/{d['id']}/record", timeout=10).json()
         from builders.core.record import replay

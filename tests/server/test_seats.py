@@ -22,14 +22,20 @@ def test_a_seat_token_acts_for_its_own_seat_only(server, api):
     gid, tokens = made["id"], [s["token"] for s in made["seats"]]
     first = {"X-Seat-Token": tokens[0]}
     assert detail(api.get(f"/api/games/{gid}/state?seat=1", headers=first)) == (
-        403, "the seat token is seat 0's, not seat 1's")
+        403,
+        "the seat token is seat 0's, not seat 1's",
+    )
     assert detail(api.post(f"/api/games/{gid}/actions?seat=1", json={"action": "end"}, headers=first)) == (
-        403, "the seat token is seat 0's, not seat 1's")
+        403,
+        "the seat token is seat 0's, not seat 1's",
+    )
     assert api.get(f"/api/games/{gid}/state?seat=0", headers=first).json()["seat"] == 0
     assert api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": tokens[1]}).json()["seat"] == 1
     assert api.get(f"/api/games/{gid}/state").json()["seat"] is None  # a spectator reads
     assert detail(api.post(f"/api/games/{gid}/actions", json={"action": "end"})) == (
-        401, "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat")
+        401,
+        "this needs the seat token (header X-Seat-Token) or a signed-in player of the seat",
+    )
 
 
 def test_an_account_with_two_seats_acts_for_the_one_to_move_or_the_one_it_names(server, people):
@@ -49,7 +55,9 @@ def test_an_account_with_two_seats_acts_for_the_one_to_move_or_the_one_it_names(
     assert ada.get(f"/api/games/{gid}/state?seat=0").json()["seat"] == 0
     assert detail(ada.get(f"/api/games/{gid}/state?seat=2")) == (403, "seat 2 is not yours in this game")
     assert detail(outsider.post(f"/api/games/{gid}/actions", json={"action": "end"})) == (
-        403, "you have no seat in this game")
+        403,
+        "you have no seat in this game",
+    )
     assert outsider.get(f"/api/games/{gid}/state").json()["seat"] is None
     assert outsider.get(f"/api/games/{gid}/mine").json() == {"seats": []}
 
@@ -57,8 +65,9 @@ def test_an_account_with_two_seats_acts_for_the_one_to_move_or_the_one_it_names(
 def test_your_games_say_when_it_is_your_turn(server, people, api):
     ada_name, bo_name = name(), name()
     ada, bo = people(ada_name), people(bo_name)
-    gid = ada.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
-                                                                    {"type": "human", "user": bo_name}]}).json()["id"]
+    gid = ada.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]}
+    ).json()["id"]
     mine = {g["id"]: g for g in ada.get("/api/account/games").json()}
     assert (mine[gid]["my_seats"], mine[gid]["waiting"]) == ([0], True)
     theirs = {g["id"]: g for g in bo.get("/api/account/games").json()}
@@ -71,8 +80,9 @@ def test_a_guest_signing_in_brings_its_seats_to_the_named_account(server, people
     people(owner_name)
     guest = people()
     guest_id = guest.get("/api/session").json()["account"]["id"]
-    gid = guest.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"},
-                                                                      {"type": "human", "open": True}]}).json()["id"]
+    gid = guest.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "open": True}]}
+    ).json()["id"]
     signed = guest.post("/api/session", json={"username": owner_name, "password": "correct horse"})
     assert signed.status_code == 200, signed.text
     owner_id = signed.json()["account"]["id"]

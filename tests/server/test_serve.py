@@ -32,8 +32,13 @@ def test_address():
 
 def test_module_refuses_bad_options():
     for args in (["--port", "70000"], ["--bot-delay", "-1"], ["--bot-mode", "fast"], ["--bot-workers", "0"]):
-        proc = subprocess.run([sys.executable, "-m", "builders.server", *args], capture_output=True, text=True,
-                              timeout=60, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+        proc = subprocess.run(
+            [sys.executable, "-m", "builders.server", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+        )
         assert proc.returncode == 2 and "error" in proc.stderr
 
 

@@ -36,23 +36,53 @@ def test_defaults_arguments_and_the_environment(monkeypatch):
     check_environment()
 
 
-@pytest.mark.parametrize("name, value, message", [
-    ("BUILDERS_IDLE_DAYS", "x", "BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, not 'x'"),
-    ("BUILDERS_EXPIRE_OPEN_DAYS", "0", "BUILDERS_EXPIRE_OPEN_DAYS must be a number of days more than 0 and at most "
-                                      "3650, not '0'"),
-    ("BUILDERS_EXPIRE_OPEN_DAYS", "nan", "BUILDERS_EXPIRE_OPEN_DAYS must be a number of days more than 0 and at "
-                                        "most 3650, not 'nan'"),
-    ("BUILDERS_ANALYSIS_WORKERS", "1.5", "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not '1.5'"),
-    ("BUILDERS_ANALYSIS_WORKERS", "inf", "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not 'inf'"),
-    ("BUILDERS_IDLE_DAYS", "inf", "BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, "
-                                 "not 'inf'"),
-    ("BUILDERS_ANALYSIS_ITERATIONS", "-3", "BUILDERS_ANALYSIS_ITERATIONS must be a whole number from 1 to 1000000, "
-                                          "not '-3'"),
-    ("BUILDERS_BOT_GAMES_PER_PLAYER", "-1", "BUILDERS_BOT_GAMES_PER_PLAYER must be a whole number from 0 to 10000, "
-                                           "not '-1'"),
-    ("BUILDERS_BOT_GAMES", "many", "BUILDERS_BOT_GAMES must be a whole number from 0 to 100000, not 'many'"),
-    ("BUILDERS_BOT_GAMES_AT_ONCE", "0", "BUILDERS_BOT_GAMES_AT_ONCE must be a whole number from 1 to 64, not '0'"),
-])
+@pytest.mark.parametrize(
+    "name, value, message",
+    [
+        (
+            "BUILDERS_IDLE_DAYS",
+            "x",
+            "BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, not 'x'",
+        ),
+        (
+            "BUILDERS_EXPIRE_OPEN_DAYS",
+            "0",
+            "BUILDERS_EXPIRE_OPEN_DAYS must be a number of days more than 0 and at most 3650, not '0'",
+        ),
+        (
+            "BUILDERS_EXPIRE_OPEN_DAYS",
+            "nan",
+            "BUILDERS_EXPIRE_OPEN_DAYS must be a number of days more than 0 and at most 3650, not 'nan'",
+        ),
+        (
+            "BUILDERS_ANALYSIS_WORKERS",
+            "1.5",
+            "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not '1.5'",
+        ),
+        (
+            "BUILDERS_ANALYSIS_WORKERS",
+            "inf",
+            "BUILDERS_ANALYSIS_WORKERS must be a whole number from 1 to 64, not 'inf'",
+        ),
+        (
+            "BUILDERS_IDLE_DAYS",
+            "inf",
+            "BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, not 'inf'",
+        ),
+        (
+            "BUILDERS_ANALYSIS_ITERATIONS",
+            "-3",
+            "BUILDERS_ANALYSIS_ITERATIONS must be a whole number from 1 to 1000000, not '-3'",
+        ),
+        (
+            "BUILDERS_BOT_GAMES_PER_PLAYER",
+            "-1",
+            "BUILDERS_BOT_GAMES_PER_PLAYER must be a whole number from 0 to 10000, not '-1'",
+        ),
+        ("BUILDERS_BOT_GAMES", "many", "BUILDERS_BOT_GAMES must be a whole number from 0 to 100000, not 'many'"),
+        ("BUILDERS_BOT_GAMES_AT_ONCE", "0", "BUILDERS_BOT_GAMES_AT_ONCE must be a whole number from 1 to 64, not '0'"),
+    ],
+)
 def test_a_bad_value_is_refused_by_name(monkeypatch, name, value, message):
     monkeypatch.setenv(name, value)
     with pytest.raises(ValueError) as err:
@@ -69,9 +99,15 @@ def test_an_argument_out_of_range_is_refused_too():
 
 def test_serve_refuses_a_bad_setting_before_it_starts(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), BUILDERS_IDLE_DAYS="soon")
-    proc = subprocess.run([*CLI, "serve", "--port", "1", "--db", str(tmp_path / "x.db")],
-                          capture_output=True, text=True, timeout=60, env=env)
+    proc = subprocess.run(
+        [*CLI, "serve", "--port", "1", "--db", str(tmp_path / "x.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == ("error: BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, "
-                           "not 'soon'\n")
+    assert proc.stderr == (
+        "error: BUILDERS_IDLE_DAYS must be a number of days more than 0 and at most 3650, not 'soon'\n"
+    )
     assert not (tmp_path / "x.db").exists()

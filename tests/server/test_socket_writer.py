@@ -37,8 +37,9 @@ class Channel:
 
 async def connection() -> tuple[Connection, Channel]:
     channel = Channel()
-    ws = WebSocket({"type": "websocket", "path": "/ws/games/x", "headers": [], "query_string": b""},
-                   channel.receive, channel.send)
+    ws = WebSocket(
+        {"type": "websocket", "path": "/ws/games/x", "headers": [], "query_string": b""}, channel.receive, channel.send
+    )
     await ws.accept()
     return Connection(ws), channel
 

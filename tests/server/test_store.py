@@ -11,14 +11,26 @@ from builders.server.store import Stale, Store, StoredStep, database_url
 
 
 def summary(version, actions, status="running", turn=1, to_move=0, result=None):
-    return {"status": status, "version": version, "actions": actions, "turn": turn, "to_move": to_move,
-            "result": result}
+    return {
+        "status": status,
+        "version": version,
+        "actions": actions,
+        "turn": turn,
+        "to_move": to_move,
+        "result": result,
+    }
 
 
 def row(game_id, created, status="running"):
-    return {"id": game_id, "game": "middle-ages", "name": None, "created": created, "setup": {"players": 2},
-            "seats": [{"seat": 0, "type": "human"}, {"seat": 1, "type": "human"}],
-            **summary(0, 0, status=status)}
+    return {
+        "id": game_id,
+        "game": "middle-ages",
+        "name": None,
+        "created": created,
+        "setup": {"players": 2},
+        "seats": [{"seat": 0, "type": "human"}, {"seat": 1, "type": "human"}],
+        **summary(0, 0, status=status),
+    }
 
 
 @pytest.fixture
@@ -116,8 +128,15 @@ def both(request, tmp_path):
 def test_an_action_and_the_clock_moved_with_it_are_stored_together_or_not_at_all(both):
     store = both
     store.create({**row("g1", 1.0), "options": {"creator": None}})
-    clock = {"kind": "live", "total": 60, "increment": 5, "left": [63.5, 60.0], "running": 1, "since": 10.0,
-             "flagged": []}
+    clock = {
+        "kind": "live",
+        "total": 60,
+        "increment": 5,
+        "left": [63.5, 60.0],
+        "running": 1,
+        "since": 10.0,
+        "flagged": [],
+    }
     a0 = StoredStep(0, "coins 1", [], False, "k0")
     store.append("g1", 0, a0, {**summary(1, 1, to_move=1), "options": {"creator": None, "clock": clock}}, version=0)
     game = store.game("g1")

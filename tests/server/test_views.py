@@ -25,7 +25,7 @@ def play(state, texts, view):
     for text in texts:
         n = len(state.history)
         state.apply(state.parse_action(text))
-        chance = [str(c) for c in state.history[n + 1:]]
+        chance = [str(c) for c in state.history[n + 1 :]]
         out.append((view.log_text(state, text, chance), chance))
     return out
 
@@ -76,17 +76,28 @@ def test_kingdom_setups_from_a_request():
     first = view.setup(2, 8, mode="first")
     assert first == {**first_game_setup(2), "deck": dealt["deck"], "seed": dealt["seed"]}
     sections = [["farm", True], ["oasis", False], ["tower", False], ["tavern", True]]
-    custom = view.setup(2, 8, mode="custom", sections=[tuple(s) for s in sections],
-                        cards=("fishermen", "miners", "lords"))
-    assert custom == {"players": 2, "sections": sections, "cards": ["fishermen", "miners", "lords"],
-                      "start_player": 0, "deck": dealt["deck"], "seed": dealt["seed"]}
+    custom = view.setup(
+        2, 8, mode="custom", sections=[tuple(s) for s in sections], cards=("fishermen", "miners", "lords")
+    )
+    assert custom == {
+        "players": 2,
+        "sections": sections,
+        "cards": ["fishermen", "miners", "lords"],
+        "start_player": 0,
+        "deck": dealt["deck"],
+        "seed": dealt["seed"],
+    }
     for kwargs, message in [
         ({"sections": sections}, "sections and cards are chosen in the custom setup mode only"),
         ({"cards": ["lords"]}, "sections and cards are chosen in the custom setup mode only"),
-        ({"mode": "first", "cards": ["lords"]},
-         "the first game has its own sections and cards: use the custom mode to choose them"),
-        ({"mode": "first", "sections": sections},
-         "the first game has its own sections and cards: use the custom mode to choose them"),
+        (
+            {"mode": "first", "cards": ["lords"]},
+            "the first game has its own sections and cards: use the custom mode to choose them",
+        ),
+        (
+            {"mode": "first", "sections": sections},
+            "the first game has its own sections and cards: use the custom mode to choose them",
+        ),
         ({"mode": "custom", "sections": sections}, "the custom setup needs 4 sections and 3 cards"),
         ({"mode": "custom", "cards": ["lords"]}, "the custom setup needs 4 sections and 3 cards"),
         ({"mode": "draft"}, "the setup mode is first, random or custom, not 'draft'"),
@@ -104,7 +115,10 @@ def _first_game():
 def test_kingdom_log_keeps_the_drawn_card_hidden():
     view, st = _first_game()
     assert play(st, ["build 0,7", "build 0,8", "build 0,9"], view) == [
-        ("built a settlement on 0,7", []), ("built a settlement on 0,8", []), ("built a settlement on 0,9", [])]
+        ("built a settlement on 0,7", []),
+        ("built a settlement on 0,8", []),
+        ("built a settlement on 0,9", []),
+    ]
     [(words, chance)] = play(st, ["end"], view)
     # seat 0 drew a new card: the log shows the card seat 1 plays (on the table), not the drawn one
     assert len(chance) == 1
@@ -127,7 +141,7 @@ def test_kingdom_log_of_tiles_and_the_end():
             text = st.action_to_string(a)
             n = len(st.history)
             st.apply(a)
-            chance = [str(c) for c in st.history[n + 1:]]
+            chance = [str(c) for c in st.history[n + 1 :]]
             words = view.log_text(st, text, chance)
             verb, _, rest = text.partition(" ")
             if verb in ("barn", "harbor", "paddock"):
@@ -182,23 +196,34 @@ def test_middle_ages_costs_and_log():
     st = get_game("middle-ages").new_state(middle_ages_random_setup(2, 5))
     costs = view.legal_costs(st, st.legal_actions())
     assert {k: v for k, v in costs.items() if not k.startswith(("open", "recruit"))} == {
-        "buy": {"actions": -1, "coins": 5}, "coins 1": {"actions": 1, "coins": -1},
-        "coins 2": {"actions": 2, "coins": -3}, "coins 3": {"actions": 3, "coins": -6}}
+        "buy": {"actions": -1, "coins": 5},
+        "coins 1": {"actions": 1, "coins": -1},
+        "coins 2": {"actions": 2, "coins": -3},
+        "coins 3": {"actions": 3, "coins": -6},
+    }
     assert costs["open B02"] == costs["recruit W15"] == {"actions": 1, "coins": 0}
     assert len(costs) == len(st.legal_actions())
     [(opened, drawn), (recruited, came), (took, _)] = play(st, ["open B02", "recruit W15", "coins 1"], view)
     assert len(drawn) == 1 and opened == f"opened B02; {drawn[0]} came into the building row"
     assert len(came) == 1 and recruited == f"recruited W15; {came[0]} came into the worker row"
     assert took == "took 1 coins for 1 action"
-    assert view.legal_costs(st, st.legal_actions()) == {"end": {"actions": 0, "coins": 0},
-                                                         "buy": {"actions": -1, "coins": 5}}
+    assert view.legal_costs(st, st.legal_actions()) == {
+        "end": {"actions": 0, "coins": 0},
+        "buy": {"actions": -1, "coins": 5},
+    }
     assert play(st, ["end", "coins 2", "buy", "coins 2", "end"], view) == [
-        ("ended the turn", []), ("took 3 coins for 2 actions", []), ("bought an action for 5 coins", []),
-        ("took 3 coins for 2 actions", []), ("ended the turn", [])]
+        ("ended the turn", []),
+        ("took 3 coins for 2 actions", []),
+        ("bought an action for 5 coins", []),
+        ("took 3 coins for 2 actions", []),
+        ("ended the turn", []),
+    ]
     # a worker's wage is its cost; a second worker sent to the same site in one turn costs two actions
     sends = [a for a in st.legal_actions() if st.action_to_string(a).startswith("send")]
-    assert view.legal_costs(st, sends) == {"send W01 B02": {"actions": 1, "coins": 2},
-                                           "send W15 B02": {"actions": 1, "coins": 3}}
+    assert view.legal_costs(st, sends) == {
+        "send W01 B02": {"actions": 1, "coins": 2},
+        "send W15 B02": {"actions": 1, "coins": 3},
+    }
     assert play(st, ["send W01 B02"], view) == [("sent W01 to B02", [])]
     sends = [a for a in st.legal_actions() if st.action_to_string(a).startswith("send")]
     assert view.legal_costs(st, sends) == {"send W15 B02": {"actions": 2, "coins": 3}}
@@ -218,8 +243,15 @@ def test_middle_ages_spectator_scores_and_replay():
     assert parts == [dict(b) for b in st.result().breakdown]
 
 
-@pytest.mark.parametrize("cards", [("fishermen", "miners", "workers"), ("knights", "lords", "farmers"),
-                                   ("citizens", "discoverers", "hermits"), ("merchants", "lords", "knights")])
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ("fishermen", "miners", "workers"),
+        ("knights", "lords", "farmers"),
+        ("citizens", "discoverers", "hermits"),
+        ("merchants", "lords", "knights"),
+    ],
+)
 def test_kingdom_scored_hexes_match_the_points(cards):
     """The hexes shown at the end are the ones each card counts (rules.md, Kingdom Builder cards)."""
     from builders.kingdom.board import bits, cell

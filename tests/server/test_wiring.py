@@ -21,7 +21,13 @@ def test_the_listeners_are_wired_when_the_app_is_built_in_their_order(tmp_path):
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=20) as api:
         # starting adds no listener a second time
         assert (len(service.on_change), len(service.on_event), len(service.on_load)) == (3, 1, 1)
-        made = api.post("/api/games", json={"game": "kingdom", "clock": {"kind": "turn", "per_turn": 600},
-                                            "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]})
+        made = api.post(
+            "/api/games",
+            json={
+                "game": "kingdom",
+                "clock": {"kind": "turn", "per_turn": 600},
+                "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+            },
+        )
         assert made.status_code == 201, made.text
         assert api.get(f"/api/games/{made.json()['id']}").json()["status"] == "running"

@@ -32,8 +32,10 @@ def test_play_tasks_go_before_waiting_analyses_and_analyses_never_hold_the_last_
         return name
 
     async def main():
-        runs = {name: asyncio.create_task(pool.run(BACKGROUND if name[0] == "a" else PLAY, task, name))
-                for name in ("a0", "a1", "a2")}
+        runs = {
+            name: asyncio.create_task(pool.run(BACKGROUND if name[0] == "a" else PLAY, task, name))
+            for name in ("a0", "a1", "a2")
+        }
         await asyncio.sleep(0.2)
         # two analyses at most: the third waits although a worker is free (kept for people)
         assert started == ["a0", "a1"] and pool.busy() == {"play": 0, "background": 2}
@@ -44,7 +46,7 @@ def test_play_tasks_go_before_waiting_analyses_and_analyses_never_hold_the_last_
         runs["p1"] = asyncio.create_task(pool.run(PLAY, task, "p1"))
         await asyncio.sleep(0.1)
         assert pool.depth() == {"play": 1, "background": 1}
-        gates["a0"].set()       # a worker is free: the bot move waiting goes first, not the analysis
+        gates["a0"].set()  # a worker is free: the bot move waiting goes first, not the analysis
         await asyncio.sleep(0.2)
         assert started == ["a0", "a1", "p0", "p1"] and pool.depth() == {"play": 0, "background": 1}
         for gate in gates.values():
@@ -72,7 +74,7 @@ def test_a_keyed_task_runs_on_its_worker_when_it_is_free_else_on_another():
         assert [await pool.run(PLAY, name, key=key) for _ in range(3)] == ["builders-worker-1"] * 3
         busy = asyncio.create_task(pool.run(PLAY, name, True, key=key))
         await asyncio.sleep(0.1)
-        assert await pool.run(PLAY, name, key=key) == "builders-worker-0"   # its worker is busy
+        assert await pool.run(PLAY, name, key=key) == "builders-worker-0"  # its worker is busy
         hold.set()
         assert await busy == "builders-worker-1"
 
@@ -86,7 +88,7 @@ def test_bad_modes_and_lanes_are_refused_and_a_closed_pool_runs_nothing():
     with pytest.raises(ValueError, match=r"^the worker mode must be process, thread or inline, not 'fork'$"):
         WorkerPool(1, "fork")
     pool = WorkerPool(1, "thread", background=1)
-    assert (pool.size, pool.background) == (2, 1)     # one worker more than the analyses may hold
+    assert (pool.size, pool.background) == (2, 1)  # one worker more than the analyses may hold
 
     async def main():
         with pytest.raises(ValueError, match=r"^the lane must be play or background, not 'urgent'$"):
@@ -141,7 +143,7 @@ def test_a_worker_killed_in_the_middle_of_an_analysis_the_analysis_finishes_once
         assert final["status"] == "done" and final["error"] is None and final["done"] == final["total"]
         assert (pool.stats["retried"], pool.stats["restarts"], pool.stats["failed"]) == (1, 1, 0)
         service = app.state.service
-        record = service.record(service.get(gid))     # what the server gave the analysis
+        record = service.record(service.get(gid))  # what the server gave the analysis
     from builders.server.analysis import _seed
 
     # the analysis run again from the start gives what one run gives
@@ -159,7 +161,10 @@ def test_an_analysis_whose_worker_dies_twice_fails_with_a_clear_message_and_can_
             os.kill(pool.pids(BACKGROUND)[0], signal.SIGKILL)
         final = wait_for_analysis(api, gid, [])
         assert (final["status"], final["error"], final["result"]) == (
-            "failed", "the analysis failed: a worker process died twice while computing it", None)
+            "failed",
+            "the analysis failed: a worker process died twice while computing it",
+            None,
+        )
         assert (pool.stats["retried"], pool.stats["restarts"], pool.stats["failed"]) == (1, 2, 1)
         # the pool serves again: the analysis started anew runs to its end
         assert api.post(f"/api/games/{gid}/analysis").status_code == 202
@@ -170,11 +175,12 @@ def test_an_analysis_whose_worker_dies_twice_fails_with_a_clear_message_and_can_
 def test_a_bot_move_comes_within_its_budget_while_a_long_analysis_runs(tmp_path):
     """The hard level has 2 s a turn. With an analysis of a whole game running in the background
     lane, the bot's move comes in its time: it does not wait behind the analysis."""
-    app = make_app(tmp_path, bot_mode="process", bot_factory=None, analysis_iterations=2000, bot_workers=1,
-                   analysis_workers=1)
+    app = make_app(
+        tmp_path, bot_mode="process", bot_factory=None, analysis_iterations=2000, bot_workers=1, analysis_workers=1
+    )
     pool = app.state.workers
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
-        gid = finished_bot_game(api, "kingdom", setup={"seed": 3})["id"]   # easy bots: the workers are up
+        gid = finished_bot_game(api, "kingdom", setup={"seed": 3})["id"]  # easy bots: the workers are up
         assert api.post(f"/api/games/{gid}/analysis").status_code == 202
         wait_for(lambda: pool.busy()[BACKGROUND] == 1, what="the analysis starting")
         started = time.monotonic()
@@ -182,7 +188,7 @@ def test_a_bot_move_comes_within_its_budget_while_a_long_analysis_runs(tmp_path)
         wait_for(lambda: api.get(f"/api/games/{created['id']}").json()["version"] >= 1, 30, "the bot's move")
         took = time.monotonic() - started
         analysis = api.get(f"/api/games/{gid}/analysis").json()
-        assert analysis["status"] == "running" and pool.busy()[BACKGROUND] == 1   # it ran all along
+        assert analysis["status"] == "running" and pool.busy()[BACKGROUND] == 1  # it ran all along
         # 2 s of the planner's (it plans with 0.9 of it), its replay and the answer: a second to spare
         assert took < 3.0, f"the bot's move took {took:.2f} s"
 
@@ -195,10 +201,14 @@ def test_the_pools_depth_and_tasks_are_in_metrics(tmp_path):
         done = app.state.workers.stats["done"]
         text = api.get("/metrics").text
     assert done > 10
-    for line in ('builders_worker_queue{lane="play"} 0.0', 'builders_worker_queue{lane="background"} 0.0',
-                 'builders_workers_busy{lane="play"} 0.0', "builders_workers 2.0",
-                 f'builders_worker_tasks_total{{outcome="done"}} {float(done)}',
-                 'builders_worker_tasks_total{outcome="failed"} 0.0'):
+    for line in (
+        'builders_worker_queue{lane="play"} 0.0',
+        'builders_worker_queue{lane="background"} 0.0',
+        'builders_workers_busy{lane="play"} 0.0',
+        "builders_workers 2.0",
+        f'builders_worker_tasks_total{{outcome="done"}} {float(done)}',
+        'builders_worker_tasks_total{outcome="failed"} 0.0',
+    ):
         assert line in text.splitlines(), line
 
 

@@ -21,9 +21,11 @@ async def create(server, game="kingdom", seats=None):
 def test_every_client_gets_its_own_view_after_each_change(server):
     async def main():
         gid, tokens = await create(server, seats=[{"type": "human"}, {"type": "human"}, {"type": "human"}])
-        async with SocketClient(server.ws_url, gid, tokens[0]) as p0, \
-                SocketClient(server.ws_url, gid, tokens[1]) as p1, \
-                SocketClient(server.ws_url, gid, None) as watcher:
+        async with (
+            SocketClient(server.ws_url, gid, tokens[0]) as p0,
+            SocketClient(server.ws_url, gid, tokens[1]) as p1,
+            SocketClient(server.ws_url, gid, None) as watcher,
+        ):
             first = await p0.state(0)
             assert first["seat"] == 0 and first["legal"] and first["to_move"] == 0
             await p0.send({"type": "action", "action": first["legal"][0], "version": first["version"]})
@@ -36,6 +38,7 @@ def test_every_client_gets_its_own_view_after_each_change(server):
             assert seen["view"]["players"][1]["terrain"] is None and seen["view"]["players"][2]["terrain"] is None
             # presence: seats 0 and 1 are connected, seat 2 is not
             assert [s["connected"] for s in seen["seats"]] == [True, True, False]
+
     asyncio.run(main())
 
 
@@ -49,8 +52,9 @@ def test_reconnect_and_catch_up(server):
                 view = await p0.state(view["version"] + 1)
         # gone; the game goes on over HTTP; a new socket's hello brings the current view
         async with httpx.AsyncClient(base_url=server.url) as http:
-            r = await http.post(f"/api/games/{gid}/actions", json={"action": view["legal"][0]},
-                                headers={"X-Seat-Token": tokens[0]})
+            r = await http.post(
+                f"/api/games/{gid}/actions", json={"action": view["legal"][0]}, headers={"X-Seat-Token": tokens[0]}
+            )
             assert r.status_code == 200
             current = r.json()
         async with SocketClient(server.ws_url, gid, tokens[0]) as again:
@@ -60,6 +64,7 @@ def test_reconnect_and_catch_up(server):
             await again.send({"type": "hello", "token": tokens[0]})
             msg = await again.receive()
             assert msg["type"] == "state" and msg["version"] == 3
+
     asyncio.run(main())
 
 
@@ -71,6 +76,7 @@ def test_socket_refusals_change_nothing(server):
             msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert msg["type"] == "error" and "no game" in msg["message"]
         async with websockets.connect(f"{server.ws_url}/ws/games/{gid}") as ws:
+
             async def ask(message):
                 await ws.send(message)
                 return json.loads(await asyncio.wait_for(ws.recv(), 5))
@@ -104,6 +110,7 @@ def test_socket_refusals_change_nothing(server):
         async with httpx.AsyncClient(base_url=server.url) as http:
             view = (await http.get(f"/api/games/{gid}/state")).json()
             assert view["version"] == 0 and view["actions"] == 0
+
     asyncio.run(main())
 
 
@@ -129,4 +136,5 @@ def test_players_are_told_how_many_spectators_watch(server):
                 await p0.send({"type": "hello", "token": tokens[0]})
                 assert (await p0.receive())["spectators"] == 1
             assert (await p0.receive())["spectators"] == 0
+
     asyncio.run(main())

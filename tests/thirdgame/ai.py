@@ -22,5 +22,10 @@ def move_values(state: PigState, actions: list[int]) -> list[float]:
     return [float(hold_first) if a == HOLD else float(not hold_first) for a in actions]
 
 
-KIT = AiKit(values=values, win_scale=5.0, move_values=move_values,
-            turn_share=lambda state: (1.0, 3.0, 4.0), search={"c": 0.5, "scale": 5.0, "widen": 2.0, "top": 0})
+KIT = AiKit(
+    values=values,
+    win_scale=5.0,
+    move_values=move_values,
+    turn_share=lambda state: (1.0, 3.0, 4.0),
+    search={"c": 0.5, "scale": 5.0, "widen": 2.0, "top": 0},
+)

@@ -126,8 +126,15 @@ class PigState(GameState[int]):
         return dict(self._setup)
 
     def to_json(self) -> dict[str, Any]:
-        return {"banked": list(self.banked), "pot": self.pot, "to_move": self.to_move, "turn": self.turn,
-                "target": self.target, "last_roll": self.last_roll, "rolled": self.rolled}
+        return {
+            "banked": list(self.banked),
+            "pot": self.pot,
+            "to_move": self.to_move,
+            "turn": self.turn,
+            "target": self.target,
+            "last_roll": self.last_roll,
+            "rolled": self.rolled,
+        }
 
     def observation(self, seat: int) -> dict[str, Any]:
         return {**self.to_json(), "seat": seat}

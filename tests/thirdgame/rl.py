@@ -24,8 +24,13 @@ class PigCodec(Layout):
         self.size = num_players + 4
 
     def layout(self) -> tuple[tuple[str, tuple[int, ...], Any], ...]:
-        return (("banked", (self.num_players,), 255), ("pot", (1,), 255), ("target", (1,), 50),
-                ("rolled", (1,), 1), ("to_move", (1,), 1))
+        return (
+            ("banked", (self.num_players,), 255),
+            ("pot", (1,), 255),
+            ("target", (1,), 50),
+            ("rolled", (1,), 1),
+            ("to_move", (1,), 1),
+        )
 
     def encode(self, state: PigState, seat: int, prefix: Sequence[int]) -> np.ndarray:
         n = self.num_players
@@ -80,8 +85,20 @@ def _apply_roll(state: PigState, pending: int, drawn: list[int]) -> bool:
     return True
 
 
-SPIEL = SpielParts(long_name="Pig (tests)", max_length=lambda players, params: MAX_TURNS * 26, max_chance_outcomes=6,
-                   outcome_string=lambda c: f"rolls {c + 1}", pool=lambda st, pending, drawn: Counter(range(6)),
-                   apply_chance=_apply_roll, draws=lambda st, action: int(action == ROLL))
-KIT = RlKit(codec=PigCodec, index_to_action=lambda prefix: prefix[0], action_to_index=lambda action: (action,),
-            bounded=True, solo_id="builders.rl.PigSolo-v0", spiel=SPIEL)
+SPIEL = SpielParts(
+    long_name="Pig (tests)",
+    max_length=lambda players, params: MAX_TURNS * 26,
+    max_chance_outcomes=6,
+    outcome_string=lambda c: f"rolls {c + 1}",
+    pool=lambda st, pending, drawn: Counter(range(6)),
+    apply_chance=_apply_roll,
+    draws=lambda st, action: int(action == ROLL),
+)
+KIT = RlKit(
+    codec=PigCodec,
+    index_to_action=lambda prefix: prefix[0],
+    action_to_index=lambda action: (action,),
+    bounded=True,
+    solo_id="builders.rl.PigSolo-v0",
+    spiel=SPIEL,
+)

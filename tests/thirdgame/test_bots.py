@@ -40,8 +40,14 @@ def test_the_evaluation_and_move_order_are_the_kit_s():
 
 def test_greedy_and_mcts_agents_by_spec_and_a_planner_option_refused():
     state = get_game("pig").new_state({"players": 3, "seed": 9})
-    play(state, [parse_agent("greedy").make(1, "pig"), parse_agent("mcts:iters=30").make(2, "pig"),
-                 parse_agent("plan:turn=0.05").make(3, "pig")])
+    play(
+        state,
+        [
+            parse_agent("greedy").make(1, "pig"),
+            parse_agent("mcts:iters=30").make(2, "pig"),
+            parse_agent("plan:turn=0.05").make(3, "pig"),
+        ],
+    )
     assert state.is_over()
     with pytest.raises(ValueError) as e:
         parse_agent("plan:beam=3").make(1, "pig")

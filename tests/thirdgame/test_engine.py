@@ -37,11 +37,14 @@ def test_a_random_game_ends_and_its_record_replays_exactly():
     assert again.to_json() == state.to_json() and again.history == state.history
 
 
-@pytest.mark.parametrize("setup, message", [
-    ({"players": 1}, "Pig has 2 to 4 players, not 1"),
-    ({"players": 2, "target": 5}, "the target of Pig is 10 to 50 points, not 5"),
-    ({"players": 2, "seed": 1.5}, "the seed must be a number or a text, not 1.5"),
-])
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        ({"players": 1}, "Pig has 2 to 4 players, not 1"),
+        ({"players": 2, "target": 5}, "the target of Pig is 10 to 50 points, not 5"),
+        ({"players": 2, "seed": 1.5}, "the seed must be a number or a text, not 1.5"),
+    ],
+)
 def test_bad_setups_are_refused(setup, message):
     with pytest.raises(InvalidSetup) as e:
         PigState(setup)

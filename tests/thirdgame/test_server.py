@@ -32,13 +32,21 @@ def create(api, seats=TWO, setup=None):
 def test_pig_is_played_to_the_end_over_http_and_its_record_replays(api):
     gid, tokens = create(api, setup={"seed": 11, "target": 10})
     view = api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": tokens[0]}).json()
-    assert (view["game"], view["view"]["target"], view["view"]["banked"], view["legal"]) == ("pig", 10, [0, 0], ["roll"])
+    assert (view["game"], view["view"]["target"], view["view"]["banked"], view["legal"]) == (
+        "pig",
+        10,
+        [0, 0],
+        ["roll"],
+    )
     rnd = random.Random(1)
     moves = 0
     while not view["result"]:
         seat = view["to_move"]
-        r = api.post(f"/api/games/{gid}/actions", json={"action": rnd.choice(view["legal"]), "version": view["version"]},
-                     headers={"X-Seat-Token": tokens[seat]})
+        r = api.post(
+            f"/api/games/{gid}/actions",
+            json={"action": rnd.choice(view["legal"]), "version": view["version"]},
+            headers={"X-Seat-Token": tokens[seat]},
+        )
         assert r.status_code == 200, r.text
         moves += 1
         view = r.json()
@@ -53,8 +61,14 @@ def test_pig_is_played_to_the_end_over_http_and_its_record_replays(api):
 
 
 def test_pig_between_the_project_s_bots_ends_by_itself(api):
-    gid, tokens = create(api, seats=[{"type": "bot", "level": "medium"}, {"type": "bot", "level": "easy"},
-                                     {"type": "bot", "level": "medium"}])
+    gid, tokens = create(
+        api,
+        seats=[
+            {"type": "bot", "level": "medium"},
+            {"type": "bot", "level": "easy"},
+            {"type": "bot", "level": "medium"},
+        ],
+    )
     for _ in range(200):
         view = api.get(f"/api/games/{gid}/state").json()
         if view["result"]:
@@ -66,8 +80,7 @@ def test_pig_over_a_socket(server, api):
     gid, tokens = create(api, setup={"target": 10})
 
     async def main():
-        async with SocketClient(server.ws_url, gid, tokens[0]) as p0, \
-                SocketClient(server.ws_url, gid, tokens[1]) as p1:
+        async with SocketClient(server.ws_url, gid, tokens[0]) as p0, SocketClient(server.ws_url, gid, tokens[1]) as p1:
             view = await p0.state(0)
             while not view["result"]:
                 mover = p0 if view["to_move"] == 0 else p1
@@ -80,17 +93,26 @@ def test_pig_over_a_socket(server, api):
 
     view, other = asyncio.run(main())
     assert view["result"] == other["result"] and max(view["view"]["banked"]) >= 10
-    assert view["log"] == other["log"] and view["log"][-1]["text"] in ("holds", "rolls 2", "rolls 3", "rolls 4",
-                                                                        "rolls 5", "rolls 6")
+    assert view["log"] == other["log"] and view["log"][-1]["text"] in (
+        "holds",
+        "rolls 2",
+        "rolls 3",
+        "rolls 4",
+        "rolls 5",
+        "rolls 6",
+    )
 
 
-@pytest.mark.parametrize("setup, status, detail", [
-    ({"target": 5}, 400, "setup.target: must be at least 10"),
-    ({"target": "x"}, 400, "setup.target: must be a whole number"),
-    ({"mode": "custom"}, 400, "setup.mode: Pig takes no such choice (its setup: target, seed)"),
-    ({"target": 20, "seed": -1}, 400, "setup.seed: must be at least 0"),
-    ({"cards": ["a\x00"]}, 400, "card: control characters are not allowed"),
-])
+@pytest.mark.parametrize(
+    "setup, status, detail",
+    [
+        ({"target": 5}, 400, "setup.target: must be at least 10"),
+        ({"target": "x"}, 400, "setup.target: must be a whole number"),
+        ({"mode": "custom"}, 400, "setup.mode: Pig takes no such choice (its setup: target, seed)"),
+        ({"target": 20, "seed": -1}, 400, "setup.seed: must be at least 0"),
+        ({"cards": ["a\x00"]}, 400, "card: control characters are not allowed"),
+    ],
+)
 def test_bad_pig_setups_are_refused_and_change_nothing(server, api, setup, status, detail):
     before = server.app.state.store.counts()
     r = api.post("/api/games", json={"game": "pig", "seats": TWO, "setup": setup})
@@ -101,11 +123,14 @@ def test_bad_pig_setups_are_refused_and_change_nothing(server, api, setup, statu
 def test_the_api_names_pig_among_its_games(api):
     properties = api.get("/openapi.json").json()["components"]["schemas"]["CreateGame"]["properties"]
     assert properties["game"]["enum"] == ["kingdom", "middle-ages", "pig"]
-    assert properties["setup"]["description"].endswith("; middle-ages: the seed only; pig: target (the points to "
-                                                       "bank to win)")
+    assert properties["setup"]["description"].endswith(
+        "; middle-ages: the seed only; pig: target (the points to bank to win)"
+    )
     r = api.post("/api/games", json={"game": "chess", "seats": TWO})
-    assert (r.status_code, r.json()["detail"]) == (422, "game: unknown game 'chess' (the games are "
-                                                        "kingdom, middle-ages, pig)")
+    assert (r.status_code, r.json()["detail"]) == (
+        422,
+        "game: unknown game 'chess' (the games are kingdom, middle-ages, pig)",
+    )
 
 
 def test_pig_has_a_leaderboard_and_an_unknown_game_none(api):

@@ -13,8 +13,14 @@ def test_the_play_page_loads_pig_s_table_and_plays_it_to_the_end(server, new_pag
         assert api.get("/static/games/pig/pig.js").status_code == 200
         assert api.get("/static/games/pig/__init__.py").status_code == 200  # the folder is Pig's alone
         assert api.get("/static/games/pig/../game.py").status_code == 404
-        made = api.post("/api/games", json={"game": "pig", "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
-                                            "setup": {"target": 10}}).json()
+        made = api.post(
+            "/api/games",
+            json={
+                "game": "pig",
+                "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+                "setup": {"target": 10},
+            },
+        ).json()
     gid, token = made["id"], made["seats"][0]["token"]
     page = new_page()
     page.goto(f"/play/{gid}#seat=0&token={token}")
@@ -25,8 +31,11 @@ def test_the_play_page_loads_pig_s_table_and_plays_it_to_the_end(server, new_pag
         buttons = page.locator("#pig-table .pig-action")
         if buttons.count():
             old = page.evaluate("document.body.dataset.version")
-            pot = int(page.locator("#pig-state").inner_text().split("|")[0].split("+")[-1]) \
-                if "+" in page.locator("#pig-state").inner_text().split("|")[0] else 0
+            pot = (
+                int(page.locator("#pig-state").inner_text().split("|")[0].split("+")[-1])
+                if "+" in page.locator("#pig-state").inner_text().split("|")[0]
+                else 0
+            )
             choice = "hold" if pot >= 4 and page.locator('.pig-action[data-action="hold"]').count() else "roll"
             page.locator(f'.pig-action[data-action="{choice}"]').click()
             page.wait_for_function("v => document.body.dataset.version !== v", arg=old)

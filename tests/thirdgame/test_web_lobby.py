@@ -91,12 +91,18 @@ def test_the_rules_page_links_and_shows_pig_s_rules(server, new_page, request): 
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     links = page.locator("#rules-nav a[data-game]")
     assert links.evaluate_all("els => els.map(e => [e.getAttribute('href'), e.textContent])") == [
-        ["#kingdom", "Kingdom Builder"], ["#middle-ages", "The Builders"], ["#pig", "Pig"]]
+        ["#kingdom", "Kingdom Builder"],
+        ["#middle-ages", "The Builders"],
+        ["#pig", "Pig"],
+    ]
     assert page.locator(".rules-game").evaluate_all("els => els.map(e => e.id)") == ["kingdom", "middle-ages", "pig"]
     assert page.locator("#pig h2").inner_text() == "Pig"
     assert page.locator("#pig-turn h3").inner_text() == "A turn"
     # Pig has no guide: the buttons start a first game of the two games that have one
-    assert page.locator(".start-guides button").evaluate_all("els => els.map(e => e.id)") == ["guide-kingdom", "guide-middle-ages"]
+    assert page.locator(".start-guides button").evaluate_all("els => els.map(e => e.id)") == [
+        "guide-kingdom",
+        "guide-middle-ages",
+    ]
     links.last.click()
     page.wait_for_function(IN_VIEW, arg="#pig-turn")
     shots(page, "rules-pig")
@@ -112,8 +118,16 @@ def test_on_a_phone_the_three_games_fit(server, new_page, request):  # noqa: F81
 
 
 def test_a_game_without_a_web_table_is_listed_and_cannot_be_chosen(server, new_page):  # noqa: F811
-    bare = replace(PLUGIN, name="pig-by-api", title="Pig by the API", web_table="", web_rules="", web_lobby="",
-                   web_dir=None, colour="")
+    bare = replace(
+        PLUGIN,
+        name="pig-by-api",
+        title="Pig by the API",
+        web_table="",
+        web_rules="",
+        web_lobby="",
+        web_dir=None,
+        colour="",
+    )
     plugins.register(bare)
     try:
         page = open_lobby(new_page)

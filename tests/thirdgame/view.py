@@ -11,8 +11,15 @@ from tests.thirdgame.game import PigState, check_setup
 
 
 class PigView(GameView[PigState, int]):
-    def setup(self, players: int, seed: int, mode: str = "random", sections: Sequence[Sequence[Any]] | None = None,
-              cards: Sequence[str] | None = None, target: int = 20) -> dict[str, Any]:
+    def setup(
+        self,
+        players: int,
+        seed: int,
+        mode: str = "random",
+        sections: Sequence[Sequence[Any]] | None = None,
+        cards: Sequence[str] | None = None,
+        target: int = 20,
+    ) -> dict[str, Any]:
         if mode != "random" or sections is not None or cards is not None:
             raise InvalidSetup("Pig takes only a seed and a target in its setup")
         return check_setup({"players": players, "target": target, "seed": seed})

@@ -18,8 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "web"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 812}
@@ -36,8 +40,13 @@ def server(tmp_path_factory):
     # ... and so are the caps of games one person has going on and waiting: every test's games are one "person's"
     limits.games_per_creator = limits.games_waiting_per_creator = 10_000
     many = (100_000, 60.0)
-    app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits,
-                     login_limits={"login_per_name": many, "login_per_address": many, "login_per_name_address": many})
+    app = create_app(
+        f"sqlite:///{db_path}",
+        bot_mode="thread",
+        bot_delay=0,
+        limits=limits,
+        login_limits={"login_per_name": many, "login_per_address": many, "login_per_name_address": many},
+    )
     with ThreadServer(app) as srv:
         yield srv
 

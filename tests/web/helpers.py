@@ -74,8 +74,12 @@ def play_kingdom_turn(page, rng: random.Random, stats: dict) -> None:
             tile_targets = page.locator("#kb-map .target-tile")
             assert tile_targets.count() > 0, (
                 f"the {kind} tile glows but has no highlighted target: {page_state(page)} "
-                + str(page.locator("#kb-map .target, #kb-map .selected-from").evaluate_all(
-                    "els => els.map(e => e.getAttribute('class') + ' ' + e.dataset.hex)")))
+                + str(
+                    page.locator("#kb-map .target, #kb-map .selected-from").evaluate_all(
+                        "els => els.map(e => e.getAttribute('class') + ' ' + e.dataset.hex)"
+                    )
+                )
+            )
             click_and_wait(page, pick(rng, tile_targets))
             stats["tiles"] = stats.get("tiles", 0) + 1
             stats.setdefault("kinds", set()).add(kind)
@@ -90,10 +94,13 @@ def play_kingdom_turn(page, rng: random.Random, stats: dict) -> None:
                 try:
                     page.wait_for_function(
                         "() => document.querySelector('#kb-map .target, .tile-chip.usable')"
-                        " || !document.querySelector('#end-btn').disabled", timeout=10000)
+                        " || !document.querySelector('#end-btn').disabled",
+                        timeout=10000,
+                    )
                 except PlaywrightTimeout:
-                    raise AssertionError("no highlighted hex, no usable tile and no way to end the turn: "
-                                         + page_state(page)) from None
+                    raise AssertionError(
+                        "no highlighted hex, no usable tile and no way to end the turn: " + page_state(page)
+                    ) from None
                 continue
             click_and_wait(page, end)
             stats["turns"] = stats.get("turns", 0) + 1
@@ -111,7 +118,8 @@ def choose_build(page, rng: random.Random) -> int:
     get tiles to play with), else any."""
     hexes = page.locator("#kb-map .target").evaluate_all("els => els.map(e => [+e.dataset.r, +e.dataset.c])")
     locations = page.locator('#kb-map .location:not([data-count="0"])').evaluate_all(
-        "els => els.map(e => [+e.dataset.r, +e.dataset.c])")
+        "els => els.map(e => [+e.dataset.r, +e.dataset.c])"
+    )
     near = set()
     for r, c in locations:
         near |= neighbours(r, c)

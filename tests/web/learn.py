@@ -47,7 +47,7 @@ def contrast(a: str, b: str) -> float:
     """The WCAG 2 contrast ratio of two #rrggbb colours."""
 
     def luminance(colour: str) -> float:
-        rgb = [int(colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        rgb = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
         lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
@@ -71,8 +71,12 @@ def axe_script() -> Path:
     AXE_CACHE.mkdir(parents=True, exist_ok=True)
     # several test workers may get here at once: each packs into its own folder, the last rename wins
     work = Path(tempfile.mkdtemp(dir=AXE_CACHE))
-    subprocess.run([npm, "pack", f"axe-core@{AXE_VERSION}", "--silent", "--pack-destination", str(work)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [npm, "pack", f"axe-core@{AXE_VERSION}", "--silent", "--pack-destination", str(work)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     with tarfile.open(work / f"axe-core-{AXE_VERSION}.tgz") as tar:
         tar.extract("package/axe.min.js", work, filter="data")
     target.parent.mkdir(parents=True, exist_ok=True)

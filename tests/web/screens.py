@@ -29,8 +29,11 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     db = Path(tempfile.mkdtemp()) / "games.sqlite3"
-    with ThreadServer(create_app(f"sqlite:///{db}", bot_mode="thread", bot_delay=0)) as srv, \
-            httpx.Client(base_url=srv.url, timeout=20) as client, sync_playwright() as pw:
+    with (
+        ThreadServer(create_app(f"sqlite:///{db}", bot_mode="thread", bot_delay=0)) as srv,
+        httpx.Client(base_url=srv.url, timeout=20) as client,
+        sync_playwright() as pw,
+    ):
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
         def page(viewport):
@@ -92,8 +95,15 @@ def main() -> None:
         p.screenshot(path=str(DOCS / "web-phone-builders.png"))
 
         # a hint: the hard bot's move marked on the map, the rest of its plan numbered
-        made = client.post("/api/games", json={"game": "kingdom", "hints": True, "setup": {"seed": 21},
-                                               "seats": [{"type": "human"}, {"type": "bot", "level": "medium"}]}).json()
+        made = client.post(
+            "/api/games",
+            json={
+                "game": "kingdom",
+                "hints": True,
+                "setup": {"seed": 21},
+                "seats": [{"type": "human"}, {"type": "bot", "level": "medium"}],
+            },
+        ).json()
         p = page(DESKTOP)
         p.goto(made["seats"][0]["link"])
         wait_ready(p)
@@ -102,9 +112,14 @@ def main() -> None:
         p.screenshot(path=str(DOCS / "web-hint.png"))
 
         # the analysis board of a game of medium against hard, a mistake shown with the better move
-        done = client.post("/api/games", json={"game": "kingdom", "setup": {"seed": 8},
-                                               "seats": [{"type": "bot", "level": "medium"},
-                                                         {"type": "bot", "level": "hard"}]}).json()["id"]
+        done = client.post(
+            "/api/games",
+            json={
+                "game": "kingdom",
+                "setup": {"seed": 8},
+                "seats": [{"type": "bot", "level": "medium"}, {"type": "bot", "level": "hard"}],
+            },
+        ).json()["id"]
         while client.get(f"/api/games/{done}").json()["status"] != "finished":
             time.sleep(0.5)
         p = page({"width": 1280, "height": 1300})

@@ -13,8 +13,9 @@ import pytest
 from builders.web import STATIC_DIR
 from tests.web.conftest import DESKTOP
 
-CATALOGUES = {code: json.loads((STATIC_DIR / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
-              for code in ("en", "de", "fr")}
+CATALOGUES = {
+    code: json.loads((STATIC_DIR / "i18n" / f"{code}.json").read_text(encoding="utf-8")) for code in ("en", "de", "fr")
+}
 PASSWORD = "correct horse"
 
 
@@ -24,8 +25,9 @@ def account(server, name: str, language: str | None) -> None:
         r = client.post("/api/accounts", json={"username": name, "password": PASSWORD})
         assert r.status_code == 201, r.text
         if language is not None:
-            r = client.put("/api/account/language", json={"language": language},
-                           headers={"X-CSRF-Token": r.json()["csrf"]})
+            r = client.put(
+                "/api/account/language", json={"language": language}, headers={"X-CSRF-Token": r.json()["csrf"]}
+            )
             assert r.status_code == 200 and r.json()["account"]["language"] == language, r.text
 
 

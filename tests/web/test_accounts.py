@@ -54,7 +54,9 @@ class Browser:
             expect(page.locator("#status-text")).to_have_text(f"Signed in as {name}.", timeout=15_000)
         except AssertionError as e:  # say what the page said
             error = page.locator("#signup-error")
-            raise AssertionError(f"signing up {name} failed: {error.inner_text() if error.is_visible() else 'no error shown'}") from e
+            raise AssertionError(
+                f"signing up {name} failed: {error.inner_text() if error.is_visible() else 'no error shown'}"
+            ) from e
 
     def cookie(self) -> str:
         return next(c["value"] for c in self.page.context.cookies() if c["name"] == "builders_session")
@@ -245,12 +247,15 @@ def test_a_live_clock_ticks_and_hands_the_seat_to_a_bot_when_it_runs_out(new_pag
     # nobody's clock runs before the first move of the game (as on lichess)
     expect(page.locator('#clocks .clock[data-seat="0"]')).to_be_visible()
     expect(page.locator("#clocks .clock.running")).to_have_count(0)
-    page.evaluate("""async (id) => {
+    page.evaluate(
+        """async (id) => {
         const s = await fetch('/api/session').then(r => r.json());
         const view = await fetch(`/api/games/${id}/state`).then(r => r.json());
         await fetch(`/api/games/${id}/actions`, {method: 'POST', headers: {'Content-Type': 'application/json',
           'X-CSRF-Token': s.csrf}, body: JSON.stringify({action: view.legal.find((a) => a !== 'end')})});
-    }""", created["id"])
+    }""",
+        created["id"],
+    )
     running = page.locator('#clocks .clock.running[data-seat="0"]')
     expect(running).to_be_visible()
     first = float(running.get_attribute("data-left"))
@@ -273,8 +278,15 @@ def test_ratings_move_and_the_profile_shows_the_game(new_page, server, shots):
     try:
         ada.sign_up(ada_name)
         bo.sign_up(bo_name)
-        created = ada.post("/api/games", json={"game": "kingdom", "rated": True, "clock": CLOCK,
-                                               "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]})
+        created = ada.post(
+            "/api/games",
+            json={
+                "game": "kingdom",
+                "rated": True,
+                "clock": CLOCK,
+                "seats": [{"type": "human"}, {"type": "human", "user": bo_name}],
+            },
+        )
         assert created.status_code == 201, created.text
         gid = created.json()["id"]
         result = play_to_end({0: ada, 1: bo}, gid)["result"]
@@ -292,7 +304,7 @@ def test_ratings_move_and_the_profile_shows_the_game(new_page, server, shots):
     expect(page.locator("#games-played")).to_have_text("1")
     expect(page.locator("#win-rate")).to_have_text("100%" if 0 in result["winners"] else "0%")
     # a whole number on the familiar scale, marked provisional after one rated game
-    expect(page.locator('.rating[data-game="kingdom"]')).to_contain_text(f'{profile["ratings"]["kingdom"]["rating"]}?')
+    expect(page.locator('.rating[data-game="kingdom"]')).to_contain_text(f"{profile['ratings']['kingdom']['rating']}?")
     expect(page.locator(f'.rating-point[data-game-id="{gid}"]')).to_have_count(1)
     expect(page.locator(f'#profile-games li[data-id="{gid}"] a')).to_have_attribute("href", f"/replay/{gid}")
     shots(page, "profile")

@@ -22,8 +22,7 @@ def server(tmp_path_factory):
     db_path = tmp_path_factory.mktemp("web-analysis") / "games.sqlite3"
     limits = Limits()
     limits.rates = {**limits.rates, "create": (10_000, 60.0), "join": (10_000, 60.0), "hint": (10_000, 60.0)}
-    app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits,
-                     analysis_iterations=30)
+    app = create_app(f"sqlite:///{db_path}", bot_mode="thread", bot_delay=0, limits=limits, analysis_iterations=30)
     with ThreadServer(app) as srv:
         yield srv
 
@@ -40,8 +39,15 @@ def hexes_of(action: str) -> list[str]:
 
 
 def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, shots):
-    made = api.post("/api/games", json={"game": "kingdom", "hints": True, "setup": {"seed": 21},
-                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    made = api.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "hints": True,
+            "setup": {"seed": 21},
+            "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+        },
+    ).json()
     page = new_page()
     page.goto(made["seats"][0]["link"])
     wait_ready(page)
@@ -61,10 +67,13 @@ def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, s
     # the rest of the hard bot's plan for the turn, in words, on pointing at the hint
     assert hint["plan"] and hint["plan"][-1] == "end"
     title = page.locator("#hint-text").get_attribute("title")
-    assert title.startswith("The hard bot's plan for the rest of this turn: ") and title.endswith(", then end your turn")
+    assert title.startswith("The hard bot's plan for the rest of this turn: ") and title.endswith(
+        ", then end your turn"
+    )
     assert title.count(", then ") == len(hint["plan"]) - 1
     outlined = page.locator("#kb-map polygon.hint-move:not([data-action])").evaluate_all(
-        "els => els.map(e => e.dataset.hex)")
+        "els => els.map(e => e.dataset.hex)"
+    )
     assert outlined == hexes_of(hint["action"]) and outlined
     # the map's own target for that move is marked too, and it is a legal move's
     target = page.locator("#kb-map polygon.target.hint-move")
@@ -75,7 +84,8 @@ def test_the_hint_button_marks_a_legal_move_with_its_win_chance(new_page, api, s
     assert [step.split("\n")[0] for step in steps] == [str(i + 1) for i in range(len(hint["plan"]) + 1)]
     assert steps[0].endswith(text.removeprefix("Hint: ").split(" · ")[0]) and steps[-1].endswith("end your turn")
     numbers = page.locator("#kb-map g.hint-move-label, #kb-map g.hint-next-label").evaluate_all(
-        "els => els.map(e => [e.dataset.hex, e.textContent])")
+        "els => els.map(e => [e.dataset.hex, e.textContent])"
+    )
     expected = [(h, str(i + 1)) for i, action in enumerate([hint["action"], *hint["plan"]]) for h in hexes_of(action)]
     assert sorted(map(tuple, numbers)) == sorted(expected) and len(expected) >= 2
     end = page.locator("#end-btn.hint-next")
@@ -92,8 +102,15 @@ def hinted_page(new_page, api, game, wanted):
     """A game against an easy bot whose seat 0 plays the hints until a hint is ``wanted``;
     its page, with that hint shown, the hint, and ``played()``: the seat's last action once the
     page has sent one."""
-    made = api.post("/api/games", json={"game": game, "hints": True, "setup": {"seed": 7},
-                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    made = api.post(
+        "/api/games",
+        json={
+            "game": game,
+            "hints": True,
+            "setup": {"seed": 7},
+            "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+        },
+    ).json()
     gid, token = made["id"], {"X-Seat-Token": made["seats"][0]["token"]}
     for _ in range(60):
         deadline = time.monotonic() + 30
@@ -134,7 +151,7 @@ def test_a_tile_move_hint_marks_the_tile_then_its_hex(new_page, api, shots):
     shots(page, "hint-tile")
     chip.click()
     hexes = hexes_of(hint["action"])
-    if len(hexes) == 2:   # a settlement moved: the settlement first
+    if len(hexes) == 2:  # a settlement moved: the settlement first
         page.locator(f"#kb-map .target-from[data-hex='{hexes[0]}']").click()
     target = page.locator("#kb-map polygon.target.hint-move")
     target.wait_for()
@@ -163,8 +180,9 @@ def test_the_plan_of_a_hint_is_numbered_on_the_buttons(new_page, api):
     """The Builders: a hint whose plan plays on to the end of the turn lists the plan numbered
     under the bar, and the same numbers stand on the buttons of its moves that can be clicked now
     (End turn the last)."""
-    page, hint, played = hinted_page(new_page, api, "middle-ages",
-                                     lambda hint: len(hint["plan"]) >= 2 and hint["plan"][-1] == "end")
+    page, hint, played = hinted_page(
+        new_page, api, "middle-ages", lambda hint: len(hint["plan"]) >= 2 and hint["plan"][-1] == "end"
+    )
     moves = [hint["action"], *hint["plan"]]
     steps = page.locator("#hint-plan .hint-step").all_inner_texts()
     assert [step.split("\n")[0] for step in steps] == [str(i + 1) for i in range(len(moves))]
@@ -191,8 +209,10 @@ def finished_careless_game(api, game: str) -> str:
     bots sometimes make none worth a label)."""
     import random
 
-    made = api.post("/api/games", json={"game": game, "setup": {"seed": 8},
-                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    made = api.post(
+        "/api/games",
+        json={"game": game, "setup": {"seed": 8}, "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]},
+    ).json()
     gid, token = made["id"], {"X-Seat-Token": made["seats"][0]["token"]}
     rng = random.Random(8)
     deadline = time.monotonic() + 120
@@ -202,8 +222,9 @@ def finished_careless_game(api, game: str) -> str:
             return gid
         assert time.monotonic() < deadline, "the game did not finish"
         if view["to_move"] == 0 and view["legal"]:
-            api.post(f"/api/games/{gid}/actions", headers=token,
-                     json={"action": rng.choice(view["legal"])}).raise_for_status()
+            api.post(
+                f"/api/games/{gid}/actions", headers=token, json={"action": rng.choice(view["legal"])}
+            ).raise_for_status()
         else:
             time.sleep(0.05)
 
@@ -248,9 +269,12 @@ def test_a_finished_game_opens_its_analysis_graph_and_labelled_moves(new_page, a
     # every point takes its click at its centre: no larger labelled point lies over a neighbour
     page.locator("#wc-graph").scroll_into_view_if_needed()
     for d in shown:
-        hit = page.evaluate("""n => { const c = document.querySelector(`#wc-graph circle.wc-point[data-n='${n}']`);
+        hit = page.evaluate(
+            """n => { const c = document.querySelector(`#wc-graph circle.wc-point[data-n='${n}']`);
             const r = c.getBoundingClientRect(); const e = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-            return e && e.dataset ? e.dataset.n : null; }""", d["index"])
+            return e && e.dataset ? e.dataset.n : null; }""",
+            d["index"],
+        )
         assert hit == str(d["index"]), (d["index"], hit)
     # a labelled move: its position, and the better move drawn on the map
     with_hexes = [d for d in labelled if hexes_of(d["best"])] or labelled
@@ -282,8 +306,14 @@ def test_the_builders_analysis_tells_the_moves_in_words(new_page, api):
     stored = api.get(f"/api/games/{game_id}/analysis").json()["result"]
     labelled = [d for d in stored["decisions"] if d["label"]]
     assert labelled
-    words = {"open": "opened ", "recruit": "recruited ", "send": "sent ", "coins": "took ", "buy": "bought an action",
-             "end": "ended the turn"}
+    words = {
+        "open": "opened ",
+        "recruit": "recruited ",
+        "send": "sent ",
+        "coins": "took ",
+        "buy": "bought an action",
+        "end": "ended the turn",
+    }
     for d in labelled:
         better = page.locator(f"#analysis-moves li[data-n='{d['index']}'] .better").inner_text()
         assert better.startswith(words[d["best"].split(" ")[0]]), better
@@ -295,8 +325,15 @@ def test_the_builders_analysis_tells_the_moves_in_words(new_page, api):
 
 
 def test_the_builders_hint_marks_the_move_on_the_table(new_page, api, shots):
-    made = api.post("/api/games", json={"game": "middle-ages", "hints": True, "setup": {"seed": 5},
-                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    made = api.post(
+        "/api/games",
+        json={
+            "game": "middle-ages",
+            "hints": True,
+            "setup": {"seed": 5},
+            "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+        },
+    ).json()
     page = new_page()
     page.goto(made["seats"][0]["link"])
     wait_ready(page)
@@ -310,17 +347,26 @@ def test_the_builders_hint_marks_the_move_on_the_table(new_page, api, shots):
     assert text.endswith(f"· win chance {round(hint['win_chance'] * 100)}%")
     # in words, as a move to make, with the cards' names: "open The Wooden Shack (B02)", "take 3 coins for 2 actions"
     words = hint["action"].split(" ")
-    start = {"open": "Hint: open ", "recruit": "Hint: recruit ", "send": "Hint: send ", "end": "Hint: end your turn",
-             "buy": "Hint: buy an action for 5 coins"}.get(words[0])
+    start = {
+        "open": "Hint: open ",
+        "recruit": "Hint: recruit ",
+        "send": "Hint: send ",
+        "end": "Hint: end your turn",
+        "buy": "Hint: buy an action for 5 coins",
+    }.get(words[0])
     if words[0] == "coins":
-        start = {"1": "Hint: take 1 coin for 1 action", "2": "Hint: take 3 coins for 2 actions",
-                 "3": "Hint: take 6 coins for 3 actions"}[words[1]]
+        start = {
+            "1": "Hint: take 1 coin for 1 action",
+            "2": "Hint: take 3 coins for 2 actions",
+            "3": "Hint: take 6 coins for 3 actions",
+        }[words[1]]
     assert start and text.startswith(start), text
     for card in words[1:]:
         if card[:1] == "B":
             assert f"({card})" in text, text
     marked = page.locator("#table .hint-move").evaluate_all(
-        "els => els.map(e => ({action: e.getAttribute('data-action'), card: e.getAttribute('data-card')}))")
+        "els => els.map(e => ({action: e.getAttribute('data-action'), card: e.getAttribute('data-card')}))"
+    )
     assert marked, "the hinted move is not marked on the table"
     cards = [w for w in hint["action"].split(" ") if w[:1] in "BWM" and w[1:].isdigit()]
     for m in marked:
@@ -331,8 +377,9 @@ def test_the_builders_hint_marks_the_move_on_the_table(new_page, api, shots):
     if hint["plan"] and hint["plan"][-1] == "end":
         assert title.startswith("The hard bot's plan for the rest of this turn: "), title
     elif hint["plan"]:
-        assert title.startswith("The hard bot's plan for this turn: ") and \
-            title.endswith(", then it plans the rest of the turn again with the card drawn"), title
+        assert title.startswith("The hard bot's plan for this turn: ") and title.endswith(
+            ", then it plans the rest of the turn again with the card drawn"
+        ), title
     else:
         assert words[0] in ("open", "recruit")
         assert title == "After this move the hard bot plans the rest of the turn again, with the card drawn"

@@ -44,8 +44,10 @@ def test_a_third_game_of_bots_alone_is_refused_with_a_sentence(new_page, shots):
     bots_alone(page)
     toast = page.locator(".toast")
     toast.wait_for()
-    assert toast.evaluate("t => t.firstChild.textContent") == ("you already have 2 games of bots alone going on, as many as one player may "
-                                  "have at once: create another when one of them has ended")
+    assert toast.evaluate("t => t.firstChild.textContent") == (
+        "you already have 2 games of bots alone going on, as many as one player may "
+        "have at once: create another when one of them has ended"
+    )
     assert urlparse(page.url).path == "/"  # still the lobby
     # the two going on are among the guest's games, to watch
     expect(page.locator("#my-games .game-row")).to_have_count(2)

@@ -14,12 +14,17 @@ from tests.web.learn import create_game
 from tests.web.test_guide import from_rules
 from tests.web.test_walkthrough import wait_title
 
-WELCOME = ("Finish buildings to score victory points (VP); the first to 17 VP ends the game. Each turn you have "
-           "3 actions, and every button shows its price before you {}.")
-OPEN_TAP = ("Tap Open under a building: it becomes one of your sites. Look at what it needs (stone, wood, "
-            "knowledge, tile).")
-SEND_TAP = ("Tap a worker of your crew (outlined in yellow), then Send here on your site. You pay the worker's "
-            "coins; a second worker on the same site in one turn costs 2 actions.")
+WELCOME = (
+    "Finish buildings to score victory points (VP); the first to 17 VP ends the game. Each turn you have "
+    "3 actions, and every button shows its price before you {}."
+)
+OPEN_TAP = (
+    "Tap Open under a building: it becomes one of your sites. Look at what it needs (stone, wood, knowledge, tile)."
+)
+SEND_TAP = (
+    "Tap a worker of your crew (outlined in yellow), then Send here on your site. You pay the worker's "
+    "coins; a second worker on the same site in one turn costs 2 actions."
+)
 
 
 @contextmanager
@@ -69,7 +74,9 @@ def test_a_first_game_of_the_builders_on_a_touch_phone_says_tap(browser, server,
         # the legend: "tap", and no keys to tell of
         page.locator("#legend summary").tap()
         legend = page.locator("#legend")
-        expect(legend).to_contain_text("A worker you may send now is outlined in yellow: tap it, then Send here on a site.")
+        expect(legend).to_contain_text(
+            "A worker you may send now is outlined in yellow: tap it, then Send here on a site."
+        )
         expect(legend).to_contain_text("The price of an action, shown on its button before you tap it.")
         no_click_nor_keys(page)
         page.locator("#legend summary").tap()
@@ -84,11 +91,13 @@ def test_a_first_game_of_the_builders_on_a_touch_phone_says_tap(browser, server,
         expect(page.locator("#guide-text")).to_have_text(
             "Tippe einen Arbeiter deiner Mannschaft an (gelb umrandet), dann „Hierher schicken“ auf deiner Baustelle. "
             "Du zahlst die Münzen des Arbeiters; ein zweiter Arbeiter auf derselben Baustelle im selben Zug kostet "
-            "2 Aktionen.")
+            "2 Aktionen."
+        )
         page.locator("#legend summary").tap()
         expect(page.locator("#legend")).to_contain_text(
             "Ein Arbeiter, den du jetzt schicken kannst, ist gelb umrandet: tippe ihn an, dann „Hierher schicken“ "
-            "auf einer Baustelle.")
+            "auf einer Baustelle."
+        )
         no_click_nor_keys(page)
         shots(page, "touch-guide-send-de")
 
@@ -96,8 +105,10 @@ def test_a_first_game_of_the_builders_on_a_touch_phone_says_tap(browser, server,
 def test_the_guide_of_an_ordinary_game_on_a_touch_phone_says_no_key(browser, server, api, shots):
     gid, token = no_action_left(api)
     with touch_phone(browser, server) as page:
-        for lang, said in (("en", "No action left: buy one for 5 coins, or end your turn."),
-                           ("de", "Keine Aktion mehr: kaufe eine für 5 Münzen oder beende deinen Zug.")):
+        for lang, said in (
+            ("en", "No action left: buy one for 5 coins, or end your turn."),
+            ("de", "Keine Aktion mehr: kaufe eine für 5 Münzen oder beende deinen Zug."),
+        ):
             page.goto(f"/play/{gid}?lang={lang}#seat=0&token={token}")
             page.locator("#guide-btn").tap()
             expect(page.locator("#guide")).to_have_attribute("data-first", "0")

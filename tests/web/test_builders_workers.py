@@ -37,8 +37,10 @@ def test_a_worker_that_cannot_be_sent_says_why(new_page, api, shots):
     shots(page, "why-no-site")
 
     # the dearest worker of the row, the Wooden Shack, then every coin spent on actions
-    costs = {w: int(page.locator(f'#worker-row .ma-card[data-card="{w}"] .coin.cost').inner_text())
-             for w in view["worker_row"]}
+    costs = {
+        w: int(page.locator(f'#worker-row .ma-card[data-card="{w}"] .coin.cost').inner_text())
+        for w in view["worker_row"]
+    }
     dearest = max(view["worker_row"], key=costs.get)
     cost = costs[dearest]
     assert cost >= 3
@@ -90,8 +92,9 @@ def test_a_worker_that_brings_nothing_needed_is_sent_after_a_warning(new_page, a
     assert page.locator("#my-sites .send-warn").inner_text() == "brings nothing it needs"
     version = page.evaluate("document.body.dataset.version")
     send.click()
-    assert status(page) == ("apprentice W03 brings no wood or knowledge that The Wooden Shack (B02) needs: "
-                            "send anyway? Send anyway Cancel")
+    assert status(page) == (
+        "apprentice W03 brings no wood or knowledge that The Wooden Shack (B02) needs: send anyway? Send anyway Cancel"
+    )
     assert "warning" in region.get_attribute("class")
     assert page.evaluate("document.activeElement.id") == "send-anyway"
     assert page.evaluate("document.body.dataset.version") == version
@@ -111,8 +114,9 @@ def test_a_worker_that_brings_nothing_needed_is_sent_after_a_warning(new_page, a
     click_and_wait(page, page.locator('#action-bar [data-action="buy"]'))
     assert int(page.locator(f'#my-crew .ma-card[data-worker="{cheap}"] .coin.cost').inner_text()) <= 3
     page.locator(f'#my-crew .ma-card[data-worker="{cheap}"]').click()
-    assert status(page) == ("Not enough actions left: one more worker on any of your sites this turn costs "
-                            "2 actions; you have 1 action.")
+    assert status(page) == (
+        "Not enough actions left: one more worker on any of your sites this turn costs 2 actions; you have 1 action."
+    )
 
 
 def test_a_useful_worker_is_sent_at_once(new_page, api):
@@ -142,7 +146,8 @@ def test_open_and_recruit_buttons_name_their_card(new_page, api):
     # the name a screen reader reads is the card's: found by its role and name
     assert page.get_by_role("button", name="Open The Wooden Shack (B02): 1 action").count() == 1
     recruits = page.locator('#worker-row button[data-action^="recruit"]').evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))")
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
     assert len(set(recruits)) == 5
     for label, card in zip(recruits, view["worker_row"]):
         assert label.startswith("Recruit ") and label.endswith(f" {card}: 1 action"), label

@@ -22,15 +22,21 @@ API = (STATIC / "api.js").read_text()
 KINGDOM = (STATIC / "kingdom.js").read_text()
 # the names of the colours are the English catalogue's (colour.red: "Red", ...)
 ENGLISH = json.loads((STATIC / "i18n" / "en.json").read_text())
-PALETTE = [dict(zip(("id", "name", "fill", "ink"), (m[0], ENGLISH[m[1]], m[2], m[3]))) for m in re.findall(
-    r'\{ id: "(\w+)", name: t\("(colour\.\w+)"\), fill: "(#[0-9a-f]{6})", ink: "(#[0-9a-f]{6})" \}', API)]
-TERRAIN_FILL = dict(re.findall(r'(\w): "(#[0-9a-f]{6})"', re.search(r"TERRAIN_FILL = \{(.*?)\};", KINGDOM, re.S).group(1)))
+PALETTE = [
+    dict(zip(("id", "name", "fill", "ink"), (m[0], ENGLISH[m[1]], m[2], m[3])))
+    for m in re.findall(
+        r'\{ id: "(\w+)", name: t\("(colour\.\w+)"\), fill: "(#[0-9a-f]{6})", ink: "(#[0-9a-f]{6})" \}', API
+    )
+]
+TERRAIN_FILL = dict(
+    re.findall(r'(\w): "(#[0-9a-f]{6})"', re.search(r"TERRAIN_FILL = \{(.*?)\};", KINGDOM, re.S).group(1))
+)
 HOUSE_OUTLINE = "#1b1b1b"  # the stroke of every house drawn on the map (kingdom.js)
 RED_CHIP = "#c2401c"  # style.css draws red chips darker, for white letters
 
 
 def rgb(colour: str) -> str:
-    return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+    return "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
 
 
 def test_the_palette_is_the_servers_and_its_colours_are_distinct_and_readable():
@@ -49,8 +55,8 @@ def test_the_palette_is_the_servers_and_its_colours_are_distinct_and_readable():
             assert max(contrast(p["fill"], terrain), outlined) >= 3, (p["id"], letter)
     # no two alike: far apart in RGB
     for i, a in enumerate(PALETTE):
-        for b in PALETTE[i + 1:]:
-            ra, rb = ([int(c[k:k + 2], 16) for k in (1, 3, 5)] for c in (a["fill"], b["fill"]))
+        for b in PALETTE[i + 1 :]:
+            ra, rb = ([int(c[k : k + 2], 16) for k in (1, 3, 5)] for c in (a["fill"], b["fill"]))
             assert sum((x - y) ** 2 for x, y in zip(ra, rb)) ** 0.5 >= 90, (a["id"], b["id"])
 
 
@@ -64,8 +70,11 @@ def test_the_terrain_card_is_readable_on_every_card_terrain():
 
 
 def house_fills(page, seat: int) -> set[str]:
-    return set(page.locator(f'#kb-map g.house[data-seat="{seat}"] path').evaluate_all(
-        "els => els.map(e => getComputedStyle(e).fill)"))
+    return set(
+        page.locator(f'#kb-map g.house[data-seat="{seat}"] path').evaluate_all(
+            "els => els.map(e => getComputedStyle(e).fill)"
+        )
+    )
 
 
 def test_colours_chosen_in_the_lobby_colour_the_table_and_the_replay(new_page, api, shots):
@@ -122,8 +131,10 @@ def test_colours_chosen_in_the_lobby_colour_the_table_and_the_replay(new_page, a
 
 
 def test_the_replay_uses_the_games_colours(new_page, api):
-    made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2,
-                                        "colours": ["purple", "white"]}).json()
+    made = api.post(
+        "/api/games",
+        json={"game": "kingdom", "seats": [{"type": "bot", "level": "easy"}] * 2, "colours": ["purple", "white"]},
+    ).json()
     deadline = time.monotonic() + 90
     while api.get(f"/api/games/{made['id']}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "a game of two bots did not finish"

@@ -62,10 +62,16 @@ def test_a_first_game_is_private_and_opened_again_until_it_is_over(new_page, api
     builders = from_rules(page, "middle-ages")
     assert builders != first and from_rules(page, "middle-ages") == builders
     # once it is over (here: resigned), "First game" makes a new one
-    assert page.evaluate("""async id => {
+    assert (
+        page.evaluate(
+            """async id => {
         const s = await fetch('/api/session').then(r => r.json());
         return (await fetch(`/api/games/${id}/resign`, {method: 'POST', headers: {'X-CSRF-Token': s.csrf}})).status;
-    }""", first) == 200
+    }""",
+            first,
+        )
+        == 200
+    )
     assert from_rules(page, "kingdom") != first
 
 
@@ -82,7 +88,9 @@ def test_the_guide_of_an_ordinary_game_tells_this_game(new_page, api, shots):
     assert text.startswith("You play Red against Blue bot (medium).")
     for card in cards[1:]:  # castles, then the three cards of the game
         assert card in text, (card, text)
-    kinds = page.evaluate("() => [...new Set([...document.querySelectorAll('#kb-map .location')].map(e => e.dataset.kind))]")
+    kinds = page.evaluate(
+        "() => [...new Set([...document.querySelectorAll('#kb-map .location')].map(e => e.dataset.kind))]"
+    )
     assert len(kinds) == 4
     shots(page, "guide-this-game")
     page.locator("#guide-next").click()
@@ -94,7 +102,9 @@ def test_the_guide_of_an_ordinary_game_tells_this_game(new_page, api, shots):
     old = page.evaluate("document.body.dataset.version")
     page.locator("#kb-map .target").first.click()
     page.wait_for_function("old => document.body.dataset.version !== old", arg=old)
-    page.wait_for_function("() => document.querySelector('#guide-text').textContent.startsWith('Your turn: build 2 more settlements')")
+    page.wait_for_function(
+        "() => document.querySelector('#guide-text').textContent.startsWith('Your turn: build 2 more settlements')"
+    )
     page.locator("#guide-next").click()
     assert page.locator("#guide-title").inner_text() == "Read the score"
 
@@ -105,10 +115,12 @@ def test_the_guide_of_an_ordinary_builders_game(new_page, api):
     page.locator("#guide-btn").click()
     assert page.locator("#guide-text").inner_text() == (
         "You play Red against Blue bot (easy). Complete buildings and machines for their VP: once someone has "
-        "17 VP, the round is the last. You have 0 VP and 10 coins.")
+        "17 VP, the round is the last. You have 0 VP and 10 coins."
+    )
     page.locator("#guide-next").click()
     assert page.locator("#guide-text").inner_text() == (
-        "You have 3 actions: open a site (Open, under a building) to send workers to it.")
+        "You have 3 actions: open a site (Open, under a building) to send workers to it."
+    )
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -116,9 +128,18 @@ def test_the_guide_covers_no_control(new_page, api, viewport, shots):
     page = new_page(viewport)
     from_rules(page, "kingdom")
     assert page.locator("#guide").is_visible()
-    page.wait_for_function("() => [...document.querySelectorAll('#kb-map .target')].some(e => e.getBoundingClientRect().width > 0)")
-    controls = ["#zoom-btn", "#action-bar .help-link", "#action-bar button", "#running-scores td",
-                "#running-scores .help-link", "#seat-tools .btn", "#guide button"]
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#kb-map .target')].some(e => e.getBoundingClientRect().width > 0)"
+    )
+    controls = [
+        "#zoom-btn",
+        "#action-bar .help-link",
+        "#action-bar button",
+        "#running-scores td",
+        "#running-scores .help-link",
+        "#seat-tools .btn",
+        "#guide button",
+    ]
     for selector in controls:
         assert page.locator(selector).count(), selector
         covered = page.evaluate(COVERED, selector)

@@ -80,6 +80,7 @@ def test_placeholders_and_plurals_agree_with_english(code):
 def test_a_translation_is_not_left_in_english(code):
     """Sentences are translated: a value equal to English is allowed only for words the languages share."""
     english, other = catalogue("en"), catalogue(code)
+
     def words(value) -> list[str]:
         return re.findall(r"[A-Za-z]{2,}", PLACEHOLDER.sub(" ", " ".join(forms(value))))
 
@@ -114,7 +115,9 @@ def test_every_key_is_used():
     english = catalogue("en")
     literal, prefixes = used_keys()
     named = set(KEY_STRING.findall(scripts_text()))
-    unused = sorted(k for k in english if k not in literal and k not in named and not any(k.startswith(p) for p in prefixes))
+    unused = sorted(
+        k for k in english if k not in literal and k not in named and not any(k.startswith(p) for p in prefixes)
+    )
     assert not unused, f"keys no script or page uses: {unused}"
 
 
@@ -125,7 +128,18 @@ def test_the_families_built_from_data_are_complete():
 
     terrains = ["grass", "canyon", "desert", "flower", "forest", "water", "mountain", "castle"]
     tiles = ["oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock"]
-    cards = ["fishermen", "miners", "merchants", "workers", "discoverers", "knights", "hermits", "lords", "citizens", "farmers"]
+    cards = [
+        "fishermen",
+        "miners",
+        "merchants",
+        "workers",
+        "discoverers",
+        "knights",
+        "hermits",
+        "lords",
+        "citizens",
+        "farmers",
+    ]
     need = [f"kb.terrain.{t}" for t in terrains] + [f"kb.terrain_in.{t}" for t in terrains]
     need += [f"kb.{family}.{t}" for family in ("tile", "place", "near_tile", "tile_text") for t in tiles]
     need += [f"rules.tile_more.{t}" for t in tiles]
@@ -133,8 +147,16 @@ def test_the_families_built_from_data_are_complete():
     need += [f"rules.example.{c}" for c in ["castles", *cards]]
     need += [f"ma.card.{card.id}" for card in CARDS if card.english]
     need += [f"ma.res.{r}" for r in ("stone", "wood", "knowledge", "tile")]
-    need += [f"ma.{f}.{k}" for f in ("kind", "kind_in") for k in ("apprentice", "labourer", "craftsman", "master", "building", "machine")]
-    need += [f"bot.{f}.{level}" for f in ("level", "name", "text", "handed") for level in ("easy", "medium", "hard", "expert")]
+    need += [
+        f"ma.{f}.{k}"
+        for f in ("kind", "kind_in")
+        for k in ("apprentice", "labourer", "craftsman", "master", "building", "machine")
+    ]
+    need += [
+        f"bot.{f}.{level}"
+        for f in ("level", "name", "text", "handed")
+        for level in ("easy", "medium", "hard", "expert")
+    ]
     need += [f"colour.{c}" for c in ("red", "blue", "white", "black", "yellow", "purple", "pink", "teal")]
     assert sorted(set(need) - set(english)) == []
 
@@ -152,6 +174,7 @@ def test_french_building_names_are_the_printed_ones():
 
 # ---------------------------------------------------------------------------------------------------------
 # Text that bypasses the catalogue
+
 
 def outside_code(literal: str) -> str:
     """A template literal without its ${...} parts (nested braces and literals included; an unclosed part
@@ -252,13 +275,21 @@ def test_no_page_text_bypasses_the_catalogue():
 def test_the_check_finds_text_that_bypasses_it():
     """The scans are not blind: each kind of bypass is caught."""
     samples = [
-        'el("b", { text: "Hello there" })', 'x.title = "Plain words"', 'toast(`Saved ${n} games`)',
-        'el("button", { class: "btn" }, "Close")', 'node.setAttribute("aria-label", "Dismiss")',
-        'el("input", { placeholder: "Say something" })', 'throw new Error("The seed is wrong")',
+        'el("b", { text: "Hello there" })',
+        'x.title = "Plain words"',
+        "toast(`Saved ${n} games`)",
+        'el("button", { class: "btn" }, "Close")',
+        'node.setAttribute("aria-label", "Dismiss")',
+        'el("input", { placeholder: "Say something" })',
+        'throw new Error("The seed is wrong")',
     ]
     for line in samples:
         assert any(words_in(m.group(1)[1:-1]) for p in BYPASS for m in p.finditer(line)), line
-    for line in ['el("b", { text: t("lobby.open") })', 'el("span", { text: "W07" })', 'el("span", { text: `${a}/${b}` })']:
+    for line in [
+        'el("b", { text: t("lobby.open") })',
+        'el("span", { text: "W07" })',
+        'el("span", { text: `${a}/${b}` })',
+    ]:
         assert not any(words_in(m.group(1)[1:-1]) for p in BYPASS for m in p.finditer(line)), line
     parser = PageText()
     parser.feed('<p>Untranslated words</p><p data-i18n="x.y">Fine</p><button title="Plain tip">x</button>')

@@ -97,7 +97,9 @@ def test_the_invitation_survives_a_sign_in_on_the_account_page(new_page, api, sh
 def test_an_invitation_pasted_into_the_same_tab_takes_the_seat(new_page, api, shots):
     ada, guest = Browser(new_page), Browser(new_page)
     ada.sign_up(fresh("Host"))
-    made = ada.page.evaluate(CREATE, [{"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}])
+    made = ada.page.evaluate(
+        CREATE, [{"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}]
+    )
     gid, link = made["id"], made["seats"][1]["invite"]
     guest.page.goto(f"/play/{gid}")
     expect(guest.page.locator("#seat-chip")).to_have_text("watching")
@@ -136,20 +138,25 @@ def test_a_used_invitation_of_a_finished_game_says_it_was_used(new_page, api, sh
 def test_a_wrong_or_expired_invitation_says_so(new_page, api, shots):
     ada, guest = Browser(new_page), Browser(new_page)
     ada.sign_up(fresh("Host"))
-    made = ada.page.evaluate(CREATE, [{"game": "middle-ages", "seats": [
-        {"type": "human"}, {"type": "human", "invite": True}]}])
+    made = ada.page.evaluate(
+        CREATE, [{"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "invite": True}]}]
+    )
     gid, link = made["id"], made["seats"][1]["invite"]
     wrong = link[:-3] + ("abc" if not link.endswith("abc") else "xyz")
     guest.page.goto(wrong)
     expect(guest.page.locator("#invite-notice")).to_contain_text(
-        "This invitation link is not valid or has expired: ask for a new one.")
+        "This invitation link is not valid or has expired: ask for a new one."
+    )
     assert api.get(f"/api/games/{gid}").json()["seats"][1]["claimed"] is False
     shots(guest.page, "not-valid")
     # the game is gone (aborted, or deleted after 7 days waiting): the same words
-    status = ada.page.evaluate("""async (gid) => {
+    status = ada.page.evaluate(
+        """async (gid) => {
         const s = await fetch('/api/session').then(r => r.json());
         return (await fetch(`/api/games/${gid}/abort`, {method: 'POST', headers: {'X-CSRF-Token': s.csrf}})).status;
-    }""", gid)
+    }""",
+        gid,
+    )
     assert status == 204
     other = Browser(new_page)
     other.page.goto(link)

@@ -48,7 +48,9 @@ def keyboard_turn(page, rng: random.Random, stats: dict) -> None:
             else:
                 # mostly next to a location (to take tiles): Tab walks the highlighted hexes in reading order
                 wanted = choose_build(page, rng)
-                at = page.evaluate("() => [...document.querySelectorAll('#kb-map .target')].indexOf(document.activeElement)")
+                at = page.evaluate(
+                    "() => [...document.querySelectorAll('#kb-map .target')].indexOf(document.activeElement)"
+                )
                 if wanted < at:
                     page.keyboard.press("m")
                     at = 0
@@ -77,7 +79,9 @@ def test_a_whole_game_by_keyboard(new_page, api, shots):
         raise AssertionError("Tab never reached a highlighted hex")
     label = page.evaluate("document.activeElement.getAttribute('aria-label')")
     view = state(api, game_id, token)
-    terrain = {"flower": "flower field"}.get(view["view"]["players"][0]["terrain"], view["view"]["players"][0]["terrain"])
+    terrain = {"flower": "flower field"}.get(
+        view["view"]["players"][0]["terrain"], view["view"]["players"][0]["terrain"]
+    )
     assert label.startswith(f"Build on {terrain} ") and label.endswith(". Legal."), label
     # Enter builds; Z takes it back; the focus stays on the map
     houses = page.locator('#kb-map .house[data-seat="0"]')
@@ -115,7 +119,8 @@ def test_a_whole_game_by_keyboard(new_page, api, shots):
     assert page.locator("#game-over-line").inner_text().startswith("Game over.")
     # every tile held has its "?" to the rules' part on it
     for kind, part in page.locator(".tile-wrap").evaluate_all(
-            "els => els.map(e => [e.querySelector('.tile-chip').dataset.kind, e.querySelector('.help-link').dataset.part])"):
+        "els => els.map(e => [e.querySelector('.tile-chip').dataset.kind, e.querySelector('.help-link').dataset.part])"
+    ):
         assert part == f"kb-tile-{kind}"
     # a clean end: the final table first, no turn buttons, every card in a hand shown (rules.md, Information)
     assert page.locator(".side-col > .panel").first.get_attribute("id") == "final-scores"
@@ -126,7 +131,9 @@ def test_a_whole_game_by_keyboard(new_page, api, shots):
     if bot_card:
         assert page.locator("#player-1 .their-terrain").get_attribute("data-terrain") == bot_card
     else:
-        page.wait_for_function("() => document.querySelector('#player-1 .player-facts').textContent.includes('no card in hand')")
+        page.wait_for_function(
+            "() => document.querySelector('#player-1 .player-facts').textContent.includes('no card in hand')"
+        )
 
 
 def test_bot_moves_are_read_out(new_page, api):

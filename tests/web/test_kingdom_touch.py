@@ -22,7 +22,8 @@ def test_a_first_game_on_a_touch_phone_says_tap(browser, server, shots):
         page.locator("#guide-next").tap()
         page.locator("#guide-next").tap()
         expect(guide.locator("#guide-text")).to_have_text(
-            "The hexes you may build on have a dark outline. Tap one to build there.")
+            "The hexes you may build on have a dark outline. Tap one to build there."
+        )
         hint = page.locator("#hint").inner_text()
         assert hint.startswith("Tap a highlighted hex to build ("), hint
         shots(page, "touch-guide-build")
@@ -42,7 +43,8 @@ def test_a_first_game_on_a_touch_phone_says_tap(browser, server, shots):
         page.locator("#guide-next").tap()
         expect(guide.locator("#guide-text")).to_have_text(
             "Tap End turn. Changed your mind before that? Undo takes back one move, Restart turn all of them. "
-            "The bot then plays; its moves light up one by one.")
+            "The bot then plays; its moves light up one by one."
+        )
         text = page.locator("body").inner_text()
         assert "click" not in text.lower() and "(E)" not in text, text
         assert page.locator(".tile-chip .key-hint").count() == 0  # no key numbers on the tiles
@@ -51,7 +53,8 @@ def test_a_first_game_on_a_touch_phone_says_tap(browser, server, shots):
         page.goto(f"/play/{gid}?lang=de")
         expect(page.locator("#guide-text")).to_have_text(
             "Tippe auf „Zug beenden“. Vorher umentschieden? „Zurück“ nimmt einen Zug zurück, „Zug neu“ alle. "
-            "Dann spielt der Bot; seine Züge leuchten nacheinander auf.")
+            "Dann spielt der Bot; seine Züge leuchten nacheinander auf."
+        )
         assert "klicke" not in page.locator("body").inner_text().lower()
         assert not errors, errors
     finally:

@@ -18,15 +18,32 @@ import pytest
 
 from builders.web import STATIC_DIR
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.helpers import click_and_wait, play_builders_turn, play_kingdom_turn, play_to_end, send_and_wait, wait_ready
+from tests.web.helpers import (
+    click_and_wait,
+    play_builders_turn,
+    play_kingdom_turn,
+    play_to_end,
+    send_and_wait,
+    wait_ready,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 # the screenshots of docs/i18n.md are made with BUILDERS_DOCS_SHOTS=1; other runs keep theirs in out/web/
 DOCS_IMAGES = ROOT / "docs" / "images" if os.environ.get("BUILDERS_DOCS_SHOTS") else ROOT / "out" / "web" / "i18n"
-CATALOGUES = {code: json.loads((STATIC_DIR / "i18n" / f"{code}.json").read_text(encoding="utf-8")) for code in ("en", "de", "fr")}
+CATALOGUES = {
+    code: json.loads((STATIC_DIR / "i18n" / f"{code}.json").read_text(encoding="utf-8")) for code in ("en", "de", "fr")
+}
 
 # Text on screen that is not the client's to translate: what people typed (names, chat), ids of cards.
-NOT_OURS = ["#chat-log .chat-text", "#chat-log b", ".player-name", "#account-name", ".ma-id", ".worker-tag", "#lang-select"]
+NOT_OURS = [
+    "#chat-log .chat-text",
+    "#chat-log b",
+    ".player-name",
+    "#account-name",
+    ".ma-id",
+    ".worker-tag",
+    "#lang-select",
+]
 
 # Text nodes, tooltips and accessible names of everything visible (elements of NOT_OURS left out).
 SCREEN_TEXT = """skip => {
@@ -69,14 +86,19 @@ CUT_OFF = """() => {
   return {cut, wide, width: document.documentElement.scrollWidth};
 }"""
 
-ENGLISH_WORDS = re.compile(r"\b(the|your|you|with|and|of|is|are|to|turn|game|card|cards|settlement|settlements|tiles?|build|player|workers?|coins?)\b", re.I)
+ENGLISH_WORDS = re.compile(
+    r"\b(the|your|you|with|and|of|is|are|to|turn|game|card|cards|settlement|settlements|tiles?|build|player|workers?|coins?)\b",
+    re.I,
+)
 
 
 def english_patterns(code: str) -> list[re.Pattern]:
     """A pattern for every English catalogue text that differs from the language's own: placeholders match
     anything; texts that are only placeholders, or that the language writes the same way, are left out."""
     english, other = CATALOGUES["en"], CATALOGUES[code]
-    theirs = {text.strip() for value in other.values() for text in (value.values() if isinstance(value, dict) else [value])}
+    theirs = {
+        text.strip() for value in other.values() for text in (value.values() if isinstance(value, dict) else [value])
+    }
     patterns = []
     for key, value in english.items():
         for text in value.values() if isinstance(value, dict) else [value]:
@@ -120,7 +142,9 @@ def shot(page, name: str, full_page: bool = False) -> None:
 def guide_title(page, code: str, key: str) -> None:
     """Wait for the guide's step titled by catalogue ``key`` in ``code``."""
     want = CATALOGUES[code][key]
-    page.wait_for_function("t => (document.querySelector('#guide-title') || {}).textContent === t", arg=want, timeout=30_000)
+    page.wait_for_function(
+        "t => (document.querySelector('#guide-title') || {}).textContent === t", arg=want, timeout=30_000
+    )
 
 
 def start_guided(page, code: str, game: str):
@@ -137,7 +161,11 @@ def test_the_patterns_catch_english_and_pass_translations():
     """The check is not blind: English text of the catalogue is found, its translations are not."""
     for code in ("de", "fr"):
         patterns = PATTERNS[code]
-        for text in ["Start the game", "Your turn: build on canyon (1 of 3 built).", "Hint: build on grass 3,4 · win chance 40%"]:
+        for text in [
+            "Start the game",
+            "Your turn: build on canyon (1 of 3 built).",
+            "Hint: build on grass 3,4 · win chance 40%",
+        ]:
             assert any(p.match(text) for p in patterns), (code, text)
         mine = CATALOGUES[code]
         for text in [mine["lobby.start"], mine["kb.banner.use_tile"], mine["guide.kb.welcome"]]:
@@ -167,20 +195,27 @@ def test_lobby_rules_and_account_pages_in_the_language(new_page, code):
         shot(page, "i18n-fr-rules-phone")
     page.goto("/account")
     page.locator("#status-text").wait_for()
-    page.wait_for_function("t => document.querySelector('#status-text').textContent !== t", arg=CATALOGUES[code]["common.loading"])
+    page.wait_for_function(
+        "t => document.querySelector('#status-text').textContent !== t", arg=CATALOGUES[code]["common.loading"]
+    )
     check(page, code, "account", phone=True)
     # sign up in the language, then the player's page with its ratings and results
     name = f"{code}_{random.randrange(10**6):06d}"
     page.locator("#signup-name").fill(name)
     page.locator("#signup-password").fill("a long enough password")
     page.locator("#signup-btn").click()
-    page.wait_for_function("t => document.querySelector('#status-text').textContent === t",
-                           arg=CATALOGUES[code]["account.status.named"].format(name=name))
+    page.wait_for_function(
+        "t => document.querySelector('#status-text').textContent === t",
+        arg=CATALOGUES[code]["account.status.named"].format(name=name),
+    )
     page.locator(".toast", has_text=CATALOGUES[code]["account.welcome"].format(name=name)).wait_for()
     check(page, code, "signed up", phone=True)
     page.goto(f"/players/{name}")
     page.locator("#games-played").wait_for()
-    assert page.locator("#profile-stats dt").all_inner_texts()[:2] == [CATALOGUES[code]["profile.games_played"], CATALOGUES[code]["profile.win_rate"]]
+    assert page.locator("#profile-stats dt").all_inner_texts()[:2] == [
+        CATALOGUES[code]["profile.games_played"],
+        CATALOGUES[code]["profile.win_rate"],
+    ]
     assert page.locator("#rating-plot").inner_text().strip() == CATALOGUES[code]["lobby.no_rated"]
     check(page, code, "player's page", phone=True)
 
@@ -212,7 +247,10 @@ def test_the_browser_language_and_the_switcher(browser, server):
         page.goto("/?lang=zz")
         page.locator("#lang-select").wait_for()
         assert page.evaluate("document.documentElement.lang") in ("de", "en")
-        assert page.locator("#new-game-title").inner_text() == CATALOGUES[page.evaluate("document.documentElement.lang")]["lobby.new_game"]
+        assert (
+            page.locator("#new-game-title").inner_text()
+            == CATALOGUES[page.evaluate("document.documentElement.lang")]["lobby.new_game"]
+        )
     finally:
         context.close()
 
@@ -271,7 +309,9 @@ def test_builders_game_against_a_bot_to_the_end(new_page, api, code):
     click_and_wait(page, page.locator('#building-row button[data-action^="open"]').first)
     worker = page.locator("#my-crew .ma-card.sendable").first.get_attribute("data-worker")
     page.locator("#my-crew .ma-card.sendable").first.click()
-    assert page.locator("#my-sites button.send .act-label").first.inner_text() == cat["ma.send_here"].format(worker=worker)
+    assert page.locator("#my-sites button.send .act-label").first.inner_text() == cat["ma.send_here"].format(
+        worker=worker
+    )
     check(page, code, "builders: a worker chosen")
     if code == "fr":
         shot(page, "i18n-fr-builders-desktop")
@@ -338,9 +378,15 @@ def test_two_accounts_chat_and_resign_in_german_and_french(new_page, api, browse
     check(de, "de", "hand-over dialog")
     de.locator('#bot-dialog input[value="easy"]').check()
     de.locator("#bot-confirm").click()
-    de.wait_for_function("t => document.querySelector('#seat-chip').textContent === t",
-                         arg=CATALOGUES["de"]["play.handed_chip"].format(colour=CATALOGUES["de"]["colour.red"], level=CATALOGUES["de"]["bot.level.easy"]))
-    de.locator(".toast", has_text=CATALOGUES["de"]["bot.handed.easy"].format(colour=CATALOGUES["de"]["colour.red"])).wait_for()
+    de.wait_for_function(
+        "t => document.querySelector('#seat-chip').textContent === t",
+        arg=CATALOGUES["de"]["play.handed_chip"].format(
+            colour=CATALOGUES["de"]["colour.red"], level=CATALOGUES["de"]["bot.level.easy"]
+        ),
+    )
+    de.locator(
+        ".toast", has_text=CATALOGUES["de"]["bot.handed.easy"].format(colour=CATALOGUES["de"]["colour.red"])
+    ).wait_for()
     check(de, "de", "after the hand-over")
 
 
@@ -348,7 +394,11 @@ def test_kingdom_builder_to_the_end_in_german(new_page, api):
     """A whole game of Kingdom Builder in German: every turn by clicking, then the final score with the cards'
     German names, every hidden card shown, the game-over line; desktop and phone."""
     cat = CATALOGUES["de"]
-    body = {"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}], "setup": {"mode": "first"}}
+    body = {
+        "game": "kingdom",
+        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+        "setup": {"mode": "first"},
+    }
     made = api.post("/api/games", json=body).json()
     token = next(s["token"] for s in made["seats"] if s["seat"] == 0)
     page = new_page(DESKTOP)
@@ -371,8 +421,15 @@ def test_kingdom_builder_to_the_end_in_german(new_page, api):
 def test_a_hint_in_french(new_page, api, game):
     """The hint button, the move in words and the hard bot's plan, in French, for both games."""
     cat = CATALOGUES["fr"]
-    made = api.post("/api/games", json={"game": game, "hints": True, "setup": {"seed": 21},
-                                        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}).json()
+    made = api.post(
+        "/api/games",
+        json={
+            "game": game,
+            "hints": True,
+            "setup": {"seed": 21},
+            "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+        },
+    ).json()
     link = made["seats"][0]["link"]
     page = new_page(PHONE)
     page.goto(link.replace("#", "?lang=fr#", 1))
@@ -386,11 +443,14 @@ def test_a_hint_in_french(new_page, api, game):
     check(page, "fr", f"hint in {game}", phone=True)
 
 
-@pytest.mark.parametrize(("code", "text", "said"), [
-    ("en", "ended the turn; seat 1 plays grass", "Red ended the turn; Blue plays grass"),
-    ("de", "hat den Zug beendet; Platz 1 spielt Gras", "Rot hat den Zug beendet; Blau spielt Gras"),
-    ("fr", "a fini son tour ; la place 1 joue prairie", "Rouge a fini son tour ; Bleu joue prairie"),
-])
+@pytest.mark.parametrize(
+    ("code", "text", "said"),
+    [
+        ("en", "ended the turn; seat 1 plays grass", "Red ended the turn; Blue plays grass"),
+        ("de", "hat den Zug beendet; Platz 1 spielt Gras", "Rot hat den Zug beendet; Blau spielt Gras"),
+        ("fr", "a fini son tour ; la place 1 joue prairie", "Rouge a fini son tour ; Bleu joue prairie"),
+    ],
+)
 def test_a_log_line_of_the_server_names_a_seat_by_its_colour_in_each_language(new_page, code, text, said):
     """The table's catch-all for a line it does not write itself (logText): the server's "seat 1" in the
     page's language becomes the seat's colour; a number that is not a seat's stays."""
@@ -398,9 +458,11 @@ def test_a_log_line_of_the_server_names_a_seat_by_its_colour_in_each_language(ne
     page.goto(f"/?lang={code}")
     page.locator("#lang-select").wait_for()
     view = {"seats": [{"seat": 0, "type": "human"}, {"seat": 1, "type": "human"}]}
-    line = page.evaluate("""async ([view, text]) => (await import('/static/api.js')).logText(view, {seat: 0, text})""",
-                         [view, text])
+    line = page.evaluate(
+        """async ([view, text]) => (await import('/static/api.js')).logText(view, {seat: 0, text})""", [view, text]
+    )
     assert line == said
-    kept = page.evaluate("""async (view) => (await import('/static/api.js')).logText(view, {seat: 0, text: 'Platz 12, seat 7'})""",
-                         view)
+    kept = page.evaluate(
+        """async (view) => (await import('/static/api.js')).logText(view, {seat: 0, text: 'Platz 12, seat 7'})""", view
+    )
     assert kept == f"{CATALOGUES[code]['colour.red']} Platz 12, seat 7"

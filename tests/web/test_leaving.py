@@ -13,8 +13,10 @@ from tests.web.test_accounts import Browser, fresh
 
 
 def new_pair(api) -> tuple[str, list[str]]:
-    created = api.post("/api/games", json={"game": "middle-ages", "seats": [{"type": "human", "name": "Ann"},
-                                                                            {"type": "human", "name": "Ben"}]}).json()
+    created = api.post(
+        "/api/games",
+        json={"game": "middle-ages", "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Ben"}]},
+    ).json()
     return created["id"], [s["link"] for s in created["seats"]]
 
 
@@ -88,7 +90,8 @@ def test_the_end_of_a_rated_game_shows_each_rating_change(new_page, shots):
     ann_name, ben_name = fresh("Leaver"), fresh("Leaver")
     ann.sign_up(ann_name)
     ben.sign_up(ben_name)
-    gid = ann.page.evaluate("""async (other) => {
+    gid = ann.page.evaluate(
+        """async (other) => {
         const s = await fetch('/api/session').then(r => r.json());
         const made = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json',
           'X-CSRF-Token': s.csrf}, body: JSON.stringify({game: 'kingdom', rated: true,
@@ -96,7 +99,9 @@ def test_the_end_of_a_rated_game_shows_each_rating_change(new_page, shots):
           seats: [{type: 'human'}, {type: 'human', user: other}]})}).then(r => r.json());
         await fetch(`/api/games/${made.id}/resign`, {method: 'POST', headers: {'X-CSRF-Token': s.csrf}});
         return made.id;
-    }""", ben_name)
+    }""",
+        ben_name,
+    )
     ben.page.goto(f"/play/{gid}")
     changes = ben.page.locator("#rating-changes")
     expect(changes).to_contain_text(ann_name)
@@ -110,9 +115,14 @@ def test_the_end_of_a_rated_game_shows_each_rating_change(new_page, shots):
 def test_the_lobby_marks_guests_and_shows_the_time_left_in_words(new_page, api, shots):
     """Issue: a guest looked like a registered player in the lobby, and turn-based games did not say
     whose deadline was when. A guest's seat reads "(guest)"; a running clock's time left is in words."""
-    created = api.post("/api/games", json={"game": "kingdom", "clock": {"kind": "turn", "per_turn": 2 * 86400},
-                                           "seats": [{"type": "human", "name": "Mallory"},
-                                                     {"type": "human", "name": "Trent"}]}).json()
+    created = api.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "clock": {"kind": "turn", "per_turn": 2 * 86400},
+            "seats": [{"type": "human", "name": "Mallory"}, {"type": "human", "name": "Trent"}],
+        },
+    ).json()
     gid = created["id"]
     token = created["seats"][0]["token"]
     legal = api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": token}).json()["legal"]

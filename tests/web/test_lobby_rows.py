@@ -32,9 +32,16 @@ def test_rows_say_whose_turn_the_time_left_and_the_clock(new_page, api, shots):
     # in the live game Mallory ends her turn: Trent is to move, his clock running; in the turn-based
     # one she has made a first move (the clocks run from there)
     for action in ("coins 1", "coins 1", "coins 1", "end"):
-        assert api.post(f"/api/games/{live}/actions", json={"action": action}, headers={"X-Seat-Token": token}).status_code == 200
-    assert api.post(f"/api/games/{turn}/actions", json={"action": "coins 1"},
-                    headers={"X-Seat-Token": turn_token}).status_code == 200
+        assert (
+            api.post(f"/api/games/{live}/actions", json={"action": action}, headers={"X-Seat-Token": token}).status_code
+            == 200
+        )
+    assert (
+        api.post(
+            f"/api/games/{turn}/actions", json={"action": "coins 1"}, headers={"X-Seat-Token": turn_token}
+        ).status_code
+        == 200
+    )
     page = new_page()
     page.goto("/")
     row = page.locator(f'#running-games li.game-row[data-id="{live}"]')
@@ -71,9 +78,20 @@ def test_a_rated_game_is_marked_in_the_lobby_and_on_the_table(new_page, shots):
     ada.sign_up(fresh("Rated"))
     bo_name = fresh("Rated")
     bo.sign_up(bo_name)
-    made = ada.page.evaluate(CREATE, [{"game": "kingdom", "rated": True, "clock": {"kind": "turn", "per_turn": 86400},
-                                       "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]}])
-    plain = ada.page.evaluate(CREATE, [{"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]}])
+    made = ada.page.evaluate(
+        CREATE,
+        [
+            {
+                "game": "kingdom",
+                "rated": True,
+                "clock": {"kind": "turn", "per_turn": 86400},
+                "seats": [{"type": "human"}, {"type": "human", "user": bo_name}],
+            }
+        ],
+    )
+    plain = ada.page.evaluate(
+        CREATE, [{"game": "kingdom", "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]}]
+    )
     ada.page.goto("/")
     badge = ada.page.locator(f'#my-games li.game-row[data-id="{made["id"]}"] .rated-badge')
     expect(badge).to_have_text("Rated")
@@ -115,7 +133,9 @@ def test_the_your_turn_button_counts_at_once_and_its_menu_closes(new_page, shots
     bo.page.locator("#new-game-title").click()
     expect(menu).to_be_hidden()
 
-    made = ada.page.evaluate(CREATE, [{"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]}])
+    made = ada.page.evaluate(
+        CREATE, [{"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human", "user": bo_name}]}]
+    )
     gid = made["id"]
     ada.page.goto(f"/play/{gid}")
     expect(ada.page.locator("#waiting-btn")).to_have_text("Your turn (1)")

@@ -35,8 +35,9 @@ def pg_server(pg):
 
 def test_the_page_says_why_and_comes_back_by_itself(browser, pg, pg_server, shots):
     with httpx.Client(base_url=pg_server.url, timeout=20) as api:
-        created = api.post("/api/games", json={"game": "middle-ages",
-                                               "seats": [{"type": "human"}, {"type": "human"}]}).json()
+        created = api.post(
+            "/api/games", json={"game": "middle-ages", "seats": [{"type": "human"}, {"type": "human"}]}
+        ).json()
         game_id = created["id"]
         seat = api.get(f"/api/games/{game_id}").json()["to_move"]
     context = browser.new_context(viewport=DESKTOP, base_url=pg_server.url)

@@ -28,7 +28,9 @@ def test_the_analysis_fits_a_phone_and_a_labelled_move_brings_the_board(new_page
     # every column of the summary is on the screen, the Blunders one too
     heads = page.locator("#analysis-summary thead th")
     assert heads.last.inner_text() == "Blunders"
-    right = page.evaluate("() => Math.max(...[...document.querySelectorAll('#analysis-summary th, #analysis-summary td')].map(e => e.getBoundingClientRect().right))")
+    right = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('#analysis-summary th, #analysis-summary td')].map(e => e.getBoundingClientRect().right))"
+    )
     assert right <= 375, right
     shots(page, "analysis-phone", full_page=True)
     # a labelled move: its position, with the board on the screen (it was far below)
@@ -54,7 +56,8 @@ def test_the_whole_map_keeps_tap_sized_hexes_on_a_phone(new_page, api, shots):  
     page.locator("#zoom-btn").click()  # a phone's map opens zoomed: "Fit map" shows the whole map
     assert page.locator("#zoom-btn").get_attribute("aria-pressed") == "false"
     sizes = page.locator("#kb-map .target").evaluate_all(
-        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
     assert sizes and min(w for w, _ in sizes) >= 32 and min(h for _, h in sizes) >= 32, min(sizes)
     # the page itself does not scroll sideways: the map does, centred on a playable hex
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -110,7 +113,8 @@ def test_the_builders_bar_with_a_mouse_and_keys(new_page, api):  # noqa: F811
         assert bar_rows(page) <= 2, code
     assert page.get_by_role("button", name="Annuler", exact=True).count() == 1
     sizes = page.locator("#action-bar button, #action-bar .help-link").evaluate_all(
-        "els => els.map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })")
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })"
+    )
     assert min(sizes) >= 30, sizes
     page = open_seat(new_page, *create_game(api, "middle-ages", setup={"seed": 98}), viewport=DESKTOP)
     assert bar_rows(page) == 1
@@ -153,7 +157,9 @@ def test_the_focus_stays_on_a_control_after_the_last_build(new_page, api):  # no
             press_and_wait(page, "Enter")
             focus = page.evaluate(FOCUS)
             assert focus != "body", f"turn {turn}, build {k + 1}: the focus fell to the page"
-        assert page.evaluate("() => document.activeElement.matches('#kb-map .target, .tile-chip.usable, #end-btn')"), page.evaluate(FOCUS)
+        assert page.evaluate("() => document.activeElement.matches('#kb-map .target, .tile-chip.usable, #end-btn')"), (
+            page.evaluate(FOCUS)
+        )
         press_and_wait(page, "e")
         if used_tile:
             return

@@ -55,16 +55,17 @@ def test_kingdom_builder_against_a_bot(new_page, api, shots):
     before = houses.count()
     first = page.locator("#kb-map .target").first
     first.click()
-    page.wait_for_function("n => document.querySelectorAll('#kb-map .house[data-seat=\"%d\"]').length === n" % seat,
-                           arg=before + 1)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#kb-map .house[data-seat=\"%d\"]').length === n" % seat, arg=before + 1
+    )
     assert page.locator("#undo-btn").is_enabled()
     page.locator("#undo-btn").click()
-    page.wait_for_function("n => document.querySelectorAll('#kb-map .house[data-seat=\"%d\"]').length === n" % seat,
-                           arg=before)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#kb-map .house[data-seat=\"%d\"]').length === n" % seat, arg=before
+    )
     wait_ready(page)
 
-    stats = play_to_end(page, play_kingdom_turn, random.Random(5), 40,
-                        lambda n: n == 5 and shots(page, "turn-5"))
+    stats = play_to_end(page, play_kingdom_turn, random.Random(5), 40, lambda n: n == 5 and shots(page, "turn-5"))
     page.wait_for_selector("#final-scores")
     shots(page, "final-score")
     assert stats.get("builds", 0) + stats.get("tiles", 0) >= 30
@@ -117,9 +118,9 @@ def test_builders_against_a_bot(new_page, api, shots):
         if cost:
             text = page.locator(f'button[data-action="{action}"] .price').inner_text()
             if cost["actions"] >= 0:
-                assert f'{cost["actions"]} action' in text
+                assert f"{cost['actions']} action" in text
             if cost["coins"] > 0:
-                assert f'{cost["coins"]} coin' in text
+                assert f"{cost['coins']} coin" in text
 
     def at_turn(n: int) -> None:
         if n == 6:
@@ -185,8 +186,9 @@ def test_two_people_see_each_others_moves_but_not_their_cards(new_page, api, sho
         play_kingdom_turn(players[mover], random.Random(round_), {})
         # the other browser sees the new settlements without reloading
         watcher.wait_for_function(
-            "([seat, n]) => document.querySelectorAll(`#kb-map .house[data-seat=\"${seat}\"]`).length >= n",
-            arg=[mover, before + 3])
+            '([seat, n]) => document.querySelectorAll(`#kb-map .house[data-seat="${seat}"]`).length >= n',
+            arg=[mover, before + 3],
+        )
         assert watcher.locator("#log li[data-n]").count() >= 4 * (round_ + 1)
         if round_ == 0:
             shots(players[mover], f"after-turn-seat{mover}")
@@ -200,10 +202,13 @@ def test_two_people_see_each_others_moves_but_not_their_cards(new_page, api, sho
 
 
 def test_open_seat_from_the_lobby_and_errors_in_words(new_page, api, shots):
-    created = api.post("/api/games", json={
-        "game": "middle-ages",
-        "seats": [{"type": "human", "name": "Host"}, {"type": "human", "open": True}],
-    }).json()
+    created = api.post(
+        "/api/games",
+        json={
+            "game": "middle-ages",
+            "seats": [{"type": "human", "name": "Host"}, {"type": "human", "open": True}],
+        },
+    ).json()
     game_id = created["id"]
     # two visitors see the open seat; the first to click gets it, the second is told why not
     first = new_page()

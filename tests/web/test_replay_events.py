@@ -22,8 +22,11 @@ LINES = """() => [...document.querySelectorAll('#log li')].filter((li) => li.dat
 
 def movers(page, seat: int = 0) -> dict[int, str]:
     """The first word(s) of each log line of ``seat``'s moves, by move number: who the log says made it."""
-    got = page.evaluate("""(seat) => [...document.querySelectorAll(`#log li[data-n][data-seat="${seat}"]`)]
-        .map((li) => [Number(li.dataset.n), li.textContent])""", seat)
+    got = page.evaluate(
+        """(seat) => [...document.querySelectorAll(`#log li[data-n][data-seat="${seat}"]`)]
+        .map((li) => [Number(li.dataset.n), li.textContent])""",
+        seat,
+    )
     return {n: text for n, text in got}
 
 
@@ -94,7 +97,8 @@ def test_the_replay_shows_the_events_at_their_place_and_names_who_made_each_move
     # at the end: all three, each after the move it followed, and every move named by who made it then
     page.locator("#last").click()
     expect(page.locator("#log li.event-line")).to_have_text(
-        ["Ann handed the seat to a bot (medium).", "Ann took the seat back.", "Ben resigned."])
+        ["Ann handed the seat to a bot (medium).", "Ann took the seat back.", "Ben resigned."]
+    )
     order = [kind for kind, _ in page.evaluate(LINES)]
     for kind, after in (("handed_over", handed), ("took_back", took), ("resigned", resigned)):
         assert order[order.index(kind) - 1] == str(after), (kind, order)
@@ -105,5 +109,6 @@ def test_the_replay_shows_the_events_at_their_place_and_names_who_made_each_move
     # in German too
     page.goto(f"/replay/{gid}?lang=de#n={took}")
     expect(page.locator("#log li.event-line")).to_have_text(
-        ["Ann hat den Platz einem Bot (mittel) übergeben.", "Ann hat den Platz zurückgenommen."])
+        ["Ann hat den Platz einem Bot (mittel) übergeben.", "Ann hat den Platz zurückgenommen."]
+    )
     assert said_by(movers(page), "Bot Rot (mittel)") == bots

@@ -55,7 +55,9 @@ def test_replay_starts_at_zero_and_follows_the_address(new_page, api, kb_game, s
     if entry["action"] == "end":
         assert marked == []
     else:
-        assert marked == [entry["action"].split(" ")[1].split(">")[-1]] or marked == entry["action"].split(" ")[1].split(">")
+        assert marked == [entry["action"].split(" ")[1].split(">")[-1]] or marked == entry["action"].split(" ")[
+            1
+        ].split(">")
     assert page.locator("#log li.current").get_attribute("data-n") == "30"
     shots(page, "replay-step-30")
     # moving on rewrites the address, and the browser's history goes back through it
@@ -92,8 +94,16 @@ def test_builders_replay_counts_rows_and_decks(new_page, api, shots):
     assert page.locator("#building-deck .deck-count").inner_text() == f"Deck: {deck} card{'' if deck == 1 else 's'}"
     workers = len(view["worker_deck"])
     assert page.locator("#worker-deck .deck-count").inner_text() == f"Deck: {workers} card{'' if workers == 1 else 's'}"
-    assert page.locator("#building-panel h3").inner_text().startswith(f"Buildings and machines ({len(view['building_row'])} in the row)")
-    assert page.locator("#worker-panel h3").inner_text().startswith(f"Workers for hire ({len(view['worker_row'])} in the row)")
+    assert (
+        page.locator("#building-panel h3")
+        .inner_text()
+        .startswith(f"Buildings and machines ({len(view['building_row'])} in the row)")
+    )
+    assert (
+        page.locator("#worker-panel h3")
+        .inner_text()
+        .startswith(f"Workers for hire ({len(view['worker_row'])} in the row)")
+    )
     # the cards the step's action names are marked
     action = api.get(f"/api/games/{ma}/replay/10").json()["log"][9]["action"]
     ids = [w for w in action.split(" ")[1:] if w[:1] in "BWM"]
@@ -108,7 +118,9 @@ def test_phone_map_zoomed_on_the_legal_hexes_with_big_targets(new_page, api, sho
     page, _, _ = play_game(new_page, api, "kingdom", viewport=PHONE)
     assert "zoomed" in page.locator(".map-box").get_attribute("class")
     # the targets are laid out (the page may mark the turn a frame before the zoomed map is drawn)
-    page.wait_for_function("() => [...document.querySelectorAll('#kb-map .target')].some(e => e.getBoundingClientRect().width > 0)")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#kb-map .target')].some(e => e.getBoundingClientRect().width > 0)"
+    )
     sizes = page.locator("#kb-map .target").evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
     assert sizes and min(sizes) >= 40, min(sizes)
     # the legal hexes are in the middle of what the map shows

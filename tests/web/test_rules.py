@@ -8,8 +8,20 @@ from tests.web.conftest import PHONE
 from tests.web.learn import play_game
 
 TILES = ["oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock"]
-MA_PARTS = ["ma-goal", "ma-cards", "ma-turn", "ma-open", "ma-recruit", "ma-send", "ma-coins", "ma-buy",
-            "ma-complete", "ma-machines", "ma-end", "ma-table"]
+MA_PARTS = [
+    "ma-goal",
+    "ma-cards",
+    "ma-turn",
+    "ma-open",
+    "ma-recruit",
+    "ma-send",
+    "ma-coins",
+    "ma-buy",
+    "ma-complete",
+    "ma-machines",
+    "ma-end",
+    "ma-table",
+]
 
 
 def open_rules(new_page, part: str = "", viewport=None):
@@ -20,8 +32,11 @@ def open_rules(new_page, part: str = "", viewport=None):
 
 
 def in_view(page, selector: str) -> bool:
-    return page.evaluate("""sel => { const r = document.querySelector(sel).getBoundingClientRect();
-      return r.top >= 0 && r.top < window.innerHeight / 2; }""", selector)
+    return page.evaluate(
+        """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+      return r.top >= 0 && r.top < window.innerHeight / 2; }""",
+        selector,
+    )
 
 
 def test_every_tile_card_and_action_has_its_part(new_page, shots):
@@ -70,7 +85,8 @@ def test_kingdom_table_question_marks_land_on_their_part(new_page, api, shots):
     assert parts == ["kb-card-castles", *(f"kb-card-{card}" for card in FIRST_GAME_CARDS)]
     # the legend's locations and the action bar's "?" too
     assert page.locator("#legend .legend-places a").evaluate_all("els => els.map(e => e.getAttribute('href'))") == [
-        f"/static/rules.html#kb-tile-{kind}" for kind in TILES]
+        f"/static/rules.html#kb-tile-{kind}" for kind in TILES
+    ]
     assert page.locator("#action-bar .help-link").get_attribute("data-part") == "kb-turn"
     with page.context.expect_page() as opened:
         page.locator('#running-scores tr[data-card="knights"] .help-link').click()

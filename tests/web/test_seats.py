@@ -12,9 +12,13 @@ from tests.web.helpers import click_and_wait, page_state, wait_ready
 
 
 def two_people(api) -> dict:
-    return api.post("/api/games", json={
-        "game": "kingdom", "seats": [{"type": "human", "name": "Bob"}, {"type": "human", "name": "Alice"}],
-    }).json()
+    return api.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "seats": [{"type": "human", "name": "Bob"}, {"type": "human", "name": "Alice"}],
+        },
+    ).json()
 
 
 def act(api, game_id: str, token: str, action: str) -> dict:
@@ -106,9 +110,13 @@ def test_a_lost_connection_catches_up_without_a_reload(new_page, api, shots):
 
 
 def test_hand_over_to_a_bot_from_the_dialog(new_page, api, shots):
-    created = api.post("/api/games", json={
-        "game": "kingdom", "seats": [{"type": "human", "name": "Ada"}, {"type": "bot", "level": "medium"}],
-    }).json()
+    created = api.post(
+        "/api/games",
+        json={
+            "game": "kingdom",
+            "seats": [{"type": "human", "name": "Ada"}, {"type": "bot", "level": "medium"}],
+        },
+    ).json()
     game_id = created["id"]
     token = created["seats"][0]["token"]
     link = created["seats"][0]["link"]

@@ -43,8 +43,9 @@ def person(new_page, viewport=None, granted: bool = True):
 
 def create(api, names: list[str], **extra) -> tuple[str, list[str], list[str]]:
     """A Kingdom Builder game of people with seat links: its id, the links and the tokens."""
-    made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human", "name": n} for n in names],
-                                        **extra})
+    made = api.post(
+        "/api/games", json={"game": "kingdom", "seats": [{"type": "human", "name": n} for n in names], **extra}
+    )
     assert made.status_code == 201, made.text
     made = made.json()
     return made["id"], [s["link"] for s in made["seats"]], [s["token"] for s in made["seats"]]
@@ -52,8 +53,11 @@ def create(api, names: list[str], **extra) -> tuple[str, list[str], list[str]]:
 
 def act(api, gid: str, token: str) -> None:
     legal = api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": token}).json()["legal"]
-    reply = api.post(f"/api/games/{gid}/actions", json={"action": next(a for a in legal if a != "end")},
-                     headers={"X-Seat-Token": token})
+    reply = api.post(
+        f"/api/games/{gid}/actions",
+        json={"action": next(a for a in legal if a != "end")},
+        headers={"X-Seat-Token": token},
+    )
     assert reply.status_code == 200, reply.text
 
 
@@ -119,7 +123,9 @@ def test_resigning_handing_over_and_taking_back_are_log_lines_in_the_readers_lan
     act(api, gid, tokens[0])
     leave(api, gid, tokens[1], body={"bot": "hard"})  # Ben hands his seat over (from another device)
     expect(ann.locator('#log li.event-line[data-event="0"]')).to_have_text("Ben handed the seat to a bot (hard).")
-    expect(ben.locator('#log li.event-line[data-event="0"]')).to_have_text("Ben hat den Platz einem Bot (schwer) übergeben.")
+    expect(ben.locator('#log li.event-line[data-event="0"]')).to_have_text(
+        "Ben hat den Platz einem Bot (schwer) übergeben."
+    )
     leave(api, gid, tokens[1], "take-back")
     expect(ann.locator('#log li.event-line[data-event="1"]')).to_have_text("Ben took the seat back.")
     expect(ben.locator('#log li.event-line[data-event="1"]')).to_have_text("Ben hat den Platz zurückgenommen.")
@@ -128,7 +134,9 @@ def test_resigning_handing_over_and_taking_back_are_log_lines_in_the_readers_lan
     assert notes(ann) == []
     ben.evaluate("window.__hide(true)")
     leave(api, gid, tokens[0])  # Ann resigns; a game of three goes on, an easy bot plays her turns
-    expect(ann.locator('#log li.event-line[data-event="2"]')).to_have_text("Ann resigned; a bot (easy) plays their turns.")
+    expect(ann.locator('#log li.event-line[data-event="2"]')).to_have_text(
+        "Ann resigned; a bot (easy) plays their turns."
+    )
     said = "Ann hat aufgegeben; ein Bot (leicht) spielt die weiteren Züge."
     expect(ben.locator('#log li.event-line[data-event="2"]')).to_have_text(said)
     ben.wait_for_function("() => window.__notes.length > 0")

@@ -24,7 +24,14 @@ def words_for(board: dict, hex_text: str) -> str:
     kinds = {tuple(loc["at"]): loc["kind"] for loc in board["locations"]}
     near = []
     odd = r % 2
-    for nr, nc in [(r - 1, c + odd), (r, c + 1), (r + 1, c + odd), (r + 1, c - 1 + odd), (r, c - 1), (r - 1, c - 1 + odd)]:
+    for nr, nc in [
+        (r - 1, c + odd),
+        (r, c + 1),
+        (r + 1, c + odd),
+        (r + 1, c - 1 + odd),
+        (r, c - 1),
+        (r - 1, c - 1 + odd),
+    ]:
         if not (0 <= nr < 20 and 0 <= nc < 20):
             continue
         if rows[nr][nc] == "L":

@@ -48,8 +48,9 @@ def test_kingdom_builder_walkthrough_to_the_end(new_page, api, shots):
     # the recommended first game against an easy bot (rules.md, Components and setup)
     assert [s["type"] for s in summary["seats"]] == ["human", "bot"]
     assert summary["seats"][1]["level"] == "easy"
-    assert page.locator("#kb-map .location").evaluate_all("els => [...new Set(els.map(e => e.dataset.kind))].sort()") == [
-        "farm", "oasis", "paddock", "tavern"]
+    assert page.locator("#kb-map .location").evaluate_all(
+        "els => [...new Set(els.map(e => e.dataset.kind))].sort()"
+    ) == ["farm", "oasis", "paddock", "tavern"]
     assert title(page) == "Welcome to Kingdom Builder"
     assert page.locator("#guide .guide-step").inner_text() == "Guide · step 1 of 8"
     shots(page, "guide-welcome")
@@ -148,7 +149,10 @@ def test_the_guide_moves_on_when_the_first_worker_finishes_the_building(new_page
     game_id, token = create_game(api, "middle-ages", setup={"seed": 98})
     page = new_page(PHONE)
     page.goto(f"/play/{game_id}#seat=0&token={token}")
-    page.evaluate("id => localStorage.setItem('builders.guide', JSON.stringify({[id]: {step: 0, on: true, first: true}}))", game_id)
+    page.evaluate(
+        "id => localStorage.setItem('builders.guide', JSON.stringify({[id]: {step: 0, on: true, first: true}}))",
+        game_id,
+    )
     page.reload()
     wait_ready(page)
     assert title(page) == "Welcome to The Builders"

@@ -54,16 +54,37 @@ from builders.core.agents import Agent, RandomAgent
 OPTIONS: dict[str, dict[str, tuple[type, str]]] = {
     "random": {},
     "greedy": {"noise": (float, "noise")},
-    "mcts": {"time": (float, "time_limit"), "iters": (int, "iterations"), "turn": (float, "turn_time"),
-             "c": (float, "c"), "rollout": (int, "rollout"), "scale": (float, "scale"),
-             "widen": (float, "widen"), "prior": (str, "prior"), "reuse": (int, "reuse"),
-             "clock": (str, "clock"), "finish": (int, "finish"), "top": (int, "top")},
+    "mcts": {
+        "time": (float, "time_limit"),
+        "iters": (int, "iterations"),
+        "turn": (float, "turn_time"),
+        "c": (float, "c"),
+        "rollout": (int, "rollout"),
+        "scale": (float, "scale"),
+        "widen": (float, "widen"),
+        "prior": (str, "prior"),
+        "reuse": (int, "reuse"),
+        "clock": (str, "clock"),
+        "finish": (int, "finish"),
+        "top": (int, "top"),
+    },
 }
-OPTIONS["plan"] = {"turn": (float, "turn_time"), "beam": (int, "beam"), "plans": (int, "plans"),
-                   "reply": (int, "reply"), "ahead": (float, "ahead"), "block": (float, "block"),
-                   "depth": (int, "depth"), "samples": (int, "samples"), "clock": (str, "clock"),
-                   "rollouts": (int, "rollouts"), "finalists": (int, "finalists"), "rbeam": (int, "roll_beam"),
-                   "staffed": (float, "staffed"), "horizon": (float, "horizon")}
+OPTIONS["plan"] = {
+    "turn": (float, "turn_time"),
+    "beam": (int, "beam"),
+    "plans": (int, "plans"),
+    "reply": (int, "reply"),
+    "ahead": (float, "ahead"),
+    "block": (float, "block"),
+    "depth": (int, "depth"),
+    "samples": (int, "samples"),
+    "clock": (str, "clock"),
+    "rollouts": (int, "rollouts"),
+    "finalists": (int, "finalists"),
+    "rbeam": (int, "roll_beam"),
+    "staffed": (float, "staffed"),
+    "horizon": (float, "horizon"),
+}
 #: the agents that plan whole turns (the planner of the game they play)
 PLANNERS = ("plan", "hard", "expert")
 CLOCK_NAMES = ("wall", "cpu")
@@ -81,8 +102,9 @@ class AgentSpec:
     def label(self) -> str:
         if not self.options:
             return self.kind
-        return self.kind + "".join(f":{k}={v:g}" if isinstance(v, float) else f":{k}={v}"
-                                   for k, v in self.options.items())
+        return self.kind + "".join(
+            f":{k}={v:g}" if isinstance(v, float) else f":{k}={v}" for k, v in self.options.items()
+        )
 
     def make(self, seed: int | None = None, game: str | None = None, settings: Any = None) -> Agent:
         """A fresh agent of this spec for ``game``, seeded with ``seed``. The planner (``plan``, and
@@ -176,8 +198,9 @@ def _value(kind: str, key: str, text: str) -> Any:
     try:
         value = typ(text)
     except ValueError:
-        raise ValueError(f"option {key} of {kind} must be {'a whole number' if typ is int else 'a number'}, "
-                         f"not {text!r}") from None
+        raise ValueError(
+            f"option {key} of {kind} must be {'a whole number' if typ is int else 'a number'}, not {text!r}"
+        ) from None
     if key in ("time", "iters", "turn", "c", "scale", "beam", "reply", "samples", "rbeam") and not value > 0:
         raise ValueError(f"option {key} of {kind} must be positive, not {text}")
     if key in ("time", "turn") and value > 600:

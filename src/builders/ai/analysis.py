@@ -79,12 +79,14 @@ def _check_budget(iterations: int | None, seconds: float | None) -> None:
     """AnalysisError for a time or an iteration budget out of range."""
     if seconds is not None:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_SECONDS:
-            raise AnalysisError(f"the time per decision must be more than 0 and at most {MAX_SECONDS:g} seconds, "
-                                f"not {seconds!r}")
+            raise AnalysisError(
+                f"the time per decision must be more than 0 and at most {MAX_SECONDS:g} seconds, not {seconds!r}"
+            )
     if iterations is not None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
-            raise AnalysisError(f"the iterations per decision must be a whole number from 1 to {MAX_ITERATIONS}, "
-                                f"not {iterations!r}")
+            raise AnalysisError(
+                f"the iterations per decision must be a whole number from 1 to {MAX_ITERATIONS}, not {iterations!r}"
+            )
 
 
 def analysis_bot(seed: int, game: str, iterations: int | None, seconds: float | None) -> Planner:
@@ -103,6 +105,7 @@ def _searcher(seed: int, iterations: int | None, seconds: float | None) -> MCTSA
 
 
 # -- the analysis's hard bot ---------------------------------------------------------------------
+
 
 def decisions_before(state: GameState) -> int:
     """The player actions played before ``state`` (the index of its decision in the record)."""
@@ -124,8 +127,7 @@ class HardBots:
     bot made in the middle of a turn (or one that has followed another game) to the same point.
     """
 
-    def __init__(self, seed: int, game: str, iterations: int | None = DEFAULT_ITERATIONS,
-                 seconds: float | None = None):
+    def __init__(self, seed: int, game: str, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None):
         self.seed = seed
         self.game = game
         self.iterations = iterations
@@ -161,8 +163,9 @@ class HardBots:
         if first or self._left:
             if self._planner is not None:
                 self._evaluated_before += self._planner.evaluated
-            self._planner = analysis_bot(derive_seed("analysis-hard", self.seed, index), self.game, self.iterations,
-                                         self.seconds)
+            self._planner = analysis_bot(
+                derive_seed("analysis-hard", self.seed, index), self.game, self.iterations, self.seconds
+            )
             # in the middle of a turn (the game left the plan): the whole budget of a turn
             self._planner.replan_share = self._planner.FIRST_SHARE
             self._left = False
@@ -195,15 +198,16 @@ class HardBots:
             return
         first, _ = turn[0]
         start = (first.current_player, decisions_before(first))
-        if self._turn != start or self._seen != [a for _, a in turn][:len(self._seen)]:
+        if self._turn != start or self._seen != [a for _, a in turn][: len(self._seen)]:
             self._turn, self._seen, self._move, self._left = None, [], None, False
-        for state, action in turn[len(self._seen):]:
+        for state, action in turn[len(self._seen) :]:
             self.act(state)
             self.played(state, action)
 
 
-def turn_positions(record: Mapping[str, Any], until: int | None = None) -> tuple[
-        list[tuple[GameState, Action]], GameState]:
+def turn_positions(
+    record: Mapping[str, Any], until: int | None = None
+) -> tuple[list[tuple[GameState, Action]], GameState]:
     """The position of ``record`` after its first ``until`` actions (all by default) and the
     earlier decisions of the current turn of the seat to move there (each position with the action
     played), for ``hint(..., turn=...)``. Raises the record's errors (``builders.core.record``)."""
@@ -211,7 +215,7 @@ def turn_positions(record: Mapping[str, Any], until: int | None = None) -> tuple
     state = initial_state(record)
     turn: list[tuple[GameState, Action]] = []
     end = make_planner(None, "hard", None, state.GAME).END
-    for text, outcomes in list(steps(record["history"]))[:decisions_before(final)]:
+    for text, outcomes in list(steps(record["history"]))[: decisions_before(final)]:
         action = state.parse_action(text)
         if first_decision(state, end):
             turn = []
@@ -223,6 +227,7 @@ def turn_positions(record: Mapping[str, Any], until: int | None = None) -> tuple
 
 
 # -- hints --------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Hint:
@@ -240,9 +245,15 @@ class Hint:
     plan: tuple[Action, ...] = ()
 
 
-def hint(state: GameState, seat: int, seed: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
-         seconds: float | None = None, turn: Sequence[tuple[GameState, Action]] = (),
-         bots: HardBots | None = None) -> Hint:
+def hint(
+    state: GameState,
+    seat: int,
+    seed: int = 0,
+    iterations: int | None = DEFAULT_ITERATIONS,
+    seconds: float | None = None,
+    turn: Sequence[tuple[GameState, Action]] = (),
+    bots: HardBots | None = None,
+) -> Hint:
     """The move the hard level would play for ``seat``, the player to move, and its win chance:
     exactly the analysis's (``analyse`` with the same ``seed``, ``iterations`` and ``seconds``).
 
@@ -292,8 +303,13 @@ def plan_notations(state: GameState, found: Hint) -> list[str]:
     return out
 
 
-def raw_win_chance(state: GameState, estimator: str = "analysis", iterations: int = DEFAULT_ITERATIONS,
-                   seed: int = 0, action: Action | None = None) -> float:
+def raw_win_chance(
+    state: GameState,
+    estimator: str = "analysis",
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+    action: Action | None = None,
+) -> float:
     """The win chance of the player to move of ``state`` before the map of
     :mod:`builders.ai.calibration` (what the calibration benchmark measures): ``estimator``
     "analysis", the value the analysis's search (``iterations``) gives the hard level's move, or
@@ -316,6 +332,7 @@ def raw_win_chance(state: GameState, estimator: str = "analysis", iterations: in
 
 
 # -- analysis -----------------------------------------------------------------------------------
+
 
 @dataclass
 class Decision:
@@ -367,8 +384,13 @@ def _check_finished(record: Any) -> GameState:
     return final
 
 
-def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
-            seed: int = 0, progress: Callable[[int, int], None] | None = None) -> Analysis:
+def analyse(
+    record: Mapping[str, Any],
+    iterations: int | None = DEFAULT_ITERATIONS,
+    seconds: float | None = None,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
     """Analyse every decision of the finished game ``record`` (see the module docstring).
 
     ``iterations`` per decision (None: only ``seconds``), ``seconds`` per decision (None: no time
@@ -407,8 +429,20 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
             if bot_value > after:
                 best, best_value = state.action_to_string(bot), bot_value
             loss = best_value - after
-            decisions.append(Decision(index, seat, played, False, best, round(best_value, 4), round(after, 4),
-                                      round(best_value, 4), round(loss, 4), label_of(loss)))
+            decisions.append(
+                Decision(
+                    index,
+                    seat,
+                    played,
+                    False,
+                    best,
+                    round(best_value, 4),
+                    round(after, 4),
+                    round(best_value, 4),
+                    round(loss, 4),
+                    label_of(loss),
+                )
+            )
         apply_recorded(state, action, outcomes)
         if progress:
             progress(index + 1, len(all_steps))
@@ -419,5 +453,14 @@ def analyse(record: Mapping[str, Any], iterations: int | None = DEFAULT_ITERATIO
         mean = statistics.fmean(d.loss for d in mine) if mine else 0.0  # type: ignore[misc]
         players.append(SeatSummary(seat, len(mine), round(mean, 4), counts))
     result = final.result()
-    return Analysis(record["game"], seed, iterations, seconds, {n: v for n, v in THRESHOLDS}, decisions, players,
-                    list(result.scores), list(result.winners))
+    return Analysis(
+        record["game"],
+        seed,
+        iterations,
+        seconds,
+        {n: v for n, v in THRESHOLDS},
+        decisions,
+        players,
+        list(result.scores),
+        list(result.winners),
+    )

@@ -22,6 +22,8 @@ from builders.ai.kit import kit
 #: raw estimates are clipped to this distance from 0 and 1 before the map (a finished game's exact
 #: result is not an estimate and is not mapped)
 EDGE = 1e-3
+
+
 def logit(p: float) -> float:
     p = min(1.0 - EDGE, max(EDGE, p))
     return math.log(p / (1.0 - p))

@@ -28,19 +28,19 @@ class KingdomSettings:
     KB_LORDS_LEAD: float = 0.8
     KB_FARMERS_LOW: float = 0.8
     KB_CITIZENS_HALF: float = 0.5
-    KB_FRONTIER: float = 0.25       # a free hex next to own settlements where a settlement would score
+    KB_FRONTIER: float = 0.25  # a free hex next to own settlements where a settlement would score
     KB_FRONTIER_CAP: int = 8
-    KB_NEW_ROW: float = 0.3         # discoverers: a row not yet reached with a free hex next to own settlements
-    KB_FARMERS_GAP: float = 0.6     # farmers: per step a sector without own settlement is away from them
+    KB_NEW_ROW: float = 0.3  # discoverers: a row not yet reached with a free hex next to own settlements
+    KB_FARMERS_GAP: float = 0.6  # farmers: per step a sector without own settlement is away from them
     #: the move heuristic: weights of a settlement on a hex that ...
-    KB_MOVE_CASTLE: float = 3.0     # ... reaches a castle the seat has not reached
-    KB_MOVE_GOOD: float = 1.0       # ... scores a settlement card (fishermen, miners, workers, discoverers)
+    KB_MOVE_CASTLE: float = 3.0  # ... reaches a castle the seat has not reached
+    KB_MOVE_GOOD: float = 1.0  # ... scores a settlement card (fishermen, miners, workers, discoverers)
     KB_MOVE_MERCHANTS: float = 1.5  # ... is next to a castle or location (merchants)
-    KB_MOVE_KNIGHTS: float = 2.0    # ... lands on a row where the seat has the most
-    KB_MOVE_HERMITS: float = 1.0    # ... starts a new group
-    KB_MOVE_CITIZENS: float = 0.5   # ... joins own settlements
-    KB_MOVE_LORDS: float = 2.0      # ... is in a sector where the seat is behind or level (0.5 elsewhere)
-    KB_MOVE_FARMERS: float = 2.0    # ... is in the seat's weakest sector
+    KB_MOVE_KNIGHTS: float = 2.0  # ... lands on a row where the seat has the most
+    KB_MOVE_HERMITS: float = 1.0  # ... starts a new group
+    KB_MOVE_CITIZENS: float = 0.5  # ... joins own settlements
+    KB_MOVE_LORDS: float = 2.0  # ... is in a sector where the seat is behind or level (0.5 elsewhere)
+    KB_MOVE_FARMERS: float = 2.0  # ... is in the seat's weakest sector
     KB_MOVE_TILE_BUILD: float = 1.0  # an extra settlement from a tile
     #: the turn planner tries only this many of a position's tile actions, best by the move heuristic
     TILE_ACTIONS: int = 16
@@ -117,11 +117,13 @@ def _hex_tables() -> tuple[list[int], list[int], list[tuple[int, ...]]]:
     if not _HEX_TABLES:
         from builders.kingdom.board import CELLS, ROW_MASKS, SECTOR_MASKS
 
-        _HEX_TABLES.extend((
-            [next(k for k, m in enumerate(SECTOR_MASKS) if m >> h & 1) for h in range(CELLS)],
-            [next(r for r, m in enumerate(ROW_MASKS) if m >> h & 1) for h in range(CELLS)],
-            [_steps_to_sectors(1 << h, SECTOR_MASKS) for h in range(CELLS)],
-        ))
+        _HEX_TABLES.extend(
+            (
+                [next(k for k, m in enumerate(SECTOR_MASKS) if m >> h & 1) for h in range(CELLS)],
+                [next(r for r, m in enumerate(ROW_MASKS) if m >> h & 1) for h in range(CELLS)],
+                [_steps_to_sectors(1 << h, SECTOR_MASKS) for h in range(CELLS)],
+            )
+        )
     return _HEX_TABLES[0], _HEX_TABLES[1], _HEX_TABLES[2]
 
 
@@ -449,6 +451,7 @@ def _kingdom_values(st, turn_over: int | None = None, w: KingdomSettings = DEFAU
 
 # -- search helpers -----------------------------------------------------------------------------
 
+
 def _kingdom_move_values(st, acts: list, w: KingdomSettings = DEFAULT) -> list[float]:
     """A cheap value of each action for the player to move, from masks of the hexes where a
     settlement gains something (no copy, no apply): the move ordering of deeper search nodes."""
@@ -536,7 +539,7 @@ def _kingdom_move_values(st, acts: list, w: KingdomSettings = DEFAULT) -> list[f
             out.append(hv[a])
         elif a == END:
             out.append(0.0)
-        elif a >> SHIFT >= 6:      # a move: what the settlement gains where it lands less where it was
+        elif a >> SHIFT >= 6:  # a move: what the settlement gains where it lands less where it was
             out.append(hv[a & 511] - 0.5 * hv[(a >> SRC_SHIFT) & 511])
         else:
             out.append(hv[a & 511] + w.KB_MOVE_TILE_BUILD)
@@ -546,7 +549,7 @@ def _kingdom_move_values(st, acts: list, w: KingdomSettings = DEFAULT) -> list[f
 def values(st, turn_over: int | None = None, settings: KingdomSettings | None = None) -> list[float]:
     """Per-seat estimates of the final gold (``builders.ai.evaluate.values``), with ``settings``
     (``weights(...)``; None: ``DEFAULT``)."""
-    if settings is not None and settings != DEFAULT:   # the native evaluation knows the defaults only
+    if settings is not None and settings != DEFAULT:  # the native evaluation knows the defaults only
         return _kingdom_values(_python(st), turn_over, settings)
     native = getattr(st, "eval_values", None)  # a native state values itself, with the same numbers
     return native(turn_over is not None) if native is not None else _kingdom_values(st, turn_over)

@@ -14,7 +14,7 @@ from builders.ai.kit import settings_with
 from builders.middle_ages.cards import REWARD, VP
 from builders.middle_ages.rules import ACTION_PRICE, FREE_ACTIONS
 
-END_TRIGGER_VP = 17     # rules.md "End of the game"
+END_TRIGGER_VP = 17  # rules.md "End of the game"
 
 
 @dataclass(frozen=True)
@@ -22,22 +22,22 @@ class MiddleAgesSettings:
     """The weights of the evaluation (today's values the defaults): an agent's own are an object of
     this class (``weights``), passed to ``values``; nothing reads them from the module."""
 
-    MA_COIN: float = 0.12          # VP per coin (coins pay the workers; 10 coins are 1 VP at the end)
-    MA_ACTION: float = 0.25        # VP per action left in the turn (3 actions buy 6 coins)
-    MA_STAFFED: float = 0.40       # share of a site's value for holding it open with the free crew to finish it
+    MA_COIN: float = 0.12  # VP per coin (coins pay the workers; 10 coins are 1 VP at the end)
+    MA_ACTION: float = 0.25  # VP per action left in the turn (3 actions buy 6 coins)
+    MA_STAFFED: float = 0.40  # share of a site's value for holding it open with the free crew to finish it
     MA_STAFFED_PROGRESS: float = 0.45  # more share of a staffed site's value earned by its covered requirement
-    MA_OPEN: float = 0.02          # share of a site's value for holding it open without the crew to finish it
-    MA_PROGRESS: float = 0.40      # share of such a site's value earned by its covered requirement
-    MA_ROW: float = 0.5            # a unit the worker row could give the seat to move counts this much of a crew unit
-    MA_SPARE_UNIT: float = 0.05    # VP per unit of free-crew production that no open site needs
-    MA_MACHINE_UNIT: float = 0.2   # VP per unit of production of a machine (it joins the crew at no wage)
-    MA_SHORT: float = 0.125        # VP per coin of wages the staffed sites need beyond the seat's coins
-    MA_HORIZON: float = 2.5        # actions of the seat's queue of sites that halve a site's share (0: none)
+    MA_OPEN: float = 0.02  # share of a site's value for holding it open without the crew to finish it
+    MA_PROGRESS: float = 0.40  # share of such a site's value earned by its covered requirement
+    MA_ROW: float = 0.5  # a unit the worker row could give the seat to move counts this much of a crew unit
+    MA_SPARE_UNIT: float = 0.05  # VP per unit of free-crew production that no open site needs
+    MA_MACHINE_UNIT: float = 0.2  # VP per unit of production of a machine (it joins the crew at no wage)
+    MA_SHORT: float = 0.125  # VP per coin of wages the staffed sites need beyond the seat's coins
+    MA_HORIZON: float = 2.5  # actions of the seat's queue of sites that halve a site's share (0: none)
     MA_UNIT_ACTIONS: float = 1 / 3.6  # actions per needed unit for a send (a worker gives 3.6 units on average)
-    MA_PACE: float = 2.0           # VP a turn of the leader, to guess the turns left before someone reaches 17
-    MA_LATE_ROUND: int = 30        # from this round on, a game still going on loses value round by round ...
-    MA_LATE_DECAY: float = 0.8     # ... by this factor a round (bots' games end by round 25 or so)
-    MA_LATE_COIN: float = 0.0      # ... and a coin is worth this much, not MA_COIN, in a game still going on
+    MA_PACE: float = 2.0  # VP a turn of the leader, to guess the turns left before someone reaches 17
+    MA_LATE_ROUND: int = 30  # from this round on, a game still going on loses value round by round ...
+    MA_LATE_DECAY: float = 0.8  # ... by this factor a round (bots' games end by round 25 or so)
+    MA_LATE_COIN: float = 0.0  # ... and a coin is worth this much, not MA_COIN, in a game still going on
     #: count what a seat that has its last turn still to play can finish in it (see ``last_turn_gain``)
     MA_LAST_TURN: bool = True
 
@@ -151,8 +151,12 @@ def last_turn_gain(st, p: int, settings: MiddleAgesSettings = DEFAULT) -> float:
     for s in st.sites[p]:
         g = st.progress[s]
         r = req[s]
-        need = [r[0] - min(g & 0xFF, r[0]), r[1] - min((g >> 8) & 0xFF, r[1]),
-                r[2] - min((g >> 16) & 0xFF, r[2]), r[3] - min((g >> 24) & 0xFF, r[3])]
+        need = [
+            r[0] - min(g & 0xFF, r[0]),
+            r[1] - min((g >> 8) & 0xFF, r[1]),
+            r[2] - min((g >> 16) & 0xFF, r[2]),
+            r[3] - min((g >> 24) & 0xFF, r[3]),
+        ]
         plans.append((sum(need), s, need))
     plans.sort()
     for _, s, need in plans:
@@ -192,7 +196,7 @@ def late_factor(st, settings: MiddleAgesSettings = DEFAULT) -> float:
     would end a game it loses, and the seat ahead take coins as fast); a bot that has played this
     long prefers any end to more of the same."""
     late = st.turn // st.num_players - settings.MA_LATE_ROUND + 1
-    return settings.MA_LATE_DECAY ** late if late > 0 else 1.0
+    return settings.MA_LATE_DECAY**late if late > 0 else 1.0
 
 
 def values(st, settings: MiddleAgesSettings | None = None) -> list[float]:
@@ -270,7 +274,7 @@ def values(st, settings: MiddleAgesSettings | None = None) -> list[float]:
         v = st.vp[p] + coin * st.coins[p]
         coins = st.coins[p]
         short = 0
-        queue = 0.0          # actions to finish this site and the ones before it
+        queue = 0.0  # actions to finish this site and the ones before it
         k0 = k1 = k2 = k3 = 0
         cost = 0
         for c in st.crew[p]:
@@ -284,7 +288,7 @@ def values(st, settings: MiddleAgesSettings | None = None) -> list[float]:
         unit_wage = cost / units if units else 2.0
         if p == st.cur:
             w0, w1, w2, w3 = r0, r1, r2, r3
-        else:       # only the seat to move recruits before the row changes: no value in denying it
+        else:  # only the seat to move recruits before the row changes: no value in denying it
             w0 = w1 = w2 = w3 = 0
         needs = []
         for s in st.sites[p]:

@@ -26,8 +26,13 @@ from builders.core.state import Action, GameState
 class GreedyAgent:
     """Picks the action with the best one-ply evaluation (ties: the first in legal order)."""
 
-    def __init__(self, seed: int | None = None, noise: float = 0.0, name: str | None = None,
-                 weights: Mapping[str, float] | Any = None):
+    def __init__(
+        self,
+        seed: int | None = None,
+        noise: float = 0.0,
+        name: str | None = None,
+        weights: Mapping[str, float] | Any = None,
+    ):
         self.seed = seed
         #: the agent's own weights of the evaluation: overrides by name (of some game's; the game's kit
         #: checks them again at a decision), or a game's settings object (pickled with the agent)

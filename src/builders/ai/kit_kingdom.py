@@ -33,8 +33,19 @@ KB_AFTER = 0.25
 #: the weight of a forced ``end`` in a turn with no tile to use
 KB_END = 0.01
 #: the planner options of Kingdom Builder's planner (of ``builders.ai.agents.OPTIONS["plan"]``)
-PLANNER_OPTIONS = ("turn", "beam", "plans", "reply", "ahead", "block", "depth", "clock", "rollouts", "finalists",
-                   "rbeam")
+PLANNER_OPTIONS = (
+    "turn",
+    "beam",
+    "plans",
+    "reply",
+    "ahead",
+    "block",
+    "depth",
+    "clock",
+    "rollouts",
+    "finalists",
+    "rbeam",
+)
 
 
 def _tile_used_this_turn(st) -> bool:
@@ -43,11 +54,11 @@ def _tile_used_this_turn(st) -> bool:
     from builders.kingdom.notation import END
 
     for e in reversed(st.history):
-        if isinstance(e, str):      # a chance outcome
+        if isinstance(e, str):  # a chance outcome
             continue
         if e == END:
             return False
-        if e >= 400:                # a tile's action (plain builds are hex numbers)
+        if e >= 400:  # a tile's action (plain builds are hex numbers)
             return True
     return False
 
@@ -70,7 +81,7 @@ def _kingdom(st) -> tuple[float, float, float]:
     after = KB_AFTER / (usable + 1)
     if building:
         last = min(3, built + supply)
-        if built == 0:      # tiles may be used before the first build: they share its weight
+        if built == 0:  # tiles may be used before the first build: they share its weight
             this = KB_BUILDS[0] / (usable + 1)
             return this, this * (ready + 1) + sum(KB_BUILDS[1:last]) + after * (ready + 1), 1.0
         return KB_BUILDS[built], sum(KB_BUILDS[built:last]) + after * (ready + 1), 1.0
@@ -87,8 +98,11 @@ def make_planner(seed: int | None, level: str, turn_time: float, **options: Any)
     with ``options`` in their place."""
     beam, plans, reply = LEVEL_SETTINGS[level]
     rollouts, finalists = ROLLOUT_SETTINGS[level]
-    return TurnPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
-                                                     "rollouts": rollouts, "finalists": finalists, **options})
+    return TurnPlanner(
+        seed,
+        turn_time=turn_time,
+        **{"beam": beam, "plans": plans, "reply": reply, "rollouts": rollouts, "finalists": finalists, **options},
+    )
 
 
 def check_planner(kind: str, options: Mapping[str, Any]) -> None:

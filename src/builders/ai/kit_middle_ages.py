@@ -51,7 +51,7 @@ def _middle_ages(st) -> tuple[float, float, float]:
     first = True
     for entry in reversed(st.history):
         if not isinstance(entry, Chance):
-            first = entry == 0          # the last action was "end": this seat's turn begins
+            first = entry == 0  # the last action was "end": this seat's turn begins
             break
     if first:
         # the whole turn lies ahead (the deadline is the turn's end); "coins 3" may spend it at once
@@ -81,9 +81,19 @@ def make_planner(seed: int | None, level: str, turn_time: float, **options: Any)
         own: Any = weights
     else:
         own = {**LEVEL_WEIGHTS[level], **(weights or {})}
-    return MiddleAgesPlanner(seed, turn_time=turn_time, **{"beam": beam, "plans": plans, "reply": reply,
-                                                            "samples": samples, "depth": LEVEL_DEPTH[level],
-                                                            "weights": own, **options})
+    return MiddleAgesPlanner(
+        seed,
+        turn_time=turn_time,
+        **{
+            "beam": beam,
+            "plans": plans,
+            "reply": reply,
+            "samples": samples,
+            "depth": LEVEL_DEPTH[level],
+            "weights": own,
+            **options,
+        },
+    )
 
 
 KIT = AiKit(

@@ -112,11 +112,24 @@ class MCTSAgent:
     the best action's value (the seat's estimated win chance) of the last decision.
     """
 
-    def __init__(self, seed: int | None = None, time_limit: float | None = 1.0, iterations: int | None = None,
-                 c: float | None = None, rollout: int = 0, scale: float | None = None,
-                 widen: float | None = None, name: str | None = None, turn_time: float | None = None,
-                 prior: str = "full", reuse: bool = False, clock: str = "wall", finish: int = 0,
-                 top: int | None = 0, weights: Any = None):
+    def __init__(
+        self,
+        seed: int | None = None,
+        time_limit: float | None = 1.0,
+        iterations: int | None = None,
+        c: float | None = None,
+        rollout: int = 0,
+        scale: float | None = None,
+        widen: float | None = None,
+        name: str | None = None,
+        turn_time: float | None = None,
+        prior: str = "full",
+        reuse: bool = False,
+        clock: str = "wall",
+        finish: int = 0,
+        top: int | None = 0,
+        weights: Any = None,
+    ):
         if time_limit is None and iterations is None and turn_time is None:
             raise ValueError("mcts needs a time limit or an iteration budget")
         if time_limit is not None and not time_limit > 0:
@@ -210,7 +223,7 @@ class MCTSAgent:
         kept = self._kept
         if self.reuse and kept is not None and kept[0] == seat and kept[1] == done:
             root = kept[3]
-            root.priors = None      # the root orders its actions by the full evaluation
+            root.priors = None  # the root orders its actions by the full evaluation
         if root is None:
             root = Node(-1)
         deadline = start + seconds if seconds is not None else math.inf
@@ -244,8 +257,16 @@ class MCTSAgent:
                 best_action, best, best_visits, best_value = a, child, child.visits, mean
         return best_action, best
 
-    def _search(self, state: GameState, seat: int, root: Node, budget: int, deadline: float,
-                early: bool = False, first: Action | None = None) -> int:
+    def _search(
+        self,
+        state: GameState,
+        seat: int,
+        root: Node,
+        budget: int,
+        deadline: float,
+        early: bool = False,
+        first: Action | None = None,
+    ) -> int:
         """Run iterations from ``state`` for ``seat`` into ``root`` until the budget or the deadline;
         with ``first``, every iteration starts with that action (it must be legal) and ``root`` is
         that action's node (its value counts the rewards of its ``player``). Returns the number of
@@ -431,8 +452,14 @@ class MCTSAgent:
         return win_values(det, self._scale, self._w)
 
     # -- analysis -----------------------------------------------------------------------------
-    def evaluate_actions(self, state: GameState, iterations: int, played: Action | None = None,
-                         min_share: float = 0.25, also: tuple[Action, ...] = ()) -> tuple[Action, Node, Node | None]:
+    def evaluate_actions(
+        self,
+        state: GameState,
+        iterations: int,
+        played: Action | None = None,
+        min_share: float = 0.25,
+        also: tuple[Action, ...] = (),
+    ) -> tuple[Action, Node, Node | None]:
         """Search ``state`` for its player to move with ``iterations`` iterations; return the most
         visited action, its node, and the node of ``played``, which gets at least ``min_share`` of
         the iterations (extra iterations that start with it) so that its value is measured too.

@@ -56,8 +56,17 @@ class Planner(ABC):
     #: the depths of look-ahead the planner knows
     DEPTHS: tuple[int, ...] = (1, 2)
 
-    def __init__(self, seed: int | None, turn_time: float | None, beam: int, plans: int, reply: int, depth: int,
-                 clock: str, name: str | None):
+    def __init__(
+        self,
+        seed: int | None,
+        turn_time: float | None,
+        beam: int,
+        plans: int,
+        reply: int,
+        depth: int,
+        clock: str,
+        name: str | None,
+    ):
         if turn_time is not None and not turn_time > 0:
             raise PlannerError(f"turn time must be positive, not {turn_time}")
         for key, value, low in (("beam", beam, 1), ("plans", plans, 0), ("reply", reply, 1)):
@@ -169,5 +178,3 @@ def with_ending_plans(found: list, plans: int, final_round: bool, at: int) -> li
     seats their turns."""
     extra = [f for f in found[plans:] if f[at].is_over() or (f[at].final_round and not final_round)]
     return found[:plans] + extra[:ENDING_PLANS]
-
-

@@ -87,11 +87,23 @@ class TurnPlanner(Planner):
 
     END = END
 
-    def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
-                 plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2],
-                 ahead: float = 1.0, block: float = 1.0, depth: int = 1, clock: str = "wall",
-                 rollouts: int = 0, finalists: int = 4, roll_beam: int = 1, name: str | None = None,
-                 weights: Mapping[str, float] | KingdomSettings | None = None):
+    def __init__(
+        self,
+        seed: int | None = None,
+        turn_time: float | None = 2.0,
+        beam: int = LEVEL_SETTINGS["hard"][0],
+        plans: int = LEVEL_SETTINGS["hard"][1],
+        reply: int = LEVEL_SETTINGS["hard"][2],
+        ahead: float = 1.0,
+        block: float = 1.0,
+        depth: int = 1,
+        clock: str = "wall",
+        rollouts: int = 0,
+        finalists: int = 4,
+        roll_beam: int = 1,
+        name: str | None = None,
+        weights: Mapping[str, float] | KingdomSettings | None = None,
+    ):
         for key, value in (("ahead", ahead), ("block", block)):
             if not 0 <= value <= 10:
                 raise PlannerError(f"{key} must be from 0 to 10, not {value!r}")
@@ -179,8 +191,9 @@ class TurnPlanner(Planner):
             _give_back(own, self.random)
             self.random = own
 
-    def _make_plan(self, state: GameState, start: float, deadline: float | None, plan_deadline: float | None,
-                   det: GameState) -> list[Action]:
+    def _make_plan(
+        self, state: GameState, start: float, deadline: float | None, plan_deadline: float | None, det: GameState
+    ) -> list[Action]:
         seat = state.current_player
         self._rounds = 0
         found = self._plans(det, seat, self.beam, True, plan_deadline)
@@ -232,9 +245,15 @@ class TurnPlanner(Planner):
                     if chosen is not None:
                         best_score, best = chosen
         value, end, actions = best
-        self.last_stats = {"plans": len(found), "looked": looked, "evaluations": self._evals,
-                           "seconds": self._now() - start, "value": best_score,
-                           "win": win_value(end, value), "rollouts": self._rounds}
+        self.last_stats = {
+            "plans": len(found),
+            "looked": looked,
+            "evaluations": self._evals,
+            "seconds": self._now() - start,
+            "value": best_score,
+            "win": win_value(end, value),
+            "rollouts": self._rounds,
+        }
         return actions
 
     def _played_out(self, ranked: list, seat: int, deadline: float | None):
@@ -243,7 +262,7 @@ class TurnPlanner(Planner):
         hidden cards drawn for every plan in a round, so that the plans are compared on the same
         draws); rounds stop at ``deadline``, and with fewer than ``MIN_ROUNDS`` the look-ahead's
         choice stands (None). Returns (the mean final lead, the plan)."""
-        ranked = sorted(ranked, key=lambda x: x[0], reverse=True)[:self.finalists]
+        ranked = sorted(ranked, key=lambda x: x[0], reverse=True)[: self.finalists]
         if len(ranked) < 2:
             return None
         base = self.random.getrandbits(63)
@@ -295,8 +314,9 @@ class TurnPlanner(Planner):
         return st
 
     # -- the searches -------------------------------------------------------------------------
-    def _plans(self, state: GameState, seat: int, width: int, keep: bool, deadline: float | None = None,
-               rand=None) -> list:
+    def _plans(
+        self, state: GameState, seat: int, width: int, keep: bool, deadline: float | None = None, rand=None
+    ) -> list:
         """The positions ``seat`` can end its turn in, best first, found by a beam of ``width`` (1
         once ``deadline`` has passed): (lead, position before ``end``, actions) with ``keep``, else
         [(lead,)] of the best only. Of the tile actions of a position only the ``TILE_ACTIONS``
@@ -350,8 +370,9 @@ class TurnPlanner(Planner):
         done.sort(key=lambda x: (x[0], x[1]), reverse=True)
         return [(v, st, acts) for v, _, st, acts in done]
 
-    def _replied(self, end: GameState, seat: int, nxt: int, value: float, weights: list[float],
-                 deadline: float | None) -> float | None:
+    def _replied(
+        self, end: GameState, seat: int, nxt: int, value: float, weights: list[float], deadline: float | None
+    ) -> float | None:
         """The look-ahead of depth 2: the mean over the next seat's terrain cards (``weights``) of
         what ``seat``'s lead becomes when the next seat plays its best turn with that card (times
         ``block``), plus ``ahead`` times what ``seat`` can then expect from its own next turn, if it
@@ -383,7 +404,7 @@ class TurnPlanner(Planner):
         now = advantages(end, end.to_move, self._w)[who]
 
         def best(t: int) -> float:
-            (lead,), = self._plans(end.preview_turn(who, t), who, self.reply, keep=False)
+            ((lead,),) = self._plans(end.preview_turn(who, t), who, self.reply, keep=False)
             return _SKIP if lead == float("-inf") else lead - now
 
         return self._mean_over_cards(end, weights, deadline, best)
@@ -418,7 +439,6 @@ def final_win(end: GameState, seat: int, lead: float, settings: KingdomSettings 
         return 1.0 if lead > 0 else 0.0
     v = values(end, seat, settings)
     return 1.0 / sum(1 for x in v if x == v[seat])
-
 
 
 def _fewer_tile_actions(state: GameState, legal: list[Action], settings: KingdomSettings = DEFAULT) -> list[Action]:
@@ -462,5 +482,3 @@ def _card_weights(det: GameState, seat: int) -> list[float]:
     if not any(counts):
         counts = [1.0] * 5
     return counts
-
-

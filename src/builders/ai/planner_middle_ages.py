@@ -100,11 +100,21 @@ class MiddleAgesPlanner(Planner):
     #: a turn often draws a card or two (opening a site, recruiting), each followed by a new plan
     FIRST_SHARE = 0.6
 
-    def __init__(self, seed: int | None = None, turn_time: float | None = 2.0, beam: int = LEVEL_SETTINGS["hard"][0],
-                 plans: int = LEVEL_SETTINGS["hard"][1], reply: int = LEVEL_SETTINGS["hard"][2], depth: int = 2,
-                 samples: int = LEVEL_SETTINGS["hard"][3], clock: str = "wall", name: str | None = None,
-                 staffed: float | None = None, horizon: float | None = None,
-                 weights: Mapping[str, float] | None = None):
+    def __init__(
+        self,
+        seed: int | None = None,
+        turn_time: float | None = 2.0,
+        beam: int = LEVEL_SETTINGS["hard"][0],
+        plans: int = LEVEL_SETTINGS["hard"][1],
+        reply: int = LEVEL_SETTINGS["hard"][2],
+        depth: int = 2,
+        samples: int = LEVEL_SETTINGS["hard"][3],
+        clock: str = "wall",
+        name: str | None = None,
+        staffed: float | None = None,
+        horizon: float | None = None,
+        weights: Mapping[str, float] | None = None,
+    ):
         super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise PlannerError(f"samples must be a whole number of at least 1, not {samples!r}")
@@ -224,13 +234,21 @@ class MiddleAgesPlanner(Planner):
         for a in best_actions:
             rows.append(_rows(sim))
             sim.apply(a)
-        self.last_stats = {"plans": plans, "looked": looked, "samples": len(per_det), "evaluations": self._evals,
-                           "seconds": self._now() - start, "value": best_score, "win": best_score}
+        self.last_stats = {
+            "plans": plans,
+            "looked": looked,
+            "samples": len(per_det),
+            "evaluations": self._evals,
+            "seconds": self._now() - start,
+            "value": best_score,
+            "win": best_score,
+        }
         self.last_rows = rows
         return best_actions
 
-    def _scored_plans(self, det: GameState, seat: int, plan_deadline: float | None,
-                      deadline: float | None) -> tuple[list[tuple[float, list[Action]]], int, int]:
+    def _scored_plans(
+        self, det: GameState, seat: int, plan_deadline: float | None, deadline: float | None
+    ) -> tuple[list[tuple[float, list[Action]]], int, int]:
         """The plans of ``seat`` on the determinization ``det`` with their values (looked ahead when
         two or more could be), the number of plans found and the number looked ahead."""
         found = self._turn(det, seat, self.beam, plan_deadline)
@@ -252,8 +270,9 @@ class MiddleAgesPlanner(Planner):
         return [(value, actions) for value, _, _, actions in found], len(found), 0
 
     # -- the searches -------------------------------------------------------------------------
-    def _turn(self, state: GameState, seat: int, width: int, deadline: float | None = None,
-              stop: bool = False) -> list | None:
+    def _turn(
+        self, state: GameState, seat: int, width: int, deadline: float | None = None, stop: bool = False
+    ) -> list | None:
         """The ways ``seat`` can play out its turn from ``state``, best first, found by a beam of
         ``width``: (win value, tie-break, position after the turn, actions). Once ``deadline``
         has passed the beam narrows to 1, or with ``stop`` the search gives up (None)."""

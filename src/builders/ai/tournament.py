@@ -70,6 +70,7 @@ def derive_seed(*parts: int | str) -> int:
 
 # -- one game (runs in a worker) ----------------------------------------------------------------
 
+
 def play_game(task: dict[str, Any]) -> dict[str, Any]:
     """Play game ``task["index"]`` of a tournament; returns its outcome as plain data."""
     from builders.ai.agents import AgentSpec
@@ -127,6 +128,7 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- results ------------------------------------------------------------------------------------
+
 
 @dataclass
 class AgentStats:
@@ -202,8 +204,9 @@ class TournamentResult:
         return [(r["index"], tuple(r["seats"]), tuple(r["scores"]), tuple(r["returns"])) for r in self.records]
 
 
-def summarize(game: str, labels: Sequence[str], players: int, seed: int, r: int,
-              records: list[dict[str, Any]]) -> list[AgentStats]:
+def summarize(
+    game: str, labels: Sequence[str], players: int, seed: int, r: int, records: list[dict[str, Any]]
+) -> list[AgentStats]:
     out = []
     n = len(records)
     for i, label in enumerate(labels):
@@ -231,27 +234,30 @@ def summarize(game: str, labels: Sequence[str], players: int, seed: int, r: int,
                 longest = max(longest, rec["longest"][seat])
                 if rec["sims_per_s"][seat] is not None:
                     sims.append(rec["sims_per_s"][seat])
-        out.append(AgentStats(
-            index=i,
-            agent=label,
-            games=n,
-            seats=seats,
-            wins=round(wins, 9),
-            win_rate=wins / n if n else 0.0,
-            win_rate_ci95=wilson_interval(wins, n),
-            mean_score=statistics.fmean(scores) if scores else 0.0,
-            score_sd=statistics.pstdev(scores) if len(scores) > 1 else 0.0,
-            mean_breakdown={k: v / part_count[k] for k, v in parts.items()},
-            decisions=decisions,
-            mean_move_seconds=spent / decisions if decisions else 0.0,
-            max_move_seconds=longest,
-            sims_per_s=statistics.fmean(sims) if sims else None,
-            scores=scores,
-        ))
+        out.append(
+            AgentStats(
+                index=i,
+                agent=label,
+                games=n,
+                seats=seats,
+                wins=round(wins, 9),
+                win_rate=wins / n if n else 0.0,
+                win_rate_ci95=wilson_interval(wins, n),
+                mean_score=statistics.fmean(scores) if scores else 0.0,
+                score_sd=statistics.pstdev(scores) if len(scores) > 1 else 0.0,
+                mean_breakdown={k: v / part_count[k] for k, v in parts.items()},
+                decisions=decisions,
+                mean_move_seconds=spent / decisions if decisions else 0.0,
+                max_move_seconds=longest,
+                sims_per_s=statistics.fmean(sims) if sims else None,
+                scores=scores,
+            )
+        )
     return out
 
 
 # -- running ------------------------------------------------------------------------------------
+
 
 def _labels(specs) -> list[str]:
     labels = [s.label for s in specs]
@@ -263,9 +269,17 @@ def _labels(specs) -> list[str]:
     return out
 
 
-def run_tournament(game: str, agents: Sequence[Any] | str, players: int, games: int, seed: int,
-                   workers: int = 1, backend: str = "local", address: str | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> TournamentResult:
+def run_tournament(
+    game: str,
+    agents: Sequence[Any] | str,
+    players: int,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentResult:
     """Play ``games`` paired games of ``game`` between ``agents`` and sum them up.
 
     ``agents`` is a list of specs (``AgentSpec`` or strings like ``"mcts:time=0.2"``) or one
@@ -297,27 +311,33 @@ def run_tournament(game: str, agents: Sequence[Any] | str, players: int, games: 
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive whole number, not {games!r}")
     if games % r:
-        raise ValueError(f"games must be a multiple of {r} (each setup is played once per seat rotation), "
-                         f"not {games}")
+        raise ValueError(f"games must be a multiple of {r} (each setup is played once per seat rotation), not {games}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive whole number, not {workers!r}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
     labels = _labels(specs)
-    base = {"game": game, "players": players, "seed": seed, "rotations": r,
-            "agents": [(s.kind, dict(s.options)) for s in specs]}
+    base = {
+        "game": game,
+        "players": players,
+        "seed": seed,
+        "rotations": r,
+        "agents": [(s.kind, dict(s.options)) for s in specs],
+    }
     tasks = [dict(base, index=i) for i in range(games)]
     start = time.perf_counter()
     played = ray_games(tasks, address) if backend == "ray" else local_games(tasks, workers)
     records = _collect(played, len(tasks), progress)
     elapsed = time.perf_counter() - start
     stats = summarize(game, labels, players, seed, r, records)
-    return TournamentResult(game, labels, players, games, seed, r, stats, records, elapsed,
-                            workers if backend == "local" else 0, backend)
+    return TournamentResult(
+        game, labels, players, games, seed, r, stats, records, elapsed, workers if backend == "local" else 0, backend
+    )
 
 
-def local_games(tasks: list[dict[str, Any]], workers: int,
-                play: Callable[[dict[str, Any]], Any] = play_game) -> Iterator[tuple[int, Any]]:
+def local_games(
+    tasks: list[dict[str, Any]], workers: int, play: Callable[[dict[str, Any]], Any] = play_game
+) -> Iterator[tuple[int, Any]]:
     """Play the games ``tasks`` with ``play`` (:func:`play_game` by default) in ``workers`` local
     processes (1: in this process, in order). Yields ``(position in tasks, result)`` as each game
     finishes, so that a caller can keep every game the moment it ends."""
@@ -371,6 +391,7 @@ def ray_games(tasks: list[dict[str, Any]], address: str | None = None) -> Iterat
 
 
 # -- pictures -----------------------------------------------------------------------------------
+
 
 def plot_result(result: TournamentResult, path: str) -> None:
     """Win rates with their 95% intervals and the score distributions, as PNG or SVG (Agg backend)."""

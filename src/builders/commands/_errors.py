@@ -56,7 +56,7 @@ def fail(message: str) -> NoReturn:
 def _click_message(e: Any) -> str:
     text = one_line(e.format_message())
     ctx = getattr(e, "ctx", None)
-    where = " ".join(str(getattr(ctx, "command_path", "")).split()[1:])   # without the program's name
+    where = " ".join(str(getattr(ctx, "command_path", "")).split()[1:])  # without the program's name
     if where:
         return f"{where}: {text[:1].lower()}{text[1:]}"
     return f"{text[:1].lower()}{text[1:]}"
@@ -65,18 +65,26 @@ def _click_message(e: Any) -> str:
 class OneLineErrors(TyperGroup):
     """The root group: runs the command as click does, but reports every error in one line."""
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
-            return super().main(args=args, prog_name=prog_name, complete_var=complete_var,
-                                standalone_mode=False, **extra)
+            return super().main(
+                args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
+            )
         try:
-            code = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
-                                standalone_mode=False, **extra)
+            code = super().main(
+                args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
+            )
         except _CLICK_ERRORS as e:
             code = getattr(e, "exit_code", 1)
             if type(e).__name__ == "NoArgsIsHelpError":
-                sys.exit(code)            # the help is printed already
+                sys.exit(code)  # the help is printed already
             typer.echo(f"error: {_click_message(e)}", err=True)
             sys.exit(EXIT_BAD_INPUT if code == _USAGE else code)
         except BuildersError as e:

@@ -16,8 +16,22 @@ DISTRIBUTION = "builders-games"
 
 #: extra -> (what needs it, modules that must be importable)
 EXTRAS = {
-    "server": ("the web server", ("fastapi", "uvicorn", "sqlalchemy", "alembic", "redis", "arq", "orjson",
-                                  "platformdirs", "prometheus_client", "pwdlib", "openskill")),
+    "server": (
+        "the web server",
+        (
+            "fastapi",
+            "uvicorn",
+            "sqlalchemy",
+            "alembic",
+            "redis",
+            "arq",
+            "orjson",
+            "platformdirs",
+            "prometheus_client",
+            "pwdlib",
+            "openskill",
+        ),
+    ),
     "plot": ("plots", ("matplotlib",)),
     "rl": ("the research kit", ("numpy", "gymnasium", "pettingzoo", "pyspiel")),
     "rl-train": ("a PPO policy", ("sb3_contrib", "torch")),

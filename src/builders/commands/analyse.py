@@ -15,10 +15,15 @@ from builders.commands._errors import fail
 
 def analyse(
     record: Path = typer.Argument(..., help="A finished game's record (JSON)."),
-    time: float = typer.Option(None, "--time", help="Seconds of search per decision (default: an iteration "
-                               "budget instead, which gives the same analysis on every run)."),
-    iterations: int = typer.Option(None, "--iterations", help="Search iterations per decision (default 1000 "
-                                   "without --time)."),
+    time: float = typer.Option(
+        None,
+        "--time",
+        help="Seconds of search per decision (default: an iteration "
+        "budget instead, which gives the same analysis on every run).",
+    ),
+    iterations: int = typer.Option(
+        None, "--iterations", help="Search iterations per decision (default 1000 without --time)."
+    ),
     seed: int = typer.Option(0, help="Seed of the searches."),
     out: Path = typer.Option(None, help="Write the whole analysis as JSON."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress on stderr."),
@@ -46,12 +51,16 @@ def analyse(
     names = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
     for d in result.decisions:
         if d.label:
-            typer.echo(f"{d.index + 1:4d}. seat {d.seat} {d.played}{names[d.label]} ({d.label}: win chance "
-                       f"{100 * d.before:.0f}% -> {100 * d.after:.0f}%; the hard bot: {d.best})")
+            typer.echo(
+                f"{d.index + 1:4d}. seat {d.seat} {d.played}{names[d.label]} ({d.label}: win chance "
+                f"{100 * d.before:.0f}% -> {100 * d.after:.0f}%; the hard bot: {d.best})"
+            )
     for p in result.players:
         counts = ", ".join(f"{n} {p.counts[n]}" for n in ("inaccuracy", "mistake", "blunder"))
-        typer.echo(f"seat {p.seat}: score {result.scores[p.seat]}, {p.decisions} decisions, mean win-chance "
-                   f"loss {100 * p.mean_loss:.1f} points; {counts}")
+        typer.echo(
+            f"seat {p.seat}: score {result.scores[p.seat]}, {p.decisions} decisions, mean win-chance "
+            f"loss {100 * p.mean_loss:.1f} points; {counts}"
+        )
     if out is not None:
         try:
             write_text_whole(out, json.dumps(result.to_json(), indent=1) + "\n")

@@ -30,8 +30,10 @@ def upgrade(
     if before == after:
         typer.echo(f"{shown}: already at migration {after}")
     else:
-        typer.echo(f"{shown}: upgraded from {'an empty database' if before is None else 'migration ' + before} "
-                   f"to migration {after}")
+        typer.echo(
+            f"{shown}: upgraded from {'an empty database' if before is None else 'migration ' + before} "
+            f"to migration {after}"
+        )
 
 
 @app.command("current")

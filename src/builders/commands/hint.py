@@ -15,15 +15,19 @@ from builders.commands._errors import fail
 from builders.core.plugins import plugin
 
 
-
 def hint(
     record: Path = typer.Argument(..., help="A game's record (JSON), finished or not."),
-    until: int = typer.Option(None, "--until", help="The position after the first N actions of the record "
-                              "(default: after all of them)."),
-    iterations: int = typer.Option(None, "--iterations", help="Search iterations per decision, as in "
-                                   "`builders analyse` (default 1000 when --time is not given)."),
-    time: float = typer.Option(None, "--time", help="Seconds per decision instead of iterations (not the same "
-                               "on every run)."),
+    until: int = typer.Option(
+        None, "--until", help="The position after the first N actions of the record (default: after all of them)."
+    ),
+    iterations: int = typer.Option(
+        None,
+        "--iterations",
+        help="Search iterations per decision, as in `builders analyse` (default 1000 when --time is not given).",
+    ),
+    time: float = typer.Option(
+        None, "--time", help="Seconds per decision instead of iterations (not the same on every run)."
+    ),
     seed: int = typer.Option(0, help="Seed of the hard bot and of the search, as in `builders analyse`."),
     as_json: bool = typer.Option(False, "--json", help="Print the hint as JSON."),
 ) -> None:
@@ -50,12 +54,21 @@ def hint(
         fail(str(e))
     plan = plan_notations(state, found)
     if as_json:
-        typer.echo(json.dumps({"game": state.GAME, "actions": done, "seat": seat, "action": found.notation,
-                               "win_chance": round(found.win_chance, 4), "plan": plan,
-                               "evaluated": found.iterations}))
+        typer.echo(
+            json.dumps(
+                {
+                    "game": state.GAME,
+                    "actions": done,
+                    "seat": seat,
+                    "action": found.notation,
+                    "win_chance": round(found.win_chance, 4),
+                    "plan": plan,
+                    "evaluated": found.iterations,
+                }
+            )
+        )
         return
     typer.echo(f"{plugin(state.GAME).title}, after {done} actions: seat {seat} to move")
     typer.echo(f"hint: {found.notation} (win chance {100 * found.win_chance:.0f}%)")
     if plan:
         typer.echo(f"then, in the hard bot's plan for this turn: {', '.join(plan)}")
-

@@ -32,6 +32,7 @@ _FILE_HELP = "A position (JSON) or a game record (JSON)."
 
 # -- reading files -------------------------------------------------------------------------------
 
+
 def is_record(data: Any) -> bool:
     """A record has the keys "game" or "history"; a position has neither."""
     return isinstance(data, Mapping) and ("game" in data or "history" in data)
@@ -61,6 +62,7 @@ def _run(body):
 
 
 # -- output --------------------------------------------------------------------------------------
+
 
 def _depth(value: Any) -> int:
     if isinstance(value, list):
@@ -106,6 +108,7 @@ def score_json(state) -> dict[str, Any]:
 
 # -- commands ------------------------------------------------------------------------------------
 
+
 @app.command()
 def score(file: str = typer.Argument(..., help=_FILE_HELP)) -> None:
     """Print the gold of every player, per card and castles, and the winners, as JSON.
@@ -122,6 +125,7 @@ def moves(file: str = typer.Argument(..., help=_FILE_HELP)) -> None:
 
     Prints nothing when the game is over.
     """
+
     def body() -> list[str]:
         state = load_state(file)
         if state.is_over():
@@ -190,13 +194,14 @@ def replay(
 
     Stops at the first action that cannot be played, naming its index (from 0) and the reason.
     """
+
     def body():
         from builders.core.record import load_json
         from builders.core.record import replay as replay_record
 
         data = load_json(record)
         if not is_record(data):
-            fail(f"{record} is not a game record (it has no \"game\" and \"history\" keys)")
+            fail(f'{record} is not a game record (it has no "game" and "history" keys)')
         return replay_record(data, until=until, game="kingdom")
 
     state = _run(body)

@@ -17,15 +17,20 @@ RL_GAMES = game_names("rl")
 
 def ladder(
     game: str = typer.Option(RL_GAMES[0], help=f"{' or '.join(RL_GAMES)}."),
-    bots: str = typer.Option("random,easy,medium,hard,expert", help="The bots, comma-separated (the first is "
-                             "pinned at Elo 0)."),
+    bots: str = typer.Option(
+        "random,easy,medium,hard,expert", help="The bots, comma-separated (the first is pinned at Elo 0)."
+    ),
     games: int = typer.Option(4, help="Games between every two entrants: even (each setup from both seats)."),
-    turn_time: float = typer.Option(None, help="CPU seconds a turn for hard and expert (their own 2 and 4 if "
-                                    "not given)."),
-    ppo: Path = typer.Option(None, help="A MaskablePPO model.zip (docs/rl.md, \"The learning example\") to rate too."),
+    turn_time: float = typer.Option(
+        None, help="CPU seconds a turn for hard and expert (their own 2 and 4 if not given)."
+    ),
+    ppo: Path = typer.Option(None, help='A MaskablePPO model.zip (docs/rl.md, "The learning example") to rate too.'),
     seed: int = typer.Option(0, help="Every setup and bot seed is drawn from it."),
-    docs: Path = typer.Option(None, help="A Markdown file to write the table into, between the lines "
-                              "<!-- ladder:begin --> and <!-- ladder:end -->."),
+    docs: Path = typer.Option(
+        None,
+        help="A Markdown file to write the table into, between the lines "
+        "<!-- ladder:begin --> and <!-- ladder:end -->.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", help="No progress lines."),
 ) -> None:
     """Play every pair of entrants and print their ratings (Bradley-Terry by maximum likelihood on the

@@ -48,8 +48,10 @@ def random_game(
         fail(f"cannot write {out}: {e.strerror or e}")
     result = state.result()
     winners = ", ".join(str(w) for w in result.winners)
-    typer.echo(f"wrote {out}: {players} players, {len(state.player_actions())} actions, "
-               f"scores {list(result.scores)}, winner(s) seat {winners}")
+    typer.echo(
+        f"wrote {out}: {players} players, {len(state.player_actions())} actions, "
+        f"scores {list(result.scores)}, winner(s) seat {winners}"
+    )
 
 
 @app.command("replay")

@@ -11,17 +11,27 @@ from builders.commands._extras import need
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, min=1, max=65535, help="Port to listen on."),
-    db: str = typer.Option(None, help="Database URL or SQLite file (default: a SQLite file in your data folder); "
-                                      "for example postgresql://builders@localhost/builders."),
-    redis: str = typer.Option(None, help="Redis URL (redis://host:6379/0): fan changes out to the other server "
-                                         "processes of the same database. Not needed with one process."),
+    db: str = typer.Option(
+        None,
+        help="Database URL or SQLite file (default: a SQLite file in your data folder); "
+        "for example postgresql://builders@localhost/builders.",
+    ),
+    redis: str = typer.Option(
+        None,
+        help="Redis URL (redis://host:6379/0): fan changes out to the other server "
+        "processes of the same database. Not needed with one process.",
+    ),
     workers: int = typer.Option(1, help="Server processes on this port (they share the database; use --redis)."),
     allowed_hosts: str = typer.Option(None, help="Comma-separated host names to answer for (default: any)."),
-    upgrade: bool = typer.Option(True, "--upgrade/--no-upgrade",
-                                 help="Upgrade an older database schema at start, or refuse to start."),
-    bot_workers: int = typer.Option(None, help="Processes computing bot moves in each server process (default: "
-                                               "BUILDERS_BOT_WORKERS, else one per core). With --redis, "
-                                               "`builders worker` processes compute them while one runs."),
+    upgrade: bool = typer.Option(
+        True, "--upgrade/--no-upgrade", help="Upgrade an older database schema at start, or refuse to start."
+    ),
+    bot_workers: int = typer.Option(
+        None,
+        help="Processes computing bot moves in each server process (default: "
+        "BUILDERS_BOT_WORKERS, else one per core). With --redis, "
+        "`builders worker` processes compute them while one runs.",
+    ),
 ) -> None:
     """Start the game server and print the address to open in a browser."""
     need("server")

@@ -14,13 +14,18 @@ from builders.commands._extras import need
 
 def worker(
     redis: str = typer.Option(..., help="Redis URL of the game servers (redis://host:6379/0)."),
-    processes: int = typer.Option(None, help="Bot moves computed at once, one process each "
-                                             "(default: one per core of this machine)."),
-    analyses: bool = typer.Option(True, "--analyses/--no-analyses",
-                                  help="Also run post-game analyses (one more process, at a lower priority)."),
-    job_timeout: float = typer.Option(None, help="Longest run of a bot move, in seconds (default 20); a job of a "
-                                                 "worker that died is run again this long and 2 s after it "
-                                                 "started."),
+    processes: int = typer.Option(
+        None, help="Bot moves computed at once, one process each (default: one per core of this machine)."
+    ),
+    analyses: bool = typer.Option(
+        True, "--analyses/--no-analyses", help="Also run post-game analyses (one more process, at a lower priority)."
+    ),
+    job_timeout: float = typer.Option(
+        None,
+        help="Longest run of a bot move, in seconds (default 20); a job of a "
+        "worker that died is run again this long and 2 s after it "
+        "started.",
+    ),
 ) -> None:
     """Compute bot moves, hints and analyses from the game servers' job queue until stopped (Ctrl+C)."""
     need("server")
@@ -41,8 +46,10 @@ def worker(
         fail(problem)
 
     def ready() -> None:
-        typer.echo(f"Builders worker: {processes} process{'es' if processes > 1 else ''} for bot moves"
-                   f"{' and one for analyses' if analyses else ''}, jobs from {shown(redis)}")
+        typer.echo(
+            f"Builders worker: {processes} process{'es' if processes > 1 else ''} for bot moves"
+            f"{' and one for analyses' if analyses else ''}, jobs from {shown(redis)}"
+        )
 
     try:
         asyncio.run(work(redis, processes, analyses, job_timeout, ready=ready))

@@ -12,6 +12,16 @@ from builders.core.rng import Rng
 from builders.core.state import Chance, Game, GameState, Result, winners_of
 
 __all__ = [
-    "BuildersError", "IllegalAction", "InvalidPosition", "InvalidSetup", "RecordError",
-    "ReplayError", "Rng", "Chance", "Game", "GameState", "Result", "winners_of",
+    "BuildersError",
+    "IllegalAction",
+    "InvalidPosition",
+    "InvalidSetup",
+    "RecordError",
+    "ReplayError",
+    "Rng",
+    "Chance",
+    "Game",
+    "GameState",
+    "Result",
+    "winners_of",
 ]

@@ -37,8 +37,7 @@ class ReplayError(BuildersError, ValueError):
     outcome; otherwise both are None.
     """
 
-    def __init__(self, index: int, action: str, reason: str, entry: int | None = None,
-                 chance: str | None = None):
+    def __init__(self, index: int, action: str, reason: str, entry: int | None = None, chance: str | None = None):
         self.index = index
         self.action = action
         self.reason = reason
@@ -59,7 +58,7 @@ def shown(value: Any, depth: int = 0) -> str:
     if isinstance(value, bool) or value is None or isinstance(value, float):
         return repr(value)
     if isinstance(value, int):
-        return repr(value) if -10**18 < value < 10**18 else "a number too large"
+        return repr(value) if -(10**18) < value < 10**18 else "a number too large"
     if isinstance(value, str):
         return repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
     if isinstance(value, (list, tuple)):

@@ -37,8 +37,10 @@ class Message:
         """The text, with ``translate`` giving the template of each message (this one and those among
         its parameters) and ``localize`` writing each number, duration and moment among the parameters
         (an identifier, ``*_id`` or a version, is written as it is)."""
-        values = {name: _render(value, translate, localize if not _identifier(name) else None)
-                  for name, value in self.params.items()}
+        values = {
+            name: _render(value, translate, localize if not _identifier(name) else None)
+            for name, value in self.params.items()
+        }
         return translate(self).format(**values)
 
     def __str__(self) -> str:

@@ -66,11 +66,12 @@ def load_json(path: str | Path) -> Any:
         raise RecordError(f"{p} is a folder, not a file") from None
     except OSError as e:
         raise RecordError(f"cannot read {p}: {e.strerror or e}") from None
-    except ValueError as e:            # a path with a NUL character
+    except ValueError as e:  # a path with a NUL character
         raise RecordError(f"cannot read {path!r}: {e}") from None
     if len(data) > MAX_JSON_BYTES:
-        raise RecordError(f"{p} is larger than {MAX_JSON_BYTES // (1024 * 1024)} MiB, too large for a record "
-                          f"or a position")
+        raise RecordError(
+            f"{p} is larger than {MAX_JSON_BYTES // (1024 * 1024)} MiB, too large for a record or a position"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -81,7 +82,7 @@ def load_json(path: str | Path) -> Any:
         raise RecordError(f"{p} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except RecursionError:
         raise RecordError(f"{p} nests lists or objects too deeply (at most {MAX_JSON_DEPTH} levels)") from None
-    except ValueError as e:            # NaN, Infinity, an integer of more than 4300 digits
+    except ValueError as e:  # NaN, Infinity, an integer of more than 4300 digits
         raise RecordError(f"{p} is not valid JSON: {' '.join(str(e).split())}") from None
     if _depth_over(value, MAX_JSON_DEPTH):
         raise RecordError(f"{p} nests lists or objects too deeply (at most {MAX_JSON_DEPTH} levels)")
@@ -129,9 +130,7 @@ def _indexed_steps(history: list[Any]) -> Iterator[tuple[str, list[str], list[in
             outcomes.append(entry["chance"])
             where.append(i)
         else:
-            raise RecordError(
-                f"history entry {i} must be an action string or {{\"chance\": \"...\"}}, not {shown(entry)}"
-            )
+            raise RecordError(f'history entry {i} must be an action string or {{"chance": "..."}}, not {shown(entry)}')
     if current is not None:
         yield current, outcomes, where
 

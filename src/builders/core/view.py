@@ -32,9 +32,14 @@ class GameView(ABC, Generic[S, A]):
     """
 
     @abstractmethod
-    def setup(self, players: int, seed: int, mode: str = "random",
-              sections: Sequence[Sequence[Any]] | None = None,
-              cards: Sequence[str] | None = None) -> dict[str, Any]:
+    def setup(
+        self,
+        players: int,
+        seed: int,
+        mode: str = "random",
+        sections: Sequence[Sequence[Any]] | None = None,
+        cards: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
         """The engine setup of a new game for ``players`` seats, dealt from ``seed``.
 
         ``mode`` is ``"random"`` (everything dealt from the seed), ``"first"`` (the game's

@@ -18,13 +18,13 @@ WORKLOAD_CARDS = ["miners", "fishermen", "workers"]
 
 
 def workload_setup(players: int, seed: int) -> dict[str, Any]:
-    return {"players": players, "sections": WORKLOAD_SECTIONS, "cards": WORKLOAD_CARDS,
-            "start_player": 0, "seed": seed}
+    return {"players": players, "sections": WORKLOAD_SECTIONS, "cards": WORKLOAD_CARDS, "start_player": 0, "seed": seed}
 
 
 def maker(players: int) -> Callable[[int], KingdomState]:
     def make(seed: int) -> KingdomState:
         return new_state(workload_setup(players, seed))
+
     return make
 
 

@@ -18,8 +18,17 @@ FULL = (1 << CELLS) - 1
 
 #: terrain codes: 0-4 are the buildable terrains in data.TERRAINS order
 GRASS, CANYON, DESERT, FLOWER, FOREST, WATER, MOUNTAIN, CASTLE, LOCATION = range(9)
-CODE_OF_LETTER = {"G": GRASS, "C": CANYON, "D": DESERT, "F": FLOWER, "T": FOREST,
-                  "W": WATER, "M": MOUNTAIN, "K": CASTLE, "L": LOCATION}
+CODE_OF_LETTER = {
+    "G": GRASS,
+    "C": CANYON,
+    "D": DESERT,
+    "F": FLOWER,
+    "T": FOREST,
+    "W": WATER,
+    "M": MOUNTAIN,
+    "K": CASTLE,
+    "L": LOCATION,
+}
 TERRAIN_WORDS = ("grass", "canyon", "desert", "flower", "forest", "water", "mountain", "castle", "location")
 
 #: the six directions of straight lines
@@ -90,8 +99,16 @@ def dilate(m: int) -> int:
     """Every hex next to a hex of ``m`` (not ``m`` itself unless a hex of it has a neighbour in it)."""
     e = m & _EVEN_NOT_COL0
     o = m & _ODD_NOT_COL19
-    return (((m & NOT_COL19) << 1) | ((m & NOT_COL0) >> 1) | (m >> 20) | (m << 20)
-            | (e >> 21) | (e << 19) | (o >> 19) | (o << 21)) & FULL
+    return (
+        ((m & NOT_COL19) << 1)
+        | ((m & NOT_COL0) >> 1)
+        | (m >> 20)
+        | (m << 20)
+        | (e >> 21)
+        | (e << 19)
+        | (o >> 19)
+        | (o << 21)
+    ) & FULL
 
 
 def shift(m: int, direction: str) -> int:
@@ -116,10 +133,7 @@ def shift(m: int, direction: str) -> int:
 #: two steps in one direction move the index by a constant, whatever the row parity
 JUMP_DELTA = {"W": -2, "E": 2, "NW": -41, "NE": -39, "SW": 39, "SE": 41}
 #: the hexes from which a two-step jump in a direction stays on the map
-JUMP_FROM = {
-    d: _mask((r, c) for r, c in ALL_CELLS if on_map(*step(*step(r, c, d), d)))
-    for d in DIRECTIONS
-}
+JUMP_FROM = {d: _mask((r, c) for r, c in ALL_CELLS if on_map(*step(*step(r, c, d), d))) for d in DIRECTIONS}
 
 
 def bits(m: int) -> list[int]:
@@ -191,8 +205,9 @@ class Board:
         self.nbrs = NBRS
         self.nbr_mask = NBR_MASK
         quarters = [_quarter(section, slot, self.terrain) for slot, section in enumerate(sections)]
-        self.code_mask = [quarters[0][0][c] | quarters[1][0][c] | quarters[2][0][c] | quarters[3][0][c]
-                          for c in range(9)]
+        self.code_mask = [
+            quarters[0][0][c] | quarters[1][0][c] | quarters[2][0][c] | quarters[3][0][c] for c in range(9)
+        ]
         self.buildable = 0
         for code in range(5):
             self.buildable |= self.code_mask[code]

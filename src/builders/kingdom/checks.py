@@ -23,7 +23,7 @@ def shown(value: Any, depth: int = 0) -> str:
     if isinstance(value, bool) or value is None or isinstance(value, float):
         text = repr(value)
     elif isinstance(value, int):
-        text = repr(value) if -10**18 < value < 10**18 else "a number too large"
+        text = repr(value) if -(10**18) < value < 10**18 else "a number too large"
     elif isinstance(value, str):
         text = repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
     elif isinstance(value, (list, tuple)):
@@ -77,11 +77,23 @@ def check_sections(sections: Any, error: type[BuildersError] = InvalidSetup) -> 
         else:
             raise error(msg("section {slot} must be a [name, turned] pair, not {value}", slot=slot, value=shown(pair)))
         if not isinstance(name, str) or name not in SECTION_NAMES:
-            raise error(msg("unknown section name {value} in slot {slot} (the sections are {names})", value=shown(name),
-                            slot=slot, names=", ".join(SECTION_NAMES)))
+            raise error(
+                msg(
+                    "unknown section name {value} in slot {slot} (the sections are {names})",
+                    value=shown(name),
+                    slot=slot,
+                    names=", ".join(SECTION_NAMES),
+                )
+            )
         if not isinstance(turned, bool):
-            raise error(msg("section {slot} ({name}): turned must be true or false, not {value}", slot=slot, name=name,
-                            value=shown(turned)))
+            raise error(
+                msg(
+                    "section {slot} ({name}): turned must be true or false, not {value}",
+                    slot=slot,
+                    name=name,
+                    value=shown(turned),
+                )
+            )
         if any(n == name for n, _ in out):
             raise error(msg("duplicate section {name!r}: the map needs 4 different sections", name=name))
         out.append((name, turned))
@@ -108,8 +120,15 @@ def check_terrain_names(value: Any, error: type[BuildersError], what: Any) -> li
         raise error(msg("the {what} must be a list of terrain names, not {value}", what=what, value=shown(value)))
     for i, name in enumerate(value):
         if not isinstance(name, str) or name not in TERRAINS:
-            raise error(msg("unknown terrain {value} at place {i} of the {what} (the terrains are {names})",
-                            value=shown(name), i=i, what=what, names=", ".join(TERRAINS)))
+            raise error(
+                msg(
+                    "unknown terrain {value} at place {i} of the {what} (the terrains are {names})",
+                    value=shown(name),
+                    i=i,
+                    what=what,
+                    names=", ".join(TERRAINS),
+                )
+            )
     return list(value)
 
 
@@ -119,13 +138,25 @@ def check_deck(deck: Any, error: type[BuildersError] = InvalidSetup, what: Any =
         raise error(msg("the {what} must be a list of 25 terrain names, top first", what=what))
     for name in deck:
         if not isinstance(name, str) or name not in TERRAINS:
-            raise error(msg("unknown terrain {value} in the {what} (the terrains are {names})", value=shown(name),
-                            what=what, names=", ".join(TERRAINS)))
+            raise error(
+                msg(
+                    "unknown terrain {value} in the {what} (the terrains are {names})",
+                    value=shown(name),
+                    what=what,
+                    names=", ".join(TERRAINS),
+                )
+            )
     counts = Counter(deck)
     for name in TERRAINS:
         if counts[name] != 5:
-            raise error(msg("the {what} has {count} {terrain}, not 5 (25 cards: 5 of each terrain)", what=what,
-                             count=counts[name], terrain=TERRAIN_WORD[TERRAINS.index(name)]))
+            raise error(
+                msg(
+                    "the {what} has {count} {terrain}, not 5 (25 cards: 5 of each terrain)",
+                    what=what,
+                    count=counts[name],
+                    terrain=TERRAIN_WORD[TERRAINS.index(name)],
+                )
+            )
     return list(deck)
 
 

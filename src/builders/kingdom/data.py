@@ -127,12 +127,25 @@ LETTER_TERRAIN: dict[str, str] = {v: k for k, v in TERRAIN_LETTER.items()}
 
 #: the 10 Kingdom Builder cards
 CARDS: tuple[str, ...] = (
-    "fishermen", "miners", "merchants", "workers", "discoverers",
-    "knights", "hermits", "lords", "citizens", "farmers",
+    "fishermen",
+    "miners",
+    "merchants",
+    "workers",
+    "discoverers",
+    "knights",
+    "hermits",
+    "lords",
+    "citizens",
+    "farmers",
 )
 
 #: the recommended first game: sections (slot order) with orientation, and cards
-FIRST_GAME_SECTIONS: tuple[tuple[str, bool], ...] = (("tavern", False), ("paddock", False), ("oasis", False), ("farm", False))
+FIRST_GAME_SECTIONS: tuple[tuple[str, bool], ...] = (
+    ("tavern", False),
+    ("paddock", False),
+    ("oasis", False),
+    ("farm", False),
+)
 FIRST_GAME_CARDS: tuple[str, ...] = ("fishermen", "merchants", "knights")
 
 

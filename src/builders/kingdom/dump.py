@@ -25,13 +25,15 @@ def _position(st: Position, shown: Callable[[int], bool]) -> dict[str, Any]:
         for h in bits(st.held[p]):
             state = "used" if st.used[p] & BIT[h] else "new" if st.new[p] & BIT[h] else "ready"
             tiles.append({"kind": board.kind_name(h), "from": _rc(h), "state": state})
-        players.append({
-            "settlements": [_rc(h) for h in bits(st.own[p])],
-            "supply": st.supply[p],
-            "terrain": TERRAINS[st.hand[p]] if st.hand[p] >= 0 and shown(p) else None,
-            "tiles": tiles,
-            "taken_from": [_rc(h) for h in bits(st.taken[p])],
-        })
+        players.append(
+            {
+                "settlements": [_rc(h) for h in bits(st.own[p])],
+                "supply": st.supply[p],
+                "terrain": TERRAINS[st.hand[p]] if st.hand[p] >= 0 and shown(p) else None,
+                "tiles": tiles,
+                "taken_from": [_rc(h) for h in bits(st.taken[p])],
+            }
+        )
     return {
         "sections": [[n, t] for n, t in board.sections],
         "cards": list(st.cards),

@@ -59,8 +59,9 @@ def _slot(section: tuple[str, bool], slot: int) -> tuple[list[bytes], list[int]]
     if found is None:
         rows = [row.encode("ascii").translate(_LETTER_CODES) for row in section_rows(*section)]
         top, left = 10 * (slot >= 2), 10 * (slot & 1)
-        locations = [(top + r) * 20 + left + c for r, row in enumerate(rows) for c, code in enumerate(row)
-                     if code == LOCATION]
+        locations = [
+            (top + r) * 20 + left + c for r, row in enumerate(rows) for c, code in enumerate(row) if code == LOCATION
+        ]
         found = _SLOTS[(section, slot)] = (rows, locations)
     return found
 
@@ -123,8 +124,20 @@ def _decode_history(history: list[int]) -> list:
 
 
 #: the fields that both cores keep alike (numbers, flags, lists of numbers)
-_PLAIN_FIELDS = ("to_move", "built", "turn", "final_round", "over", "legacy", "supply", "hand", "left", "deck",
-                 "discard", "removed")
+_PLAIN_FIELDS = (
+    "to_move",
+    "built",
+    "turn",
+    "final_round",
+    "over",
+    "legacy",
+    "supply",
+    "hand",
+    "left",
+    "deck",
+    "discard",
+    "removed",
+)
 
 
 def _copy_fields(source: Any, target: Any) -> None:
@@ -163,8 +176,9 @@ def start_state(norm: dict[str, Any]) -> NativeKingdomState:
         raise CoreError("the native core is not built (make native)")
     sections = tuple((str(name), bool(turned)) for name, turned in norm["sections"])
     cards = norm["cards"]
-    st = NativeKingdomState(native_board_of(sections), norm["players"], [CARDS.index(c) for c in cards],
-                            norm["start_player"])
+    st = NativeKingdomState(
+        native_board_of(sections), norm["players"], [CARDS.index(c) for c in cards], norm["start_player"]
+    )
     st.start_game(norm["seed"], [_CODE[t] for t in norm["deck"]] if "deck" in norm else None)
     st.meta = (None, tuple(cards), norm)
     return st
@@ -347,8 +361,10 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
         return self._python().mandatory_done()
 
     def __repr__(self) -> str:
-        return (f"NativeKingdomState(turn={self.turn}, to_move={self.to_move}, built={self.built}, "
-                f"supply={self.supply}, over={self.over})")
+        return (
+            f"NativeKingdomState(turn={self.turn}, to_move={self.to_move}, built={self.built}, "
+            f"supply={self.supply}, over={self.over})"
+        )
 
 
 GameState.register(NativeKingdomState)
@@ -388,8 +404,9 @@ class KingdomBatch:
         self.board = get_board(sections or WORKLOAD_SECTIONS)
         self.cards = tuple(cards or WORKLOAD_CARDS)
         self.players = players
-        self._b = _native.KBBatch(native_board(self.board), players, [CARDS.index(c) for c in self.cards], size,
-                                  seed, pick_seed)
+        self._b = _native.KBBatch(
+            native_board(self.board), players, [CARDS.index(c) for c in self.cards], size, seed, pick_seed
+        )
         self.masks = np.zeros((size, 409), dtype=np.uint8)
         self.rewards = np.zeros((size, players), dtype=np.float32)
         self.dones = np.zeros(size, dtype=np.uint8)
@@ -407,8 +424,7 @@ class KingdomBatch:
         first game whose index is not allowed (nothing is played then)."""
         import numpy as np
 
-        self._b.step(np.ascontiguousarray(actions, dtype=np.int64), self.masks, self.rewards, self.dones,
-                     self.to_move)
+        self._b.step(np.ascontiguousarray(actions, dtype=np.int64), self.masks, self.rewards, self.dones, self.to_move)
         return self.masks, self.rewards, self.dones, self.to_move
 
     def sample(self):
@@ -431,8 +447,12 @@ class KingdomBatch:
     def state(self, i: int) -> tuple[NativeKingdomState, list[int]]:
         """A copy of game ``i`` (without its history) and its pending picks."""
         n, p0, p1 = self._b.state(i)
-        setup = {"players": self.players, "sections": [list(s) for s in self.board.sections],
-                 "cards": list(self.cards), "start_player": 0}
+        setup = {
+            "players": self.players,
+            "sections": [list(s) for s in self.board.sections],
+            "cards": list(self.cards),
+            "start_player": 0,
+        }
         st = NativeKingdomState(native_board(self.board), self.players, [CARDS.index(c) for c in self.cards], 0)
         st.assign(n)
         st.meta = (self.board, self.cards, setup)

@@ -69,8 +69,9 @@ def native_random_games(players: int, games: int, seed: int = 1) -> float:
     from builders.kingdom.native import _native, native_board
 
     board = new_state(workload_setup(players, 0)).board
-    decisions, _ = _native.KBState.random_games(native_board(board), players,
-                                                [CARDS.index(c) for c in WORKLOAD_CARDS], seed * 100_003, games, seed)
+    decisions, _ = _native.KBState.random_games(
+        native_board(board), players, [CARDS.index(c) for c in WORKLOAD_CARDS], seed * 100_003, games, seed
+    )
     return decisions
 
 
@@ -117,28 +118,36 @@ def copy_figures(copies: int = 100_000) -> tuple[int, float, float]:
 def run(runs: int = 5, games: int = 100, echo: Callable[[str], None] = print) -> dict[str, float]:
     """Print the figures (decisions per CPU second, medians of ``runs``) and return them."""
     out: dict[str, float] = {}
-    echo("Kingdom Builder, native core vs Python engine (per CPU second, one core, median of "
-         f"{runs} runs, the ratios those of each run's neighbouring measures; oracle, paddock, harbor, farm; "
-         "miners, fishermen, workers)")
+    echo(
+        "Kingdom Builder, native core vs Python engine (per CPU second, one core, median of "
+        f"{runs} runs, the ratios those of each run's neighbouring measures; oracle, paddock, harbor, farm; "
+        "miners, fishermen, workers)"
+    )
     for players in (2, 4):
         n = games if players == 2 else max(1, games // 2)
-        py, core, api = _paired(runs, [
-            lambda p=players, n=n: _cpu(lambda: python_random_games(p, max(1, n // 5))),
-            lambda p=players, n=n: _cpu(lambda: native_random_games(p, n * 10)),
-            lambda p=players, n=n: _cpu(lambda: api_random_games(p, n)),
-        ])
+        py, core, api = _paired(
+            runs,
+            [
+                lambda p=players, n=n: _cpu(lambda: python_random_games(p, max(1, n // 5))),
+                lambda p=players, n=n: _cpu(lambda: native_random_games(p, n * 10)),
+                lambda p=players, n=n: _cpu(lambda: api_random_games(p, n)),
+            ],
+        )
         out[f"python_{players}p"], out[f"core_{players}p"], out[f"api_{players}p"] = py[0], core[0], api[0]
         out[f"core_ratio_{players}p"], out[f"api_ratio_{players}p"] = core[1], api[1]
         echo(f"  {players} players, random games: Python {py[0]:>12,.0f} decisions/s")
-        echo(f"  {players} players, random games inside the core: {core[0]:>12,.0f} decisions/s  "
-             f"({core[1]:,.1f}x)")
-        echo(f"  {players} players, legal_actions() + apply() from Python on the core: {api[0]:>12,.0f} "
-             f"decisions/s  ({api[1]:,.1f}x)")
+        echo(f"  {players} players, random games inside the core: {core[0]:>12,.0f} decisions/s  ({core[1]:,.1f}x)")
+        echo(
+            f"  {players} players, legal_actions() + apply() from Python on the core: {api[0]:>12,.0f} "
+            f"decisions/s  ({api[1]:,.1f}x)"
+        )
     steps = _median(runs, lambda: _cpu(lambda: batched_steps(256, 200)))
     out["batched_2p"] = steps
     echo(f"  2 players, batched masked random steps (256 games, numpy in and out): {steps:>12,.0f} steps/s")
     size, native_us, py_us = copy_figures()
     out["copy_bytes"], out["copy_us"], out["copy_python_us"] = size, native_us, py_us
-    echo(f"  a state copy (state.copy() from Python): {size} bytes at the end of a game (history included), "
-         f"{native_us:.2f} us; Python engine {py_us:.2f} us")
+    echo(
+        f"  a state copy (state.copy() from Python): {size} bytes at the end of a game (history included), "
+        f"{native_us:.2f} us; Python engine {py_us:.2f} us"
+    )
     return out

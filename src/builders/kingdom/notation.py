@@ -64,8 +64,9 @@ def bad_draw(name: object, in_deck: bool) -> IllegalAction:
     """The error of a recorded terrain draw that cannot be made: ``name`` is no terrain card
     (``in_deck`` False), or none of it is left in the deck."""
     if not in_deck:
-        return IllegalAction(msg("{name!r} is not a terrain card (expected one of grass, canyon, desert, flower, "
-                                 "forest)", name=name))
+        return IllegalAction(
+            msg("{name!r} is not a terrain card (expected one of grass, canyon, desert, flower, forest)", name=name)
+        )
     return IllegalAction(msg("no {name} card is left in the deck to draw", name=name))
 
 
@@ -88,21 +89,28 @@ def parse(text: str) -> int:
     verb, _, rest = s.partition(" ")
     code = CODE_OF_VERB.get(verb)
     if code is None:
-        raise IllegalAction(msg('"{text}" is not an action (expected build, oracle, farm, oasis, tower, tavern, barn, '
-                                'harbor, paddock or end)', text=s))
+        raise IllegalAction(
+            msg(
+                '"{text}" is not an action (expected build, oracle, farm, oasis, tower, tavern, barn, '
+                "harbor, paddock or end)",
+                text=s,
+            )
+        )
     rest = rest.strip()
     if code == END_CODE:
         if rest:
             raise IllegalAction(msg('"end" takes nothing after it, not {rest!r}', rest=rest))
         return END
     if not rest:
-        raise IllegalAction(msg('"{verb}" needs a hex: {verb} {form}', verb=verb,
-                                form="R,C>R,C" if code in TWO_HEX else "R,C"))
+        raise IllegalAction(
+            msg('"{verb}" needs a hex: {verb} {form}', verb=verb, form="R,C>R,C" if code in TWO_HEX else "R,C")
+        )
     if code in TWO_HEX:
         src_text, sep, dst_text = rest.partition(">")
         if not sep:
-            raise IllegalAction(msg('"{verb}" moves a settlement: {verb} R,C>R,C (from > to), not {rest!r}',
-                                    verb=verb, rest=rest))
+            raise IllegalAction(
+                msg('"{verb}" moves a settlement: {verb} R,C>R,C (from > to), not {rest!r}', verb=verb, rest=rest)
+            )
         return encode(code, parse_hex(dst_text), parse_hex(src_text))
     if ">" in rest:
         raise IllegalAction(msg('"{verb}" builds on one hex: {verb} R,C, not {rest!r}', verb=verb, rest=rest))

@@ -22,7 +22,14 @@ PLUGIN = GamePlugin(
     bench="builders.kingdom.bench:run",
     native=True,
     native_bench="builders.kingdom.native_bench:run",
-    modules=("builders.ai.kit_kingdom", "builders.ai.eval_kingdom", "builders.ai.planner_kingdom",
-             "builders.rl.kingdom", "builders.rl.kit_kingdom", "builders.rl.spiel_kingdom", "builders.commands.kingdom",
-             "builders.commands.play"),
+    modules=(
+        "builders.ai.kit_kingdom",
+        "builders.ai.eval_kingdom",
+        "builders.ai.planner_kingdom",
+        "builders.rl.kingdom",
+        "builders.rl.kit_kingdom",
+        "builders.rl.spiel_kingdom",
+        "builders.commands.kingdom",
+        "builders.commands.play",
+    ),
 )

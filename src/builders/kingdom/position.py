@@ -36,8 +36,22 @@ from builders.kingdom.state import KingdomState
 __all__ = ["POSITION_KEYS", "PLAYER_KEYS", "cells", "dump_position", "load_position", "observation"]
 
 POSITION_KEYS = (
-    "sections", "cards", "players", "tiles_left", "to_move", "built_this_turn", "deck", "deck_count",
-    "discard", "removed", "start_player", "final_round", "game_over", "turn", "seed", "format",
+    "sections",
+    "cards",
+    "players",
+    "tiles_left",
+    "to_move",
+    "built_this_turn",
+    "deck",
+    "deck_count",
+    "discard",
+    "removed",
+    "start_player",
+    "final_round",
+    "game_over",
+    "turn",
+    "seed",
+    "format",
 )
 PLAYER_KEYS = ("settlements", "supply", "terrain", "tiles", "taken_from")
 TILE_KEYS = ("kind", "from", "state")
@@ -49,8 +63,9 @@ _CODE = {t: i for i, t in enumerate(TERRAINS)}
 
 # -- loading ------------------------------------------------------------------------------------
 
+
 def _hex(value: Any, what: str) -> int:
-    if (not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) for v in value)):
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) for v in value):
         raise InvalidPosition(f"{what} must be a [R, C] pair, not {shown(value)}")
     r: int
     c: int
@@ -126,13 +141,19 @@ def load_position(pos: Any, seed: int = 0) -> KingdomState:
         raise InvalidPosition(f"the seed must be an integer, not {shown(seed)}")
     fmt = pos.get("format", 2)
     if not is_int(fmt) or fmt not in POSITION_FORMATS:
-        raise InvalidPosition(f"format must be 1 or 2 (the record format whose rules the game follows), "
-                              f"not {shown(fmt)}")
+        raise InvalidPosition(
+            f"format must be 1 or 2 (the record format whose rules the game follows), not {shown(fmt)}"
+        )
     if "deck_count" in pos:
         _int(pos["deck_count"], "deck_count", 0, 25)
     start = _int(pos.get("start_player", 0), "start_player", 0, n - 1)
-    setup = {"players": n, "sections": [[a, b] for a, b in sections], "cards": list(cards),
-             "start_player": start, "seed": seed & ((1 << 64) - 1)}
+    setup = {
+        "players": n,
+        "sections": [[a, b] for a, b in sections],
+        "cards": list(cards),
+        "start_player": start,
+        "seed": seed & ((1 << 64) - 1),
+    }
     st = KingdomState.blank(board, n, cards, setup, start, Rng(seed))
     st.legacy = fmt == 1
     st.to_move = _int(pos.get("to_move", 0), "to_move", 0, n - 1)
@@ -156,8 +177,10 @@ def load_position(pos: Any, seed: int = 0) -> KingdomState:
                     raise InvalidPosition(f"{who} has two settlements on hex {hex_name(h)}")
                 raise InvalidPosition(f"hex {hex_name(h)} has settlements of seats {owner[h]} and {p}")
             if not (board.buildable | board.water) & BIT[h]:
-                raise InvalidPosition(f"{who}: a settlement on hex {hex_name(h)}, a "
-                                      f"{TERRAIN_WORDS[board.terrain[h]]} hex, where nothing can stand")
+                raise InvalidPosition(
+                    f"{who}: a settlement on hex {hex_name(h)}, a "
+                    f"{TERRAIN_WORDS[board.terrain[h]]} hex, where nothing can stand"
+                )
             owner[h] = p
             own |= BIT[h]
         count = len(setts)
@@ -185,19 +208,20 @@ def load_position(pos: Any, seed: int = 0) -> KingdomState:
             if "kind" in tile and tile["kind"] != kind:
                 if not isinstance(tile["kind"], str) or tile["kind"] not in SECTION_NAMES:
                     raise InvalidPosition(f"{what}: unknown tile kind {shown(tile['kind'])}")
-                raise InvalidPosition(f"{who}: a {tile['kind']} tile cannot come from hex {hex_name(h)}, "
-                                      f"a {kind} location")
+                raise InvalidPosition(
+                    f"{who}: a {tile['kind']} tile cannot come from hex {hex_name(h)}, a {kind} location"
+                )
             if st.held[p] & BIT[h]:
-                raise InvalidPosition(f"{who} holds two tiles from hex {hex_name(h)}; one location gives "
-                                      f"a player one tile")
+                raise InvalidPosition(
+                    f"{who} holds two tiles from hex {hex_name(h)}; one location gives a player one tile"
+                )
             state = tile.get("state", "ready")
             if not isinstance(state, str) or state not in ("ready", "used", "new"):
                 raise InvalidPosition(f"{what}: tile state must be ready, used or new, not {shown(state)}")
             if state != "ready" and p != st.to_move:
                 raise InvalidPosition(f"{who}: only the player to move can have a {state} tile")
             if not board.nbr_mask[h] & own:
-                raise InvalidPosition(f"{who} holds a tile from hex {hex_name(h)} but has no settlement "
-                                      f"next to it")
+                raise InvalidPosition(f"{who} holds a tile from hex {hex_name(h)} but has no settlement next to it")
             st.held[p] |= BIT[h]
             if state == "used":
                 st.used[p] |= BIT[h]
@@ -232,8 +256,10 @@ def load_position(pos: Any, seed: int = 0) -> KingdomState:
             most = 2 - sum(1 for p in range(n) if st.taken[p] & BIT[h])
             count = _int(entry["count"], f"tiles_left at {hex_name(h)}", 0, 2)
             if count > most:
-                raise InvalidPosition(f"hex {hex_name(h)} cannot have {count} tiles left: "
-                                      f"{2 - most} {'was' if 2 - most == 1 else 'were'} taken from it")
+                raise InvalidPosition(
+                    f"hex {hex_name(h)} cannot have {count} tiles left: "
+                    f"{2 - most} {'was' if 2 - most == 1 else 'were'} taken from it"
+                )
             st.left[o] = count
 
     discard = _terrains(pos.get("discard", []), "discard")
@@ -246,8 +272,9 @@ def load_position(pos: Any, seed: int = 0) -> KingdomState:
         if sum(total.values()) != 25 or any(total[c] != 5 for c in range(5)):
             for c in range(5):
                 if total[c] > 5:
-                    raise InvalidPosition(f"the cards (hands, deck, discard, removed) hold {total[c]} "
-                                          f"{TERRAINS[c]}, not 5")
+                    raise InvalidPosition(
+                        f"the cards (hands, deck, discard, removed) hold {total[c]} {TERRAINS[c]}, not 5"
+                    )
             check_deck(names, error=InvalidPosition, what="set of cards (hands, deck, discard, removed)")
         deck.reverse()
     else:
@@ -259,9 +286,11 @@ def load_position(pos: Any, seed: int = 0) -> KingdomState:
             deck.extend([c] * (5 - known[c]))
         st.rng.shuffle(deck)
     if not deck and discard and not st.legacy:
-        raise InvalidPosition(f"the deck is empty while the discard pile holds {len(discard)} "
-                              f"card{'s' if len(discard) > 1 else ''}: the discard pile is shuffled into a "
-                              f"new deck as soon as the deck runs out (put those cards in the deck)")
+        raise InvalidPosition(
+            f"the deck is empty while the discard pile holds {len(discard)} "
+            f"card{'s' if len(discard) > 1 else ''}: the discard pile is shuffled into a "
+            f"new deck as soon as the deck runs out (put those cards in the deck)"
+        )
     st.deck = deck
     st.discard = discard
     st.removed = removed

@@ -9,11 +9,18 @@ from __future__ import annotations
 from builders.core.messages import Message, msg, word
 from builders.kingdom.board import BIT, DESERT, GRASS, WATER, bits, dilate, hex_name
 from builders.kingdom.notation import (
-    BUILD, END, END_CODE, HARBOR, PADDOCK, SHIFT, TWO_HEX, decode, to_string,
+    BUILD,
+    END,
+    END_CODE,
+    HARBOR,
+    PADDOCK,
+    SHIFT,
+    TWO_HEX,
+    decode,
+    to_string,
 )
 from builders.kingdom.protocol import Position
 from builders.kingdom.tiles import BUILD_TILES, MOVE_TILES, paddock_reaches, tavern_line_ends
-
 
 
 def legal_actions(st: Position) -> list[int]:
@@ -181,11 +188,15 @@ def _why_no_ready_tile(st: Position, p: int, kind: int) -> Message:
         if held & (held - 1):
             return msg("your {tile} tiles were both already used this turn", tile=tile)
         return msg("your {tile} tile was already used this turn", tile=tile)
-    return msg("your {tile} tiles are used up this turn: one was used, the other was taken this turn and "
-               "can be used from your next turn", tile=tile)
+    return msg(
+        "your {tile} tiles are used up this turn: one was used, the other was taken this turn and "
+        "can be used from your next turn",
+        tile=tile,
+    )
 
 
 # -- changes ------------------------------------------------------------------------------------
+
 
 def take_tiles(st: Position, p: int, h: int) -> None:
     """Location tiles rule 1: a settlement put on ``h`` takes a tile from each location next to it
@@ -252,11 +263,27 @@ def move(st: Position, p: int, src: int, dst: int) -> None:
 # -- explanations of illegal actions ------------------------------------------------------------
 #: the terrains (board.TERRAIN_WORDS order) and the location tiles (data.SECTION_NAMES order) as words
 #: of the explanations, each translated in its context
-TERRAIN_WORD = (word("terrain", "grass"), word("terrain", "canyon"), word("terrain", "desert"),
-                 word("terrain", "flower"), word("terrain", "forest"), word("terrain", "water"),
-                 word("terrain", "mountain"), word("terrain", "castle"), word("terrain", "location"))
-TILE_WORD = (word("tile", "oracle"), word("tile", "farm"), word("tile", "oasis"), word("tile", "tower"),
-              word("tile", "tavern"), word("tile", "barn"), word("tile", "harbor"), word("tile", "paddock"))
+TERRAIN_WORD = (
+    word("terrain", "grass"),
+    word("terrain", "canyon"),
+    word("terrain", "desert"),
+    word("terrain", "flower"),
+    word("terrain", "forest"),
+    word("terrain", "water"),
+    word("terrain", "mountain"),
+    word("terrain", "castle"),
+    word("terrain", "location"),
+)
+TILE_WORD = (
+    word("tile", "oracle"),
+    word("tile", "farm"),
+    word("tile", "oasis"),
+    word("tile", "tower"),
+    word("tile", "tavern"),
+    word("tile", "barn"),
+    word("tile", "harbor"),
+    word("tile", "paddock"),
+)
 
 
 def _not_played(h: int, t: int) -> Message:
@@ -268,8 +295,7 @@ def _not_terrain(h: int, t: int) -> Message:
 
 
 def _not_buildable(st: Position, h: int) -> Message:
-    return msg("hex {hex} is {terrain}, not buildable", hex=hex_name(h),
-               terrain=TERRAIN_WORD[st.board.terrain[h]])
+    return msg("hex {hex} is {terrain}, not buildable", hex=hex_name(h), terrain=TERRAIN_WORD[st.board.terrain[h]])
 
 
 def _taken(h: int) -> Message:
@@ -294,8 +320,7 @@ def _explain_target(p: int, h: int, terrain: int, wrong: Message, occ: int, near
     adj = cand & near
     if adj and not adj & BIT[h]:
         first = (adj & -adj).bit_length() - 1
-        return msg("hex {hex} is not next to your settlements, and {other} is", hex=hex_name(h),
-                   other=hex_name(first))
+        return msg("hex {hex} is not next to your settlements, and {other} is", hex=hex_name(h), other=hex_name(first))
     return None
 
 
@@ -351,17 +376,23 @@ def why_illegal(st: Position, action: object) -> Message:
             terrain = GRASS if kind == 1 else DESERT
             why = _explain_target(p, dst, board.code_mask[terrain], _not_terrain(dst, terrain), occ, near)
         elif kind == 3:
-            why = _explain_target(p, dst, board.edge_buildable,
-                                  msg("hex {hex} is not a buildable hex on the edge of the map", hex=hex_name(dst)),
-                                  occ, near)
+            why = _explain_target(
+                p,
+                dst,
+                board.edge_buildable,
+                msg("hex {hex} is not a buildable hex on the edge of the map", hex=hex_name(dst)),
+                occ,
+                near,
+            )
         else:
             if occ & BIT[dst]:
                 why = _taken(dst)
             elif not board.buildable & BIT[dst]:
                 why = _not_buildable(st, dst)
             elif not tavern_line_ends(st.own[p]) & BIT[dst]:
-                why = msg("hex {hex} is not at the end of a straight line of 3 or more of your settlements",
-                          hex=hex_name(dst))
+                why = msg(
+                    "hex {hex} is not at the end of a straight line of 3 or more of your settlements", hex=hex_name(dst)
+                )
             else:
                 why = None
         return why or _not_legal(action)
@@ -370,8 +401,7 @@ def why_illegal(st: Position, action: object) -> Message:
         return msg("hex {hex} is not one of your settlements", hex=hex_name(src))
     if code == PADDOCK:
         if not paddock_reaches(src, dst):
-            return msg("hex {hex} is not 2 hexes in a straight line from {src}", hex=hex_name(dst),
-                       src=hex_name(src))
+            return msg("hex {hex} is not 2 hexes in a straight line from {src}", hex=hex_name(dst), src=hex_name(src))
         if st.occ & BIT[dst]:
             return _taken(dst)
         if not board.buildable & BIT[dst]:

@@ -17,5 +17,6 @@ class KingdomSetup(BaseModel):
 
     mode: Literal["first", "random", "custom"] = "random"
     sections: list[tuple[Name, bool]] | None = Field(
-        None, min_length=4, max_length=4, description="custom: the 4 board sections, each [name, turned]")
+        None, min_length=4, max_length=4, description="custom: the 4 board sections, each [name, turned]"
+    )
     cards: list[Name] | None = Field(None, min_length=3, max_length=3, description="custom: the 3 cards")

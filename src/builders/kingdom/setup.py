@@ -19,7 +19,13 @@ from builders.core.messages import msg
 from builders.core.rng import Rng, seed_from
 from builders.kingdom.board import get_board
 from builders.kingdom.checks import (  # noqa: F401  (check_* are part of this module's interface)
-    check_cards, check_deck, check_players, check_sections, check_seed, is_int, shown,
+    check_cards,
+    check_deck,
+    check_players,
+    check_sections,
+    check_seed,
+    is_int,
+    shown,
 )
 from builders.kingdom.data import CARDS, FIRST_GAME_CARDS, FIRST_GAME_SECTIONS, SECTION_NAMES, TERRAINS
 from builders.kingdom.state import KingdomState
@@ -34,8 +40,9 @@ def normalize_setup(setup: Any) -> dict[str, Any]:
         raise InvalidSetup(msg("a setup is a JSON object with keys players, sections and cards"))
     for key in setup:
         if key not in SETUP_KEYS:
-            raise InvalidSetup(msg("unknown setup key {value} (the keys are {names})", value=shown(key),
-                                    names=", ".join(SETUP_KEYS)))
+            raise InvalidSetup(
+                msg("unknown setup key {value} (the keys are {names})", value=shown(key), names=", ".join(SETUP_KEYS))
+            )
     for key in ("players", "sections", "cards"):
         if key not in setup:
             raise InvalidSetup(msg("the setup has no {key!r}", key=key))
@@ -44,8 +51,9 @@ def normalize_setup(setup: Any) -> dict[str, Any]:
     cards = check_cards(setup["cards"])
     start = setup.get("start_player", 0)
     if not is_int(start) or not 0 <= start < players:
-        raise InvalidSetup(msg("start_player must be a seat from 0 to {last}, not {value}", last=players - 1,
-                                value=shown(start)))
+        raise InvalidSetup(
+            msg("start_player must be a seat from 0 to {last}, not {value}", last=players - 1, value=shown(start))
+        )
     out: dict[str, Any] = {
         "players": players,
         "sections": [[n, t] for n, t in sections],

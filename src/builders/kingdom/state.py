@@ -28,9 +28,34 @@ _CHANCE = [Chance(t) for t in TERRAINS]
 _CODE_OF_TERRAIN = {t: i for i, t in enumerate(TERRAINS)}
 
 _SLOTS = (
-    "board", "num_players", "cards", "_setup", "start_player", "to_move", "own", "occ", "near",
-    "supply", "hand", "deck", "discard", "removed", "held", "used", "new", "taken", "left", "built",
-    "final_round", "over", "turn", "history", "forced", "rng", "legacy", "_legal",
+    "board",
+    "num_players",
+    "cards",
+    "_setup",
+    "start_player",
+    "to_move",
+    "own",
+    "occ",
+    "near",
+    "supply",
+    "hand",
+    "deck",
+    "discard",
+    "removed",
+    "held",
+    "used",
+    "new",
+    "taken",
+    "left",
+    "built",
+    "final_round",
+    "over",
+    "turn",
+    "history",
+    "forced",
+    "rng",
+    "legacy",
+    "_legal",
 )
 
 
@@ -69,8 +94,9 @@ class KingdomState(GameState[int]):
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def blank(cls, board: Board, num_players: int, cards: tuple[str, ...], setup: dict[str, Any],
-              start_player: int, rng: Rng) -> KingdomState:
+    def blank(
+        cls, board: Board, num_players: int, cards: tuple[str, ...], setup: dict[str, Any], start_player: int, rng: Rng
+    ) -> KingdomState:
         """An empty map before any draw: every tile in place, full supplies, no cards."""
         st = object.__new__(cls)
         st.board = board
@@ -344,8 +370,11 @@ class KingdomState(GameState[int]):
         reshuffles of the discard pile, and pending forced draws and the
         drawn cards of the history (which would show what was hidden) are dropped."""
         st = self.copy()
-        hidden = [q for q in range(self.num_players)
-                  if q != seat and st.hand[q] >= 0 and not (q == st.to_move and not st.over)]
+        hidden = [
+            q
+            for q in range(self.num_players)
+            if q != seat and st.hand[q] >= 0 and not (q == st.to_move and not st.over)
+        ]
         pool = sorted(st.deck + [st.hand[q] for q in hidden])
         rng.shuffle(pool)
         for q in hidden:
@@ -380,8 +409,10 @@ class KingdomState(GameState[int]):
         return rules.mandatory_done(self)
 
     def __repr__(self) -> str:
-        return (f"KingdomState(turn={self.turn}, to_move={self.to_move}, built={self.built}, "
-                f"supply={self.supply}, over={self.over})")
+        return (
+            f"KingdomState(turn={self.turn}, to_move={self.to_move}, built={self.built}, "
+            f"supply={self.supply}, over={self.over})"
+        )
 
 
 def bit_of(row: int, col: int) -> int:

@@ -7,7 +7,14 @@ their actions (``from > to``). Every function reads the position of seat ``p`` i
 from __future__ import annotations
 
 from builders.kingdom.board import (
-    BIT, DESERT, DIRECTIONS, GRASS, JUMP_DELTA, JUMP_FROM, bit_list, shift,
+    BIT,
+    DESERT,
+    DIRECTIONS,
+    GRASS,
+    JUMP_DELTA,
+    JUMP_FROM,
+    bit_list,
+    shift,
 )
 from builders.kingdom.notation import BARN, HARBOR, PADDOCK, SHIFT, SRC_SHIFT
 from builders.kingdom.protocol import Position
@@ -19,6 +26,7 @@ def adjacent_if_possible(candidates: int, near: int) -> int:
 
 
 # -- build tiles: one extra settlement from the supply ------------------------------------------
+
 
 def oracle_targets(st: Position, p: int) -> int:
     """Oracle: a free hex of the played terrain; adjacent if possible."""
@@ -47,7 +55,7 @@ def tavern_line_ends(own: int) -> int:
     """Every hex at either end of a straight line of 3 or more hexes of ``own`` (any axis)."""
     ends = 0
     for o in DIRECTIONS:
-        a = shift(own, o)              # hexes x whose neighbour x - o is in own
+        a = shift(own, o)  # hexes x whose neighbour x - o is in own
         starts = own & a & shift(a, o)  # x, x - o, x - 2o all in own
         ends |= shift(starts, o)
     return ends
@@ -59,6 +67,7 @@ def tavern_targets(st: Position, p: int) -> int:
 
 
 # -- move tiles: lift one own settlement, put it elsewhere ---------------------------------------
+
 
 def near_once(own: int) -> int:
     """Every hex next to exactly one hex of ``own`` (whole-board shifts, one per direction)."""
@@ -117,9 +126,14 @@ def harbor_moves(st: Position, p: int) -> list[int]:
 #: per direction: the index change of a jump, the hexes it may start from, and the paddock action
 #: of each target hex (or None where no jump of that direction ends)
 _JUMPS = [
-    (JUMP_DELTA[d], JUMP_FROM[d],
-     [(PADDOCK << SHIFT) | ((t - JUMP_DELTA[d]) << SRC_SHIFT) | t if 0 <= t - JUMP_DELTA[d] < 400 else None
-      for t in range(400)])
+    (
+        JUMP_DELTA[d],
+        JUMP_FROM[d],
+        [
+            (PADDOCK << SHIFT) | ((t - JUMP_DELTA[d]) << SRC_SHIFT) | t if 0 <= t - JUMP_DELTA[d] < 400 else None
+            for t in range(400)
+        ],
+    )
     for d in DIRECTIONS
 ]
 

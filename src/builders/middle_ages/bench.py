@@ -75,9 +75,11 @@ def line(label: str, runs: list[Run]) -> str:
     cpu = sorted(r.games / r.cpu_seconds for r in runs)
     wall = sorted(r.games / r.wall_seconds for r in runs)
     decisions = statistics.median(r.decisions / r.cpu_seconds for r in runs)
-    return (f"{label:<22} {statistics.median(cpu):>7,.0f} games/s {decisions:>9,.0f} decisions/s per CPU second "
-            f"(runs {cpu[0]:,.0f}-{cpu[-1]:,.0f}); wall clock {statistics.median(wall):,.0f} games/s "
-            f"(runs {wall[0]:,.0f}-{wall[-1]:,.0f})")
+    return (
+        f"{label:<22} {statistics.median(cpu):>7,.0f} games/s {decisions:>9,.0f} decisions/s per CPU second "
+        f"(runs {cpu[0]:,.0f}-{cpu[-1]:,.0f}); wall clock {statistics.median(wall):,.0f} games/s "
+        f"(runs {wall[0]:,.0f}-{wall[-1]:,.0f})"
+    )
 
 
 def run(runs: int = 5, games: int = 200, echo: Callable[[str], object] = print) -> None:
@@ -87,5 +89,7 @@ def run(runs: int = 5, games: int = 200, echo: Callable[[str], object] = print) 
         figures = [play(make, count, 1 + r) for r in range(runs)]
         echo(line(f"{players} players, {count} games", figures))
     echo(line("legal_actions only, 2p", legal_only(make_state(2), 20, runs)))
-    echo("CPU: time.process_time of this process; wall clock: time.perf_counter (on a shared machine it also "
-         "counts other processes' turns on the core)")
+    echo(
+        "CPU: time.process_time of this process; wall clock: time.perf_counter (on a shared machine it also "
+        "counts other processes' turns on the core)"
+    )

@@ -16,17 +16,23 @@ from typing import NamedTuple
 RESOURCES: tuple[str, ...] = ("stone", "wood", "knowledge", "tile")
 
 APPRENTICE, LABOURER, CRAFTSMAN, MASTER, BUILDING, MACHINE = (
-    "apprentice", "labourer", "craftsman", "master", "building", "machine")
+    "apprentice",
+    "labourer",
+    "craftsman",
+    "master",
+    "building",
+    "machine",
+)
 
 
 class Card(NamedTuple):
     id: str
-    kind: str            # apprentice, labourer, craftsman, master, building or machine
-    cost: int            # coins to send it (workers: their cost; machines: 0; buildings: 0, never sent)
-    production: tuple[int, int, int, int]    # workers and completed machines; buildings: zeros
-    requirement: tuple[int, int, int, int]   # buildings and machines; workers: zeros
-    coins: int           # paid to the owner on completion (buildings)
-    vp: int              # victory points once completed (buildings and machines)
+    kind: str  # apprentice, labourer, craftsman, master, building or machine
+    cost: int  # coins to send it (workers: their cost; machines: 0; buildings: 0, never sent)
+    production: tuple[int, int, int, int]  # workers and completed machines; buildings: zeros
+    requirement: tuple[int, int, int, int]  # buildings and machines; workers: zeros
+    coins: int  # paid to the owner on completion (buildings)
+    vp: int  # victory points once completed (buildings and machines)
     english: str = ""
     french: str = ""
 
@@ -37,20 +43,48 @@ def _worker(n: int, kind: str, cost: int, s: int, w: int, k: int, t: int) -> Car
 
 # id, type, cost, stone, wood, knowledge, tile
 _WORKERS = (
-    (1, APPRENTICE, 2, 1, 0, 1, 0), (2, APPRENTICE, 2, 0, 1, 1, 0), (3, APPRENTICE, 2, 1, 0, 0, 1),
-    (4, APPRENTICE, 2, 1, 1, 0, 0), (5, APPRENTICE, 2, 0, 0, 1, 1), (6, APPRENTICE, 2, 0, 1, 0, 1),
-    (7, LABOURER, 3, 0, 2, 0, 1), (8, LABOURER, 3, 1, 0, 2, 0), (9, LABOURER, 3, 0, 0, 1, 2),
-    (10, LABOURER, 3, 1, 2, 0, 0), (11, LABOURER, 3, 0, 1, 0, 2), (12, LABOURER, 3, 2, 0, 0, 1),
-    (13, LABOURER, 3, 1, 0, 0, 2), (14, LABOURER, 3, 0, 2, 1, 0), (15, LABOURER, 3, 0, 0, 2, 1),
-    (16, LABOURER, 3, 0, 1, 2, 0), (17, LABOURER, 3, 2, 1, 0, 0), (18, LABOURER, 3, 2, 0, 1, 0),
-    (19, CRAFTSMAN, 4, 1, 1, 1, 1), (20, CRAFTSMAN, 4, 3, 1, 0, 0), (21, CRAFTSMAN, 4, 0, 0, 1, 3),
-    (22, CRAFTSMAN, 4, 0, 3, 0, 1), (23, CRAFTSMAN, 4, 2, 1, 1, 0), (24, CRAFTSMAN, 4, 1, 2, 0, 1),
-    (25, CRAFTSMAN, 4, 2, 0, 0, 2), (26, CRAFTSMAN, 4, 2, 0, 2, 0), (27, CRAFTSMAN, 4, 1, 0, 2, 1),
-    (28, CRAFTSMAN, 4, 0, 0, 2, 2), (29, CRAFTSMAN, 4, 2, 2, 0, 0), (30, CRAFTSMAN, 4, 1, 1, 1, 1),
-    (31, CRAFTSMAN, 4, 1, 0, 3, 0), (32, CRAFTSMAN, 4, 0, 2, 2, 0), (33, CRAFTSMAN, 4, 0, 1, 1, 2),
-    (34, CRAFTSMAN, 4, 0, 2, 0, 2), (35, MASTER, 5, 3, 0, 0, 2), (36, MASTER, 5, 0, 0, 2, 3),
-    (37, MASTER, 5, 0, 2, 3, 0), (38, MASTER, 5, 3, 2, 0, 0), (39, MASTER, 5, 0, 0, 3, 2),
-    (40, MASTER, 5, 2, 0, 0, 3), (41, MASTER, 5, 2, 3, 0, 0), (42, MASTER, 5, 0, 3, 2, 0),
+    (1, APPRENTICE, 2, 1, 0, 1, 0),
+    (2, APPRENTICE, 2, 0, 1, 1, 0),
+    (3, APPRENTICE, 2, 1, 0, 0, 1),
+    (4, APPRENTICE, 2, 1, 1, 0, 0),
+    (5, APPRENTICE, 2, 0, 0, 1, 1),
+    (6, APPRENTICE, 2, 0, 1, 0, 1),
+    (7, LABOURER, 3, 0, 2, 0, 1),
+    (8, LABOURER, 3, 1, 0, 2, 0),
+    (9, LABOURER, 3, 0, 0, 1, 2),
+    (10, LABOURER, 3, 1, 2, 0, 0),
+    (11, LABOURER, 3, 0, 1, 0, 2),
+    (12, LABOURER, 3, 2, 0, 0, 1),
+    (13, LABOURER, 3, 1, 0, 0, 2),
+    (14, LABOURER, 3, 0, 2, 1, 0),
+    (15, LABOURER, 3, 0, 0, 2, 1),
+    (16, LABOURER, 3, 0, 1, 2, 0),
+    (17, LABOURER, 3, 2, 1, 0, 0),
+    (18, LABOURER, 3, 2, 0, 1, 0),
+    (19, CRAFTSMAN, 4, 1, 1, 1, 1),
+    (20, CRAFTSMAN, 4, 3, 1, 0, 0),
+    (21, CRAFTSMAN, 4, 0, 0, 1, 3),
+    (22, CRAFTSMAN, 4, 0, 3, 0, 1),
+    (23, CRAFTSMAN, 4, 2, 1, 1, 0),
+    (24, CRAFTSMAN, 4, 1, 2, 0, 1),
+    (25, CRAFTSMAN, 4, 2, 0, 0, 2),
+    (26, CRAFTSMAN, 4, 2, 0, 2, 0),
+    (27, CRAFTSMAN, 4, 1, 0, 2, 1),
+    (28, CRAFTSMAN, 4, 0, 0, 2, 2),
+    (29, CRAFTSMAN, 4, 2, 2, 0, 0),
+    (30, CRAFTSMAN, 4, 1, 1, 1, 1),
+    (31, CRAFTSMAN, 4, 1, 0, 3, 0),
+    (32, CRAFTSMAN, 4, 0, 2, 2, 0),
+    (33, CRAFTSMAN, 4, 0, 1, 1, 2),
+    (34, CRAFTSMAN, 4, 0, 2, 0, 2),
+    (35, MASTER, 5, 3, 0, 0, 2),
+    (36, MASTER, 5, 0, 0, 2, 3),
+    (37, MASTER, 5, 0, 2, 3, 0),
+    (38, MASTER, 5, 3, 2, 0, 0),
+    (39, MASTER, 5, 0, 0, 3, 2),
+    (40, MASTER, 5, 2, 0, 0, 3),
+    (41, MASTER, 5, 2, 3, 0, 0),
+    (42, MASTER, 5, 0, 3, 2, 0),
 )
 
 # id, English, French, coins, VP, stone, wood, knowledge, tile
@@ -106,17 +140,20 @@ _MACHINES = (
 #: every card, by index: workers 0-41, buildings 42-75, machines 76-83
 CARDS: tuple[Card, ...] = (
     tuple(_worker(*row) for row in _WORKERS)
-    + tuple(Card(f"B{n:02d}", BUILDING, 0, (0, 0, 0, 0), (s, w, k, t), coins, vp, en, fr)
-            for n, en, fr, coins, vp, s, w, k, t in _BUILDINGS)
-    + tuple(Card(f"M{n}", MACHINE, 0, prod, (s, w, k, t), 0, vp, en, fr)
-            for n, en, fr, vp, s, w, k, t, prod in _MACHINES)
+    + tuple(
+        Card(f"B{n:02d}", BUILDING, 0, (0, 0, 0, 0), (s, w, k, t), coins, vp, en, fr)
+        for n, en, fr, coins, vp, s, w, k, t in _BUILDINGS
+    )
+    + tuple(
+        Card(f"M{n}", MACHINE, 0, prod, (s, w, k, t), 0, vp, en, fr) for n, en, fr, vp, s, w, k, t, prod in _MACHINES
+    )
 )
 
-NUM_CARDS = len(CARDS)                       # 84
-WORKERS = range(0, 42)                       # worker cards
-BUILDINGS = range(42, 76)                    # building cards
-MACHINES = range(76, 84)                     # machine cards
-BUILDING_DECK = range(42, 84)                # the 42 cards of the building deck
+NUM_CARDS = len(CARDS)  # 84
+WORKERS = range(0, 42)  # worker cards
+BUILDINGS = range(42, 76)  # building cards
+MACHINES = range(76, 84)  # machine cards
+BUILDING_DECK = range(42, 84)  # the 42 cards of the building deck
 APPRENTICES = tuple(i for i in WORKERS if CARDS[i].kind == APPRENTICE)
 
 #: card id ("W07", "B31", "M3") -> index

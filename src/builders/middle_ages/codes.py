@@ -23,13 +23,13 @@ from builders.middle_ages.cards import BUILDING_DECK, MACHINES, NUM_CARDS, WORKE
 
 END = 0
 BUY = 1
-COINS = 1                    # COINS + k, k = 1, 2, 3
+COINS = 1  # COINS + k, k = 1, 2, 3
 OPEN = 256
 RECRUIT = 512
 SEND = 1024
 
-FREE_ACTIONS = 3             # per turn
-ACTION_PRICE = 5             # coins per bought action
+FREE_ACTIONS = 3  # per turn
+ACTION_PRICE = 5  # coins per bought action
 START_COINS = 10
 ROW_SIZE = 5
 END_TRIGGER_VP = 17
@@ -63,6 +63,5 @@ def is_action_code(action: object) -> bool:
         return action - RECRUIT in WORKERS
     if action >= SEND:
         worker, site = send_parts(action)
-        return (0 <= site < NUM_CARDS and site in BUILDING_DECK
-                and (worker in WORKERS or worker in MACHINES))
+        return 0 <= site < NUM_CARDS and site in BUILDING_DECK and (worker in WORKERS or worker in MACHINES)
     return False

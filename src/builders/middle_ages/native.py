@@ -26,14 +26,40 @@ except ImportError:  # pragma: no cover - depends on the install
     _native = None
 
 if _native is not None:
-    _native.ma_tables(list(_cards.COST), list(_cards.PROD), list(_cards.REQ), list(_cards.REWARD), list(_cards.VP),
-                      list(_cards.MACHINES))
+    _native.ma_tables(
+        list(_cards.COST),
+        list(_cards.PROD),
+        list(_cards.REQ),
+        list(_cards.REWARD),
+        list(_cards.VP),
+        list(_cards.MACHINES),
+    )
 
 _CHANCE = [Chance(card) for card in IDS]
 #: the fields of MiddleAgesState that the native state keeps (see MAState.fields)
-FIELDS = ("num_players", "start", "cur", "actions", "over", "final_round", "turn", "coins", "vp", "crew",
-          "sites", "done", "placed", "progress", "sent", "touched", "brow", "wrow", "bdeck", "wdeck",
-          "unrecruited")
+FIELDS = (
+    "num_players",
+    "start",
+    "cur",
+    "actions",
+    "over",
+    "final_round",
+    "turn",
+    "coins",
+    "vp",
+    "crew",
+    "sites",
+    "done",
+    "placed",
+    "progress",
+    "sent",
+    "touched",
+    "brow",
+    "wrow",
+    "bdeck",
+    "wdeck",
+    "unrecruited",
+)
 
 
 def available() -> bool:
@@ -58,8 +84,11 @@ def from_python(st: MiddleAgesState) -> NativeMiddleAgesState:
 
 
 #: the cards random_setup draws from: the building deck, the apprentices, the other workers
-_DRAWN = (list(_cards.BUILDING_DECK), list(_cards.APPRENTICES),
-          [w for w in _cards.WORKERS if w not in _cards.APPRENTICES])
+_DRAWN = (
+    list(_cards.BUILDING_DECK),
+    list(_cards.APPRENTICES),
+    [w for w in _cards.WORKERS if w not in _cards.APPRENTICES],
+)
 
 
 def random_start(players: int, seed: int) -> NativeMiddleAgesState:
@@ -69,8 +98,14 @@ def random_start(players: int, seed: int) -> NativeMiddleAgesState:
         raise CoreError("the native core is not built (make native)")
     n = NativeMiddleAgesState()
     buildings, workers, apprentices = n.random_start(players, seed, *_DRAWN)
-    n.meta = {"players": players, "start_player": 0, "buildings": [IDS[c] for c in buildings],
-              "workers": [IDS[c] for c in workers], "apprentices": [IDS[c] for c in apprentices], "seed": seed}
+    n.meta = {
+        "players": players,
+        "start_player": 0,
+        "buildings": [IDS[c] for c in buildings],
+        "workers": [IDS[c] for c in workers],
+        "apprentices": [IDS[c] for c in apprentices],
+        "seed": seed,
+    }
     return n
 
 
@@ -214,16 +249,18 @@ class MiddleAgesBatch:
     legal indices now; :meth:`step` returns ``(masks, rewards, dones, to_move)``, ``rewards[i]`` every
     seat's return on the step game ``i`` ended (1 for a sole winner, 1/k for k tied ones), else zeros."""
 
-    def __init__(self, size: int, codes: list[int], players: int = 2, seed: int = 0, pick_seed: int = 0,
-                 pool: int | None = None):
+    def __init__(
+        self, size: int, codes: list[int], players: int = 2, seed: int = 0, pick_seed: int = 0, pool: int | None = None
+    ):
         import numpy as np
 
         from builders.middle_ages.setup import check_setup, random_setup
 
         if _native is None:
             raise CoreError("the native core is not built (make native)")
-        starts = [from_python(MiddleAgesState(check_setup(random_setup(players, seed + k))))
-                  for k in range(pool or 4 * size)]
+        starts = [
+            from_python(MiddleAgesState(check_setup(random_setup(players, seed + k)))) for k in range(pool or 4 * size)
+        ]
         self.players = players
         self._b = _native.MABatch(starts, list(codes), pick_seed, size)
         self.masks = np.zeros((size, len(codes)), dtype=np.uint8)
@@ -239,8 +276,7 @@ class MiddleAgesBatch:
         first game whose index is not allowed (nothing is played then)."""
         import numpy as np
 
-        self._b.step(np.ascontiguousarray(actions, dtype=np.int64), self.masks, self.rewards, self.dones,
-                     self.to_move)
+        self._b.step(np.ascontiguousarray(actions, dtype=np.int64), self.masks, self.rewards, self.dones, self.to_move)
         return self.masks, self.rewards, self.dones, self.to_move
 
     def sample(self):

@@ -36,8 +36,10 @@ def run(runs: int = 5, games: int = 40, echo: Callable[[str], None] = print) -> 
     from builders.middle_ages.native import _native, from_python
 
     out: dict[str, float] = {}
-    echo(f"The Builders: Middle Ages, native core vs Python engine (per CPU second, median of {runs} runs; "
-         f"random setups)")
+    echo(
+        f"The Builders: Middle Ages, native core vs Python engine (per CPU second, median of {runs} runs; "
+        f"random setups)"
+    )
     for players in (2, 4):
         rates: dict[str, list[float]] = {"python": [], "core": [], "api": []}
         for _ in range(runs):
@@ -56,8 +58,10 @@ def run(runs: int = 5, games: int = 40, echo: Callable[[str], None] = print) -> 
         out[f"core_ratio_{players}p"], out[f"api_ratio_{players}p"] = core_x, api_x
         echo(f"  {players} players, random games: Python {py:>12,.0f} decisions/s")
         echo(f"  {players} players, random games inside the core: {core:>12,.0f} decisions/s  ({core_x:,.1f}x)")
-        echo(f"  {players} players, legal_actions() + apply() from Python on the core: {api:>12,.0f} "
-             f"decisions/s  ({api_x:,.1f}x)")
+        echo(
+            f"  {players} players, legal_actions() + apply() from Python on the core: {api:>12,.0f} "
+            f"decisions/s  ({api_x:,.1f}x)"
+        )
     return out
 
 

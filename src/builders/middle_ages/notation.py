@@ -43,8 +43,9 @@ def action_text(action: int) -> str:
 def _card(text: str) -> int:
     index = card_id_index(text)
     if index is None:
-        raise IllegalAction(msg("{text} is not a card id (workers W01-W42, buildings B01-B34, machines M1-M8)",
-                                text=shown(text)))
+        raise IllegalAction(
+            msg("{text} is not a card id (workers W01-W42, buildings B01-B34, machines M1-M8)", text=shown(text))
+        )
     return index
 
 
@@ -69,8 +70,12 @@ def parse(text: str) -> int:
         return END if verb == "end" else BUY
     if verb == "coins":
         if len(args) != 1 or args[0] not in ("1", "2", "3"):
-            raise IllegalAction(msg("coins takes the number of actions to spend: coins 1 (1 coin), "
-                                    "coins 2 (3 coins) or coins 3 (6 coins)"))
+            raise IllegalAction(
+                msg(
+                    "coins takes the number of actions to spend: coins 1 (1 coin), "
+                    "coins 2 (3 coins) or coins 3 (6 coins)"
+                )
+            )
         return COINS + int(args[0])
     if verb == "open":
         if len(args) != 1:
@@ -85,11 +90,14 @@ def parse(text: str) -> int:
         return RECRUIT + index
     if verb == "send":
         if len(args) != 2:
-            raise IllegalAction(msg("send takes a worker (or a completed machine) and one of your sites, "
-                                    "e.g. send W12 B07"))
+            raise IllegalAction(
+                msg("send takes a worker (or a completed machine) and one of your sites, e.g. send W12 B07")
+            )
         worker = _card(args[0])
         if worker not in WORKERS and worker not in MACHINES:
             raise IllegalAction(msg("{card} is a building, not a worker or a machine", card=IDS[worker]))
         return send_code(worker, _site(args[1]))
     written = text if len(text) <= 40 else text[:37] + "..."
-    raise IllegalAction(msg('"{text}" is not an action (expected open, recruit, send, coins, buy or end)', text=written))
+    raise IllegalAction(
+        msg('"{text}" is not an action (expected open, recruit, send, coins, buy or end)', text=written)
+    )

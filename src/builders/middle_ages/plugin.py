@@ -22,7 +22,13 @@ PLUGIN = GamePlugin(
     bench="builders.middle_ages.bench:run",
     native=True,
     native_bench="builders.middle_ages.native_bench:bench",
-    modules=("builders.ai.kit_middle_ages", "builders.ai.eval_middle_ages", "builders.ai.planner_middle_ages",
-             "builders.rl.middle_ages", "builders.rl.kit_middle_ages",
-             "builders.rl.spiel_middle_ages", "builders.commands.middle_ages"),
+    modules=(
+        "builders.ai.kit_middle_ages",
+        "builders.ai.eval_middle_ages",
+        "builders.ai.planner_middle_ages",
+        "builders.rl.middle_ages",
+        "builders.rl.kit_middle_ages",
+        "builders.rl.spiel_middle_ages",
+        "builders.commands.middle_ages",
+    ),
 )

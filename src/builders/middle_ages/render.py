@@ -9,7 +9,7 @@ from rich.table import Table
 
 from builders.middle_ages.cards import CARDS, INDEX, RESOURCES
 
-_SHORT = ("S", "W", "K", "T")   # stone, wood, knowledge, tile
+_SHORT = ("S", "W", "K", "T")  # stone, wood, knowledge, tile
 
 
 def card_label(card_id: str) -> str:
@@ -23,8 +23,9 @@ def card_label(card_id: str) -> str:
 
 
 def site_label(site: dict[str, Any]) -> str:
-    progress = " ".join(f"{got}/{need}{r}" for got, need, r in zip(site["progress"], site["requirement"], _SHORT)
-                        if need)
+    progress = " ".join(
+        f"{got}/{need}{r}" for got, need, r in zip(site["progress"], site["requirement"], _SHORT) if need
+    )
     workers = ", ".join(site["workers"]) or "no worker"
     sent = f"; sent this turn {site['sent_this_turn']}" if site["sent_this_turn"] else ""
     return f"{site['card']} {CARDS[INDEX[site['card']]].english}: {progress} [{workers}{sent}]"
@@ -32,19 +33,27 @@ def site_label(site: dict[str, Any]) -> str:
 
 def position_tables(position: dict[str, Any]) -> Group:
     """The rows, then one line per seat: coins, VP, crew, sites with progress, completed cards."""
-    status = ("game over" if position["over"] else
-              f"turn {position['turn'] + 1} (round {position['round'] + 1}): seat {position['current_player']} "
-              f"to play, {position['actions_left']} action(s) left"
-              + ("; final round" if position["final_round"] else ""))
+    status = (
+        "game over"
+        if position["over"]
+        else f"turn {position['turn'] + 1} (round {position['round'] + 1}): seat {position['current_player']} "
+        f"to play, {position['actions_left']} action(s) left" + ("; final round" if position["final_round"] else "")
+    )
     rows = Table(title=f"The Builders: Middle Ages: {status}", show_header=True, expand=False)
     rows.add_column("row")
     rows.add_column("cards")
     rows.add_column("deck")
     top = position["building_deck"][0] if position["building_deck"] else "-"
-    rows.add_row("buildings", "\n".join(card_label(c) for c in position["building_row"]) or "-",
-                 f"{len(position['building_deck'])} cards, top {top}")
-    rows.add_row("workers", "\n".join(card_label(c) for c in position["worker_row"]) or "-",
-                 f"{len(position['worker_deck'])} cards")
+    rows.add_row(
+        "buildings",
+        "\n".join(card_label(c) for c in position["building_row"]) or "-",
+        f"{len(position['building_deck'])} cards, top {top}",
+    )
+    rows.add_row(
+        "workers",
+        "\n".join(card_label(c) for c in position["worker_row"]) or "-",
+        f"{len(position['worker_deck'])} cards",
+    )
     seats = Table(show_header=True, expand=False, caption=f"resources: {', '.join(RESOURCES)}")
     for name in ("seat", "coins", "VP", "crew", "sites (got/needed)", "completed"):
         seats.add_column(name)
@@ -67,6 +76,12 @@ def score_table(score: dict[str, Any]) -> Table:
         table.add_column(name)
     for player in score["players"]:
         b = player["breakdown"]
-        table.add_row(str(player["seat"]), str(b["buildings"]), str(b["machines"]), str(b["coins"]),
-                      str(player["total"]), "wins" if player["seat"] in score["winners"] else "")
+        table.add_row(
+            str(player["seat"]),
+            str(b["buildings"]),
+            str(b["machines"]),
+            str(b["coins"]),
+            str(player["total"]),
+            "wins" if player["seat"] in score["winners"] else "",
+        )
     return table

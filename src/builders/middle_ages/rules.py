@@ -11,8 +11,22 @@ from builders.core.errors import shown
 from builders.core.messages import Message, msg
 from builders.middle_ages.cards import COST, GUARD, IDS, PROD, REQ
 from builders.middle_ages.codes import (  # noqa: F401 - the action codes and numbers, importable from here
-    ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
-    START_COINS, is_action_code, send_actions, send_code, send_parts,
+    ACTION_PRICE,
+    BUY,
+    COIN_GAIN,
+    COINS,
+    END,
+    END_TRIGGER_VP,
+    FREE_ACTIONS,
+    OPEN,
+    RECRUIT,
+    ROW_SIZE,
+    SEND,
+    START_COINS,
+    is_action_code,
+    send_actions,
+    send_code,
+    send_parts,
 )
 from builders.middle_ages.notation import action_text
 
@@ -63,9 +77,10 @@ def why_illegal(state: Position, action: object) -> Message | None:
     text = action_text(action)
     if action == END:
         if left:
-            return msg("you must spend your {actions} before ending the turn",
-                       actions=msg("{n} remaining action", n=left) if left == 1
-                       else msg("{n} remaining actions", n=left))
+            return msg(
+                "you must spend your {actions} before ending the turn",
+                actions=msg("{n} remaining action", n=left) if left == 1 else msg("{n} remaining actions", n=left),
+            )
         return None
     if action == BUY:
         if coins < ACTION_PRICE:
@@ -102,8 +117,13 @@ def why_illegal(state: Position, action: object) -> Message | None:
             lacking = msg("{actions} and {coins}", actions=_actions(left), coins=_coins(coins))
         else:
             lacking = _actions(left) if need > left else _coins(coins)
-        return msg("{action} costs {actions} and {coins}; you have {lacking}", action=text,
-                   actions=_actions(need), coins=_coins(cost), lacking=lacking)
+        return msg(
+            "{action} costs {actions} and {coins}; you have {lacking}",
+            action=text,
+            actions=_actions(need),
+            coins=_coins(cost),
+            lacking=lacking,
+        )
     return None
 
 
@@ -126,7 +146,7 @@ def can_gain_vp(state: Position) -> bool:
         if sites:
             mine = free + sum(map(_PROD_OF, state.crew[p]))
             for s in sites:
-                if (((progress[s] + mine) | GUARD) - REQ[s]) & GUARD == GUARD:     # cards.covers, inlined
+                if (((progress[s] + mine) | GUARD) - REQ[s]) & GUARD == GUARD:  # cards.covers, inlined
                     return True
     return False
 

@@ -34,6 +34,8 @@ def breakdown(state: Scored, seat: int) -> dict[str, int]:
 def final_result(state: Scored) -> Result:
     parts = tuple(breakdown(state, seat) for seat in range(state.num_players))
     scores = tuple(sum(b.values()) for b in parts)
-    keys = [(scores[seat], parts[seat]["buildings"] + parts[seat]["machines"], state.coins[seat])
-            for seat in range(state.num_players)]
+    keys = [
+        (scores[seat], parts[seat]["buildings"] + parts[seat]["machines"], state.coins[seat])
+        for seat in range(state.num_players)
+    ]
     return Result(scores, parts, winners_of(keys))

@@ -55,14 +55,26 @@ def random_setup(players: int, seed: int | str, random_start: bool = False) -> d
     workers = rest + [IDS[i] for i in WORKERS if i not in APPRENTICES]
     rng.shuffle(workers)
     start = rng.randbelow(players) if random_start else 0
-    return {"players": players, "start_player": start, "buildings": buildings, "workers": workers,
-            "apprentices": dealt, "seed": seed}
+    return {
+        "players": players,
+        "start_player": start,
+        "buildings": buildings,
+        "workers": workers,
+        "apprentices": dealt,
+        "seed": seed,
+    }
 
 
 def check_players(players: Any) -> None:
     if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidSetup(msg("players must be a whole number from {low} to {high}, not {value}", low=MIN_PLAYERS,
-                                high=MAX_PLAYERS, value=shown(players)))
+        raise InvalidSetup(
+            msg(
+                "players must be a whole number from {low} to {high}, not {value}",
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
+                value=shown(players),
+            )
+        )
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidSetup(msg("The Builders: Middle Ages is for 2 to 4 players, not {value}", value=shown(players)))
 
@@ -85,7 +97,9 @@ def _ids(setup: Mapping[str, Any], key: str) -> list[int]:
     seen: set[int] = set()
     for item in value:
         if not isinstance(item, str):
-            raise InvalidSetup(msg('{key} must hold card ids (strings like "W07"), not {value}', key=key, value=shown(item)))
+            raise InvalidSetup(
+                msg('{key} must hold card ids (strings like "W07"), not {value}', key=key, value=shown(item))
+            )
         index = INDEX.get(item)
         if index is None:
             raise InvalidSetup(msg("unknown card id {value} in {key}", value=shown(item), key=key))
@@ -103,19 +117,23 @@ def _missing(expected: set[int], got: list[int]) -> str:
 def check_setup(setup: Any) -> dict[str, Any]:
     """Validate an explicit setup; returns it normalised (start_player filled in). Raises InvalidSetup."""
     if not isinstance(setup, Mapping):
-        raise InvalidSetup(msg("a setup is a JSON object with keys players, start_player, buildings, workers "
-                               "and apprentices"))
+        raise InvalidSetup(
+            msg("a setup is a JSON object with keys players, start_player, buildings, workers and apprentices")
+        )
     for key in setup:
         if key not in SETUP_KEYS:
-            raise InvalidSetup(msg("unknown setup key {value} (expected {names})", value=shown(key), names=", ".join(SETUP_KEYS)))
+            raise InvalidSetup(
+                msg("unknown setup key {value} (expected {names})", value=shown(key), names=", ".join(SETUP_KEYS))
+            )
     if "players" not in setup:
         raise InvalidSetup(msg("the setup has no 'players' count"))
     players = setup["players"]
     check_players(players)
     start = setup.get("start_player", 0)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
-        raise InvalidSetup(msg("start_player must be a seat from 0 to {last}, not {value}", last=players - 1,
-                                value=shown(start)))
+        raise InvalidSetup(
+            msg("start_player must be a seat from 0 to {last}, not {value}", last=players - 1, value=shown(start))
+        )
     seed = setup.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
         raise InvalidSetup(msg("seed must be an integer or a string, not {value}", value=shown(seed)))
@@ -125,16 +143,25 @@ def check_setup(setup: Any) -> dict[str, Any]:
         if i not in BUILDING_DECK:
             raise InvalidSetup(msg("{card} in buildings is a worker, not a building or a machine", card=IDS[i]))
     if len(buildings) != len(BUILDING_DECK):
-        raise InvalidSetup(msg("buildings must hold all 42 buildings and machines; missing {cards}",
-                               cards=_missing(set(BUILDING_DECK), buildings)))
+        raise InvalidSetup(
+            msg(
+                "buildings must hold all 42 buildings and machines; missing {cards}",
+                cards=_missing(set(BUILDING_DECK), buildings),
+            )
+        )
 
     apprentices = _ids(setup, "apprentices")
     for i in apprentices:
         if i not in APPRENTICES:
             raise InvalidSetup(_NOT_AN_APPRENTICE[CARDS[i].kind](IDS[i]))
     if len(apprentices) != players:
-        raise InvalidSetup(msg("apprentices must give one apprentice to each of the {players} seats, not {count}",
-                               players=players, count=len(apprentices)))
+        raise InvalidSetup(
+            msg(
+                "apprentices must give one apprentice to each of the {players} seats, not {count}",
+                players=players,
+                count=len(apprentices),
+            )
+        )
 
     workers = _ids(setup, "workers")
     for i in workers if not _WORKER_SET.issuperset(workers) or not set(apprentices).isdisjoint(workers) else ():
@@ -144,12 +171,21 @@ def check_setup(setup: Any) -> dict[str, Any]:
             raise InvalidSetup(msg("{card} is both a seat's apprentice and in the worker deck", card=IDS[i]))
     expected = set(WORKERS) - set(apprentices)
     if len(workers) != len(expected):
-        raise InvalidSetup(msg("workers must hold the {count} workers not dealt to a seat; missing {cards}",
-                               count=len(expected), cards=_missing(expected, workers)))
+        raise InvalidSetup(
+            msg(
+                "workers must hold the {count} workers not dealt to a seat; missing {cards}",
+                count=len(expected),
+                cards=_missing(expected, workers),
+            )
+        )
 
-    out: dict[str, Any] = {"players": players, "start_player": start,
-                           "buildings": [IDS[i] for i in buildings], "workers": [IDS[i] for i in workers],
-                           "apprentices": [IDS[i] for i in apprentices]}
+    out: dict[str, Any] = {
+        "players": players,
+        "start_player": start,
+        "buildings": [IDS[i] for i in buildings],
+        "workers": [IDS[i] for i in workers],
+        "apprentices": [IDS[i] for i in apprentices],
+    }
     if seed is not None:
         out["seed"] = seed
     return out

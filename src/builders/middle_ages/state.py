@@ -17,11 +17,33 @@ from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, public_history
 from builders.middle_ages import rules
 from builders.middle_ages.cards import (
-    BUILDING_DECK, COST, GUARD, IDS, INDEX, MACHINES, NUM_CARDS, PROD, REQ, REWARD, VP, unpack,
+    BUILDING_DECK,
+    COST,
+    GUARD,
+    IDS,
+    INDEX,
+    MACHINES,
+    NUM_CARDS,
+    PROD,
+    REQ,
+    REWARD,
+    VP,
+    unpack,
 )
 from builders.middle_ages.codes import (
-    ACTION_PRICE, BUY, COIN_GAIN, COINS, END, END_TRIGGER_VP, FREE_ACTIONS, OPEN, RECRUIT, ROW_SIZE, SEND,
-    START_COINS, is_action_code,
+    ACTION_PRICE,
+    BUY,
+    COIN_GAIN,
+    COINS,
+    END,
+    END_TRIGGER_VP,
+    FREE_ACTIONS,
+    OPEN,
+    RECRUIT,
+    ROW_SIZE,
+    SEND,
+    START_COINS,
+    is_action_code,
 )
 from builders.middle_ages.notation import action_text, bad_draw, parse
 from builders.middle_ages.scoring import final_result
@@ -45,10 +67,31 @@ class MiddleAgesState(GameState[int]):
     GAME = "middle-ages"
 
     __slots__ = (
-        "num_players", "history", "forced", "rng", "_setup",
-        "start", "cur", "actions", "over", "final_round", "turn",
-        "coins", "crew", "sites", "placed", "progress", "sent", "touched", "done", "vp", "unrecruited",
-        "brow", "bdeck", "wrow", "wdeck",
+        "num_players",
+        "history",
+        "forced",
+        "rng",
+        "_setup",
+        "start",
+        "cur",
+        "actions",
+        "over",
+        "final_round",
+        "turn",
+        "coins",
+        "crew",
+        "sites",
+        "placed",
+        "progress",
+        "sent",
+        "touched",
+        "done",
+        "vp",
+        "unrecruited",
+        "brow",
+        "bdeck",
+        "wrow",
+        "wdeck",
     )
     # placed: site -> tuple of the workers on it (a tuple, so that copy() copies the dict only);
     # touched: the sites that got a worker this turn (their ``sent`` count is not 0), reset by end;
@@ -338,22 +381,26 @@ class MiddleAgesState(GameState[int]):
         for p in range(self.num_players):
             sites = []
             for s in self.sites[p]:
-                sites.append({
-                    "card": IDS[s],
-                    "workers": [IDS[w] for w in self.placed[s]],
-                    "progress": unpack(self.progress[s]),
-                    "requirement": unpack(REQ[s]),
-                    "sent_this_turn": self.sent[s],
-                })
+                sites.append(
+                    {
+                        "card": IDS[s],
+                        "workers": [IDS[w] for w in self.placed[s]],
+                        "progress": unpack(self.progress[s]),
+                        "requirement": unpack(REQ[s]),
+                        "sent_this_turn": self.sent[s],
+                    }
+                )
             done = self.done[p]
-            players.append({
-                "seat": p,
-                "coins": self.coins[p],
-                "crew": [IDS[w] for w in self.crew[p]],
-                "sites": sites,
-                "completed": [IDS[c] for c in done],
-                "vp": self.vp[p],
-            })
+            players.append(
+                {
+                    "seat": p,
+                    "coins": self.coins[p],
+                    "crew": [IDS[w] for w in self.crew[p]],
+                    "sites": sites,
+                    "completed": [IDS[c] for c in done],
+                    "vp": self.vp[p],
+                }
+            )
         return {
             "game": self.GAME,
             "players": players,
@@ -373,8 +420,9 @@ class MiddleAgesState(GameState[int]):
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may know: everything but the order of both decks and the
         top worker card (rules.md "Information"). The top card of the building deck is public."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < self.num_players):
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players
+        ):
             raise ValueError(f"seat must be from 0 to {self.num_players - 1} or None, not {seat!r}")
         obs = self.to_json()
         del obs["building_deck"], obs["worker_deck"]
@@ -416,10 +464,10 @@ class MiddleAgesState(GameState[int]):
         return _state_from_json(cls, position, setup)
 
     def __repr__(self) -> str:
-        return (f"<MiddleAgesState {self.num_players} players, turn {self.turn}, seat {self.cur} "
-                f"with {self.actions} actions{', over' if self.over else ''}>")
-
-
+        return (
+            f"<MiddleAgesState {self.num_players} players, turn {self.turn}, seat {self.cur} "
+            f"with {self.actions} actions{', over' if self.over else ''}>"
+        )
 
 
 def _card_list(value: Any, what: str) -> list[int]:
@@ -441,8 +489,7 @@ def _int(value: Any, what: str, low: int = 0, high: int | None = None) -> int:
     return value
 
 
-def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
-                     setup: Mapping[str, Any]) -> MiddleAgesState:
+def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any], setup: Mapping[str, Any]) -> MiddleAgesState:
     if not isinstance(pos, Mapping):
         raise InvalidPosition("a position is a JSON object as written by to_json")
     if pos.get("game", cls.GAME) != cls.GAME:
@@ -464,8 +511,12 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
         bdeck = _card_list(pos["building_deck"], "building_deck")
         wrow = _card_list(pos["worker_row"], "worker_row")
         wdeck = _card_list(pos["worker_deck"], "worker_deck")
-        for name, cards, kinds in (("building_row", brow, BUILDING_DECK), ("building_deck", bdeck, BUILDING_DECK),
-                                   ("worker_row", wrow, range(42)), ("worker_deck", wdeck, range(42))):
+        for name, cards, kinds in (
+            ("building_row", brow, BUILDING_DECK),
+            ("building_deck", bdeck, BUILDING_DECK),
+            ("worker_row", wrow, range(42)),
+            ("worker_deck", wdeck, range(42)),
+        ):
             for c in cards:
                 if c not in kinds:
                     raise InvalidPosition(f"{IDS[c]} cannot be in {name}")
@@ -484,8 +535,9 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
             raise InvalidPosition(f"start_player is {start} but the setup says {state.start}")
         turn = _int(pos["turn"], "turn")
         if (start + turn) % n != cur:
-            raise InvalidPosition(f"after {turn} turns from seat {start} it is seat {(start + turn) % n}'s turn, "
-                                  f"not seat {cur}'s")
+            raise InvalidPosition(
+                f"after {turn} turns from seat {start} it is seat {(start + turn) % n}'s turn, not seat {cur}'s"
+            )
         for p, player in enumerate(players):
             me = f"seat {p}"
             state.coins[p] = _int(player["coins"], f"{me}'s coins")
@@ -501,7 +553,7 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
 
             def worker(c: int, place: str, p: int = p, done: list[int] = done) -> None:
                 if c in MACHINES and c in done:
-                    key = -1 - c          # a completed machine is both a completed card and a worker
+                    key = -1 - c  # a completed machine is both a completed card and a worker
                     if key in where:
                         raise InvalidPosition(f"{IDS[c]} works in two places")
                     where[key] = place
@@ -527,8 +579,9 @@ def _state_from_json(cls: type[MiddleAgesState], pos: Mapping[str, Any],
                     worker(c, f"site {IDS[s]}")
                 progress = sum(PROD[c] for c in on)
                 if "progress" in site and site["progress"] != unpack(progress):
-                    raise InvalidPosition(f"the workers on {IDS[s]} produce {unpack(progress)}, "
-                                          f"not {shown(site['progress'])}")
+                    raise InvalidPosition(
+                        f"the workers on {IDS[s]} produce {unpack(progress)}, not {shown(site['progress'])}"
+                    )
                 if ((progress | GUARD) - REQ[s]) & GUARD == GUARD:
                     raise InvalidPosition(f"{IDS[s]} would be complete with the workers on it")
                 sent = _int(site.get("sent_this_turn", 0), f"sent_this_turn of {IDS[s]}")

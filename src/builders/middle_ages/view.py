@@ -17,9 +17,14 @@ from builders.middle_ages.state import MiddleAgesState
 
 
 class MiddleAgesView(GameView[MiddleAgesState, int]):
-    def setup(self, players: int, seed: int, mode: str = "random",
-              sections: Sequence[Sequence[Any]] | None = None,
-              cards: Sequence[str] | None = None) -> dict[str, Any]:
+    def setup(
+        self,
+        players: int,
+        seed: int,
+        mode: str = "random",
+        sections: Sequence[Sequence[Any]] | None = None,
+        cards: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
         if mode != "random" or sections is not None or cards is not None:
             raise InvalidSetup(msg("The Builders: Middle Ages takes only a seed in its setup"))
         return random_setup(players, seed)
@@ -71,8 +76,11 @@ class MiddleAgesView(GameView[MiddleAgesState, int]):
             words = msg("sent {worker} to {site}", worker=worker, site=site)
         elif verb == "coins":
             gain = COIN_GAIN[int(rest)]
-            words = (msg("took {coins} coins for 1 action", coins=gain) if rest == "1" else
-                     msg("took {coins} coins for {actions} actions", coins=gain, actions=int(rest)))
+            words = (
+                msg("took {coins} coins for 1 action", coins=gain)
+                if rest == "1"
+                else msg("took {coins} coins for {actions} actions", coins=gain, actions=int(rest))
+            )
         elif verb == "buy":
             words = msg("bought an action for {coins} coins", coins=ACTION_PRICE)
         else:

@@ -19,6 +19,15 @@ from builders.rl.solo import SoloEnv, register
 register()
 
 __all__ = [
-    "ENCODING_VERSION", "BuildersAEC", "IllegalIndex", "KINGDOM_SOLO", "MIDDLE_AGES_SOLO", "Match", "SoloEnv", "env",
-    "kingdom_env", "middle_ages_env", "register",
+    "ENCODING_VERSION",
+    "BuildersAEC",
+    "IllegalIndex",
+    "KINGDOM_SOLO",
+    "MIDDLE_AGES_SOLO",
+    "Match",
+    "SoloEnv",
+    "env",
+    "kingdom_env",
+    "middle_ages_env",
+    "register",
 ]

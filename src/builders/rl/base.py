@@ -92,8 +92,19 @@ class Match:
     ``native_player`` has the core fill a seat's observation and mask in one call and play an index in
     one call while no pick is pending."""
 
-    __slots__ = ("codec", "_state", "_native", "prefix", "_legal", "_mask", "_mask_buf", "_encoders", "_kit",
-                 "_fill", "_play")
+    __slots__ = (
+        "codec",
+        "_state",
+        "_native",
+        "prefix",
+        "_legal",
+        "_mask",
+        "_mask_buf",
+        "_encoders",
+        "_kit",
+        "_fill",
+        "_play",
+    )
 
     def __init__(self, codec, state):
         self.codec = codec
@@ -160,14 +171,20 @@ class Match:
 
     def check(self, index: Any) -> int:
         """``index`` as an int if it can be played now; IllegalIndex saying why not otherwise."""
-        if type(index) is int and 0 <= index < self.codec.num_actions and not self._state.is_over() \
-                and self.mask()[index]:
+        if (
+            type(index) is int
+            and 0 <= index < self.codec.num_actions
+            and not self._state.is_over()
+            and self.mask()[index]
+        ):
             return index  # the common case, checked first
         if isinstance(index, np.ndarray) and index.shape == ():
             index = index.item()
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
-            raise IllegalIndex(f"an action index is an integer from 0 to {self.codec.num_actions - 1}, "
-                               f"not {index!r} ({type(index).__name__})")
+            raise IllegalIndex(
+                f"an action index is an integer from 0 to {self.codec.num_actions - 1}, "
+                f"not {index!r} ({type(index).__name__})"
+            )
         index = int(index)
         if not 0 <= index < self.codec.num_actions:
             raise IllegalIndex(f"action index {index} is out of range (0-{self.codec.num_actions - 1})")
@@ -175,8 +192,9 @@ class Match:
             raise IllegalIndex(f"action index {index} cannot be played: the game is over")
         if not self.mask()[index]:
             what = self.codec.describe(index, self.prefix)
-            raise IllegalIndex(f"action index {index} ({what}) is illegal: "
-                               f"{self.codec.why_not(self.state, index, self.prefix)}")
+            raise IllegalIndex(
+                f"action index {index} ({what}) is illegal: {self.codec.why_not(self.state, index, self.prefix)}"
+            )
         return index
 
     def play(self, index: Any) -> Any:

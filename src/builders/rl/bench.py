@@ -149,8 +149,10 @@ def run(runs: int = 5, games: int = 20, echo: Callable[[str], None] = print) -> 
     """Print steps/s (AEC loop on the default environments, on each core) and the engine/observation
     split for both games and 2-4 players, and connect_four_v3's steps/s measured the same way."""
     out = {}
-    echo("Environment steps per second: PettingZoo AEC loop on the default environments, a random legal index "
-         f"each step, observation and mask built every step; median of {runs} runs, one core")
+    echo(
+        "Environment steps per second: PettingZoo AEC loop on the default environments, a random legal index "
+        f"each step, observation and mask built every step; median of {runs} runs, one core"
+    )
     try:
         four = _rates("connect-four", 2, runs, games * 5)
     except ImportError as e:  # connect_four_v3 needs pygame, which builders.rl does not
@@ -164,17 +166,25 @@ def run(runs: int = 5, games: int = 20, echo: Callable[[str], None] = print) -> 
                 rate, wall = _rates(game, players, runs, games, core)
                 engine_s, obs_s, steps = split(game, players, games, 1, core)
                 share = obs_s / (engine_s + obs_s)
-                out[(game, players, core)] = {"steps_per_s": rate, "wall_steps_per_s": wall,
-                                              "vs_connect_four": rate / four[0], "engine_us": 1e6 * engine_s / steps,
-                                              "observation_us": 1e6 * obs_s / steps}
-                echo(f"{label + f', {players} players, {core}':<46} {rate:>8,.0f} steps/s (wall {wall:>7,.0f}, "
-                     f"{rate / four[0]:.2f}x connect_four_v3)   engine {1e6 * engine_s / steps:5.1f} us/step, "
-                     f"observation {1e6 * obs_s / steps:5.1f} us/step ({share:.0%} of the two)")
+                out[(game, players, core)] = {
+                    "steps_per_s": rate,
+                    "wall_steps_per_s": wall,
+                    "vs_connect_four": rate / four[0],
+                    "engine_us": 1e6 * engine_s / steps,
+                    "observation_us": 1e6 * obs_s / steps,
+                }
+                echo(
+                    f"{label + f', {players} players, {core}':<46} {rate:>8,.0f} steps/s (wall {wall:>7,.0f}, "
+                    f"{rate / four[0]:.2f}x connect_four_v3)   engine {1e6 * engine_s / steps:5.1f} us/step, "
+                    f"observation {1e6 * obs_s / steps:5.1f} us/step ({share:.0%} of the two)"
+                )
     echo(f"{'connect_four_v3 (PettingZoo)':<46} {four[0]:>8,.0f} steps/s (wall {four[1]:>7,.0f})")
     idle = _rates("idle", 2, runs, games * 5)
     out[("idle", 2)] = {"steps_per_s": idle[0], "wall_steps_per_s": idle[1]}
-    echo(f"{'PettingZoo loop alone (an idle env)':<46} {idle[0]:>8,.0f} steps/s (wall {idle[1]:>7,.0f}, "
-         f"{1e6 / idle[0]:.1f} us/step)")
+    echo(
+        f"{'PettingZoo loop alone (an idle env)':<46} {idle[0]:>8,.0f} steps/s (wall {idle[1]:>7,.0f}, "
+        f"{1e6 / idle[0]:.1f} us/step)"
+    )
     return out
 
 

@@ -48,8 +48,9 @@ def game_seed(seed: int, index: int, what: str = "setup") -> int:
     return derive_seed("dataset", what, seed, index) >> 32
 
 
-def play(match: Match, agents: Sequence[Any], limit: int | None,
-         on_index: Callable[[Match, int, int], None] | None = None) -> bool:
+def play(
+    match: Match, agents: Sequence[Any], limit: int | None, on_index: Callable[[Match, int, int], None] | None = None
+) -> bool:
     """Play ``match`` to its end, seat ``p`` choosing with ``agents[p]`` (objects with ``act(state)``,
     an engine action), index by index through the match; ``on_index(match, seat, index)`` is called
     before each index is played. Returns True if the game was cut after ``limit`` turns."""
@@ -66,9 +67,17 @@ def play(match: Match, agents: Sequence[Any], limit: int | None,
     return False
 
 
-def write_dataset(game: str, players: int, bots: str, games: int, seed: int, out: str | Path,
-                  reward: str = "win", max_rounds: int | None = None,
-                  progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+def write_dataset(
+    game: str,
+    players: int,
+    bots: str,
+    games: int,
+    seed: int,
+    out: str | Path,
+    reward: str = "win",
+    max_rounds: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
     """Play ``games`` games of ``bots`` and write ``records.jsonl`` and ``steps.npz`` into ``out`` (made if
     missing). Returns a summary (games, steps, files)."""
     from builders.core.record import write_text_whole
@@ -117,8 +126,7 @@ def write_dataset(game: str, players: int, bots: str, games: int, seed: int, out
         scores = state.result().scores if state.is_over() else [0] * players
         per_game["game_seed"].append(setup_seed)
         per_game["scores"].append(list(scores))
-        per_game["winners"].append([int(p in state.result().winners) if state.is_over() else 0
-                                    for p in range(players)])
+        per_game["winners"].append([int(p in state.result().winners) if state.is_over() else 0 for p in range(players)])
         per_game["truncated"].append(truncated)
         per_game["decisions"].append(len(seats))
         records.append(json.dumps(state.to_record(), separators=(",", ":")))
@@ -146,8 +154,13 @@ def write_dataset(game: str, players: int, bots: str, games: int, seed: int, out
     steps_path, records_path = folder / "steps.npz", folder / "records.jsonl"
     np.savez_compressed(steps_path, **arrays)
     write_text_whole(records_path, "\n".join(records) + "\n")
-    return {"games": games, "steps": len(arrays["action"]), "steps_file": steps_path, "records_file": records_path,
-            "truncated": int(arrays["truncated"].sum())}
+    return {
+        "games": games,
+        "steps": len(arrays["action"]),
+        "steps_file": steps_path,
+        "records_file": records_path,
+        "truncated": int(arrays["truncated"].sum()),
+    }
 
 
 def _join(blocks: list[np.ndarray]) -> np.ndarray:
@@ -155,7 +168,7 @@ def _join(blocks: list[np.ndarray]) -> np.ndarray:
     out = np.empty((sum(len(b) for b in blocks), *blocks[0].shape[1:]), dtype=blocks[0].dtype)
     at = 0
     for i, block in enumerate(blocks):
-        out[at:at + len(block)] = block
+        out[at : at + len(block)] = block
         at += len(block)
         blocks[i] = None
     return out

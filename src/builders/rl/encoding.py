@@ -59,8 +59,9 @@ class Layout:
 
     def high(self) -> np.ndarray:
         """The highest value of each entry of the flat vector."""
-        return np.concatenate([np.broadcast_to(np.asarray(top, dtype=np.uint8), shape).ravel()
-                               for _, shape, top in self.layout()])
+        return np.concatenate(
+            [np.broadcast_to(np.asarray(top, dtype=np.uint8), shape).ravel() for _, shape, top in self.layout()]
+        )
 
     def observation_space(self, observation: str = "flat"):
         """The Gymnasium space of an observation in the format ``observation``."""
@@ -69,8 +70,10 @@ class Layout:
         mask = spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8)
         if observation == "flat":
             return spaces.Dict({"observation": spaces.Box(0, self.high(), dtype=np.uint8), "action_mask": mask})
-        parts = {key: spaces.Box(0, np.broadcast_to(np.asarray(top, dtype=np.uint8), shape).copy(), dtype=np.uint8)
-                 for key, shape, top in self.layout()}
+        parts = {
+            key: spaces.Box(0, np.broadcast_to(np.asarray(top, dtype=np.uint8), shape).copy(), dtype=np.uint8)
+            for key, shape, top in self.layout()
+        }
         return spaces.Dict({**parts, "action_mask": mask})
 
     def split(self, flat: np.ndarray) -> dict[str, np.ndarray]:
@@ -78,7 +81,7 @@ class Layout:
         out, at = {}, 0
         for key, shape, _ in self.layout():
             size = int(np.prod(shape))
-            out[key] = flat[at:at + size].reshape(shape)
+            out[key] = flat[at : at + size].reshape(shape)
             at += size
         return out
 

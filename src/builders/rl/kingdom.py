@@ -48,16 +48,27 @@ PHASES = ("action", "tile target", "settlement to move", "move target")
 _STATIC = 17
 _STATIC_SIZE = _STATIC * 400
 PLANE_NAMES_STATIC = (
-    "grass", "canyon", "desert", "flower", "forest", "water", "mountain", "castle", "location",
+    "grass",
+    "canyon",
+    "desert",
+    "flower",
+    "forest",
+    "water",
+    "mountain",
+    "castle",
+    "location",
     *(f"location {k}" for k in SECTION_NAMES),
 )
 
 
 def plane_names(num_players: int) -> tuple[str, ...]:
     """The names of the planes of ``observation["board"]``, in order."""
-    return (*PLANE_NAMES_STATIC, "tiles left",
-            *("own settlements" if k == 0 else f"settlements of the seat {k} after you" for k in range(num_players)),
-            "settlement picked to move")
+    return (
+        *PLANE_NAMES_STATIC,
+        "tiles left",
+        *("own settlements" if k == 0 else f"settlements of the seat {k} after you" for k in range(num_players)),
+        "settlement picked to move",
+    )
 
 
 def _hex(i: int) -> str:
@@ -120,8 +131,10 @@ def index_to_action(indices: Sequence[int]) -> int:
             return ((kind + 1) << SHIFT) | (seq[1] << SRC_SHIFT) | seq[2]
         if kind not in TWO_HEX_KINDS and len(seq) == 2:
             return ((kind + 1) << SHIFT) | seq[1]
-    raise IllegalAction(f"{list(indices)!r} is not a complete Kingdom Builder action "
-                        "(a hex, end, a one-hex tile and a hex, or a move tile and two hexes)")
+    raise IllegalAction(
+        f"{list(indices)!r} is not a complete Kingdom Builder action "
+        "(a hex, end, a one-hex tile and a hex, or a move tile and two hexes)"
+    )
 
 
 def _mask_bytes(masks: Sequence[int]) -> np.ndarray:
@@ -176,7 +189,7 @@ class KingdomEncoder:
         own = [state.own[(self.seat + k) % n] for k in range(n)]
         planes = bytearray(codec.board_size)
         planes[:_STATIC_SIZE] = static.tobytes()
-        planes[_STATIC_SIZE + 400:_STATIC_SIZE + 400 * (n + 1)] = _mask_bytes(own).tobytes()
+        planes[_STATIC_SIZE + 400 : _STATIC_SIZE + 400 * (n + 1)] = _mask_bytes(own).tobytes()
         self.planes = planes
         self.own = own
         self.left = [0] * len(board.locations)
@@ -311,14 +324,18 @@ class KingdomCodec(Layout):
                             return str(e)
                     return f"your {SECTION_NAMES[kind]} tile has no legal use now"
             elif index >= NUM_HEXES:
-                return (f"a {SECTION_NAMES[prefix[0] - TILE0]} tile is picked: the next index is a hex "
-                        f"(0-399), not {index}")
+                return (
+                    f"a {SECTION_NAMES[prefix[0] - TILE0]} tile is picked: the next index is a hex (0-399), not {index}"
+                )
             elif phase == PHASE_TARGET:
                 state.parse_action(f"{SECTION_NAMES[prefix[0] - TILE0]} {_hex(index)}")
             elif phase == PHASE_SOURCE:
                 verb = SECTION_NAMES[prefix[0] - TILE0]
-                return (f"hex {_hex(index)} is not one of your settlements" if not self._own(state, index)
-                        else f"no legal {verb} move starts at {_hex(index)}")
+                return (
+                    f"hex {_hex(index)} is not one of your settlements"
+                    if not self._own(state, index)
+                    else f"no legal {verb} move starts at {_hex(index)}"
+                )
             else:
                 state.parse_action(f"{SECTION_NAMES[prefix[0] - TILE0]} {_hex(prefix[1])}>{_hex(index)}")
         except IllegalAction as e:
@@ -371,7 +388,7 @@ class KingdomCodec(Layout):
         """The parts after the board (``cards`` to ``phase``), filled byte by byte."""
         n = self.num_players
         out = bytearray(self.size - self.board_size)
-        out[:len(CARDS)] = cards
+        out[: len(CARDS)] = cards
         at = len(CARDS)
         over = state.is_over()
         to_move = state.current_player
@@ -401,8 +418,16 @@ class KingdomCodec(Layout):
             out[at + 5 + c] += 1
         at += 10
         turn = state.turn
-        out[at:at + 6] = bytes((state.built, state.final_round, len(state.deck), to_move == seat and not over,
-                                turn if turn < 255 else 255, (state.start_player - seat) % n))
+        out[at : at + 6] = bytes(
+            (
+                state.built,
+                state.final_round,
+                len(state.deck),
+                to_move == seat and not over,
+                turn if turn < 255 else 255,
+                (state.start_player - seat) % n,
+            )
+        )
         at += 6
         if not prefix:
             out[at + PHASE_ACTION] = 1
@@ -419,7 +444,7 @@ class KingdomCodec(Layout):
         out = np.empty(self.size, dtype=np.uint8)
         static, locations, cards = _StaticPlanes.get(board, state.cards)
         out[:_STATIC_SIZE] = static
-        left = out[_STATIC_SIZE:_STATIC_SIZE + 400]
+        left = out[_STATIC_SIZE : _STATIC_SIZE + 400]
         left[:] = 0
         left[locations] = state.left
         own = state.own
@@ -428,10 +453,10 @@ class KingdomCodec(Layout):
         dyn.append(BIT[src] if src >= 0 else 0)
         buf = b"".join(m.to_bytes(50, "little") for m in dyn)
         at = _STATIC_SIZE + 400
-        out[at:self.board_size] = np.unpackbits(np.frombuffer(buf, dtype=np.uint8), bitorder="little")
-        rest = out[self.board_size:]
+        out[at : self.board_size] = np.unpackbits(np.frombuffer(buf, dtype=np.uint8), bitorder="little")
+        rest = out[self.board_size :]
         rest[:] = 0
-        rest[:len(CARDS)] = cards
+        rest[: len(CARDS)] = cards
         at = len(CARDS)
         over = state.is_over()
         to_move = state.current_player
@@ -452,15 +477,21 @@ class KingdomCodec(Layout):
                     rest[row + 3 * loc_kind[x] + (1 if used & b else 2 if new & b else 0)] += 1
         at = tiles_at + 24 * n
         supply = state.supply
-        rest[at:at + n] = [supply[(seat + k) % n] for k in range(n)]
+        rest[at : at + n] = [supply[(seat + k) % n] for k in range(n)]
         at += n
         for c in state.discard:
             rest[at + c] += 1
         for c in state.removed:
             rest[at + 5 + c] += 1
         at += 10
-        rest[at:at + 6] = (state.built, state.final_round, len(state.deck), to_move == seat and not over,
-                           min(state.turn, 255), (state.start_player - seat) % n)
+        rest[at : at + 6] = (
+            state.built,
+            state.final_round,
+            len(state.deck),
+            to_move == seat and not over,
+            min(state.turn, 255),
+            (state.start_player - seat) % n,
+        )
         at += 6
         if not prefix:
             rest[at + PHASE_ACTION] = 1
@@ -529,9 +560,11 @@ class KingdomCodec(Layout):
 
 def index_table() -> list[tuple[str, str]]:
     """(index range, meaning) rows for the docs."""
-    return [("0-399", "hex R,C = index // 20, index % 20"),
-            *((str(TILE0 + k), f"tile {name}") for k, name in enumerate(SECTION_NAMES)),
-            (str(END_INDEX), "end")]
+    return [
+        ("0-399", "hex R,C = index // 20, index % 20"),
+        *((str(TILE0 + k), f"tile {name}") for k, name in enumerate(SECTION_NAMES)),
+        (str(END_INDEX), "end"),
+    ]
 
 
 assert VERBS[1:9] == SECTION_NAMES

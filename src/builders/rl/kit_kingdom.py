@@ -15,12 +15,25 @@ from builders.rl.spiel_kingdom import PARTS
 
 #: the Gymnasium id of its single-learner environment (:mod:`builders.rl.solo`)
 KINGDOM_SOLO = "builders.rl.KingdomSolo-v0"
-KIT = RlKit(codec=KingdomCodec, index_to_action=index_to_action, action_to_index=action_to_index, bounded=True,
-            solo_id=KINGDOM_SOLO, spiel=PARTS, to_native=native.from_python if native.available() else None)
+KIT = RlKit(
+    codec=KingdomCodec,
+    index_to_action=index_to_action,
+    action_to_index=action_to_index,
+    bounded=True,
+    solo_id=KINGDOM_SOLO,
+    spiel=PARTS,
+    to_native=native.from_python if native.available() else None,
+)
 
 
-def kingdom_env(num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                observation: str = "flat", core: str = "auto") -> OrderEnforcingWrapper:
+def kingdom_env(
+    num_players: int = 2,
+    setup: Any = None,
+    reward: str = "win",
+    render_mode: str | None = None,
+    observation: str = "flat",
+    core: str = "auto",
+) -> OrderEnforcingWrapper:
     """Kingdom Builder as a PettingZoo AEC environment.
 
     ``setup``: None or "random" (a random map, cards and deck from each reset's seed), "first" (the

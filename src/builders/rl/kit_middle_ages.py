@@ -26,14 +26,26 @@ def _indices(action: int) -> tuple[int, ...]:
 
 #: the Gymnasium id of its single-learner environment (:mod:`builders.rl.solo`)
 MIDDLE_AGES_SOLO = "builders.rl.MiddleAgesSolo-v0"
-KIT = RlKit(codec=MiddleAgesCodec, index_to_action=_action, action_to_index=_indices, bounded=False,
-            solo_id=MIDDLE_AGES_SOLO, spiel=PARTS,
-            to_native=native.from_python if native.available() else None)
+KIT = RlKit(
+    codec=MiddleAgesCodec,
+    index_to_action=_action,
+    action_to_index=_indices,
+    bounded=False,
+    solo_id=MIDDLE_AGES_SOLO,
+    spiel=PARTS,
+    to_native=native.from_python if native.available() else None,
+)
 
 
-def middle_ages_env(num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                    observation: str = "flat", max_rounds: int | None = None,
-                    core: str = "auto") -> OrderEnforcingWrapper:
+def middle_ages_env(
+    num_players: int = 2,
+    setup: Any = None,
+    reward: str = "win",
+    render_mode: str | None = None,
+    observation: str = "flat",
+    max_rounds: int | None = None,
+    core: str = "auto",
+) -> OrderEnforcingWrapper:
     """The Builders: Middle Ages as a PettingZoo AEC environment (``setup``: None for a random setup
     from each reset's seed, or a setup dict). The rules set no bound on a game's length: after
     ``max_rounds`` rounds (default 100) every agent is truncated. ``core`` as for ``kingdom_env``."""

@@ -41,8 +41,10 @@ class PolicyAgent:
         self.name = "ppo"
         expected = self.model.observation_space["observation"].shape
         if expected != (self.codec.size,):
-            raise ValueError(f"the model {Path(path).name} reads observations of {expected[0]} entries, not the "
-                             f"{self.codec.size} of {game} with {players} players")
+            raise ValueError(
+                f"the model {Path(path).name} reads observations of {expected[0]} entries, not the "
+                f"{self.codec.size} of {game} with {players} players"
+            )
 
     def act(self, state):
         match = Match(self.codec, state)  # observes ``state`` in place, never plays into it
@@ -102,14 +104,16 @@ def entrants(game: str, bots: str, turn_time: float | None, ppo: str | Path | No
     return out
 
 
-def play_ladder(game: str, players: list[Entrant], games: int, seed: int,
-                progress: Callable[[int, int], None] | None = None) -> LadderResult:
+def play_ladder(
+    game: str, players: list[Entrant], games: int, seed: int, progress: Callable[[int, int], None] | None = None
+) -> LadderResult:
     """Play ``games`` games (an even number) between every two entrants; returns the tallies, rated."""
     from builders.ai.tournament import derive_seed
 
     if games < 2 or games % 2:
-        raise ValueError(f"--games must be an even number of at least 2 (each setup is played from both seats), "
-                         f"not {games}")
+        raise ValueError(
+            f"--games must be an even number of at least 2 (each setup is played from both seats), not {games}"
+        )
     n = len(players)
     wins = np.zeros((n, n))
     played = np.zeros((n, n))
@@ -122,8 +126,9 @@ def play_ladder(game: str, players: list[Entrant], games: int, seed: int,
             for g in range(games):
                 setup_seed = derive_seed("ladder", seed, i, j, g // 2) >> 32
                 seats = (i, j) if g % 2 == 0 else (j, i)
-                agents = [players[p].make(derive_seed("ladder agent", seed, i, j, g, s) >> 32)
-                          for s, p in enumerate(seats)]
+                agents = [
+                    players[p].make(derive_seed("ladder agent", seed, i, j, g, s) >> 32) for s, p in enumerate(seats)
+                ]
                 state = codec.new_state(None, setup_seed)
                 while not state.is_over():
                     p = state.current_player
@@ -148,8 +153,12 @@ def play_ladder(game: str, players: list[Entrant], games: int, seed: int,
     return result
 
 
-def fit_elo(wins: np.ndarray, games: np.ndarray, pinned: int = 0, prior_draws: float = 1.0,
-            ) -> tuple[np.ndarray, np.ndarray]:
+def fit_elo(
+    wins: np.ndarray,
+    games: np.ndarray,
+    pinned: int = 0,
+    prior_draws: float = 1.0,
+) -> tuple[np.ndarray, np.ndarray]:
     """Bradley-Terry ratings on the Elo scale by maximum likelihood (Newton's method), entrant
     ``pinned`` at 0, with ``prior_draws`` draws added between every two entrants that played; returns
     (ratings, half-widths of their 95% intervals)."""
@@ -180,8 +189,10 @@ def fit_elo(wins: np.ndarray, games: np.ndarray, pinned: int = 0, prior_draws: f
 
 def table(result: LadderResult) -> str:
     """The ratings as a Markdown table, best first."""
-    lines = ["| rank | player | Elo | 95% interval | games | score | CPU s/decision |",
-             "|---:|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| rank | player | Elo | 95% interval | games | score | CPU s/decision |",
+        "|---:|---|---:|---:|---:|---:|---:|",
+    ]
     order = sorted(range(len(result.names)), key=lambda k: -result.ratings[k])
     for rank, k in enumerate(order, 1):
         r, m = result.ratings[k], result.margins[k]
@@ -212,14 +223,20 @@ def write_between_markers(path: str | Path, text: str) -> None:
     write_text_whole(target, f"{head}{BEGIN}\n{text}{END}{tail}")
 
 
-def describe(result: LadderResult, game: str, games: int, seed: int, turn_time: float | None,
-             command: Sequence[str]) -> str:
+def describe(
+    result: LadderResult, game: str, games: int, seed: int, turn_time: float | None, command: Sequence[str]
+) -> str:
     """The table with a line saying how it was made."""
-    budget = f"hard and expert at {turn_time:g} CPU s a turn" if turn_time is not None else \
-        "hard and expert at their own turn times"
-    return (table(result) + f"\n{game}, two players, {games} games per pair ({int(result.games.sum()) // 2} in all, "
-            f"random setups, each played from both seats), seed {seed}, {budget}; "
-            f"{_duration(result.seconds)} of CPU time. `{' '.join(command)}`\n")
+    budget = (
+        f"hard and expert at {turn_time:g} CPU s a turn"
+        if turn_time is not None
+        else "hard and expert at their own turn times"
+    )
+    return (
+        table(result) + f"\n{game}, two players, {games} games per pair ({int(result.games.sum()) // 2} in all, "
+        f"random setups, each played from both seats), seed {seed}, {budget}; "
+        f"{_duration(result.seconds)} of CPU time. `{' '.join(command)}`\n"
+    )
 
 
 def _duration(seconds: float) -> str:

@@ -24,11 +24,11 @@ from builders.middle_ages.cards import BUILDING_DECK, MACHINES, REQ, WORKERS, un
 from builders.middle_ages.rules import BUY, COINS, END, OPEN, RECRUIT, send_code
 from builders.rl.encoding import Layout, is_native
 
-NUM_SITES = len(BUILDING_DECK)            # 42
+NUM_SITES = len(BUILDING_DECK)  # 42
 NUM_WORKERS = len(WORKERS) + len(MACHINES)  # 50: workers, then machines (which work once completed)
 OPEN0, RECRUIT0, SEND0 = 5, 47, 89
 NUM_ACTIONS = SEND0 + NUM_SITES * NUM_WORKERS  # 2189
-_FIRST_SITE = BUILDING_DECK[0]             # card index 42
+_FIRST_SITE = BUILDING_DECK[0]  # card index 42
 _MACHINE0 = MACHINES[0]
 
 
@@ -76,9 +76,15 @@ def index_to_action(index: int) -> int:
 
 
 def index_table() -> list[tuple[str, str]]:
-    return [("0", "end"), ("1", "buy"), ("2-4", "coins 1-3"), ("5-38", "open B01-B34"),
-            ("39-46", "open M1-M8"), ("47-88", "recruit W01-W42"),
-            ("89-2188", "send worker slot (W01-W42, M1-M8) to site slot: 89 + 50 * site + worker")]
+    return [
+        ("0", "end"),
+        ("1", "buy"),
+        ("2-4", "coins 1-3"),
+        ("5-38", "open B01-B34"),
+        ("39-46", "open M1-M8"),
+        ("47-88", "recruit W01-W42"),
+        ("89-2188", "send worker slot (W01-W42, M1-M8) to site slot: 89 + 50 * site + worker"),
+    ]
 
 
 def _site_bytes(card: int, packed: int) -> tuple[bytes, bytes]:
@@ -123,7 +129,7 @@ class MiddleAgesEncoder:
         bdeck = state.bdeck
         rows = (state.brow, bdeck[-1] if bdeck else -1, state.wrow)
         if rows != self.rows:
-            buf[brow0 + OPEN + _FIRST_SITE:crew0] = bytes(crew0 - brow0 - OPEN - _FIRST_SITE)
+            buf[brow0 + OPEN + _FIRST_SITE : crew0] = bytes(crew0 - brow0 - OPEN - _FIRST_SITE)
             for c in state.brow:
                 buf[brow0 + c] = 1
             if bdeck:
@@ -138,15 +144,15 @@ class MiddleAgesEncoder:
             crew, done, sites = crews[q], dones[q], site_lists[q]
             if (crew, done, sites) != self.crews[k]:
                 row = crew0 + NUM_WORKERS * k
-                buf[row:row + NUM_WORKERS] = bytes(NUM_WORKERS)
+                buf[row : row + NUM_WORKERS] = bytes(NUM_WORKERS)
                 for w in crew:
                     buf[row + _SLOT_OF[w]] = 1
                 row = done0 + NUM_SITES * k
-                buf[row + _FIRST_SITE:row + _FIRST_SITE + NUM_SITES] = bytes(NUM_SITES)
+                buf[row + _FIRST_SITE : row + _FIRST_SITE + NUM_SITES] = bytes(NUM_SITES)
                 for c in done:
                     buf[row + c] = 1
                 row = site0 + NUM_SITES * k
-                buf[row + _FIRST_SITE:row + _FIRST_SITE + NUM_SITES] = bytes(NUM_SITES)
+                buf[row + _FIRST_SITE : row + _FIRST_SITE + NUM_SITES] = bytes(NUM_SITES)
                 for c in sites:
                     buf[row + c] = 1
                 self.crews[k] = (crew[:], done[:], sites[:])
@@ -160,11 +166,12 @@ class MiddleAgesEncoder:
                 changed = [c for sites in self.sites for c in sites]
             else:  # the open sites whose resources or workers sent changed
                 was, sent_was = self.progress, self.sent
-                changed = [c for sites in self.sites for c in sites
-                           if packed_of[c] != was[c] or sent_of[c] != sent_was[c]]
+                changed = [
+                    c for sites in self.sites for c in sites if packed_of[c] != was[c] or sent_of[c] != sent_was[c]
+                ]
             for c in changed:
                 at = 4 * (c - _FIRST_SITE)
-                buf[have0 + at:have0 + at + 4], buf[need0 + at:need0 + at + 4] = _site_bytes(c, packed_of[c])
+                buf[have0 + at : have0 + at + 4], buf[need0 + at : need0 + at + 4] = _site_bytes(c, packed_of[c])
                 sent = sent_of[c]
                 buf[sent0 + c - _FIRST_SITE] = sent if sent < 255 else 255
             self.progress = packed_of[:]
@@ -177,9 +184,17 @@ class MiddleAgesEncoder:
             value = vp[q]
             buf[vp0 + k] = value if value < 255 else 255
         actions, turn = state.actions, state.turn
-        buf[progress0:progress0 + 7] = bytes((actions if actions < 255 else 255, turn if turn < 255 else 255,
-                                              state.final_round, state.current_player == seat and not state.is_over(),
-                                              len(bdeck), len(state.wdeck), (state.start - seat) % n))
+        buf[progress0 : progress0 + 7] = bytes(
+            (
+                actions if actions < 255 else 255,
+                turn if turn < 255 else 255,
+                state.final_round,
+                state.current_player == seat and not state.is_over(),
+                len(bdeck),
+                len(state.wdeck),
+                (state.start - seat) % n,
+            )
+        )
         return np.frombuffer(bytearray(buf), dtype=np.uint8)
 
 
@@ -194,9 +209,20 @@ class MiddleAgesCodec(Layout):
         self._offsets = o = self.offsets()
         self.size = o["end"]
         # where card c (or a worker slot) lands: part offsets less the first code or card of each part
-        self._at = (o["building_row"] - OPEN - _FIRST_SITE, o["building_deck_top"] - _FIRST_SITE,
-                    o["worker_row"] - RECRUIT, o["crew"], o["completed"] - _FIRST_SITE, o["sites"] - _FIRST_SITE,
-                    o["site_progress"], o["site_need"], o["site_sent"], o["coins"], o["vp"], o["progress"])
+        self._at = (
+            o["building_row"] - OPEN - _FIRST_SITE,
+            o["building_deck_top"] - _FIRST_SITE,
+            o["worker_row"] - RECRUIT,
+            o["crew"],
+            o["completed"] - _FIRST_SITE,
+            o["sites"] - _FIRST_SITE,
+            o["site_progress"],
+            o["site_need"],
+            o["site_sent"],
+            o["coins"],
+            o["vp"],
+            o["progress"],
+        )
 
     def layout(self) -> tuple[tuple[str, tuple[int, ...], Any], ...]:
         """(key, shape, highest value) of each part of the observation, in the order of the flat vector."""
@@ -326,19 +352,25 @@ class MiddleAgesCodec(Layout):
             at = np.array(open_sites, dtype=np.int64) - _FIRST_SITE
             packed, sent_now = state.progress, state.sent
             have = np.array([packed[c] for c in open_sites], dtype="<u4").view(np.uint8).reshape(-1, 4)
-            out[o["site_progress"]:o["site_need"]].reshape(NUM_SITES, 4)[at] = have
-            out[o["site_need"]:o["site_sent"]].reshape(NUM_SITES, 4)[at] = np.maximum(_REQ[at] - have, 0)
+            out[o["site_progress"] : o["site_need"]].reshape(NUM_SITES, 4)[at] = have
+            out[o["site_need"] : o["site_sent"]].reshape(NUM_SITES, 4)[at] = np.maximum(_REQ[at] - have, 0)
             out[o["site_sent"] + at] = np.minimum([sent_now[c] for c in open_sites], 255)
         coins, vp = state.coins, state.vp
         at = o["coins"]
-        out[at:at + n] = [min(coins[(seat + k) % n], 255) for k in range(n)]
+        out[at : at + n] = [min(coins[(seat + k) % n], 255) for k in range(n)]
         at = o["vp"]
-        out[at:at + n] = [min(vp[(seat + k) % n], 255) for k in range(n)]
+        out[at : at + n] = [min(vp[(seat + k) % n], 255) for k in range(n)]
         over = state.is_over()
         at = o["progress"]
-        out[at:at + 7] = (min(state.actions, 255), min(state.turn, 255), state.final_round,
-                          state.current_player == seat and not over, len(state.bdeck), len(state.wdeck),
-                          (state.start - seat) % n)
+        out[at : at + 7] = (
+            min(state.actions, 255),
+            min(state.turn, 255),
+            state.final_round,
+            state.current_player == seat and not over,
+            len(state.bdeck),
+            len(state.wdeck),
+            (state.start - seat) % n,
+        )
         return out
 
     def new_state(self, setup: Any, seed: int, core: str | None = None):
@@ -377,8 +409,11 @@ class MiddleAgesCodec(Layout):
 
         view = state.observation(state.current_player)
         hidden = ["?"] * max(view["building_deck_size"] - 1, 0)
-        pos = {**view, "building_deck": [view["building_deck_top"], *hidden] if view["building_deck_size"] else [],
-               "worker_deck": ["?"] * view["worker_deck_size"]}
+        pos = {
+            **view,
+            "building_deck": [view["building_deck_top"], *hidden] if view["building_deck_size"] else [],
+            "worker_deck": ["?"] * view["worker_deck_size"],
+        }
         buf = io.StringIO()
         Console(file=buf, width=120, color_system=None).print(position_tables(pos))
         return buf.getvalue()
@@ -387,4 +422,3 @@ class MiddleAgesCodec(Layout):
     def score_margins(state) -> list[float]:
         scores = state.result().scores
         return [float(s - max(x for q, x in enumerate(scores) if q != p)) for p, s in enumerate(scores)]
-

@@ -27,10 +27,11 @@ from builders.core.rng import Rng
 from builders.rl.base import MAX_ROUNDS, Match, make_codec, win_rewards
 from builders.rl.encoding import ENCODING_VERSION
 from builders.rl.kit import rl_games, rl_kit
-NO_INFO_TENSOR = ("these games provide no information-state tensor (provides_information_state_tensor is False): "
-                  "use observation_tensor() or information_state_string()")
 
-
+NO_INFO_TENSOR = (
+    "these games provide no information-state tensor (provides_information_state_tensor is False): "
+    "use observation_tensor() or information_state_string()"
+)
 
 
 def short_name(game: str) -> str:
@@ -108,8 +109,9 @@ class BuildersGame(pyspiel.Game):
         )
         game_type = _type_of(self.game_name)
         if zero_sum:
-            game_type = _game_type(game_type.short_name, game_type.long_name, game_type.parameter_specification,
-                                   zero_sum=True)
+            game_type = _game_type(
+                game_type.short_name, game_type.long_name, game_type.parameter_specification, zero_sum=True
+            )
         super().__init__(game_type, info, given)
         self.encoding_version = ENCODING_VERSION
 
@@ -143,8 +145,7 @@ class BuildersState(pyspiel.State):
     def _cut(self) -> bool:
         """Whether the game is cut here (max_rounds reached between two turns)."""
         cap = self._g.max_turns
-        return cap is not None and self.match.state.turn >= cap and self.pending is None \
-            and not self.match.prefix
+        return cap is not None and self.match.state.turn >= cap and self.pending is None and not self.match.prefix
 
     def _over(self) -> bool:
         return self.match.is_over() or self._cut()
@@ -315,8 +316,9 @@ def register() -> None:
     for game in rl_games():
         if rl_kit(game).spiel is None:
             continue
-        cls = GAMES.setdefault(game, type(f"BuildersGame_{game.replace('-', '_')}", (BuildersGame,),
-                                          {"game_name": game}))
+        cls = GAMES.setdefault(
+            game, type(f"BuildersGame_{game.replace('-', '_')}", (BuildersGame,), {"game_name": game})
+        )
         if short_name(game) not in registered:
             pyspiel.register_game(_type_of(game), cls)
 

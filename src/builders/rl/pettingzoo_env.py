@@ -27,12 +27,25 @@ from builders.rl.wrappers import OrderEnforcing
 class BuildersAEC(AECEnv):
     """One game for ``num_players`` seats, as a PettingZoo AEC environment (unwrapped)."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "builders_v0", "is_parallelizable": False,
-                "render_fps": 4, "encoding_version": ENCODING_VERSION}
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "builders_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+        "encoding_version": ENCODING_VERSION,
+    }
 
-    def __init__(self, game: str, num_players: int = 2, setup: Any = None, reward: str = "win",
-                 render_mode: str | None = None, observation: str = "flat", max_rounds: int | None = None,
-                 core: str = "auto"):
+    def __init__(
+        self,
+        game: str,
+        num_players: int = 2,
+        setup: Any = None,
+        reward: str = "win",
+        render_mode: str | None = None,
+        observation: str = "flat",
+        max_rounds: int | None = None,
+        core: str = "auto",
+    ):
         super().__init__()
         self.game = game
         self.codec = make_codec(game, num_players)
@@ -86,8 +99,13 @@ class BuildersAEC(AECEnv):
         """AECEnv.last, without its extra call of observe (it runs at every step)."""
         agent = self.agent_selection
         observation = self.match.observe(self._seat[agent], self.observation_format) if observe else None
-        return (observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
-                self.infos[agent])
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def state(self) -> np.ndarray:
         """The global state for centralised critics: every seat's flat observation, seat 0 first (each
@@ -128,7 +146,7 @@ class BuildersAEC(AECEnv):
             self.agent_selection = self.possible_agents[state.current_player]
 
     def render(self) -> str | np.ndarray | None:
-        """"human": prints the terminal drawing; "ansi": returns it; "rgb_array": the picture as pixels.
+        """ "human": prints the terminal drawing; "ansi": returns it; "rgb_array": the picture as pixels.
         All show the public view (the seat to move's card is public; no other hidden card)."""
         return render(self.codec, self.match.state, self.render_mode)
 
@@ -142,8 +160,16 @@ class BuildersAEC(AECEnv):
         return self.match.state
 
 
-def env(game: str, num_players: int = 2, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-        observation: str = "flat", max_rounds: int | None = None, core: str = "auto") -> OrderEnforcingWrapper:
+def env(
+    game: str,
+    num_players: int = 2,
+    setup: Any = None,
+    reward: str = "win",
+    render_mode: str | None = None,
+    observation: str = "flat",
+    max_rounds: int | None = None,
+    core: str = "auto",
+) -> OrderEnforcingWrapper:
     """``game`` as a PettingZoo AEC environment (``setup``: None for a random setup from each reset's
     seed, or what the game's codec takes). A game whose rules set no bound on its length is cut after
     ``max_rounds`` rounds (default 100): every agent is truncated. ``core``: "auto" (the native core

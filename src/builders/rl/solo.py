@@ -63,10 +63,20 @@ class SoloEnv(gymnasium.Env):
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "encoding_version": ENCODING_VERSION}
 
-    def __init__(self, game: str, num_players: int = 2, opponents: Any = "random",
-                 seat: int | str = 0, setup: Any = None, reward: str = "win", render_mode: str | None = None,
-                 illegal: str = "random", observation: str = "flat", max_rounds: int | None = None,
-                 core: str = "auto"):
+    def __init__(
+        self,
+        game: str,
+        num_players: int = 2,
+        opponents: Any = "random",
+        seat: int | str = 0,
+        setup: Any = None,
+        reward: str = "win",
+        render_mode: str | None = None,
+        illegal: str = "random",
+        observation: str = "flat",
+        max_rounds: int | None = None,
+        core: str = "auto",
+    ):
         self.codec = make_codec(game, num_players)
         #: the core the games run on: "native" or "python" (see builders.rl.base.check_core)
         self.core = check_core(game, core)
@@ -74,8 +84,7 @@ class SoloEnv(gymnasium.Env):
         self.game = game
         self.num_players = num_players
         self.encoding_version = ENCODING_VERSION
-        if not (seat == "random" or (isinstance(seat, int) and not isinstance(seat, bool)
-                                     and 0 <= seat < num_players)):
+        if not (seat == "random" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < num_players)):
             raise ValueError(f"seat must be a seat from 0 to {num_players - 1} or 'random', not {seat!r}")
         self.seat_option = seat
         self.opponent_specs = _opponents(opponents, game, num_players)
@@ -101,8 +110,10 @@ class SoloEnv(gymnasium.Env):
         self.match = Match(self.codec, state)
         self.seat = int(rng.integers(self.num_players)) if self.seat_option == "random" else self.seat_option
         others = [q for q in range(self.num_players) if q != self.seat]
-        self.opponents = {q: spec if callable(spec) else spec.make(int(rng.integers(2**31)), self.game)
-                          for q, spec in zip(others, self.opponent_specs)}
+        self.opponents = {
+            q: spec if callable(spec) else spec.make(int(rng.integers(2**31)), self.game)
+            for q, spec in zip(others, self.opponent_specs)
+        }
         self._play_opponents()
         return self._obs(), {"seat": self.seat}
 

@@ -63,5 +63,11 @@ def apply_chance(st: Any, pending: Any, drawn: list[int]) -> bool:
     return True
 
 
-PARTS = SpielParts(long_name="Kingdom Builder (builders)", max_length=kingdom_max_length, max_chance_outcomes=5,
-                   outcome_string=lambda c: f"draw {TERRAINS[c]}", pool=pool, apply_chance=apply_chance)
+PARTS = SpielParts(
+    long_name="Kingdom Builder (builders)",
+    max_length=kingdom_max_length,
+    max_chance_outcomes=5,
+    outcome_string=lambda c: f"draw {TERRAINS[c]}",
+    pool=pool,
+    apply_chance=apply_chance,
+)

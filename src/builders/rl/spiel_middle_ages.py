@@ -78,6 +78,13 @@ def cut_winners(st: Any) -> list[int]:
     return [p for p, v in enumerate(st.vp) if v == best]
 
 
-PARTS = SpielParts(long_name="The Builders: Middle Ages (builders)", max_length=middle_ages_max_length,
-                   max_chance_outcomes=84, outcome_string=_outcome, pool=pool, apply_chance=apply_chance, draws=draws,
-                   cut_winners=cut_winners)
+PARTS = SpielParts(
+    long_name="The Builders: Middle Ages (builders)",
+    max_length=middle_ages_max_length,
+    max_chance_outcomes=84,
+    outcome_string=_outcome,
+    pool=pool,
+    apply_chance=apply_chance,
+    draws=draws,
+    cut_winners=cut_winners,
+)

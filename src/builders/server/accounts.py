@@ -45,7 +45,13 @@ from builders.server.games import ApiError
 from builders.server.limits import shared
 from builders.server.repos.accounts import AccountRecord, AccountRepo, Taken
 from builders.server.schemas import (
-    ApiTokenInfo, CreatedApiToken, LanguageChoice, NewApiToken, PasswordChange, SessionInfo, SignIn,
+    ApiTokenInfo,
+    CreatedApiToken,
+    LanguageChoice,
+    NewApiToken,
+    PasswordChange,
+    SessionInfo,
+    SignIn,
 )
 from builders.server.store import Store
 
@@ -96,8 +102,13 @@ class Account:
         return self.username or f"guest {self.id}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "username": self.username, "guest": self.guest, "name": self.display,
-                "language": self.language}
+        return {
+            "id": self.id,
+            "username": self.username,
+            "guest": self.guest,
+            "name": self.display,
+            "language": self.language,
+        }
 
 
 @dataclass(frozen=True)
@@ -194,8 +205,10 @@ class OpenSockets:
             except Exception as e:  # noqa: BLE001 - the database is away: ask again next time
                 log.warning("the credentials of the open sockets cannot be checked: %s", type(e).__name__)
                 continue
-            self._end([c for c in held if c not in alive], msg("your sign-in ended (signed out, password changed, "
-                                                                  "token revoked or account deleted)"))
+            self._end(
+                [c for c in held if c not in alive],
+                msg("your sign-in ended (signed out, password changed, token revoked or account deleted)"),
+            )
 
 
 class DeleteAccount(BaseModel):
@@ -203,10 +216,15 @@ class DeleteAccount(BaseModel):
 
 
 class Accounts:
-    def __init__(self, store: Store, *, redis_url: str | None = None,
-                 login_per_name: tuple[int, float] = (10, 300.0),
-                 login_per_address: tuple[int, float] = (30, 300.0),
-                 login_per_name_address: tuple[int, float] = (5, 300.0)):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        redis_url: str | None = None,
+        login_per_name: tuple[int, float] = (10, 300.0),
+        login_per_address: tuple[int, float] = (30, 300.0),
+        login_per_name_address: tuple[int, float] = (5, 300.0),
+    ):
         from pwdlib import PasswordHash
         from pwdlib.hashers.argon2 import Argon2Hasher
 
@@ -284,7 +302,9 @@ class Accounts:
         guest's name ("guest 12"), unless it is the seat's own ``account``'s."""
         found = self.look_alike(name)
         if found is not None and found.id != account:
-            raise ApiError(409, msg("the name {name!r} looks like {found}: choose another", name=name, found=_whose(found)))
+            raise ApiError(
+                409, msg("the name {name!r} looks like {found}: choose another", name=name, found=_whose(found))
+            )
         if GUEST_LOOK.fullmatch(names.skeleton(name)):
             own = self.get(account) if account is not None else None
             if own is None or not own.guest or names.skeleton(own.display) != names.skeleton(name):
@@ -304,11 +324,15 @@ class Accounts:
         username = self.check_new(username, password)
         self._refuse_taken(username, guest)
         digest = self.hash(password)
-        names_of = {"username": username, "username_key": username.lower(),
-                    "username_skeleton": names.skeleton(username)}
+        names_of = {
+            "username": username,
+            "username_key": username.lower(),
+            "username_skeleton": names.skeleton(username),
+        }
         try:
-            account_id = self.rows.name(guest.id if guest is not None and guest.guest else None, names_of, digest,
-                                        time.time())
+            account_id = self.rows.name(
+                guest.id if guest is not None and guest.guest else None, names_of, digest, time.time()
+            )
         except Taken:  # signed up meanwhile by another request
             self._refuse_taken(username, guest)
             raise ApiError(409, msg("the username {username!r} is taken", username=username)) from None
@@ -335,14 +359,18 @@ class Accounts:
         """429 (with the seconds to wait) when a sign-in to ``name_key`` from ``address`` is over a
         limit: per address, per (name, address), and per name unless the account signed in from
         ``address`` before. Each attempt counts, on every server process."""
-        checks = [(f"address:{address}", self.login_per_address),
-                  (f"name-address:{name_key}:{address}", self.login_per_name_address)]
+        checks = [
+            (f"address:{address}", self.login_per_address),
+            (f"name-address:{name_key}:{address}", self.login_per_name_address),
+        ]
         if not self.known_address(name_key, address):
             checks.append((f"name:{name_key}", self.login_per_name))
         for key, (count, per) in checks:
             wait = self.limits.take(key, count, per)
             if wait:
-                raise ApiError(429, msg("too many sign-in attempts; try again in {seconds} seconds", seconds=math.ceil(wait)))
+                raise ApiError(
+                    429, msg("too many sign-in attempts; try again in {seconds} seconds", seconds=math.ceil(wait))
+                )
 
     def known_address(self, name_key: str, address: str) -> bool:
         """Whether the account named ``name_key`` signed in from ``address`` before."""
@@ -359,8 +387,9 @@ class Accounts:
         self.check_password_of(account, old, msg("the current password is wrong"))
         # every other browser signed in to this account is signed out, every program too
         ended = self.rows.change_password(account.id, self.hash(new), keep_session)
-        self.sockets.end([c for c in ended if c != ("session", keep_session)],
-                         msg("the account's password changed: sign in again"))
+        self.sockets.end(
+            [c for c in ended if c != ("session", keep_session)], msg("the account's password changed: sign in again")
+        )
 
     def delete_account(self, account: Account) -> None:
         """The account is deleted (:meth:`check_password_of` first): its sessions, tokens, known addresses
@@ -519,8 +548,15 @@ def secure_request(request: Request) -> bool:
 
 
 def set_session_cookie(response: Response, request: Request, cookie: str, guest: bool) -> None:
-    response.set_cookie(SESSION_COOKIE, cookie, max_age=GUEST_SECONDS if guest else SESSION_SECONDS,
-                        httponly=True, samesite="lax", secure=secure_request(request), path="/")
+    response.set_cookie(
+        SESSION_COOKIE,
+        cookie,
+        max_age=GUEST_SECONDS if guest else SESSION_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=secure_request(request),
+        path="/",
+    )
 
 
 def address_of(request: Request) -> str:
@@ -552,8 +588,12 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
         set_session_cookie(response, request, cookie, guest=True)
         return session_info(account, csrf)
 
-    @r.post("/api/accounts", status_code=201, response_model=SessionInfo,
-            summary="Sign up (a guest's account becomes the new named account, with its games)")
+    @r.post(
+        "/api/accounts",
+        status_code=201,
+        response_model=SessionInfo,
+        summary="Sign up (a guest's account becomes the new named account, with its games)",
+    )
     def sign_up(body: SignIn, request: Request, response: Response):
         who = accounts.identify(request, write=True)
         if who.account is not None and not who.account.guest:
@@ -566,8 +606,12 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
         set_session_cookie(response, request, cookie, guest=False)
         return session_info(account, csrf)
 
-    @r.post("/api/session", response_model=SessionInfo, summary="Sign in",
-            responses={429: {"description": "too many sign-in attempts"}})
+    @r.post(
+        "/api/session",
+        response_model=SessionInfo,
+        summary="Sign in",
+        responses={429: {"description": "too many sign-in attempts"}},
+    )
     async def sign_in(body: SignIn, request: Request, response: Response):
         account = await run_in_threadpool(accounts.sign_in, body.username, body.password, address_of(request))
         old = request.cookies.get(SESSION_COOKIE)
@@ -606,8 +650,11 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
             raise ApiError(403, msg("a guest has no API tokens: sign up first"))
         return who.account
 
-    @r.put("/api/account/language", response_model=SessionInfo,
-           summary="The language the server speaks to you (null: your browser's), for a guest too")
+    @r.put(
+        "/api/account/language",
+        response_model=SessionInfo,
+        summary="The language the server speaks to you (null: your browser's), for a guest too",
+    )
     def set_language(body: LanguageChoice, request: Request):
         who = accounts.identify(request, write=True)
         if who.account is None:
@@ -618,8 +665,12 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
     def list_tokens(request: Request):
         return accounts.tokens(named(request, False))
 
-    @r.post("/api/account/tokens", status_code=201, response_model=CreatedApiToken,
-            summary="Make a personal API token (shown once)")
+    @r.post(
+        "/api/account/tokens",
+        status_code=201,
+        response_model=CreatedApiToken,
+        summary="Make a personal API token (shown once)",
+    )
     def new_token(body: NewApiToken, request: Request):
         account = named(request, True)
         if accounts.identify(request).via != "cookie":
@@ -631,8 +682,12 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
         accounts.delete_token(named(request, True), token_id)
         return Response(status_code=204)
 
-    @r.delete("/api/account", status_code=204, summary="Delete your account (with its password)",
-              responses={403: {"description": "the password is wrong, or not a signed-in session"}})
+    @r.delete(
+        "/api/account",
+        status_code=204,
+        summary="Delete your account (with its password)",
+        responses={403: {"description": "the password is wrong, or not a signed-in session"}},
+    )
     async def delete_account(body: DeleteAccount, request: Request):
         who = await run_in_threadpool(accounts.identify, request, True)
         if who.account is None:
@@ -641,8 +696,7 @@ def router(accounts: Accounts, on_sign_in: Any = None, on_delete: Any = None) ->
             raise ApiError(403, msg("an account is deleted from a signed-in session, not with a personal API token"))
         if who.account.guest:
             raise ApiError(403, msg("a guest account has no password to confirm with: sign up first, or just sign out"))
-        await run_in_threadpool(accounts.check_password_of, who.account, body.password,
-                                msg("the password is wrong"))
+        await run_in_threadpool(accounts.check_password_of, who.account, body.password, msg("the password is wrong"))
         await run_in_threadpool(accounts.delete_account, who.account)  # its credentials end first
         if on_delete is not None:
             await on_delete(who.account.id)  # then its seats of the games going on are resigned

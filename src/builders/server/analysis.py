@@ -58,8 +58,9 @@ def _seed(*parts: Any) -> int:
 _HINT_BOTS: dict[tuple[str, int, int, int], Any] = {}
 
 
-def hint_job(game_id: str, turn: list[tuple[Any, str]], state: Any, seat: int, seed: int,
-             iterations: int) -> dict[str, Any]:
+def hint_job(
+    game_id: str, turn: list[tuple[Any, str]], state: Any, seat: int, seed: int, iterations: int
+) -> dict[str, Any]:
     """The hint for ``seat`` in ``state``, with the seat's earlier decisions of the turn (each
     position with the action played there, in notation): every position a determinization made from
     the seat's observation. The analysis's hard bot of this game and seat is kept for the next."""
@@ -74,8 +75,13 @@ def hint_job(game_id: str, turn: list[tuple[Any, str]], state: Any, seat: int, s
     if len(_HINT_BOTS) >= 200:
         _HINT_BOTS.clear()
     _HINT_BOTS[key] = bots
-    return {"seat": seat, "action": found.notation, "win_chance": round(found.win_chance, 4),
-            "visits": found.iterations, "plan": plan_notations(state, found)}
+    return {
+        "seat": seat,
+        "action": found.notation,
+        "win_chance": round(found.win_chance, 4),
+        "visits": found.iterations,
+        "plan": plan_notations(state, found),
+    }
 
 
 def hint_positions(game_id: str, record: dict[str, Any], seat: int, state: Any = None) -> tuple[list, Any]:
@@ -136,8 +142,15 @@ class Analyses:
     asks its hints of the same worker while it is free (``hint_key``), which keeps the seat's bot
     from one hint to the next; seats of other games are spread over the others."""
 
-    def __init__(self, service: GameService, mode: str = "process", workers: int | None = None,
-                 analysis_iterations: int | None = None, jobs: Any = None, pool: WorkerPool | None = None):
+    def __init__(
+        self,
+        service: GameService,
+        mode: str = "process",
+        workers: int | None = None,
+        analysis_iterations: int | None = None,
+        jobs: Any = None,
+        pool: WorkerPool | None = None,
+    ):
         self.service = service
         #: the job queue (builders.server.jobs.JobQueue) analyses go to while a worker is alive
         self.jobs = jobs
@@ -199,7 +212,9 @@ class Analyses:
         if live.over:
             raise ApiError(409, msg("the game is over"))
         if seat != live.state.current_player:
-            raise ApiError(403, msg("it is seat {turn}'s turn, not seat {seat}'s", turn=live.state.current_player, seat=seat))
+            raise ApiError(
+                403, msg("it is seat {turn}'s turn, not seat {seat}'s", turn=live.state.current_player, seat=seat)
+            )
         if live.seats[seat]["type"] != "human":
             raise ApiError(403, msg("seat {seat} is played by a bot now", seat=seat))
         n = len(live.steps)
@@ -230,8 +245,17 @@ class Analyses:
             if found is not None:
                 return {k: v for k, v in found.items() if k != "worker"}
         earlier, state = hint_positions(live.id, record, seat, live.state)
-        return await self.pool.run(PLAY, hint_job, live.id, earlier, state, seat, seed, self.analysis_iterations,
-                                   key=self.hint_key(live.id, seat))
+        return await self.pool.run(
+            PLAY,
+            hint_job,
+            live.id,
+            earlier,
+            state,
+            seat,
+            seed,
+            self.analysis_iterations,
+            key=self.hint_key(live.id, seat),
+        )
 
     # -- analyses --------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict[str, Any] | None:
@@ -239,8 +263,15 @@ class Analyses:
 
     @staticmethod
     def _public(row: dict[str, Any]) -> dict[str, Any]:
-        return {"game_id": row["game_id"], "status": row["status"], "done": row["done"], "total": row["total"],
-                "iterations": row["iterations"], "result": row["result"], "error": row["error"]}
+        return {
+            "game_id": row["game_id"],
+            "status": row["status"],
+            "done": row["done"],
+            "total": row["total"],
+            "iterations": row["iterations"],
+            "result": row["result"],
+            "error": row["error"],
+        }
 
     def get(self, live: Live) -> dict[str, Any]:
         if not live.over:
@@ -260,9 +291,17 @@ class Analyses:
             if row["status"] == "running" and live.id not in self._tasks and self.service.acting:
                 self._launch(live, row)
             return self._public(row), False
-        values = {"status": "running", "done": 0, "total": len(live.steps), "iterations": self.analysis_iterations,
-                  "seed": _seed("analysis", live.id), "result": None, "error": None, "started": time.time(),
-                  "finished": None}
+        values = {
+            "status": "running",
+            "done": 0,
+            "total": len(live.steps),
+            "iterations": self.analysis_iterations,
+            "seed": _seed("analysis", live.id),
+            "result": None,
+            "error": None,
+            "started": time.time(),
+            "finished": None,
+        }
         if not self.rows.start(live.id, values, again=row is not None):
             # another server process started it at the same moment: that one runs
             row = self._row(live.id)
@@ -286,6 +325,7 @@ class Analyses:
     async def _analyse(self, game_id: str, record: dict[str, Any], iterations: int, seed: int) -> None:
         try:
             if self.jobs is not None:
+
                 async def progress(done: int, total: int) -> None:
                     if done < total:
                         await asyncio.to_thread(self._write, game_id, {"done": done, "total": total})
@@ -299,8 +339,9 @@ class Analyses:
             raise
         except Exception as e:
             log.exception("the analysis of game %s failed", game_id)
-            self.rows.write(game_id, {"status": "failed", "error": f"the analysis failed: {e}"[:300],
-                                      "finished": time.time()})
+            self.rows.write(
+                game_id, {"status": "failed", "error": f"the analysis failed: {e}"[:300], "finished": time.time()}
+            )
 
 
 # -- routes --------------------------------------------------------------------------------------
@@ -312,9 +353,12 @@ def router(service: GameService, accounts: Any, analyses: Analyses) -> APIRouter
     game_id_param = PathParam(pattern=GAME_ID_PATTERN, description="the game's id")
 
     @api.post("/api/games/{game_id}/hint", summary="The move the hard bot would play for the seat to move")
-    async def hint(request: Request, game_id: str = game_id_param,
-                   x_seat_token: str | None = Header(None, alias="X-Seat-Token"),
-                   seat: int | None = Query(None, ge=0, le=3)) -> dict[str, Any]:
+    async def hint(
+        request: Request,
+        game_id: str = game_id_param,
+        x_seat_token: str | None = Header(None, alias="X-Seat-Token"),
+        seat: int | None = Query(None, ge=0, le=3),
+    ) -> dict[str, Any]:
         live = await visible(service, accounts, game_id, request, x_seat_token)
         if not live.options.get("hints"):
             raise ApiError(403, msg("this game was created without hints"))
@@ -323,16 +367,18 @@ def router(service: GameService, accounts: Any, analyses: Analyses) -> APIRouter
         return await analyses.hint(live, who)
 
     @api.post("/api/games/{game_id}/analysis", summary="Start the analysis of a finished game (or see it)")
-    async def start(request: Request, game_id: str = game_id_param,
-                    x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> Any:
+    async def start(
+        request: Request, game_id: str = game_id_param, x_seat_token: str | None = Header(None, alias="X-Seat-Token")
+    ) -> Any:
         from fastapi.responses import JSONResponse
 
         out, started = analyses.start_analysis(await visible(service, accounts, game_id, request, x_seat_token))
         return JSONResponse(out, status_code=202 if started else 200)
 
     @api.get("/api/games/{game_id}/analysis", summary="A game's analysis: its progress, then its result")
-    async def show(request: Request, game_id: str = game_id_param,
-                   x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> dict[str, Any]:
+    async def show(
+        request: Request, game_id: str = game_id_param, x_seat_token: str | None = Header(None, alias="X-Seat-Token")
+    ) -> dict[str, Any]:
         return analyses.get(await visible(service, accounts, game_id, request, x_seat_token))
 
     return api

@@ -45,10 +45,15 @@ from builders.server.workers import WorkerPool
 __all__ = ["MAX_BODY", "BodyLimit", "create_app", "default_static_dir"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorModel, "description": text} for code, text in (
-        (400, "malformed request or illegal action"), (401, "missing or wrong seat token or session"),
-        (403, "not this seat's turn, not your seat, or the CSRF token is missing"), (404, "no such game"), (409, "conflict with the game's state"),
-        (413, "request body too large"), (422, "a field of the request is not valid"),
+    code: {"model": ErrorModel, "description": text}
+    for code, text in (
+        (400, "malformed request or illegal action"),
+        (401, "missing or wrong seat token or session"),
+        (403, "not this seat's turn, not your seat, or the CSRF token is missing"),
+        (404, "no such game"),
+        (409, "conflict with the game's state"),
+        (413, "request body too large"),
+        (422, "a field of the request is not valid"),
         (503, "the database could not save the change (nothing changed)"),
     )
 }
@@ -144,13 +149,24 @@ def mount_static(app: FastAPI, static: Path) -> None:
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
 
 
-def create_app(db_url: str | None = None, *, redis_url: str | None = None, limits: Limits | None = None,
-               upgrade: bool = True, bot_mode: str = "process", bot_delay: float = 0.3,
-               bot_factory: AgentFactory | None = None, bot_workers: int = 1,
-               static_dir: str | Path | None = None, login_limits: dict[str, tuple[int, float]] | None = None,
-               clock_checkpoint: float = 5.0, expire_open_days: float | None = None,
-               idle_days: float | None = None,
-               analysis_iterations: int | None = None, analysis_workers: int | None = None) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    *,
+    redis_url: str | None = None,
+    limits: Limits | None = None,
+    upgrade: bool = True,
+    bot_mode: str = "process",
+    bot_delay: float = 0.3,
+    bot_factory: AgentFactory | None = None,
+    bot_workers: int = 1,
+    static_dir: str | Path | None = None,
+    login_limits: dict[str, tuple[int, float]] | None = None,
+    clock_checkpoint: float = 5.0,
+    expire_open_days: float | None = None,
+    idle_days: float | None = None,
+    analysis_iterations: int | None = None,
+    analysis_workers: int | None = None,
+) -> FastAPI:
     """The server application over the database ``db_url`` (default: a SQLite file in the user's
     data folder).
 
@@ -172,21 +188,34 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
     jobs = JobQueue(redis_url) if redis_url else None
     accounts = Accounts(store, redis_url=redis_url, **(login_limits or {}))
     # one pool of workers for bot moves and hints (served first) and analyses (in the background)
-    pool = WorkerPool(bot_workers, bot_mode, background=settings.number("BUILDERS_ANALYSIS_WORKERS", analysis_workers),
-                      initializer=prepare_worker)
-    service = GameService(store, BotRunner(factory=bot_factory, jobs=jobs, pool=pool), bot_delay=bot_delay,
-                          bots_only_turns_at_once=limits.bots_only_turns_at_once,
-                          keep_idle=limits.idle_game_seconds, lobby_per_creator=limits.lobby_per_creator,
-                          names=accounts.names, check_seat_name=accounts.check_seat_name,
-                          clock_after=Clocks.advance)
+    pool = WorkerPool(
+        bot_workers,
+        bot_mode,
+        background=settings.number("BUILDERS_ANALYSIS_WORKERS", analysis_workers),
+        initializer=prepare_worker,
+    )
+    service = GameService(
+        store,
+        BotRunner(factory=bot_factory, jobs=jobs, pool=pool),
+        bot_delay=bot_delay,
+        bots_only_turns_at_once=limits.bots_only_turns_at_once,
+        keep_idle=limits.idle_game_seconds,
+        lobby_per_creator=limits.lobby_per_creator,
+        names=accounts.names,
+        check_seat_name=accounts.check_seat_name,
+        clock_after=Clocks.advance,
+    )
     # hints and post-game analyses: the iterations of the analyses' search (the hints' budget too)
     analyses = Analyses(service, analysis_iterations=analysis_iterations, jobs=jobs, pool=pool)
     cluster = Cluster(service, store, redis_url)
     # housekeeping: days before an unstarted game is deleted and an untimed idle game is settled
     # (arguments, else the environment variables BUILDERS_EXPIRE_OPEN_DAYS and BUILDERS_IDLE_DAYS)
-    clocks = Clocks(service, checkpoint=clock_checkpoint,
-                    expire_open=settings.number("BUILDERS_EXPIRE_OPEN_DAYS", expire_open_days) * 86400,
-                    idle=settings.number("BUILDERS_IDLE_DAYS", idle_days) * 86400)
+    clocks = Clocks(
+        service,
+        checkpoint=clock_checkpoint,
+        expire_open=settings.number("BUILDERS_EXPIRE_OPEN_DAYS", expire_open_days) * 86400,
+        idle=settings.number("BUILDERS_IDLE_DAYS", idle_days) * 86400,
+    )
     ratings = Ratings(service, accounts)
     chat = Chat(service, accounts)
     parts = Parts(store, jobs, accounts, pool, service, analyses, cluster, clocks, ratings, chat)
@@ -196,7 +225,7 @@ def create_app(db_url: str | None = None, *, redis_url: str | None = None, limit
         title="Builders game server",
         version="1",
         description=f"Play {' and '.join(game.title for game in plugins())} over the network. "
-                    "Game sockets: /ws/games/{id} (see docs/server.md).",
+        "Game sockets: /ws/games/{id} (see docs/server.md).",
         lifespan=lifespan(parts),
         responses=_ERRORS,
     )

@@ -36,14 +36,12 @@ def random_agent(game: str, level: str, seed: int) -> Agent:
     return RandomAgent(seed)
 
 
-def choose_action(record: dict[str, Any], level: str, seed: int,
-                  factory: AgentFactory | None = None) -> str:
+def choose_action(record: dict[str, Any], level: str, seed: int, factory: AgentFactory | None = None) -> str:
     """The notation of the action the bot of ``level`` plays in the last position of ``record``."""
     return choose_turn(record, level, seed, factory)[0]
 
 
-def choose_turn(record: dict[str, Any], level: str, seed: int,
-                factory: AgentFactory | None = None) -> list[str]:
+def choose_turn(record: dict[str, Any], level: str, seed: int, factory: AgentFactory | None = None) -> list[str]:
     """The notation of the action the bot of ``level`` plays in the last position of ``record``,
     then those its plan plays after it in the same turn without a new decision (an agent with
     ``planned``: the hard and expert levels plan whole turns; none for the others)."""
@@ -84,8 +82,14 @@ class BotRunner:
     or "inline"); with ``jobs`` (a :class:`builders.server.jobs.JobQueue`), as a job on the queue
     while a worker is alive."""
 
-    def __init__(self, mode: str = "process", factory: AgentFactory | None = None, workers: int = 1,
-                 jobs: Any = None, pool: WorkerPool | None = None):
+    def __init__(
+        self,
+        mode: str = "process",
+        factory: AgentFactory | None = None,
+        workers: int = 1,
+        jobs: Any = None,
+        pool: WorkerPool | None = None,
+    ):
         if pool is not None:
             mode = pool.mode
         if mode not in MODES:

@@ -48,7 +48,10 @@ class Chat:
             raise ApiError(400, msg("a chat message needs some text"))
         text = text.strip()
         if len(text) > MAX_CHAT:
-            raise ApiError(400, msg("a chat message has at most {count} characters, not {length}", count=MAX_CHAT, length=len(text)))
+            raise ApiError(
+                400,
+                msg("a chat message has at most {count} characters, not {length}", count=MAX_CHAT, length=len(text)),
+            )
         try:  # the HTTP body was checked already; any other caller is checked here
             names.check_text(text, "chat message", newlines=True)
         except names.BadText as e:
@@ -71,8 +74,15 @@ class Chat:
 
 
 def _public(m: ChatRecord) -> dict[str, Any]:
-    return {"id": m.id, "channel": m.channel, "author": m.author, "seat": m.seat, "text": m.text, "at": m.at,
-            "account": m.by_account}
+    return {
+        "id": m.id,
+        "channel": m.channel,
+        "author": m.author,
+        "seat": m.seat,
+        "text": m.text,
+        "at": m.at,
+        "account": m.by_account,
+    }
 
 
 def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:
@@ -108,16 +118,26 @@ def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, An
 
 def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
     r = APIRouter()
-    @r.get("/api/games/{game_id}/chat", response_model=list[ChatMessage], tags=["chat"],
-           summary="The chat of your channel: players (seated) or spectators")
+
+    @r.get(
+        "/api/games/{game_id}/chat",
+        response_model=list[ChatMessage],
+        tags=["chat"],
+        summary="The chat of your channel: players (seated) or spectators",
+    )
     async def read(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
         live = await visible(service, accounts, game_id, request, request.headers.get("x-seat-token"))
         seat = seat_for(service, accounts, live, request, request.headers.get("x-seat-token"), None, False)
         return chat.messages(live.id, "players" if seat is not None else "spectators")
 
-    @r.post("/api/games/{game_id}/chat", status_code=201, response_model=ChatMessage, tags=["chat"],
-            summary="Say something in your channel (at most 500 characters)",
-            responses={429: {"description": "too many messages"}})
+    @r.post(
+        "/api/games/{game_id}/chat",
+        status_code=201,
+        response_model=ChatMessage,
+        tags=["chat"],
+        summary="Say something in your channel (at most 500 characters)",
+        responses={429: {"description": "too many messages"}},
+    )
     async def say(body: ChatBody, request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
         live = await visible(service, accounts, game_id, request, request.headers.get("x-seat-token"))
         token = request.headers.get("x-seat-token")
@@ -125,8 +145,13 @@ def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
         seat = seat_for(service, accounts, live, request, token, None, False)
         return chat.post(live, seat, who.account if who else None, body.text)
 
-    @r.post("/api/games/{game_id}/rematch", status_code=201, response_model=Created, tags=["seats"],
-            summary="Offer the same seats a new game (a player of a finished game)")
+    @r.post(
+        "/api/games/{game_id}/rematch",
+        status_code=201,
+        response_model=Created,
+        tags=["seats"],
+        summary="Offer the same seats a new game (a player of a finished game)",
+    )
     async def rematch(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
         live = await visible(service, accounts, game_id, request)
         who = accounts.identify(request, write=True)
@@ -136,7 +161,7 @@ def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
         if not live.over:
             raise ApiError(409, msg("a rematch is offered once the game is over"))
         if live.options.get("rematch"):
-            raise ApiError(409, msg("a rematch was offered already: game {rematch}", rematch=live.options['rematch']))
+            raise ApiError(409, msg("a rematch was offered already: game {rematch}", rematch=live.options["rematch"]))
         return make_rematch(service, live, who.account.id)
 
     return r

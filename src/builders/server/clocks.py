@@ -67,8 +67,16 @@ def initial(spec: ClockSpec | None, players: int) -> dict[str, Any] | None:
         if spec.per_turn is None or spec.total is not None or spec.increment:
             raise ApiError(400, msg("a turn-based clock has a time per turn only"))
         start = float(spec.per_turn)
-    return Clock(kind=spec.kind, total=spec.total, increment=spec.increment, per_turn=spec.per_turn, bot=spec.bot,
-                 left=[start] * players, since=time.time(), present=frozenset(("total", "increment", "per_turn"))).to_json()
+    return Clock(
+        kind=spec.kind,
+        total=spec.total,
+        increment=spec.increment,
+        per_turn=spec.per_turn,
+        bot=spec.bot,
+        left=[start] * players,
+        since=time.time(),
+        present=frozenset(("total", "increment", "per_turn")),
+    ).to_json()
 
 
 def remaining(clock: dict[str, Any], now: float | None = None) -> list[float]:
@@ -97,8 +105,9 @@ def started(state: Any, seats: list[dict[str, Any]]) -> bool:
 
 
 class Clocks:
-    def __init__(self, service: GameService, checkpoint: float = 5.0, expire_open: float = 7 * 86400,
-                 idle: float = 30 * 86400):
+    def __init__(
+        self, service: GameService, checkpoint: float = 5.0, expire_open: float = 7 * 86400, idle: float = 30 * 86400
+    ):
         self.service = service
         engine = service.store.engine
         #: the games that never started, the checkpoint's time, the sessions past their end

@@ -124,8 +124,15 @@ class Lease:
 class Cluster:
     """Runs the lease, the fan-out and the version polling of one server process."""
 
-    def __init__(self, service: Any, store: Store, redis_url: str | None = None, *, lease: bool = True,
-                 poll_seconds: float | None = None):
+    def __init__(
+        self,
+        service: Any,
+        store: Store,
+        redis_url: str | None = None,
+        *,
+        lease: bool = True,
+        poll_seconds: float | None = None,
+    ):
         from concurrent.futures import ThreadPoolExecutor
 
         #: the lease's own thread: renewing it never waits behind the games' commits
@@ -275,8 +282,18 @@ class Cluster:
             for live in list(self.service.live.values()):
                 seats, watching = self._here(live)
                 if seats or watching:
-                    self.outbox.put_nowait(json.dumps({"o": self.origin, "g": live.id, "v": live.version,
-                                                       "s": seats, "w": watching, "n": len(live.steps)}))
+                    self.outbox.put_nowait(
+                        json.dumps(
+                            {
+                                "o": self.origin,
+                                "g": live.id,
+                                "v": live.version,
+                                "s": seats,
+                                "w": watching,
+                                "n": len(live.steps),
+                            }
+                        )
+                    )
 
     # -- fan-out ---------------------------------------------------------------------------------
     @staticmethod
@@ -297,8 +314,14 @@ class Cluster:
         self.sent[live.id] = key
         if live.id == self.muted and (known is None or known[1] == here):
             return  # the other processes made this change: they know it
-        message: dict[str, Any] = {"o": self.origin, "g": live.id, "v": live.version, "s": here[0], "w": here[1],
-                                   "n": len(live.steps)}
+        message: dict[str, Any] = {
+            "o": self.origin,
+            "g": live.id,
+            "v": live.version,
+            "s": here[0],
+            "w": here[1],
+            "n": len(live.steps),
+        }
         if live.steps:
             # a process whose copy is at the version before with one action less plays this action
             # without reading the database (one version and one action more: it was added)
@@ -359,8 +382,9 @@ class Cluster:
                 if self.redis_up:
                     self.redis_up = False
                     self.redis_outages += 1
-                    log.warning("the Redis subscription was lost (%s): polling the database until it is back",
-                                type(e).__name__)
+                    log.warning(
+                        "the Redis subscription was lost (%s): polling the database until it is back", type(e).__name__
+                    )
             await self._close_pubsub(pubsub)
             while True:  # subscribe again, waiting longer each time
                 await backoff.wait()
@@ -424,8 +448,13 @@ class Cluster:
                 asyncio.create_task(self._catch_up_new(game_id))
             return
         if version > live.version:  # (a message older than the copy needs nothing)
-            if not (version == live.version + 1 and "a" in msg and msg.get("n") == len(live.steps) + 1
-                    and not live.lock.locked() and self._play_along(live, version, msg["a"], msg.get("c"))):
+            if not (
+                version == live.version + 1
+                and "a" in msg
+                and msg.get("n") == len(live.steps) + 1
+                and not live.lock.locked()
+                and self._play_along(live, version, msg["a"], msg.get("c"))
+            ):
                 asyncio.create_task(self._catch_up_game(live))
         elif before[0] != seats:
             live.changed()

@@ -51,8 +51,12 @@ def install(app: FastAPI) -> None:
     async def database_error(request: Request, exc: SQLAlchemyError):
         if unreachable(exc):
             log.warning("the database cannot be reached: %s %s answered 503", request.method, request.url.path)
-            return refused(request, msg("the database cannot be reached just now; nothing changed, "
-                                        "try again in a few seconds"), 503, {"Retry-After": str(RETRY_AFTER)})
+            return refused(
+                request,
+                msg("the database cannot be reached just now; nothing changed, try again in a few seconds"),
+                503,
+                {"Retry-After": str(RETRY_AFTER)},
+            )
         log.exception("request failed: %s %s", request.method, request.url.path)
         return refused(request, msg("the server failed to handle this request"), 500)
 
@@ -66,14 +70,14 @@ def install(app: FastAPI) -> None:
         if texts:
             return refused(reader_known(request), validation_problem(texts[0]), 400)  # the message it was raised with
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
-        return refused(reader_known(request), msg("{field}: {problem}", field=where, problem=validation_problem(first)),
-                       422)
+        return refused(
+            reader_known(request), msg("{field}: {problem}", field=where, problem=validation_problem(first)), 422
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
         said = getattr(exc, "message", None) or http_message(exc.status_code, str(exc.detail))
-        return refused(request, said, exc.status_code,
-                       getattr(exc, "headers", None))
+        return refused(request, said, exc.status_code, getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception):

@@ -35,8 +35,17 @@ from builders.core.state import GameState
 from builders.core.view import get_view
 from builders.server.bots import BotRunner
 from builders.server.live import (  # (the names other modules import from here)
-    ApiError, Live, _saving, abort_refusal, final_result, initial_state, log_entry,
-    record, row_summary, token_hash, undo_refusal,
+    ApiError,
+    Live,
+    _saving,
+    abort_refusal,
+    final_result,
+    initial_state,
+    log_entry,
+    record,
+    row_summary,
+    token_hash,
+    undo_refusal,
 )
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
 from builders.server.messages import engine_message
@@ -69,24 +78,49 @@ COLOURS = ("red", "blue", "white", "black", "yellow", "purple", "pink", "teal")
 def check_colours(colours: list[str], players: int) -> None:
     """Refuse a list of seat colours that is not one known colour per seat, each a different one."""
     if len(colours) != players:
-        raise ApiError(400, msg("give one colour per seat: {players} colours, not {colours}", players=players, colours=len(colours)))
+        raise ApiError(
+            400,
+            msg("give one colour per seat: {players} colours, not {colours}", players=players, colours=len(colours)),
+        )
     for i, colour in enumerate(colours):
         if colour not in COLOURS:
-            raise ApiError(400, msg("seat {seat} has an unknown colour {colour!r}: choose one of {colours}", seat=i, colour=colour,
-                                        colours=", ".join(COLOURS)))
+            raise ApiError(
+                400,
+                msg(
+                    "seat {seat} has an unknown colour {colour!r}: choose one of {colours}",
+                    seat=i,
+                    colour=colour,
+                    colours=", ".join(COLOURS),
+                ),
+            )
     for i, colour in enumerate(colours):
         if colour in colours[:i]:
-            raise ApiError(400, msg("seats {first} and {seat} are both {colour}: give each seat its own colour",
-                                        first=colours.index(colour), seat=i, colour=colour))
+            raise ApiError(
+                400,
+                msg(
+                    "seats {first} and {seat} are both {colour}: give each seat its own colour",
+                    first=colours.index(colour),
+                    seat=i,
+                    colour=colour,
+                ),
+            )
 
 
 class GameService:
-    def __init__(self, store: Store, bots: BotRunner, bot_delay: float = 0.3, base_url: str = "",
-                 bots_only_turns_at_once: int = 1, keep_idle: float = KEEP_IDLE, sweep_every: float = SWEEP_EVERY,
-                 lobby_per_creator: int = LOBBY_PER_CREATOR,
-                 names: Callable[[Iterable[int]], dict[int, str]] | None = None,
-                 check_seat_name: Callable[[str, int | None], None] | None = None,
-                 clock_after: ClockAfter | None = None):
+    def __init__(
+        self,
+        store: Store,
+        bots: BotRunner,
+        bot_delay: float = 0.3,
+        base_url: str = "",
+        bots_only_turns_at_once: int = 1,
+        keep_idle: float = KEEP_IDLE,
+        sweep_every: float = SWEEP_EVERY,
+        lobby_per_creator: int = LOBBY_PER_CREATOR,
+        names: Callable[[Iterable[int]], dict[int, str]] | None = None,
+        check_seat_name: Callable[[str, int | None], None] | None = None,
+        clock_after: ClockAfter | None = None,
+    ):
         self.store = store
         #: seconds an unused game stays in memory; how often the sweep forgets such games
         self.keep_idle = keep_idle
@@ -122,14 +156,33 @@ class GameService:
         self.summary, self.view, self.view_text = self.views.summary, self.views.view, self.views.view_text
         self.state_message, self.message_for = self.views.state_message, self.views.message_for
         self.add_client, self.remove_client = self.broadcast.add_client, self.broadcast.remove_client
-        self.client_changed, self.tell_players_presence = self.broadcast.client_changed, self.broadcast.tell_players_presence
-        self.tell, self.tell_here, self._broadcast = self.broadcast.tell, self.broadcast.tell_here, self.broadcast.send_views
+        self.client_changed, self.tell_players_presence = (
+            self.broadcast.client_changed,
+            self.broadcast.tell_players_presence,
+        )
+        self.tell, self.tell_here, self._broadcast = (
+            self.broadcast.tell,
+            self.broadcast.tell_here,
+            self.broadcast.send_views,
+        )
         # playing (actions, undo, seats' changes) and the bots' turns
-        self.playing = Playing(store, self.broadcast, self.refresh, self._schedule_bot, self._trim, self.forget,
-                               self.check_bots_only, clock_after)
+        self.playing = Playing(
+            store,
+            self.broadcast,
+            self.refresh,
+            self._schedule_bot,
+            self._trim,
+            self.forget,
+            self.check_bots_only,
+            clock_after,
+        )
         self.bot_turns = BotTurns(bots, self.live, self.playing.apply, bot_delay, bots_only_turns_at_once)
         self.act_as, self.undo_as, self.resign_as = self.playing.act_as, self.playing.undo_as, self.playing.resign_as
-        self.take_back, self.abort, self._save_seats = self.playing.take_back, self.playing.abort, self.playing.save_seats
+        self.take_back, self.abort, self._save_seats = (
+            self.playing.take_back,
+            self.playing.abort,
+            self.playing.save_seats,
+        )
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -218,8 +271,12 @@ class GameService:
     def unused(self, live: Live, now: float) -> bool:
         """Whether ``live`` may be forgotten: no socket, nothing being changed, no bot thinking, and
         not used for ``keep_idle`` seconds."""
-        return (not live.clients and not live.lock.locked() and now - live.used >= self.keep_idle
-                and (live.bot_task is None or live.bot_task.done()))
+        return (
+            not live.clients
+            and not live.lock.locked()
+            and now - live.used >= self.keep_idle
+            and (live.bot_task is None or live.bot_task.done())
+        )
 
     def forget(self, game_id: str) -> None:
         """Drop the game from memory (it is loaded again when asked for)."""
@@ -290,14 +347,30 @@ class GameService:
         state = initial_state(row["game"], row["setup"], row.get("options"))
         entries: list[dict[str, Any]] = []
         self._replay(game_id, get_view(row["game"]), state, steps, 0, entries)
-        live = Live(id=row["id"], game=row["game"], name=row["name"], created=row["created"],
-                    setup=row["setup"], seats=row["seats"], version=row["version"], state=state,
-                    steps=steps, log=entries, options=row.get("options") or {})
+        live = Live(
+            id=row["id"],
+            game=row["game"],
+            name=row["name"],
+            created=row["created"],
+            setup=row["setup"],
+            seats=row["seats"],
+            version=row["version"],
+            state=state,
+            steps=steps,
+            log=entries,
+            options=row.get("options") or {},
+        )
         return live
 
     @staticmethod
-    def _replay(game_id: str, presenter: Any, state: GameState, steps: list[StoredStep], start: int,
-                entries: list[dict[str, Any]]) -> None:
+    def _replay(
+        game_id: str,
+        presenter: Any,
+        state: GameState,
+        steps: list[StoredStep],
+        start: int,
+        entries: list[dict[str, Any]],
+    ) -> None:
         """Play ``steps[start:]`` on ``state`` (at action ``start``), adding their log entries."""
         for n in range(start, len(steps)):
             step = steps[n]
@@ -306,24 +379,45 @@ class GameService:
                 before = len(state.history)
                 apply_recorded(state, action, step.chance)
             except UnusedChance:
-                raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: the recorded draws did not happen", game_id=game_id, n=n)) from None
+                raise ApiError(
+                    409,
+                    msg(
+                        "game {game_id} cannot be replayed at action {n}: the recorded draws did not happen",
+                        game_id=game_id,
+                        n=n,
+                    ),
+                ) from None
             except BuildersError as e:
-                raise ApiError(409, msg("game {game_id} cannot be replayed at action {n}: {error}", game_id=game_id, n=n,
-                                        error=engine_message(e))) from None
-            entries.append(log_entry(presenter, state, n, step.seat, action,
-                                     [str(c) for c in state.history[before + 1:]]))
+                raise ApiError(
+                    409,
+                    msg(
+                        "game {game_id} cannot be replayed at action {n}: {error}",
+                        game_id=game_id,
+                        n=n,
+                        error=engine_message(e),
+                    ),
+                ) from None
+            entries.append(
+                log_entry(presenter, state, n, step.seat, action, [str(c) for c in state.history[before + 1 :]])
+            )
 
     def _trim(self) -> None:
         """Forget the oldest finished games nobody watches, beyond KEEP_FINISHED of them."""
         idle = [g for g in self.live.values() if g.over and not g.clients]
         if len(idle) > KEEP_FINISHED:
             idle.sort(key=lambda g: g.created)
-            for g in idle[:len(idle) - KEEP_FINISHED]:
+            for g in idle[: len(idle) - KEEP_FINISHED]:
                 self.forget(g.id)
 
     # -- creating and joining ------------------------------------------------------------------
-    def create(self, req: CreateGame, creator: int | None = None, find_user: Any = None,
-               extra: dict[str, Any] | None = None, address: str | None = None) -> dict[str, Any]:
+    def create(
+        self,
+        req: CreateGame,
+        creator: int | None = None,
+        find_user: Any = None,
+        extra: dict[str, Any] | None = None,
+        address: str | None = None,
+    ) -> dict[str, Any]:
         """A new game (see :meth:`open`, which does the same without holding up the event loop
         while the game is stored)."""
         live, row, out = self._new_game(req, creator, find_user, extra, address)
@@ -332,8 +426,14 @@ class GameService:
         self._register(live)
         return out
 
-    async def open(self, req: CreateGame, creator: int | None = None, find_user: Any = None,
-                   extra: dict[str, Any] | None = None, address: str | None = None) -> dict[str, Any]:
+    async def open(
+        self,
+        req: CreateGame,
+        creator: int | None = None,
+        find_user: Any = None,
+        extra: dict[str, Any] | None = None,
+        address: str | None = None,
+    ) -> dict[str, Any]:
         """A new game, stored in a thread (other games go on meanwhile). ``address``: a digest of
         the creator's address (the caps on one person's games count by it)."""
         live, row, out = self._new_game(req, creator, find_user, extra, address)
@@ -348,8 +448,14 @@ class GameService:
     def _register(self, live: Live) -> None:
         self._adopt(live)
 
-    def _new_game(self, req: CreateGame, creator: int | None, find_user: Any, extra: dict[str, Any] | None,
-                  address: str | None = None) -> tuple[Live, dict[str, Any], dict[str, Any]]:
+    def _new_game(
+        self,
+        req: CreateGame,
+        creator: int | None,
+        find_user: Any,
+        extra: dict[str, Any] | None,
+        address: str | None = None,
+    ) -> tuple[Live, dict[str, Any], dict[str, Any]]:
         """A new game: its copy in memory, its row and the answer to its creator (nothing stored). ``creator`` is the account creating it (None: a program without an account,
         which gets the tokens of its own seats); ``find_user(name)`` is the account id of a username.
         A human seat is the creator's own, an open seat (claimed from the lobby), an invitation (a
@@ -359,18 +465,31 @@ class GameService:
             if spec.type == "human":
                 kinds = int(spec.open) + int(spec.invite) + int(spec.user is not None)
                 if kinds > 1:
-                    raise ApiError(400, msg("seat {seat} can be open, an invitation or a username's, not several of them", seat=i))
+                    raise ApiError(
+                        400, msg("seat {seat} can be open, an invitation or a username's, not several of them", seat=i)
+                    )
                 if spec.user is not None and (creator is None or find_user is None):
                     raise ApiError(401, msg("inviting by username needs an account: sign in first"))
                 others += kinds
                 if req.private and spec.open:
-                    raise ApiError(400, msg("seat {seat} is open, but a private game is seen by its players only: invite the other "
-                                        "players with an invitation link or by username", seat=i))
+                    raise ApiError(
+                        400,
+                        msg(
+                            "seat {seat} is open, but a private game is seen by its players only: invite the other "
+                            "players with an invitation link or by username",
+                            seat=i,
+                        ),
+                    )
         if req.colours is not None:
             check_colours(req.colours, len(req.seats))
         seeded = req.setup is not None and req.setup.seed is not None
         if seeded and others:
-            raise ApiError(400, msg("a seed may be chosen only when every human seat is yours (against bots or pass-and-play): it would tell you the other players' cards"))
+            raise ApiError(
+                400,
+                msg(
+                    "a seed may be chosen only when every human seat is yours (against bots or pass-and-play): it would tell you the other players' cards"
+                ),
+            )
         users: dict[int, int] = {}
         for i, spec in enumerate(req.seats):
             if spec.type == "human" and spec.user is not None:
@@ -415,23 +534,50 @@ class GameService:
             seats.append(seat.to_json())
             created.append(item)
         now = time.time()
-        record_options = Options.from_json({"creator": creator, "private": req.private, "seeded": seeded,
-                                            "format": state.record_format, **(extra or {})})
+        record_options = Options.from_json(
+            {
+                "creator": creator,
+                "private": req.private,
+                "seeded": seeded,
+                "format": state.record_format,
+                **(extra or {}),
+            }
+        )
         if req.resign_bot != "easy" and len(req.seats) > 2:
             record_options.resign_bot = req.resign_bot
         if req.colours is not None:
             record_options.colours = list(req.colours)
         options = record_options.to_json()
-        live = Live(id=game_id, game=req.game, name=req.name, created=now, setup=setup, seats=seats,
-                    version=0, state=state, steps=[], log=[], options=options)
-        row = {"id": game_id, "game": req.game, "name": req.name, "created": now, "setup": setup, "seats": seats,
-               "private": req.private, "options": options, "bots_only": bool(options.get("bots_only")),
-               "creator": creator, "address": address or options.get("address"),
-               **row_summary(live, state, 0, 0)}
+        live = Live(
+            id=game_id,
+            game=req.game,
+            name=req.name,
+            created=now,
+            setup=setup,
+            seats=seats,
+            version=0,
+            state=state,
+            steps=[],
+            log=[],
+            options=options,
+        )
+        row = {
+            "id": game_id,
+            "game": req.game,
+            "name": req.name,
+            "created": now,
+            "setup": setup,
+            "seats": seats,
+            "private": req.private,
+            "options": options,
+            "bots_only": bool(options.get("bots_only")),
+            "creator": creator,
+            "address": address or options.get("address"),
+            **row_summary(live, state, 0, 0),
+        }
         return live, row, {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
 
-    def check_caps(self, creator: int | None, address: str | None, waiting: int, going_on: int,
-                   opening: bool) -> None:
+    def check_caps(self, creator: int | None, address: str | None, waiting: int, going_on: int, opening: bool) -> None:
         """ApiError 429 when a new game by ``creator`` (an account id, or None) from ``address`` (a
         digest of the client's address) would be more than ``going_on`` games not over of theirs, or,
         if it waits for players (``opening``: an open or invited seat), more than ``waiting`` such
@@ -439,28 +585,46 @@ class GameService:
         counts = self.store.games_by(creator, address)
         theirs = max(counts["account_unfinished"], counts["address_unfinished"])
         if theirs >= going_on:
-            raise ApiError(429, msg("you have {games} going on, as many as one person may have at once: create "
-                                    "another when {ended}", games=_games(theirs), ended=_ended(theirs)))
+            raise ApiError(
+                429,
+                msg(
+                    "you have {games} going on, as many as one person may have at once: create another when {ended}",
+                    games=_games(theirs),
+                    ended=_ended(theirs),
+                ),
+            )
         waits = max(counts["account_open"], counts["address_open"])
         if opening and waits >= waiting:
-            raise ApiError(429, msg("you have {games} waiting for players, as many as one person may have at "
-                                    "once: create another when {started} (its seats all taken)", games=_games(waits),
-                                    started=msg("it has started") if waits == 1 else msg("one of them has started")))
+            raise ApiError(
+                429,
+                msg(
+                    "you have {games} waiting for players, as many as one person may have at "
+                    "once: create another when {started} (its seats all taken)",
+                    games=_games(waits),
+                    started=msg("it has started") if waits == 1 else msg("one of them has started"),
+                ),
+            )
 
     def check_bots_only(self, creator: int | None, address: str, per_creator: int, most: int) -> None:
         """ApiError 429 when a game of bots alone by ``creator`` (an account id, or None) from
         ``address`` (a digest of the client's address) would be more than ``per_creator`` such games
         not over of theirs (by account or by address), or more than ``most`` on the server."""
         games = self.store.bots_only_games()
-        theirs = sum(1 for options in games
-                     if (creator is not None and options.get("creator") == creator) or options.get("address") == address)
+        theirs = sum(
+            1
+            for options in games
+            if (creator is not None and options.get("creator") == creator) or options.get("address") == address
+        )
         if theirs >= per_creator:
-            cap = msg("you already have {games} of bots alone going on, as many as one player may have at once",
-                      games=_games(theirs))
+            cap = msg(
+                "you already have {games} of bots alone going on, as many as one player may have at once",
+                games=_games(theirs),
+            )
             raise ApiError(429, msg("{cap}: create another when {ended}", cap=cap, ended=_ended(theirs)))
         if len(games) >= most:
-            cap = msg("the server already runs {games} of bots alone, as many as it takes at once",
-                      games=_games(len(games)))
+            cap = msg(
+                "the server already runs {games} of bots alone, as many as it takes at once", games=_games(len(games))
+            )
             raise ApiError(429, msg("{cap}: create yours when {ended}", cap=cap, ended=_ended(len(games))))
 
     def link(self, game_id: str, seat: int, token: str) -> str:
@@ -649,5 +813,3 @@ def build_setup(game: str, players: int, spec: SetupSpec) -> dict[str, Any]:
         return get_view(game).setup(players, seed, **spec.choices())
     except InvalidSetup as e:
         raise ApiError(400, engine_message(e)) from None
-
-

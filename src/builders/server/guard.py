@@ -45,9 +45,11 @@ from builders.server.limits import LocalLimits, shared
 
 #: the pages the web client serves (HEAD is answered like GET for them)
 PAGE = re.compile(r"^/(|play/[^/]+|replay/[^/]+|account|players/[^/]+|rules)$")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
-       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -66,10 +68,17 @@ UNCOUNTED = ("/healthz", "/metrics")
 class Limits:
     """Rates are (requests, per seconds) per client address and kind of request."""
 
-    rates: dict[str, tuple[int, float]] = field(default_factory=lambda: {
-        "create": (30, 60.0), "join": (60, 60.0), "action": (1200, 60.0), "login": (10, 60.0),
-        "chat": (30, 60.0), "hint": (60, 60.0), "read": (600, 60.0),
-    })
+    rates: dict[str, tuple[int, float]] = field(
+        default_factory=lambda: {
+            "create": (30, 60.0),
+            "join": (60, 60.0),
+            "action": (1200, 60.0),
+            "login": (10, 60.0),
+            "chat": (30, 60.0),
+            "hint": (60, 60.0),
+            "read": (600, 60.0),
+        }
+    )
     #: game sockets open at once per client address
     sockets_per_address: int = 64
     #: messages a second one game socket may send, and at once (builders.server.ws)
@@ -104,9 +113,18 @@ class Limits:
 
 
 #: the kinds of requests as a refusal names them, each a word to translate
-KIND_WORDS = {w.key: w for w in (word("requests", "read"), word("requests", "login"), word("requests", "create"),
-                                 word("requests", "action"), word("requests", "join"), word("requests", "chat"),
-                                 word("requests", "hint"))}
+KIND_WORDS = {
+    w.key: w
+    for w in (
+        word("requests", "read"),
+        word("requests", "login"),
+        word("requests", "create"),
+        word("requests", "action"),
+        word("requests", "join"),
+        word("requests", "chat"),
+        word("requests", "hint"),
+    )
+}
 
 
 def kind_of(method: str, path: str) -> str | None:
@@ -197,20 +215,33 @@ class Guard:
             return await self._socket(scope, receive, send, address)
         method, path = scope["method"], scope["path"]
         origin = _header(scope, b"origin")
-        if (method not in ("GET", "HEAD", "OPTIONS") and origin is not None and _header(scope, b"cookie")
-                and not _origin_ok(scope, origin, self.limits)):
+        if (
+            method not in ("GET", "HEAD", "OPTIONS")
+            and origin is not None
+            and _header(scope, b"cookie")
+            and not _origin_ok(scope, origin, self.limits)
+        ):
             return await self._refuse(scope, send, 403, msg("requests from pages of other sites are refused"))
         kind = kind_of(method, path)
         if kind is not None:
             wait = await self.buckets.take(address, kind)
             if wait > 0:
-                return await self._refuse(scope, send, 429, msg("too many {kind} requests from your address: try again in {seconds} s",
-                                              kind=KIND_WORDS.get(kind, kind), seconds=math.ceil(wait)),
-                                          [(b"retry-after", str(math.ceil(wait)).encode())])
+                return await self._refuse(
+                    scope,
+                    send,
+                    429,
+                    msg(
+                        "too many {kind} requests from your address: try again in {seconds} s",
+                        kind=KIND_WORDS.get(kind, kind),
+                        seconds=math.ceil(wait),
+                    ),
+                    [(b"retry-after", str(math.ceil(wait)).encode())],
+                )
         answered: list[bool] = []
         try:
-            return await self._http(scope, _deadline(receive, self.limits.body_seconds),
-                                    _retry_after(send, answered), method, path, kind)
+            return await self._http(
+                scope, _deadline(receive, self.limits.body_seconds), _retry_after(send, answered), method, path, kind
+            )
         except BodyTimeout as e:
             if not answered:
                 await self._refuse(scope, send, 408, e.message, [(b"connection", b"close")])
@@ -219,7 +250,12 @@ class Guard:
         if method in ("POST", "PUT", "PATCH", "DELETE") and _header(scope, b"content-length") is None:
             receive = await self._buffered(receive)
             if receive is None:
-                return await self._refuse(scope, send, 413, msg("the request body is too large: at most {count} bytes", count=self.limits.max_body))
+                return await self._refuse(
+                    scope,
+                    send,
+                    413,
+                    msg("the request body is too large: at most {count} bytes", count=self.limits.max_body),
+                )
         if method == "HEAD" and PAGE.match(path):
             scope = {**scope, "method": "GET"}
             send = _no_body(send)
@@ -286,9 +322,18 @@ class Guard:
             await send({"type": "websocket.close", "code": 1008, "reason": text["detail"][:120]})
             return
         body = json.dumps(text).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                *SECURITY_HEADERS, *(headers or [])]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *SECURITY_HEADERS,
+                    *(headers or []),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 
@@ -434,9 +479,13 @@ class GuardedHttpTools(HttpToolsProtocol):  # type: ignore[misc,valid-type]
         cycle = self.cycle
         if cycle is not None and not cycle.response_started:
             cycle.response_started = True
-            body = json.dumps(refusal(BodyTimeout(self.limits.body_seconds).message, scope_language(cycle.scope))).encode()
-            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+            body = json.dumps(
+                refusal(BodyTimeout(self.limits.body_seconds).message, scope_language(cycle.scope))
+            ).encode()
+            self.transport.write(
+                b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+                b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+            )
         self.transport.close()
 
     def _release(self) -> None:

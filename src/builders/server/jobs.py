@@ -106,11 +106,18 @@ class JobQueue:
     itself after a lost job (``fallbacks``) and because no worker was alive (``local``).
     """
 
-    def __init__(self, redis_url: str, deadline: float | None = None, poll: float = POLL_SECONDS,
-                 stall: float = ANALYSIS_STALL, no_worker_grace: float = NO_WORKER_GRACE):
+    def __init__(
+        self,
+        redis_url: str,
+        deadline: float | None = None,
+        poll: float = POLL_SECONDS,
+        stall: float = ANALYSIS_STALL,
+        no_worker_grace: float = NO_WORKER_GRACE,
+    ):
         self.redis_url = redis_url
-        self.deadline = deadline if deadline is not None else float(
-            os.environ.get("BUILDERS_BOT_JOB_DEADLINE") or BOT_DEADLINE)
+        self.deadline = (
+            deadline if deadline is not None else float(os.environ.get("BUILDERS_BOT_JOB_DEADLINE") or BOT_DEADLINE)
+        )
         self.poll = poll
         self.stall = stall
         self.no_worker_grace = no_worker_grace
@@ -134,8 +141,9 @@ class JobQueue:
                     settings = RedisSettings.from_dsn(self.redis_url)
                     settings.conn_retries = 0
                     settings.conn_timeout = 2
-                    self._pool = await create_pool(settings, job_serializer=_dumps, job_deserializer=_loads,
-                                                   default_queue_name=BOT_QUEUE)
+                    self._pool = await create_pool(
+                        settings, job_serializer=_dumps, job_deserializer=_loads, default_queue_name=BOT_QUEUE
+                    )
         return self._pool
 
     async def close(self) -> None:
@@ -242,8 +250,16 @@ class JobQueue:
         except Exception:
             pass
 
-    async def _job(self, queue: str, function: str, jid: str, args: tuple, expires: float | None,
-                   give_up: Callable[[], Awaitable[str | None]], what: str) -> Any:
+    async def _job(
+        self,
+        queue: str,
+        function: str,
+        jid: str,
+        args: tuple,
+        expires: float | None,
+        give_up: Callable[[], Awaitable[str | None]],
+        what: str,
+    ) -> Any:
         """The result of job ``jid`` (``function(*args)`` on ``queue``), or None when the server must
         compute ``what`` itself: no live worker, Redis failing, the job lost or ``give_up`` saying why."""
         try:
@@ -281,14 +297,22 @@ class JobQueue:
                 return f"no result after {self.deadline:g} s"
             return None
 
-        result = await self._job(BOT_QUEUE, "bot_move", job_id("bot", record, level, seed), (record, level, seed),
-                                 self.deadline, past_deadline, "the bot move")
+        result = await self._job(
+            BOT_QUEUE,
+            "bot_move",
+            job_id("bot", record, level, seed),
+            (record, level, seed),
+            self.deadline,
+            past_deadline,
+            "the bot move",
+        )
         if result is None:
             return None
         return [str(result["action"]), *(str(t) for t in result.get("then", ()))]
 
-    async def hint(self, game_id: str, record: dict[str, Any], seat: int, seed: int,
-                   iterations: int) -> dict[str, Any] | None:
+    async def hint(
+        self, game_id: str, record: dict[str, Any], seat: int, seed: int, iterations: int
+    ) -> dict[str, Any] | None:
         """A worker's hint for ``seat`` at the end of ``record``
         (:func:`builders.server.analysis.hint_from_record`), or None when the server must find it
         itself (as :meth:`bot_move`)."""
@@ -299,11 +323,24 @@ class JobQueue:
                 return f"no result after {self.deadline:g} s"
             return None
 
-        return await self._job(BOT_QUEUE, "hint", job_id("hint", game_id, record, seat, seed, iterations),
-                               (game_id, record, seat, seed, iterations), self.deadline, past_deadline, "the hint")
+        return await self._job(
+            BOT_QUEUE,
+            "hint",
+            job_id("hint", game_id, record, seat, seed, iterations),
+            (game_id, record, seat, seed, iterations),
+            self.deadline,
+            past_deadline,
+            "the hint",
+        )
 
-    async def analysis(self, game_id: str, record: dict[str, Any], iterations: int, seed: int,
-                       progress: Callable[[int, int], Awaitable[None]]) -> dict[str, Any] | None:
+    async def analysis(
+        self,
+        game_id: str,
+        record: dict[str, Any],
+        iterations: int,
+        seed: int,
+        progress: Callable[[int, int], Awaitable[None]],
+    ) -> dict[str, Any] | None:
         """The analysis of a finished ``record`` by a worker (``builders.ai.analysis.Analysis.to_json()``
         and its number of decisions), reporting ``progress(done, total)`` as it goes; None when the
         server must run it itself."""
@@ -323,8 +360,15 @@ class JobQueue:
                 return f"no progress for {self.stall:g} s"
             return None
 
-        return await self._job(ANALYSIS_QUEUE, "analysis", jid, (record, iterations, seed, PROGRESS_KEY + jid),
-                               None, stalled, "the analysis")
+        return await self._job(
+            ANALYSIS_QUEUE,
+            "analysis",
+            jid,
+            (record, iterations, seed, PROGRESS_KEY + jid),
+            None,
+            stalled,
+            "the analysis",
+        )
 
 
 # -- the worker's side ------------------------------------------------------------------------------
@@ -382,8 +426,9 @@ async def bot_move(ctx: dict[str, Any], record: dict[str, Any], level: str, seed
     return {"action": texts[0], "then": texts[1:], "worker": ctx["name"]}
 
 
-async def hint(ctx: dict[str, Any], game_id: str, record: dict[str, Any], seat: int, seed: int,
-               iterations: int) -> dict[str, Any]:
+async def hint(
+    ctx: dict[str, Any], game_id: str, record: dict[str, Any], seat: int, seed: int, iterations: int
+) -> dict[str, Any]:
     """The job of a hint (on the bots' queue: a player waits for it)."""
     from builders.server.analysis import hint_from_record
 
@@ -391,8 +436,7 @@ async def hint(ctx: dict[str, Any], game_id: str, record: dict[str, Any], seat: 
     return {**found, "worker": ctx["name"]}
 
 
-async def analysis(ctx: dict[str, Any], record: dict[str, Any], iterations: int, seed: int,
-                   key: str) -> dict[str, Any]:
+async def analysis(ctx: dict[str, Any], record: dict[str, Any], iterations: int, seed: int, key: str) -> dict[str, Any]:
     """The job of an analysis: the result and its number of decisions."""
     found = await _compute(ctx, BACKGROUND, _child_analysis, record, iterations, seed, key)
     return {**found, "worker": ctx["name"]}
@@ -411,8 +455,14 @@ def check_redis(redis_url: str) -> str | None:
     return None
 
 
-async def work(redis_url: str, processes: int, analyses: bool = True, job_timeout: float = BOT_JOB_TIMEOUT,
-               analysis_timeout: float = ANALYSIS_JOB_TIMEOUT, ready: Callable[[], None] | None = None) -> None:
+async def work(
+    redis_url: str,
+    processes: int,
+    analyses: bool = True,
+    job_timeout: float = BOT_JOB_TIMEOUT,
+    analysis_timeout: float = ANALYSIS_JOB_TIMEOUT,
+    ready: Callable[[], None] | None = None,
+) -> None:
     """Consume the bot queue with ``processes`` compute processes (and the analysis queue with one
     more, if ``analyses``), one pool of them (:class:`builders.server.workers.WorkerPool`: bot
     moves and hints first), until SIGTERM or SIGINT."""
@@ -421,21 +471,34 @@ async def work(redis_url: str, processes: int, analyses: bool = True, job_timeou
 
     name = f"{socket.gethostname()}:{os.getpid()}"
     # as the server's own pool: people's bot moves and hints first, analyses in the background lane
-    pool = WorkerPool(processes + (1 if analyses else 0), "process", background=1 if analyses else 0,
-                      initializer=_child_start, initargs=(redis_url,))
+    pool = WorkerPool(
+        processes + (1 if analyses else 0),
+        "process",
+        background=1 if analyses else 0,
+        initializer=_child_start,
+        initargs=(redis_url,),
+    )
     pool.warm()
     ctx: dict[str, Any] = {"name": name, "pool": pool}
     settings = RedisSettings.from_dsn(redis_url)
-    common: dict[str, Any] = dict(redis_settings=settings, handle_signals=False, poll_delay=0.02,
-                                  health_check_interval=HEALTH_SECONDS, keep_result=KEEP_RESULT,
-                                  job_serializer=_dumps, job_deserializer=_loads, max_tries=5,
-                                  log_results=False)
+    common: dict[str, Any] = dict(
+        redis_settings=settings,
+        handle_signals=False,
+        poll_delay=0.02,
+        health_check_interval=HEALTH_SECONDS,
+        keep_result=KEEP_RESULT,
+        job_serializer=_dumps,
+        job_deserializer=_loads,
+        max_tries=5,
+        log_results=False,
+    )
     # hints go with the bot moves: a player waits for both
     players = [func(bot_move, name="bot_move", timeout=job_timeout), func(hint, name="hint", timeout=job_timeout)]
     queues: list[tuple[str, list[Any], float, int]] = [(BOT_QUEUE, players, job_timeout, processes)]
     if analyses:
-        queues.append((ANALYSIS_QUEUE, [func(analysis, name="analysis", timeout=analysis_timeout)],
-                       analysis_timeout, 1))
+        queues.append(
+            (ANALYSIS_QUEUE, [func(analysis, name="analysis", timeout=analysis_timeout)], analysis_timeout, 1)
+        )
     stop = asyncio.Event()
 
     async def consume(queue: str, functions: list[Any], timeout: float, jobs: int) -> None:

@@ -126,8 +126,11 @@ class RedisLimits:
     def _failed(self, error: Exception) -> None:
         self.failed_at = time.monotonic()
         self.failures += 1
-        log.warning("Redis cannot be reached for the rate limits (%s): this process counts them itself "
-                    "for %g s", type(error).__name__, FALLBACK_SECONDS)
+        log.warning(
+            "Redis cannot be reached for the rate limits (%s): this process counts them itself for %g s",
+            type(error).__name__,
+            FALLBACK_SECONDS,
+        )
 
     def take(self, key: str, count: int, per: float) -> float:
         if not self._away():
@@ -145,8 +148,7 @@ class RedisLimits:
 
                     self.async_client = aioredis.Redis.from_url(self.url, **self.options)
                     self.async_script = self.async_client.register_script(GCRA)
-                return float(await self.async_script(keys=[self.prefix + key],
-                                                     args=[repr(per / count), repr(per)]))
+                return float(await self.async_script(keys=[self.prefix + key], args=[repr(per / count), repr(per)]))
             except Exception as e:  # noqa: BLE001
                 self._failed(e)
         if hasattr(self.fallback, "take_async"):

@@ -109,22 +109,30 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def public_seat(seat: dict[str, Any], connected: bool, names: dict[int, str] | None = None,
-                rated: bool = False) -> dict[str, Any]:
+def public_seat(
+    seat: dict[str, Any], connected: bool, names: dict[int, str] | None = None, rated: bool = False
+) -> dict[str, Any]:
     """A seat as everyone may see it. A person without a registered account (a guest, or a seat
     token's holder) is marked ``guest``; in a rated game a player shows by their account's name."""
     account = seat.get("account")
     user = (names or {}).get(account) if account is not None else None
     registered = user is not None and " " not in user  # (usernames hold no spaces; "guest 12" does)
     name = user if rated and registered else seat.get("name") or user
-    out = {"seat": seat["seat"], "type": seat["type"], "name": name, "open": seat["open"],
-           "claimed": seat["claimed"], "connected": connected, "resigned": seat.get("resigned", False),
-           "user": user, "invited": bool(seat.get("invite_sha")) and not seat["claimed"],
-           "guest": seat["type"] == "human" and seat["claimed"] and (user is None or user.startswith("guest "))}
+    out = {
+        "seat": seat["seat"],
+        "type": seat["type"],
+        "name": name,
+        "open": seat["open"],
+        "claimed": seat["claimed"],
+        "connected": connected,
+        "resigned": seat.get("resigned", False),
+        "user": user,
+        "invited": bool(seat.get("invite_sha")) and not seat["claimed"],
+        "guest": seat["type"] == "human" and seat["claimed"] and (user is None or user.startswith("guest ")),
+    }
     if seat["type"] == "bot":
         out["level"] = seat["level"]
     return out
-
 
 
 def dumps(value: Any) -> str:
@@ -132,12 +140,10 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-
 def initial_state(game: str, setup: dict[str, Any], options: dict[str, Any] | None) -> GameState:
     """A stored game's initial state, under the rules of the record format it was started in
     (games stored before formats were kept were started in format 1)."""
     return get_game(game).state_for_record(setup, (options or {}).get("format", 1))
-
 
 
 def deadline(clock: dict[str, Any] | None) -> float | None:
@@ -169,7 +175,6 @@ def final_result(presenter: GameView, state: GameState, options: dict[str, Any])
     return result
 
 
-
 @contextmanager
 def _saving():
     """A failed database write becomes a 503 refusal (the game is left as it was)."""
@@ -178,7 +183,6 @@ def _saving():
     except SQLAlchemyError:
         log.exception("a database write failed")
         raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
-
 
 
 def bot_turn(state: GameState, seats: list[dict[str, Any]]) -> bool:
@@ -194,11 +198,14 @@ def status_of(state: GameState, seats: Iterable[dict[str, Any]]) -> str:
     return "running"
 
 
-
 # -- what each seat sees -------------------------------------------------------------------------
 def scores(presenter: GameView, state: GameState) -> dict[str, Any]:
-    return {"players": [{"seat": seat, "breakdown": part, "total": sum(part.values())}
-                        for seat, part in enumerate(presenter.score_parts(state))]}
+    return {
+        "players": [
+            {"seat": seat, "breakdown": part, "total": sum(part.values())}
+            for seat, part in enumerate(presenter.score_parts(state))
+        ]
+    }
 
 
 class LogEntry(dict):
@@ -215,8 +222,7 @@ class LogEntry(dict):
         return found
 
 
-def log_entry(presenter: GameView, after: GameState, n: int, seat: int, action: Any,
-              chance: list[str]) -> LogEntry:
+def log_entry(presenter: GameView, after: GameState, n: int, seat: int, action: Any, chance: list[str]) -> LogEntry:
     """The public log line of action ``n`` of ``seat``, from the state after it."""
     text = after.action_to_string(action)
     said = presenter.log_message(after, text, chance)
@@ -286,6 +292,12 @@ def rebuild(live: Live, n: int) -> GameState:
 def row_summary(live: Live, state: GameState, version: int, actions: int) -> dict[str, Any]:
     """The columns of the game's row stored with a change to ``state``."""
     over = state.is_over()
-    return {"status": status_of(state, live.seats), "version": version, "actions": actions,
-            "turn": state.turn, "to_move": None if over else state.current_player,
-            "result": state.result().to_json() if over else None, "bot_turn": bot_turn(state, live.seats)}
+    return {
+        "status": status_of(state, live.seats),
+        "version": version,
+        "actions": actions,
+        "turn": state.turn,
+        "to_move": None if over else state.current_player,
+        "result": state.result().to_json() if over else None,
+        "bot_turn": bot_turn(state, live.seats),
+    }

@@ -63,8 +63,7 @@ def catalogue(lang: str) -> Catalog:
 def _templates(lang: str) -> dict[tuple[str | None, str], str]:
     if lang == DEFAULT:
         return {}
-    return {(m.context, str(m.id)): str(m.string) for m in catalogue(lang)
-            if m.id and m.string and not m.fuzzy}
+    return {(m.context, str(m.id)): str(m.string) for m in catalogue(lang) if m.id and m.string and not m.fuzzy}
 
 
 def load() -> None:
@@ -97,6 +96,7 @@ def _localizer(lang: str) -> Callable[[Any, str], str]:
         if lang == DEFAULT:
             return format(value, spec)
         return format_decimal(float(format(value, spec)) if spec else value, locale=lang)
+
     return localize
 
 
@@ -132,8 +132,11 @@ def language(request: Any) -> str:
     """The language to answer ``request`` in (an HTTP request or a WebSocket): ``?lang=``, the
     ``lang`` cookie, the account's setting (when :meth:`Accounts.identify` has seen it), then
     ``Accept-Language``, else English."""
-    for chosen in (request.query_params.get("lang"), request.cookies.get(COOKIE),
-                   getattr(request.state, "account_language", None)):
+    for chosen in (
+        request.query_params.get("lang"),
+        request.cookies.get(COOKIE),
+        getattr(request.state, "account_language", None),
+    ):
         found = _code(chosen)
         if found:
             return found
@@ -155,17 +158,24 @@ def refusal(message: Message | str, lang: str) -> dict[str, Any]:
     return {"detail": translate(message, lang), "code": data["key"], "params": data["params"]}
 
 
-
 #: pydantic's problems with the form of a request said in the reader's language, by pydantic's error
 #: type (a type not named here, or in _BOUNDS and _CHOICES, is "is not valid")
 _PROBLEMS = {
-    "missing": msg("is required"), "string_type": msg("must be a string"),
-    "int_type": msg("must be a whole number"), "int_parsing": msg("must be a whole number"),
-    "int_from_float": msg("must be a whole number"), "bool_type": msg("must be true or false"),
-    "bool_parsing": msg("must be true or false"), "list_type": msg("must be a list"),
-    "tuple_type": msg("must be a list"), "dict_type": msg("must be an object"), "model_type": msg("must be an object"),
-    "model_attributes_type": msg("must be an object"), "extra_forbidden": msg("is not a field of this request"),
-    "finite_number": msg("must be a finite number"), "string_unicode": msg("must be valid Unicode text"),
+    "missing": msg("is required"),
+    "string_type": msg("must be a string"),
+    "int_type": msg("must be a whole number"),
+    "int_parsing": msg("must be a whole number"),
+    "int_from_float": msg("must be a whole number"),
+    "bool_type": msg("must be true or false"),
+    "bool_parsing": msg("must be true or false"),
+    "list_type": msg("must be a list"),
+    "tuple_type": msg("must be a list"),
+    "dict_type": msg("must be an object"),
+    "model_type": msg("must be an object"),
+    "model_attributes_type": msg("must be an object"),
+    "extra_forbidden": msg("is not a field of this request"),
+    "finite_number": msg("must be a finite number"),
+    "string_unicode": msg("must be valid Unicode text"),
 }
 
 
@@ -194,9 +204,12 @@ def _bare(text: Any) -> str:
 _CHOICES: dict[str, Callable[[dict[str, Any]], Message]] = {
     "literal_error": lambda ctx: msg("must be one of {expected}", expected=_quoted(ctx.get("expected"))),
     "enum": lambda ctx: msg("must be one of {expected}", expected=_quoted(ctx.get("expected"))),
-    "union_tag_invalid": lambda ctx: msg("{key} must be one of {expected}, not {tag}",
-                                         key=_bare(ctx.get("discriminator")), tag=shown(ctx.get("tag")),
-                                         expected=_quoted(ctx.get("expected_tags"))),
+    "union_tag_invalid": lambda ctx: msg(
+        "{key} must be one of {expected}, not {tag}",
+        key=_bare(ctx.get("discriminator")),
+        tag=shown(ctx.get("tag")),
+        expected=_quoted(ctx.get("expected_tags")),
+    ),
     "union_tag_not_found": lambda ctx: msg("needs the field {key}", key=_bare(ctx.get("discriminator"))),
 }
 

@@ -59,11 +59,18 @@ class BodyLimit:
                 await self._refuse(scope, send)
 
     async def _refuse(self, scope: Any, send: Any) -> None:
-        body = json.dumps(refusal(msg("the request body is too large: at most {count} bytes", count=self.limit),
-                                    scope_language(scope))).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
+        body = json.dumps(
+            refusal(
+                msg("the request body is too large: at most {count} bytes", count=self.limit), scope_language(scope)
+            )
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 

@@ -108,6 +108,8 @@ def prepare(url: str, upgrade_schema: bool = True) -> str:
     at = current(url)
     if at != head():
         shown = f"at migration {at}" if at else "empty"
-        raise SchemaError(f"the database is {shown}, this server needs migration {head()}: "
-                          f"run `builders db upgrade` (or start without --no-upgrade)")
+        raise SchemaError(
+            f"the database is {shown}, this server needs migration {head()}: "
+            f"run `builders db upgrade` (or start without --no-upgrade)"
+        )
     return url

@@ -65,8 +65,12 @@ def check_name(name: str, field: str = "name", max_length: int = 40) -> str:
         if kind in _CONTROL:
             raise BadText(msg("{field}: control characters and line breaks are not allowed", field=field))
         if kind in _INVISIBLE:
-            raise BadText(msg("{field}: invisible characters (such as zero-width spaces or text-direction marks) "
-                              "are not allowed", field=field))
+            raise BadText(
+                msg(
+                    "{field}: invisible characters (such as zero-width spaces or text-direction marks) are not allowed",
+                    field=field,
+                )
+            )
         if kind in _UNKNOWN:
             raise BadText(msg("{field}: private-use and unassigned characters are not allowed", field=field))
     if name != name.strip():
@@ -99,8 +103,9 @@ def skeleton(name: str) -> str:
 
     def step(text: str) -> str:
         text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold()).strip()
-        return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in text
-                                                    if unicodedata.category(c) not in _UNSEEN))
+        return unicodedata.normalize(
+            "NFD", "".join(table.get(c, c) for c in text if unicodedata.category(c) not in _UNSEEN)
+        )
 
     key = step(name)
     for _ in range(8):  # a prototype may casefold, or map, once more: until nothing changes

@@ -47,38 +47,52 @@ class _State:
         yield games
         yield GaugeMetricFamily("builders_open_sockets", "game sockets open on this process", value=sockets)
         yield GaugeMetricFamily("builders_bot_queue", "games whose bot is to move or thinking", value=bots)
-        yield GaugeMetricFamily("builders_acting", "1 if this process holds the lease (plays the bots)",
-                                value=1 if self.service.acting else 0)
+        yield GaugeMetricFamily(
+            "builders_acting",
+            "1 if this process holds the lease (plays the bots)",
+            value=1 if self.service.acting else 0,
+        )
         writes = CounterMetricFamily("builders_writes", "database writes of games", labels=["kind"])
         for kind, n in self.store.stats.items():
             writes.add_metric([kind], n)
         yield writes
-        yield CounterMetricFamily("builders_accepted_actions", "actions accepted (committed) by this process",
-                                  value=self.store.stats["append"])
+        yield CounterMetricFamily(
+            "builders_accepted_actions",
+            "actions accepted (committed) by this process",
+            value=self.store.stats["append"],
+        )
         pool = getattr(self.service.bots, "pool", None)
         if pool is not None:
             yield from pool_metrics(pool)
         jobs = getattr(self.service.bots, "jobs", None)
         if jobs is not None:
             counts = CounterMetricFamily(
-                "builders_bot_jobs", "bot moves and analyses sent to workers on Redis, by what became of them "
+                "builders_bot_jobs",
+                "bot moves and analyses sent to workers on Redis, by what became of them "
                 "(queued, results, retried after a worker died, fallbacks: computed here after a lost job, "
-                "local: computed here with no worker alive)", labels=["outcome"])
+                "local: computed here with no worker alive)",
+                labels=["outcome"],
+            )
             for outcome, n in jobs.stats.items():
                 counts.add_metric([outcome], n)
             yield counts
         if self.cluster is not None and self.cluster.redis is not None:
-            yield CounterMetricFamily("builders_fanout_published", "changes published on Redis",
-                                      value=self.cluster.published)
-            yield CounterMetricFamily("builders_fanout_received", "changes of other processes received",
-                                      value=self.cluster.received)
+            yield CounterMetricFamily(
+                "builders_fanout_published", "changes published on Redis", value=self.cluster.published
+            )
+            yield CounterMetricFamily(
+                "builders_fanout_received", "changes of other processes received", value=self.cluster.received
+            )
 
 
 def pool_metrics(pool: Any):
     """The worker pool's depth (tasks waiting, per lane), its busy workers and what became of its
     tasks (:class:`builders.server.workers.WorkerPool`)."""
-    waiting = GaugeMetricFamily("builders_worker_queue", "tasks waiting for a worker process, by lane "
-                                "(play: bot moves and hints; background: analyses)", labels=["lane"])
+    waiting = GaugeMetricFamily(
+        "builders_worker_queue",
+        "tasks waiting for a worker process, by lane (play: bot moves and hints; background: analyses)",
+        labels=["lane"],
+    )
     busy = GaugeMetricFamily("builders_workers_busy", "worker processes computing a task, by lane", labels=["lane"])
     for lane, n in pool.depth().items():
         waiting.add_metric([lane], n)
@@ -87,9 +101,13 @@ def pool_metrics(pool: Any):
     yield waiting
     yield busy
     yield GaugeMetricFamily("builders_workers", "worker processes of the pool", value=pool.size)
-    tasks = CounterMetricFamily("builders_worker_tasks", "tasks of the worker pool: done, run again after their "
-                                "worker died (retried), failed after it died twice, and workers started again "
-                                "(restarts)", labels=["outcome"])
+    tasks = CounterMetricFamily(
+        "builders_worker_tasks",
+        "tasks of the worker pool: done, run again after their "
+        "worker died (retried), failed after it died twice, and workers started again "
+        "(restarts)",
+        labels=["outcome"],
+    )
     for outcome, n in pool.stats.items():
         tasks.add_metric([outcome], n)
     yield tasks
@@ -99,10 +117,16 @@ class Metrics:
     def __init__(self, service: Any, store: Any, cluster: Any):
         self.registry = CollectorRegistry(auto_describe=False)
         self.registry.register(_State(service, store, cluster))
-        self.round_trip = Histogram("builders_action_seconds", "time to check, commit and answer an action or undo",
-                                    ["via"], buckets=BUCKETS, registry=self.registry)
-        self.requests = Histogram("builders_http_seconds", "HTTP request handling time", ["kind"],
-                                  buckets=BUCKETS, registry=self.registry)
+        self.round_trip = Histogram(
+            "builders_action_seconds",
+            "time to check, commit and answer an action or undo",
+            ["via"],
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.requests = Histogram(
+            "builders_http_seconds", "HTTP request handling time", ["kind"], buckets=BUCKETS, registry=self.registry
+        )
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -127,8 +151,11 @@ def install_ops(app: FastAPI, service: Any, store: Any, cluster: Any) -> Metrics
         if cluster is not None and cluster.redis_url:
             body["redis"] = "ok" if cluster.redis_up else "down"
             if not cluster.redis_up and body["status"] == "ok":
-                body.update(status="degraded", detail="Redis is away: this process serves its own clients "
-                                                      "and polls the database for the others' changes")
+                body.update(
+                    status="degraded",
+                    detail="Redis is away: this process serves its own clients "
+                    "and polls the database for the others' changes",
+                )
         body.update(acting=bool(service.acting), games=len(service.live))
         if body["status"] == "failing":
             return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})

@@ -20,8 +20,18 @@ from builders.core.errors import BuildersError
 from builders.core.messages import msg
 from builders.core.state import GameState
 from builders.server.live import (
-    REQUEST_KEY, ApiError, Live, _saving, abort_refusal, bot_turn, final_result, log_entry, rebuild, row_summary,
-    status_of, undo_refusal,
+    REQUEST_KEY,
+    ApiError,
+    Live,
+    _saving,
+    abort_refusal,
+    bot_turn,
+    final_result,
+    log_entry,
+    rebuild,
+    row_summary,
+    status_of,
+    undo_refusal,
 )
 from builders.server.messages import engine_message
 from builders.server.presence import Broadcast
@@ -37,9 +47,17 @@ ClockAfter = Callable[[Live, GameState, list[dict[str, Any]]], "dict[str, Any] |
 class Playing:
     """The changes of the games in memory, each under its game's lock."""
 
-    def __init__(self, store: Store, broadcast: Broadcast, refresh: Callable[[Live], Any],
-                 schedule: Callable[[Live], None], trim: Callable[[], None], forget: Callable[[str], None],
-                 check_bots_only: Callable[[int | None, str, int, int], None], clock_after: ClockAfter | None = None):
+    def __init__(
+        self,
+        store: Store,
+        broadcast: Broadcast,
+        refresh: Callable[[Live], Any],
+        schedule: Callable[[Live], None],
+        trim: Callable[[], None],
+        forget: Callable[[str], None],
+        check_bots_only: Callable[[int | None, str, int, int], None],
+        clock_after: ClockAfter | None = None,
+    ):
         self.store = store
         self.broadcast = broadcast
         #: bring a stale copy up to the database (a change refused as stale)
@@ -70,7 +88,12 @@ class Playing:
                 await asyncio.to_thread(method, *args)
         except Stale:
             self.refresh(live)
-            raise ApiError(409, msg("the game was changed meanwhile (by another server process): its current state has been sent; choose again")) from None
+            raise ApiError(
+                409,
+                msg(
+                    "the game was changed meanwhile (by another server process): its current state has been sent; choose again"
+                ),
+            ) from None
         except SQLAlchemyError:
             log.exception("a database write failed")
             raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
@@ -78,11 +101,18 @@ class Playing:
     def save_seats(self, live: Live, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> None:
         """Store new seats of ``live`` (and its clock, moved on, and new ``options``) if the stored
         game is still at its version (else 409)."""
-        values: dict[str, Any] = {"seats": seats, "status": status_of(live.state, seats),
-                                  "bot_turn": bot_turn(live.state, seats)}
+        values: dict[str, Any] = {
+            "seats": seats,
+            "status": status_of(live.state, seats),
+            "bot_turn": bot_turn(live.state, seats),
+        }
         if options is not None and "ended" in options:  # ended by a resignation: the clock stops
-            values.update(status="finished", to_move=None, bot_turn=False,
-                          result=final_result(live.presenter, live.state, options))
+            values.update(
+                status="finished",
+                to_move=None,
+                bot_turn=False,
+                result=final_result(live.presenter, live.state, options),
+            )
             kept, live.options = live.options, {**live.options, "ended": options["ended"]}
             try:
                 moved = self.options_after(live, live.state, seats)
@@ -147,15 +177,19 @@ class Playing:
                 return True
         return False
 
-    async def apply(self, live: Live, seat: int, text: str, version: int | None, by_bot: bool,
-                     key: str | None = None) -> None:
+    async def apply(
+        self, live: Live, seat: int, text: str, version: int | None, by_bot: bool, key: str | None = None
+    ) -> None:
         st = live.state
         if live.over:
             raise ApiError(409, msg("the game is over"))
         if seat != st.current_player:
             raise ApiError(403, msg("it is seat {turn}'s turn, not seat {seat}'s", turn=st.current_player, seat=seat))
         if version is not None and version != live.version:
-            raise ApiError(409, msg("the game has changed: it is at version {version}, not {sent}", version=live.version, sent=version))
+            raise ApiError(
+                409,
+                msg("the game has changed: it is at version {version}, not {sent}", version=live.version, sent=version),
+            )
         if len(text) > 200:
             raise ApiError(400, msg("an action is at most 200 characters long"))
         new = st.copy()
@@ -165,7 +199,7 @@ class Playing:
             new.apply(action)
         except BuildersError as e:
             raise ApiError(400, engine_message(e)) from None
-        chance = [str(c) for c in new.history[before + 1:]]
+        chance = [str(c) for c in new.history[before + 1 :]]
         step = StoredStep(seat, new.action_to_string(action), chance, by_bot, key)
         n = len(live.steps)
         summary = row_summary(live, new, live.version + 1, n + 1)
@@ -214,8 +248,15 @@ class Playing:
             live.changed()
             self.broadcast.send_views(live)
 
-    async def resign_as(self, live: Live, seat: int, level: str | None, address: str | None = None,
-                        caps: tuple[int, int] | None = None, kind: str | None = None) -> None:
+    async def resign_as(
+        self,
+        live: Live,
+        seat: int,
+        level: str | None,
+        address: str | None = None,
+        caps: tuple[int, int] | None = None,
+        kind: str | None = None,
+    ) -> None:
         """``level`` given: a bot of that level takes ``seat`` over (the player hands the seat over,
         and may take it back in an unrated game). None: the player resigns, a real loss: placed last
         and rated so; with one player left the game ends and that player wins, else the others play
@@ -245,17 +286,30 @@ class Playing:
                     seats[seat].update(type="bot", level=live.options.get("resign_bot") or "easy")
             else:
                 seats[seat].update(type="bot", level=level, resigned=False)
-            options = with_event(options or live.options, kind or ("resigned" if level is None else "handed_over"),
-                                  seat, seats[seat]["level"] if seats[seat]["type"] == "bot" else None, live)
-            if (options is None or "ended" not in options) and all(s["type"] == "bot" for s in seats) \
-                    and not live.options.get("bots_only"):
+            options = with_event(
+                options or live.options,
+                kind or ("resigned" if level is None else "handed_over"),
+                seat,
+                seats[seat]["level"] if seats[seat]["type"] == "bot" else None,
+                live,
+            )
+            if (
+                (options is None or "ended" not in options)
+                and all(s["type"] == "bot" for s in seats)
+                and not live.options.get("bots_only")
+            ):
                 if caps is not None:
                     try:
-                        await asyncio.to_thread(self.check_bots_only, live.options.get("creator"), address or "?",
-                                                *caps)
+                        await asyncio.to_thread(
+                            self.check_bots_only, live.options.get("creator"), address or "?", *caps
+                        )
                     except ApiError as e:
-                        raise ApiError(409, msg("leaving would leave this game to bots alone: {reason}",
-                                                reason=e.message.params["cap"])) from None
+                        raise ApiError(
+                            409,
+                            msg(
+                                "leaving would leave this game to bots alone: {reason}", reason=e.message.params["cap"]
+                            ),
+                        ) from None
                 options = {**(options or live.options), "bots_only": True}
                 if address is not None and not options.get("address"):
                     options["address"] = address
@@ -273,7 +327,9 @@ class Playing:
             if live.over:
                 raise ApiError(409, msg("the game is over"))
             if not info.bot or info.resigned or (info.token_sha is None and info.account is None):
-                raise ApiError(409, msg("seat {seat} was not handed over to a bot: there is nothing to take back", seat=seat))
+                raise ApiError(
+                    409, msg("seat {seat} was not handed over to a bot: there is nothing to take back", seat=seat)
+                )
             if stored.rated:
                 raise ApiError(409, msg("in a rated game a seat handed over to a bot stays with it"))
             if stored.clock is not None and seat in stored.clock.flagged:
@@ -304,7 +360,9 @@ class Playing:
                     await asyncio.to_thread(self.store.delete_game, live.id, live.version)
             except Stale:
                 self.refresh(live)
-                raise ApiError(409, msg("the game was changed meanwhile (by another server process): try again")) from None
+                raise ApiError(
+                    409, msg("the game was changed meanwhile (by another server process): try again")
+                ) from None
             for client in list(live.clients):
                 client.send('{"type":"aborted","message":"the game was aborted"}')
             live.changed()

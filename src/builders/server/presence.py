@@ -43,8 +43,13 @@ class Audience:
 class Broadcast:
     """The clients of each game in this process and what they are told."""
 
-    def __init__(self, audience: Audience, message_for: Callable[[Live, Client], str],
-                 on_change: list[Callable[[Live], None]], on_event: list[Callable[[Live, str, str], Any]]):
+    def __init__(
+        self,
+        audience: Audience,
+        message_for: Callable[[Live, Client], str],
+        on_change: list[Callable[[Live], None]],
+        on_event: list[Callable[[Live, str, str], Any]],
+    ):
         self.audience = audience
         #: the state message of a client (its seat's view in its language)
         self.message_for = message_for
@@ -60,8 +65,9 @@ class Broadcast:
         live.clients.add(client)
         self._presence(live, before, client)
 
-    def client_changed(self, live: Live, client: Client | None = None,
-                       before: tuple[set[int], int] | None = None) -> None:
+    def client_changed(
+        self, live: Live, client: Client | None = None, before: tuple[set[int], int] | None = None
+    ) -> None:
         """``client`` said hello again (its seat may differ; ``before``: :meth:`presence` before)."""
         if client is None or before is None:
             live.changed()

@@ -30,9 +30,11 @@ SCALE = 60.0
 #: is 25/3, about 8.3; it falls below 5 after some 8 to 12 rated games)
 PROVISIONAL_SIGMA = 5.0
 #: what the number means, for the leaderboard
-MEANING = ("A rating is a measure of strength from rated games: a new player starts at 1500, and the "
-           "winner of a game between two players 200 points apart is the stronger one about three times in "
-           "four. A ? marks a provisional rating: too few games yet to be sure of it.")
+MEANING = (
+    "A rating is a measure of strength from rated games: a new player starts at 1500, and the "
+    "winner of a game between two players 200 points apart is the stronger one about three times in "
+    "four. A ? marks a provisional rating: too few games yet to be sure of it."
+)
 
 
 def shown(mu: float) -> int:
@@ -51,7 +53,12 @@ def check_rated(body: CreateGame, creator: Any) -> None:
     if creator is None or creator.guest:
         raise ApiError(401, msg("a rated game is for signed-up players: sign up or sign in first"))
     if body.private:
-        raise ApiError(400, msg("a rated game is public (its result moves ratings everyone sees): leave private out or make the game unrated"))
+        raise ApiError(
+            400,
+            msg(
+                "a rated game is public (its result moves ratings everyone sees): leave private out or make the game unrated"
+            ),
+        )
     if any(s.type != "human" for s in body.seats):
         raise ApiError(400, msg("a rated game has people only, no bots"))
     if body.clock is None:
@@ -127,8 +134,14 @@ class Ratings:
             out = []
             for s, before, team in zip(seats, current, new):
                 mu, sigma = team[0].mu, team[0].sigma
-                changes.append({"seat": s.seat, "rating": shown(mu), "provisional": provisional(sigma),
-                                "change": shown(mu) - shown(before.mu if before else self.model.mu)})
+                changes.append(
+                    {
+                        "seat": s.seat,
+                        "rating": shown(mu),
+                        "provisional": provisional(sigma),
+                        "change": shown(mu) - shown(before.mu if before else self.model.mu),
+                    }
+                )
                 out.append(RatingChange(s.account, s.seat, ranks[s.seat], totals[s.seat], mu, sigma))
             return out
 
@@ -146,8 +159,18 @@ class Ratings:
         """The best rated players of ``game``: established ratings first, highest first, then the
         provisional ones."""
         rows = self.rows.players(game)
-        out = [{"username": r.username, "rating": shown(r.mu), "provisional": provisional(r.sigma), "mu": r.mu,
-                "sigma": r.sigma, "games": r.games} for r in rows if r.username]
+        out = [
+            {
+                "username": r.username,
+                "rating": shown(r.mu),
+                "provisional": provisional(r.sigma),
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "games": r.games,
+            }
+            for r in rows
+            if r.username
+        ]
         out.sort(key=lambda x: (x["provisional"], -x["rating"], x["username"].lower()))
         for i, item in enumerate(out[:limit]):
             item["rank"] = i + 1
@@ -164,8 +187,11 @@ class Ratings:
         changes = self.rows.history(account.id)
         rated_count = self.rows.rated_games(account.id)
         own = viewer == account.id
-        finished = [row for row in store.games_of(account.id) if row["status"] == "finished" and row["result"]
-                    and (own or not row["private"])]
+        finished = [
+            row
+            for row in store.games_of(account.id)
+            if row["status"] == "finished" and row["result"] and (own or not row["private"])
+        ]
         wins = 0
         scores: list[int] = []
         favourites: Counter[str] = Counter()
@@ -180,17 +206,36 @@ class Ratings:
             found = part(row["game"], "profile")  # what the game adds to the favourite cards
             if found is not None:
                 favourites.update(found(row["setup"], lambda gid=row["id"]: store.steps(gid), mine))
-            games.append({"id": row["id"], "game": row["game"], "name": row["name"], "created": row["created"],
-                          "seats": mine, "won": won, "scores": [totals[s] for s in mine],
-                          "rated": bool((row.get("options") or {}).get("rated")),
-                          "replay": f"/replay/{row['id']}"})
+            games.append(
+                {
+                    "id": row["id"],
+                    "game": row["game"],
+                    "name": row["name"],
+                    "created": row["created"],
+                    "seats": mine,
+                    "won": won,
+                    "scores": [totals[s] for s in mine],
+                    "rated": bool((row.get("options") or {}).get("rated")),
+                    "replay": f"/replay/{row['id']}",
+                }
+            )
         played = len(finished)
         return {
             "username": account.username,
-            "ratings": {r.game: {"rating": shown(r.mu), "provisional": provisional(r.sigma), "mu": r.mu,
-                                 "sigma": r.sigma, "games": r.games} for r in ratings},
+            "ratings": {
+                r.game: {
+                    "rating": shown(r.mu),
+                    "provisional": provisional(r.sigma),
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "games": r.games,
+                }
+                for r in ratings
+            },
             "history": _history(changes, own, self.model.mu),
-            "games_played": played, "rated_games": rated_count, "wins": wins,
+            "games_played": played,
+            "rated_games": rated_count,
+            "wins": wins,
             "win_rate": round(wins / played, 3) if played else None,
             "mean_score": round(sum(scores) / len(scores), 2) if scores else None,
             "favourite_cards": [name for name, _ in favourites.most_common(3)],
@@ -206,24 +251,39 @@ def _history(changes: list[HistoryPoint], own: bool, start: float) -> list[dict[
     for c in changes:
         before = last.get(c.game, start)
         last[c.game] = c.mu
-        out.append({"game_id": c.game_id if own or not c.private else None, "game": c.game,
-                    "rating": shown(c.mu), "change": shown(c.mu) - shown(before),
-                    "provisional": provisional(c.sigma), "rank": c.rank, "at": c.at})
+        out.append(
+            {
+                "game_id": c.game_id if own or not c.private else None,
+                "game": c.game,
+                "rating": shown(c.mu),
+                "change": shown(c.mu) - shown(before),
+                "provisional": provisional(c.sigma),
+                "rank": c.rank,
+                "at": c.at,
+            }
+        )
     return out
 
 
 def router(ratings: Ratings) -> APIRouter:
     r = APIRouter(tags=["ratings"])
 
-    @r.get("/api/leaderboard/{game}", response_model=list[Leader], summary="The best rated players of a game",
-           description=MEANING)
+    @r.get(
+        "/api/leaderboard/{game}",
+        response_model=list[Leader],
+        summary="The best rated players of a game",
+        description=MEANING,
+    )
     def leaderboard(game: str = PathParam(pattern=r"^[a-z0-9-]{1,40}$")):
         if game not in game_names():
             raise ApiError(404, msg("there is no game named {game!r}", game=game))
         return ratings.leaderboard(game)
 
-    @r.get("/api/players/{username}", response_model=Profile,
-           summary="A player's profile: ratings and their history, games, wins, mean score, favourite cards")
+    @r.get(
+        "/api/players/{username}",
+        response_model=Profile,
+        summary="A player's profile: ratings and their history, games, wins, mean score, favourite cards",
+    )
     def profile(request: Request, username: str = PathParam(pattern=r"^[A-Za-z0-9_-]{3,20}$")):
         return ratings.profile(username, account_of(ratings.accounts, request))
 

@@ -41,10 +41,18 @@ class Clock:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Clock:
-        return cls(kind=data.get("kind"), left=list(data["left"]), total=data.get("total"),
-                   increment=data.get("increment"), per_turn=data.get("per_turn"), bot=data.get("bot"),
-                   running=data.get("running"), since=data.get("since", 0.0), flagged=list(data.get("flagged") or []),
-                   present=frozenset(data))
+        return cls(
+            kind=data.get("kind"),
+            left=list(data["left"]),
+            total=data.get("total"),
+            increment=data.get("increment"),
+            per_turn=data.get("per_turn"),
+            bot=data.get("bot"),
+            running=data.get("running"),
+            since=data.get("since", 0.0),
+            flagged=list(data.get("flagged") or []),
+            present=frozenset(data),
+        )
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -86,8 +94,7 @@ class _Stored:
     def _read(cls: type[_R], data: dict[str, Any], **typed: Any) -> _R:
         keys = cls._keys()
         values = {k: data[k] for k in keys if k in data}
-        return cls(**{**values, **typed}, stored=tuple(data),
-                   extra={k: v for k, v in data.items() if k not in keys})
+        return cls(**{**values, **typed}, stored=tuple(data), extra={k: v for k, v in data.items() if k not in keys})
 
     def _json(self, key: str) -> Any:
         value = getattr(self, key)

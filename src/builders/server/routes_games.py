@@ -25,9 +25,17 @@ from builders.server.seats import account_for_seat_claim
 def game_type(game: GamePlugin) -> dict[str, Any]:
     """What the web client needs of a game: its names, web modules, colour and player counts."""
     engine = game.load("game")
-    return {"name": game.name, "title": game.title, "table": game.web_table, "guide": game.web_guide,
-            "rules": game.web_rules, "lobby": game.web_lobby, "colour": game.colour,
-            "min_players": engine.min_players, "max_players": engine.max_players}
+    return {
+        "name": game.name,
+        "title": game.title,
+        "table": game.web_table,
+        "guide": game.web_guide,
+        "rules": game.web_rules,
+        "lobby": game.web_lobby,
+        "colour": game.colour,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+    }
 
 
 def first_game_of(service: GameService, account: int, game: str) -> str | None:
@@ -41,19 +49,23 @@ def check_first_game(body: CreateGame, creator: int | None) -> None:
     if creator is None:
         raise ApiError(401, msg("a first game is kept for an account: sign in or play as a guest first"))
     people = [seat for seat in body.seats if seat.type == "human"]
-    if not body.private or body.rated or len(people) != 1 or people[0].open or people[0].invite \
-            or people[0].user is not None:
+    if (
+        not body.private
+        or body.rated
+        or len(people) != 1
+        or people[0].open
+        or people[0].invite
+        or people[0].user is not None
+    ):
         raise ApiError(400, msg("a first game is private, with one seat of yours and bots in the others"))
 
 
-def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks: Clocks,
-           limits: Limits) -> APIRouter:
+def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks: Clocks, limits: Limits) -> APIRouter:
     r = APIRouter()
     #: one creation of a game at a time: the counts of the caps and the new game agree
     creating = asyncio.Lock()
 
-    @r.post("/api/games", status_code=201, response_model=Created, tags=["games"],
-            summary="Create a game")
+    @r.post("/api/games", status_code=201, response_model=Created, tags=["games"], summary="Create a game")
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         who = accounts.identify(request, write=True)
         creator = who.account.id if who.account else None
@@ -87,13 +99,21 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
             if body.first_game:  # one at a time: the one going on is opened again, on any browser
                 going = await asyncio.to_thread(first_game_of, service, creator, body.game)
                 if going is not None:
-                    raise ApiError(409, msg("you have a first game of this game going on already: {link}",
-                                            link=f"/play/{going}"))
-            await asyncio.to_thread(service.check_caps, creator, address, limits.games_waiting_per_creator,
-                                    limits.games_per_creator, opening)
+                    raise ApiError(
+                        409, msg("you have a first game of this game going on already: {link}", link=f"/play/{going}")
+                    )
+            await asyncio.to_thread(
+                service.check_caps,
+                creator,
+                address,
+                limits.games_waiting_per_creator,
+                limits.games_per_creator,
+                opening,
+            )
             if bots_only:
-                await asyncio.to_thread(service.check_bots_only, creator, address,
-                                        limits.bots_only_per_creator, limits.bots_only_games)
+                await asyncio.to_thread(
+                    service.check_bots_only, creator, address, limits.bots_only_per_creator, limits.bots_only_games
+                )
             created = await service.open(body, creator, find_user, extra, address)
         if body.hints:
             analyses.warm(created["id"], [i for i, seat in enumerate(body.seats) if seat.type == "human"])
@@ -101,16 +121,24 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
             clocks.changed(service.live[created["id"]])
         return created
 
-    @r.get("/api/account/first-game/{game}", response_model=FirstGame, tags=["accounts"],
-           summary="Your first game of this game (started from the guide) still going on, if any")
+    @r.get(
+        "/api/account/first-game/{game}",
+        response_model=FirstGame,
+        tags=["accounts"],
+        summary="Your first game of this game (started from the guide) still going on, if any",
+    )
     async def first_game(request: Request, game: GameName) -> dict[str, Any]:
         who = accounts.identify(request)
         if who.account is None:
             return {"id": None}
         return {"id": await asyncio.to_thread(first_game_of, service, who.account.id, game)}
 
-    @r.get("/api/game-types", response_model=list[GameType], tags=["games"],
-           summary="The games this server plays, in the registry's order")
+    @r.get(
+        "/api/game-types",
+        response_model=list[GameType],
+        tags=["games"],
+        summary="The games this server plays, in the registry's order",
+    )
     async def game_types() -> list[dict[str, Any]]:
         return [game_type(p) for p in plugins()]
 
@@ -122,8 +150,7 @@ def router(service: GameService, accounts: Accounts, analyses: Analyses, clocks:
     async def game_summary(request: Request, game_id: str = GameId, x_seat_token: str | None = Token):
         return service.summary(await visible(service, accounts, game_id, request, x_seat_token))
 
-    @r.post("/api/games/{game_id}/join", response_model=Joined, tags=["seats"],
-            summary="Claim an open seat")
+    @r.post("/api/games/{game_id}/join", response_model=Joined, tags=["seats"], summary="Claim an open seat")
     async def join(body: Join, request: Request, game_id: str = GameId):
         live = await visible(service, accounts, game_id, request)
         who = accounts.identify(request, write=True)

@@ -16,8 +16,11 @@ def router(static: Path) -> APIRouter:
         path = static / name
         if path.is_file():
             return FileResponse(path)
-        return HTMLResponse("<!doctype html><title>Builders</title><p>The web client is not installed. "
-                            "The API is described at <a href=\"/docs\">/docs</a>.</p>", status_code=404)
+        return HTMLResponse(
+            "<!doctype html><title>Builders</title><p>The web client is not installed. "
+            'The API is described at <a href="/docs">/docs</a>.</p>',
+            status_code=404,
+        )
 
     @r.get("/")
     async def lobby():

@@ -86,18 +86,32 @@ def app_from_env():
     from builders.server.guard import GuardedHttpTools
 
     GuardedHttpTools.limits = limits_from_env()
-    return create_app(os.environ["BUILDERS_DB"], redis_url=os.environ.get("BUILDERS_REDIS") or None,
-                      limits=GuardedHttpTools.limits, upgrade=os.environ.get("BUILDERS_UPGRADE", "1") == "1",
-                      bot_mode=os.environ.get("BUILDERS_BOT_MODE", "process"),
-                      bot_delay=float(os.environ.get("BUILDERS_BOT_DELAY", "0.3")),
-                      bot_workers=int(os.environ.get("BUILDERS_BOT_WORKERS", "1")),
-                      login_limits=sign_in_limits_from_env())
+    return create_app(
+        os.environ["BUILDERS_DB"],
+        redis_url=os.environ.get("BUILDERS_REDIS") or None,
+        limits=GuardedHttpTools.limits,
+        upgrade=os.environ.get("BUILDERS_UPGRADE", "1") == "1",
+        bot_mode=os.environ.get("BUILDERS_BOT_MODE", "process"),
+        bot_delay=float(os.environ.get("BUILDERS_BOT_DELAY", "0.3")),
+        bot_workers=int(os.environ.get("BUILDERS_BOT_WORKERS", "1")),
+        login_limits=sign_in_limits_from_env(),
+    )
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *, bot_delay: float = 0.3,
-        bot_mode: str = "process", bot_workers: int | None = None, quiet: bool = False,
-        redis: str | None = None, workers: int = 1, allowed_hosts: list[str] | None = None,
-        upgrade: bool = True) -> None:
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    *,
+    bot_delay: float = 0.3,
+    bot_mode: str = "process",
+    bot_workers: int | None = None,
+    quiet: bool = False,
+    redis: str | None = None,
+    workers: int = 1,
+    allowed_hosts: list[str] | None = None,
+    upgrade: bool = True,
+) -> None:
     """Serve until interrupted (prints the address to open first). With ``workers`` > 1, uvicorn runs
     that many server processes on the port (they share the database; ``redis`` fans changes out)."""
     import uvicorn
@@ -106,9 +120,15 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *, bot
 
     more_files()
     url = database_url(db) if db else default_db_url()
-    os.environ.update(BUILDERS_DB=url, BUILDERS_REDIS=redis or "", BUILDERS_BOT_DELAY=str(bot_delay),
-                      BUILDERS_BOT_MODE=bot_mode, BUILDERS_BOT_WORKERS=str(bot_workers or default_bot_workers()),
-                      BUILDERS_UPGRADE="1" if upgrade else "0", BUILDERS_ALLOWED_HOSTS=",".join(allowed_hosts or []))
+    os.environ.update(
+        BUILDERS_DB=url,
+        BUILDERS_REDIS=redis or "",
+        BUILDERS_BOT_DELAY=str(bot_delay),
+        BUILDERS_BOT_MODE=bot_mode,
+        BUILDERS_BOT_WORKERS=str(bot_workers or default_bot_workers()),
+        BUILDERS_UPGRADE="1" if upgrade else "0",
+        BUILDERS_ALLOWED_HOSTS=",".join(allowed_hosts or []),
+    )
     shown = url.split("@")[-1] if "@" in url else url  # never print a password
     from builders.server.migrate import SchemaError, prepare
 
@@ -131,12 +151,23 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *, bot
         except (redis_client.RedisError, ValueError) as e:
             print(f"error: Redis at {redis.split('@')[-1]} cannot be reached: {e}", file=sys.stderr)
             raise SystemExit(2) from None
-    print(f"Builders server: open {address(host, port)} (games in {shown}"
-          f"{', ' + str(workers) + ' processes' if workers > 1 else ''})", flush=True)
-    common = dict(host=host, port=port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,
-                  ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_keep_alive=5,
-                  http="builders.server.guard:GuardedHttpTools", log_level="warning" if quiet else "info",
-                  access_log=not quiet)
+    print(
+        f"Builders server: open {address(host, port)} (games in {shown}"
+        f"{', ' + str(workers) + ' processes' if workers > 1 else ''})",
+        flush=True,
+    )
+    common = dict(
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_keep_alive=5,
+        http="builders.server.guard:GuardedHttpTools",
+        log_level="warning" if quiet else "info",
+        access_log=not quiet,
+    )
     if workers > 1:
         uvicorn.run("builders.server.run:app_from_env", factory=True, workers=workers, **common)
     else:
@@ -150,8 +181,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a SQLite file in the data folder)")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot move")
     parser.add_argument("--bot-mode", choices=("process", "thread", "inline"), default="process")
-    parser.add_argument("--bot-workers", type=int, default=None,
-                        help="bot worker processes (default: BUILDERS_BOT_WORKERS, else one per core)")
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        help="bot worker processes (default: BUILDERS_BOT_WORKERS, else one per core)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no access log")
     parser.add_argument("--redis", default=None, help="Redis URL: fan changes out to the other server processes")
     parser.add_argument("--workers", type=int, default=1, help="server processes on this port")
@@ -172,9 +207,19 @@ def main(argv: list[str] | None = None) -> None:
         check_environment()
     except ValueError as exc:
         parser.error(str(exc))
-    run(args.host, args.port, args.db, bot_delay=args.bot_delay, bot_mode=args.bot_mode,
-        bot_workers=args.bot_workers, quiet=args.quiet, redis=args.redis, workers=args.workers,
-        allowed_hosts=args.allowed_hosts.split(",") if args.allowed_hosts else None, upgrade=not args.no_upgrade)
+    run(
+        args.host,
+        args.port,
+        args.db,
+        bot_delay=args.bot_delay,
+        bot_mode=args.bot_mode,
+        bot_workers=args.bot_workers,
+        quiet=args.quiet,
+        redis=args.redis,
+        workers=args.workers,
+        allowed_hosts=args.allowed_hosts.split(",") if args.allowed_hosts else None,
+        upgrade=not args.no_upgrade,
+    )
 
 
 if __name__ == "__main__":

@@ -21,8 +21,14 @@ log = logging.getLogger("builders.server")
 class BotTurns:
     """The bots' turns of the games in memory."""
 
-    def __init__(self, bots: BotRunner, games: dict[str, Live], play: Callable[..., Awaitable[None]],
-                 delay: float = 0.3, bots_only_turns_at_once: int = 1):
+    def __init__(
+        self,
+        bots: BotRunner,
+        games: dict[str, Live],
+        play: Callable[..., Awaitable[None]],
+        delay: float = 0.3,
+        bots_only_turns_at_once: int = 1,
+    ):
         self.bots = bots
         self.games = games
         #: ``play(live, seat, text, version=None, by_bot=True)``: apply a bot's action (under the lock)
@@ -64,15 +70,19 @@ class BotTurns:
                     if k:  # the rest of the bot's plan for its turn, one action at a time
                         await asyncio.sleep(self.delay)
                     async with live.lock:
-                        if (live.version != version or live.over or live.state.current_player != seat
-                                or live.seats[seat]["type"] != "bot"):
+                        if (
+                            live.version != version
+                            or live.over
+                            or live.state.current_player != seat
+                            or live.seats[seat]["type"] != "bot"
+                        ):
                             break
                         try:
                             await self.play(live, seat, text, version=None, by_bot=True)
                         except ApiError:
                             if not k:
                                 raise
-                            break       # the rest of a plan is a shortcut: the bot is asked again
+                            break  # the rest of a plan is a shortcut: the bot is asked again
                         version = live.version
                 failures = 0
             except asyncio.CancelledError:

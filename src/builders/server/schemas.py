@@ -25,8 +25,9 @@ def _known_game(name: str) -> str:
 
 
 #: a registered game (builders.core.plugins), checked when a request comes: a new game needs no change here
-GameName = Annotated[str, AfterValidator(_known_game),
-                     Field(json_schema_extra=lambda schema: schema.update(enum=game_names()))]
+GameName = Annotated[
+    str, AfterValidator(_known_game), Field(json_schema_extra=lambda schema: schema.update(enum=game_names()))
+]
 Level = Literal["easy", "medium", "hard", "expert"]
 Status = Literal["open", "running", "finished"]
 #: the type of the validation errors the application answers with 400, not 422: a text field holding a
@@ -40,21 +41,24 @@ def _refusing(check: Any, *args: Any) -> AfterValidator:
             return check(value, *args)
         except names.BadText as e:
             raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(e), "message": e.message}) from None
+
     return AfterValidator(validate)
 
 
 def Text(field: str, max_length: int = 200, min_length: int = 0, newlines: bool = False) -> Any:  # noqa: N802
     """The type of a text field: no control characters (with ``newlines``, but line breaks) and no
     lone surrogates (builders.server.names)."""
-    return Annotated[str, Field(min_length=min_length, max_length=max_length),
-                     _refusing(names.check_text, field, newlines)]
+    return Annotated[
+        str, Field(min_length=min_length, max_length=max_length), _refusing(names.check_text, field, newlines)
+    ]
 
 
 def PersonName(field: str, max_length: int = 40, min_length: int = 1) -> Any:  # noqa: N802
     """The type of a name people see: normalised to NFKC, no control or invisible characters, no
     spaces around it (builders.server.names)."""
-    return Annotated[str, Field(min_length=min_length, max_length=max_length),
-                     _refusing(names.check_name, field, max_length)]
+    return Annotated[
+        str, Field(min_length=min_length, max_length=max_length), _refusing(names.check_name, field, max_length)
+    ]
 
 
 Seed = Annotated[int, Field(ge=0, le=2**62)]
@@ -69,11 +73,13 @@ class _Strict(BaseModel):
 class HumanSeat(_Strict):
     type: Literal["human"]
     name: PersonName("seat name") | None = Field(  # type: ignore[valid-type]
-        None, description="the name shown for the seat; it may not look like another player's username")
+        None, description="the name shown for the seat; it may not look like another player's username"
+    )
     open: bool = Field(False, description="anyone may claim the seat from the lobby")
     invite: bool = Field(False, description="a friend takes the seat with a one-time invitation link")
     user: PersonName("user", 20, 3) | None = Field(  # type: ignore[valid-type]
-        None, description="the seat belongs to this account (invite by username)")
+        None, description="the seat belongs to this account (invite by username)"
+    )
 
 
 class BotSeat(_Strict):
@@ -89,8 +95,11 @@ class SetupSpec(_Strict):
     plugin's ``setup_schema``, a pydantic model whose fields are keyword arguments of its view's
     ``setup``); a game without one takes a seed only."""
 
-    seed: Seed | None = Field(None, description="a seed makes the deal reproducible (and known to whoever "
-                                                "knows the seed); without one the server draws a secret one")
+    seed: Seed | None = Field(
+        None,
+        description="a seed makes the deal reproducible (and known to whoever "
+        "knows the seed); without one the server draws a secret one",
+    )
 
     def choices(self) -> dict[str, Any]:
         """The game's own choices, as keyword arguments of its view's ``setup`` (unset ones left out)."""
@@ -142,8 +151,12 @@ def parse_setup(game: str, raw: Any) -> SetupSpec:
         first = e.errors()[0]
         where = ".".join(str(p) for p in ("setup", *first["loc"]))
         if first["type"] == "extra_forbidden":
-            reason = msg("{field}: {game} takes no such choice (its setup: {allowed})", field=where,
-                         game=plugin(game).title, allowed=", ".join(model.model_fields))
+            reason = msg(
+                "{field}: {game} takes no such choice (its setup: {allowed})",
+                field=where,
+                game=plugin(game).title,
+                allowed=", ".join(model.model_fields),
+            )
         else:
             reason = msg("{field}: {problem}", field=where, problem=validation_problem(first))
         raise PydanticCustomError(TEXT_ERROR, "{reason}", {"reason": str(reason)[:300], "message": reason}) from None
@@ -163,24 +176,38 @@ class ClockSpec(_Strict):
 class CreateGame(_Strict):
     game: GameName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
-    setup: SetupSpec | None = Field(None, description="seed, and the game's own choices (its setup schema)",
-                                    json_schema_extra=lambda schema: _setup_choices(schema))
+    setup: SetupSpec | None = Field(
+        None,
+        description="seed, and the game's own choices (its setup schema)",
+        json_schema_extra=lambda schema: _setup_choices(schema),
+    )
     name: Text("game name", 40, 1) | None = None  # type: ignore[valid-type]
     private: bool = Field(False, description="not listed in the lobby: watched only with its link")
     clock: ClockSpec | None = Field(None, description="none: untimed")
-    rated: bool = Field(False, description="people only, each a signed-up account with one seat, a clock, "
-                                           "no seed: the result changes the players' ratings")
-    hints: bool = Field(False, description="the player to move may ask for the hard bot's move (never in a rated "
-                                           "game)")
-    resign_bot: Level = Field("easy", description="in a game of 3 or 4, the bot that plays the turns of a seat "
-                                                  "whose player resigned (the others play on)")
-    first_game: bool = Field(False, description="a first game from the guide: private, one seat of yours and bots "
-                                               "in the others; one of each game at a time per account (see "
-                                               "/api/account/first-game/{game})")
-    colours: list[Text("colour", 40)] | None = Field(None, max_length=4,  # type: ignore[valid-type]
-                                                      description="the colour of each seat, in seat order, each "
-                                      "a different one of red, blue, white, black, yellow, purple, pink, teal (none: "
-                                      "red, blue, white, black)")
+    rated: bool = Field(
+        False,
+        description="people only, each a signed-up account with one seat, a clock, "
+        "no seed: the result changes the players' ratings",
+    )
+    hints: bool = Field(False, description="the player to move may ask for the hard bot's move (never in a rated game)")
+    resign_bot: Level = Field(
+        "easy",
+        description="in a game of 3 or 4, the bot that plays the turns of a seat "
+        "whose player resigned (the others play on)",
+    )
+    first_game: bool = Field(
+        False,
+        description="a first game from the guide: private, one seat of yours and bots "
+        "in the others; one of each game at a time per account (see "
+        "/api/account/first-game/{game})",
+    )
+    colours: list[Text("colour", 40)] | None = Field(
+        None,
+        max_length=4,  # type: ignore[valid-type]
+        description="the colour of each seat, in seat order, each "
+        "a different one of red, blue, white, black, yellow, purple, pink, teal (none: "
+        "red, blue, white, black)",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -202,8 +229,11 @@ class SeatInfo(BaseModel):
     resigned: bool = False
     user: str | None = Field(None, description="the name of the account that plays the seat")
     invited: bool = Field(False, description="waiting for its invitation link to be opened")
-    guest: bool = Field(False, description="played by a person without a registered account (a guest, or a "
-                                           "seat token's holder): the name is theirs to choose, not a player's")
+    guest: bool = Field(
+        False,
+        description="played by a person without a registered account (a guest, or a "
+        "seat token's holder): the name is theirs to choose, not a player's",
+    )
 
 
 class CreatedSeat(BaseModel):
@@ -246,14 +276,19 @@ class RatingChange(BaseModel):
 
 class GameType(BaseModel):
     """A game this server plays (its plugin)."""
+
     name: str = Field(description="its registry name, the `game` of a new game")
     title: str
-    table: str = Field(description="the web client's module that draws its table (empty: none, the game is "
-                                   "played through the API alone)")
+    table: str = Field(
+        description="the web client's module that draws its table (empty: none, the game is "
+        "played through the API alone)"
+    )
     guide: str = Field(description="the web client's module of its guide (empty: none)")
     rules: str = Field(description="the web client's module of its part of the rules page (empty: none)")
-    lobby: str = Field(description="the web client's module of its part of the lobby: what it is, its picture, "
-                                   "its setup form (empty: none)")
+    lobby: str = Field(
+        description="the web client's module of its part of the lobby: what it is, its picture, "
+        "its setup form (empty: none)"
+    )
     colour: str = Field(description="its colour in the web client, a CSS colour (empty: one of the palette's)")
     min_players: int
     max_players: int
@@ -278,11 +313,15 @@ class Summary(BaseModel):
     colours: list[str] | None = Field(None, description="the colour of each seat, in seat order (none: the defaults)")
     spectators: int = Field(0, description="sockets watching the game without a seat, on every server process")
     rating_changes: list[RatingChange] | None = Field(
-        None, description="a finished rated game: each player's rating after it and the change it made")
-    deadline: float | None = Field(None, description="when the clock of the player to move runs out (seconds "
-                                                     "since 1970, UTC; none: no clock running)")
-    clock_kind: Literal["live", "turn"] | None = Field(None, description="the game's clock: live (a total time "
-                                                                        "each), turn (a time per turn) or none")
+        None, description="a finished rated game: each player's rating after it and the change it made"
+    )
+    deadline: float | None = Field(
+        None,
+        description="when the clock of the player to move runs out (seconds since 1970, UTC; none: no clock running)",
+    )
+    clock_kind: Literal["live", "turn"] | None = Field(
+        None, description="the game's clock: live (a total time each), turn (a time per turn) or none"
+    )
 
 
 class MyGame(Summary):
@@ -316,7 +355,8 @@ class Claim(_Strict):
 class Join(_Strict):
     seat: int = Field(ge=0, le=3)
     name: PersonName("seat name") | None = Field(  # type: ignore[valid-type]
-        None, description="the name shown for the seat; it may not look like another player's username")
+        None, description="the name shown for the seat; it may not look like another player's username"
+    )
 
 
 class Joined(BaseModel):
@@ -327,13 +367,19 @@ class Joined(BaseModel):
 
 class ActionBody(_Strict):
     action: Text("action", 200, 1) = Field(description="an action in the game's notation")  # type: ignore[valid-type]
-    version: int | None = Field(None, ge=0, description="the version of the view the action was chosen "
-                                                        "from; a different current version gives 409")
+    version: int | None = Field(
+        None,
+        ge=0,
+        description="the version of the view the action was chosen from; a different current version gives 409",
+    )
 
 
 class ResignBody(_Strict):
-    bot: Level | None = Field(None, description="hand the seat over to a bot of this level (it may be taken "
-                                                "back in an unrated game); none: resign, a loss")
+    bot: Level | None = Field(
+        None,
+        description="hand the seat over to a bot of this level (it may be taken "
+        "back in an unrated game); none: resign, a loss",
+    )
 
 
 class LogEntry(BaseModel):
@@ -342,8 +388,10 @@ class LogEntry(BaseModel):
     action: str
     text: str = Field(description="the line in the reader's language (docs/i18n.md)")
     key: str = Field(description="the line's message: its English template, the same in every language")
-    params: dict[str, Any] = Field(description="the values of the template's placeholders (a part of the "
-                                               "line may be a message itself, {key, params})")
+    params: dict[str, Any] = Field(
+        description="the values of the template's placeholders (a part of the "
+        "line may be a message itself, {key, params})"
+    )
 
 
 class GameEvent(BaseModel):
@@ -352,8 +400,9 @@ class GameEvent(BaseModel):
 
     kind: Literal["timeout", "resigned", "handed_over", "took_back"] = Field(
         description="timeout: the clock ran out and a bot plays on (in a rated game a loss); resigned: the "
-                    "player resigned; handed_over: the player handed the seat to a bot; took_back: the "
-                    "player plays the seat again")
+        "player resigned; handed_over: the player handed the seat to a bot; took_back: the "
+        "player plays the seat again"
+    )
     seat: int
     bot: Level | None = Field(None, description="the level of the bot that plays the seat now, if any")
     after: int = Field(description="the number of actions in the game when it happened")
@@ -381,17 +430,18 @@ class View(BaseModel):
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
     colours: list[str] | None = Field(None, description="the colour of each seat, in seat order (none: the defaults)")
     spectators: int = Field(0, description="sockets watching the game without a seat, on every server process")
-    clock: dict[str, Any] | None = Field(None, description="the clock (see builders.server.clocks): "
-                                                           "left, running, since, kind, ...")
+    clock: dict[str, Any] | None = Field(
+        None, description="the clock (see builders.server.clocks): left, running, since, kind, ..."
+    )
     events: list[GameEvent] = Field([], description="timeouts, resignations and seats handed over or taken back")
     rating_changes: list[RatingChange] | None = Field(None, description="a finished rated game's rating changes")
     can_abort: bool = Field(False, description="the game may still be aborted (not every person has moved)")
     first_game: bool = Field(False, description="a first game started from the guide (its walkthrough is shown)")
     rated: bool = Field(False, description="a rated game (its result moves the players' ratings)")
-    guide: str = Field("", description="the web client's module of the game's guide (its plugin's web_guide; "
-                                       "empty: none)")
-    table: str = Field("", description="the web client's module that draws the game's table (its plugin's "
-                                       "web_table)")
+    guide: str = Field(
+        "", description="the web client's module of the game's guide (its plugin's web_guide; empty: none)"
+    )
+    table: str = Field("", description="the web client's module that draws the game's table (its plugin's web_table)")
     board: dict[str, Any] | None = None
     scoring_hexes: dict[str, dict[str, list[list[int]]]] | None = None
 
@@ -426,18 +476,21 @@ class AccountInfo(BaseModel):
 
 class LanguageChoice(_Strict):
     language: Literal["en", "de", "fr"] | None = Field(
-        description="the language of the server's refusals and log lines (null: the browser's Accept-Language)")
+        description="the language of the server's refusals and log lines (null: the browser's Accept-Language)"
+    )
 
 
 class SessionInfo(BaseModel):
     account: AccountInfo | None = Field(description="null: not signed in and not a guest yet")
-    csrf: str | None = Field(description="send it in the X-CSRF-Token header of every change made with "
-                                         "the session cookie")
+    csrf: str | None = Field(
+        description="send it in the X-CSRF-Token header of every change made with the session cookie"
+    )
 
 
 class SignIn(_Strict):
     username: Text("username", 100) = Field(  # type: ignore[valid-type]
-        description="3 to 20 letters, digits, '_' or '-' (normalised to NFKC)")
+        description="3 to 20 letters, digits, '_' or '-' (normalised to NFKC)"
+    )
     password: Text("password", 1000) = Field(description="at least 8 characters")  # type: ignore[valid-type]
 
 
@@ -463,8 +516,8 @@ class CreatedApiToken(ApiTokenInfo):
 # -- chat ----------------------------------------------------------------------------------------------
 class ChatBody(_Strict):
     text: Text("chat message", 2000, 1, newlines=True) = Field(  # type: ignore[valid-type]
-        description="at most 500 characters (longer is refused); line breaks are kept, other control "
-                    "characters refused")
+        description="at most 500 characters (longer is refused); line breaks are kept, other control characters refused"
+    )
 
 
 class ChatMessage(BaseModel):
@@ -474,8 +527,11 @@ class ChatMessage(BaseModel):
     seat: int | None = None
     text: str
     at: float = Field(description="seconds since 1970 (UTC)")
-    account: bool = Field(False, description="written by a signed-in account (author is its name); otherwise by "
-                                             "the seat's guest or program (author is the seat's colour)")
+    account: bool = Field(
+        False,
+        description="written by a signed-in account (author is its name); otherwise by "
+        "the seat's guest or program (author is the seat's colour)",
+    )
 
 
 # -- ratings -------------------------------------------------------------------------------------------

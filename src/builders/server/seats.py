@@ -22,8 +22,9 @@ from builders.server.records import Seat
 from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats, Waiting
 
 
-def seat_for(service: GameService, accounts: Accounts, live: Live, request: Any, token: Any,
-             wanted: int | None, write: bool) -> int | None:
+def seat_for(
+    service: GameService, accounts: Accounts, live: Live, request: Any, token: Any, wanted: int | None, write: bool
+) -> int | None:
     """The seat a request acts for or views (None: a spectator). A write needs a seat."""
     if token is not None:
         seat = service.seat_of(live, token)
@@ -39,7 +40,9 @@ def seat_for(service: GameService, accounts: Accounts, live: Live, request: Any,
     if not mine:
         if write:
             if who.account is None:
-                raise ApiError(401, msg("this needs the seat token (header X-Seat-Token) or a signed-in player of the seat"))
+                raise ApiError(
+                    401, msg("this needs the seat token (header X-Seat-Token) or a signed-in player of the seat")
+                )
             raise ApiError(403, msg("you have no seat in this game"))
         return None
     to_move = live.to_move
@@ -58,8 +61,10 @@ def used_invitation(live: Live, code: str) -> bool:
 def waiting_games(service: GameService, account: int) -> list[dict[str, Any]]:
     """The games not over in which it is one of ``account``'s seats' turn (a seat a bot plays is not
     waiting), newest first."""
-    return [{"id": g.id, "game": g.game, "name": g.name, "turn": g.turn}
-            for g in GameRepo(service.store.engine).waiting_for(account)]
+    return [
+        {"id": g.id, "game": g.game, "name": g.name, "turn": g.turn}
+        for g in GameRepo(service.store.engine).waiting_for(account)
+    ]
 
 
 def account_for_seat_claim(accounts: Accounts, request: Request) -> int | None:
@@ -95,9 +100,13 @@ async def adopt(service: GameService, guest: int, account: int) -> list[str]:
 def router(service: GameService, accounts: Accounts) -> APIRouter:
     r = APIRouter()
 
-    @r.post("/api/games/{game_id}/claim", response_model=Joined, tags=["seats"],
-            summary="Take the seat of a one-time invitation link",
-            responses={410: {"description": "the invitation was used already"}})
+    @r.post(
+        "/api/games/{game_id}/claim",
+        response_model=Joined,
+        tags=["seats"],
+        summary="Take the seat of a one-time invitation link",
+        responses={410: {"description": "the invitation was used already"}},
+    )
     async def claim(body: Claim, request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
         live = await service.fetch(game_id)
         if service.invited_seat(live, body.code) is None:  # (an invitation is the way into a private game)
@@ -112,22 +121,34 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
         check_claim(live, who.account, service)
         return service.claim(game_id, body.code, account_for_seat_claim(accounts, request))
 
-    @r.get("/api/games/{game_id}/mine", response_model=MySeats, tags=["seats"],
-           summary="Your seats in this game (signed in or a guest)")
+    @r.get(
+        "/api/games/{game_id}/mine",
+        response_model=MySeats,
+        tags=["seats"],
+        summary="Your seats in this game (signed in or a guest)",
+    )
     async def my_seats(request: Request, game_id: str = PathParam(pattern=GAME_ID_PATTERN)):
         live = await visible(service, accounts, game_id, request, request.headers.get("x-seat-token"))
         who = accounts.identify(request)
         return {"seats": service.seats_of(live, who.account.id if who.account else None)}
 
-    @r.get("/api/account/waiting", response_model=Waiting, tags=["accounts"],
-           summary="The games in which it is your turn (cheap: asked every few seconds by the pages)")
+    @r.get(
+        "/api/account/waiting",
+        response_model=Waiting,
+        tags=["accounts"],
+        summary="The games in which it is your turn (cheap: asked every few seconds by the pages)",
+    )
     async def waiting(request: Request):
         who = accounts.identify(request)
         return {"games": waiting_games(service, who.account.id) if who.account else []}
 
-    @r.get("/api/account/games", response_model=list[MyGame], tags=["accounts"],
-           summary="Your games, newest first (with the games of bots alone you created, while they go on); "
-                   "waiting: it is your turn")
+    @r.get(
+        "/api/account/games",
+        response_model=list[MyGame],
+        tags=["accounts"],
+        summary="Your games, newest first (with the games of bots alone you created, while they go on); "
+        "waiting: it is your turn",
+    )
     async def my_games(request: Request):
         who = accounts.identify(request)
         if who.account is None:
@@ -145,8 +166,11 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
             live = service.live.get(row["id"])
             if live is not None:
                 mine = service.seats_of(live, who.account.id)
-            waiting = summary["status"] != "finished" and summary["to_move"] in mine and \
-                (summary["seats"][summary["to_move"]]["type"] == "human")
+            waiting = (
+                summary["status"] != "finished"
+                and summary["to_move"] in mine
+                and (summary["seats"][summary["to_move"]]["type"] == "human")
+            )
             out.append({**summary, "my_seats": mine, "waiting": waiting})
         return out
 

@@ -23,7 +23,18 @@ from typing import Any
 
 import orjson
 from sqlalchemy import (
-    String, bindparam, case, cast, create_engine, delete, event, func, insert, or_, select, update,
+    String,
+    bindparam,
+    case,
+    cast,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError, OperationalError
@@ -124,13 +135,16 @@ class Store:
         self._unchecked = 0
         self._checkpointing: threading.Thread | None = None
         # statements built once (undo); an action is written by the driver itself (see append)
-        self._update_game = (update(GameRow)
-                             .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
-                             .values({name: bindparam(name) for name in SUMMARY_COLUMNS}))
-        self._update_game_options = (update(GameRow)
-                                     .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
-                                     .values({name: bindparam(name)
-                                              for name in (*SUMMARY_COLUMNS, "options", "deadline")}))
+        self._update_game = (
+            update(GameRow)
+            .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
+            .values({name: bindparam(name) for name in SUMMARY_COLUMNS})
+        )
+        self._update_game_options = (
+            update(GameRow)
+            .where(GameRow.id == bindparam("game_id_"), GameRow.version == bindparam("from_"))
+            .values({name: bindparam(name) for name in (*SUMMARY_COLUMNS, "options", "deadline")})
+        )
 
     def close(self) -> None:
         with self._nowait_lock:
@@ -148,8 +162,9 @@ class Store:
             conn.execute(insert(GameRow), [row])
             _write_owners(conn, row["id"], row["seats"], new=True)
 
-    def append(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int,
-               wait: bool = True) -> None:
+    def append(
+        self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int, wait: bool = True
+    ) -> None:
         """Add action number ``n`` and update the game's summary (and its ``options``, if the summary
         has them), in one transaction, if the stored game is at ``version`` with ``n`` actions (else
         :class:`Stale`, nothing written).
@@ -221,8 +236,9 @@ class Store:
             self._checkpointing = None
 
     @staticmethod
-    def _append_on(conn: Any, game_id: str, n: int, step: StoredStep, summary: dict[str, Any],
-                   version: int) -> str | None:
+    def _append_on(
+        conn: Any, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int
+    ) -> str | None:
         """The append on the SQLite connection ``conn``, committed; why it is stale (nothing written),
         or None."""
         import sqlite3
@@ -232,8 +248,7 @@ class Store:
         if not conn.in_transaction:
             conn.execute("BEGIN")
         try:
-            if conn.execute(_SQLITE_UPDATE_OPTIONS if "options" in params else _SQLITE_UPDATE,
-                            params).rowcount != 1:
+            if conn.execute(_SQLITE_UPDATE_OPTIONS if "options" in params else _SQLITE_UPDATE, params).rowcount != 1:
                 stale = f"the game is no longer at version {version}"
             else:
                 conn.execute(_SQLITE_INSERT, params)
@@ -250,11 +265,24 @@ class Store:
 
     @staticmethod
     def _append_params(game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> dict[str, Any]:
-        params = {"game_id": game_id, "from_": version, "status": summary["status"], "version": summary["version"],
-                  "actions": summary["actions"], "turn": summary["turn"], "to_move": summary["to_move"],
-                  "result": _json(summary["result"]), "n": n, "seat": step.seat, "action": step.action,
-                  "chance": _json(list(step.chance)), "by_bot": step.by_bot, "at": time.time(),
-                  "client_key": step.key, "bot_turn": bool(summary.get("bot_turn"))}
+        params = {
+            "game_id": game_id,
+            "from_": version,
+            "status": summary["status"],
+            "version": summary["version"],
+            "actions": summary["actions"],
+            "turn": summary["turn"],
+            "to_move": summary["to_move"],
+            "result": _json(summary["result"]),
+            "n": n,
+            "seat": step.seat,
+            "action": step.action,
+            "chance": _json(list(step.chance)),
+            "by_bot": step.by_bot,
+            "at": time.time(),
+            "client_key": step.key,
+            "bot_turn": bool(summary.get("bot_turn")),
+        }
         if "options" in summary:
             params["options"] = _json(summary["options"])
             params["deadline"] = deadline(summary["options"])
@@ -315,19 +343,27 @@ class Store:
         if "options" in summary:
             summary["deadline"] = deadline(summary["options"])
         with self.engine.begin() as conn:
-            moved = conn.execute(self._update_game_options if "options" in summary else self._update_game,
-                                 {"game_id_": game_id, "from_": version, **summary})
+            moved = conn.execute(
+                self._update_game_options if "options" in summary else self._update_game,
+                {"game_id_": game_id, "from_": version, **summary},
+            )
             if moved.rowcount != 1:
                 self.stats["stale"] += 1
                 raise Stale(f"the game is no longer at version {version}")
-            gone = conn.execute(delete(ActionRow).where(
-                ActionRow.game_id == game_id, ActionRow.n == n, ActionRow.seat == step.seat,
-                ActionRow.action == step.action))
+            gone = conn.execute(
+                delete(ActionRow).where(
+                    ActionRow.game_id == game_id,
+                    ActionRow.n == n,
+                    ActionRow.seat == step.seat,
+                    ActionRow.action == step.action,
+                )
+            )
             if gone.rowcount != 1:
                 self.stats["stale"] += 1
                 raise Stale(f"action {n} is not {step.action!r} of seat {step.seat}")
-            later = conn.execute(select(func.count()).select_from(ActionRow).where(
-                ActionRow.game_id == game_id, ActionRow.n > n)).scalar_one()
+            later = conn.execute(
+                select(func.count()).select_from(ActionRow).where(ActionRow.game_id == game_id, ActionRow.n > n)
+            ).scalar_one()
             if later:
                 self.stats["stale"] += 1
                 raise Stale(f"action {n} is not the last one")
@@ -357,8 +393,10 @@ class Store:
         """Delete a game with its actions, chat and seats (an aborted game): only while it is at
         ``version``, if given (else :class:`Stale`, and nothing is deleted)."""
         with self.engine.begin() as conn:
-            if version is not None and conn.execute(select(GameRow.version).where(GameRow.id == game_id)) \
-                    .scalar_one_or_none() != version:
+            if (
+                version is not None
+                and conn.execute(select(GameRow.version).where(GameRow.id == game_id)).scalar_one_or_none() != version
+            ):
                 raise Stale(game_id)
             for table in (ChatRow, SeatOwnerRow, ActionRow):
                 conn.execute(delete(table).where(table.game_id == game_id))
@@ -374,8 +412,11 @@ class Store:
         out: dict[str, int] = {}
         with self.reader.connect() as conn:
             for start in range(0, len(ids), 500):
-                out.update(conn.execute(select(GameRow.id, GameRow.version)
-                                        .where(GameRow.id.in_(ids[start:start + 500]))).all())
+                out.update(
+                    conn.execute(
+                        select(GameRow.id, GameRow.version).where(GameRow.id.in_(ids[start : start + 500]))
+                    ).all()
+                )
         return out
 
     def ping(self) -> None:
@@ -407,32 +448,46 @@ class Store:
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
-            return list(conn.execute(
-                select(GameRow.id).where(GameRow.status != "finished").order_by(GameRow.created)
-            ).scalars())
+            return list(
+                conn.execute(select(GameRow.id).where(GameRow.status != "finished").order_by(GameRow.created)).scalars()
+            )
 
     def attention_ids(self, clocks: bool = True) -> list[str]:
         """The unfinished games that need the process acting for the machine: a bot to move, or
         (``clocks``) a clock running; oldest first. Indexed lookups, whatever the number of games stored."""
-        wanted = or_(GameRow.bot_turn.is_(True), GameRow.deadline.is_not(None)) if clocks else GameRow.bot_turn.is_(True)
+        wanted = (
+            or_(GameRow.bot_turn.is_(True), GameRow.deadline.is_not(None)) if clocks else GameRow.bot_turn.is_(True)
+        )
         with self.reader.connect() as conn:
-            return list(conn.execute(select(GameRow.id).where(GameRow.status != "finished", wanted)
-                                     .order_by(GameRow.created)).scalars())
+            return list(
+                conn.execute(
+                    select(GameRow.id).where(GameRow.status != "finished", wanted).order_by(GameRow.created)
+                ).scalars()
+            )
 
     def due_ids(self, before: float) -> list[str]:
         """The unfinished games whose running clock runs out before ``before`` (epoch seconds)."""
         with self.reader.connect() as conn:
-            return list(conn.execute(select(GameRow.id).where(GameRow.deadline <= before,
-                                                              GameRow.status != "finished")).scalars())
+            return list(
+                conn.execute(
+                    select(GameRow.id).where(GameRow.deadline <= before, GameRow.status != "finished")
+                ).scalars()
+            )
 
     def idle_games(self, before: float) -> list[dict[str, Any]]:
         """The unfinished games with a person to move that nobody has moved in since ``before`` (nor
         created since, without a move): their ``id``, ``seats``, ``to_move`` and ``options``."""
         with self.reader.connect() as conn:
-            return [dict(r) for r in conn.execute(
-                select(GameRow.id, GameRow.seats, GameRow.to_move, GameRow.options).where(
-                    GameRow.status != "finished", GameRow.bot_turn.is_(False),
-                    func.coalesce(GameRow.moved, GameRow.created) < before)).mappings()]
+            return [
+                dict(r)
+                for r in conn.execute(
+                    select(GameRow.id, GameRow.seats, GameRow.to_move, GameRow.options).where(
+                        GameRow.status != "finished",
+                        GameRow.bot_turn.is_(False),
+                        func.coalesce(GameRow.moved, GameRow.created) < before,
+                    )
+                ).mappings()
+            ]
 
     def games_by(self, creator: int | None, address: str | None) -> dict[str, int]:
         """How many games waiting for players (``open``) and not over (``unfinished``) the account
@@ -443,8 +498,9 @@ class Store:
             for who, column, value in (("account", GameRow.creator, creator), ("address", GameRow.address, address)):
                 if value is None:
                     continue
-                found = conn.execute(select(func.count(), waiting).where(
-                    column == value, GameRow.status != "finished")).one()
+                found = conn.execute(
+                    select(func.count(), waiting).where(column == value, GameRow.status != "finished")
+                ).one()
                 out[f"{who}_unfinished"], out[f"{who}_open"] = int(found[0] or 0), int(found[1] or 0)
         return out
 
@@ -463,22 +519,37 @@ class Store:
             owner = func.coalesce(cast(GameRow.creator, String), GameRow.address, GameRow.id)
             rank = func.row_number().over(partition_by=owner, order_by=newest).label("rank_")
             ranked = listed.add_columns(rank).where(GameRow.status == "open").subquery()
-            rows = [dict(r) for r in conn.execute(
-                select(ranked).where(ranked.c.rank_ <= per_creator)
-                .order_by(ranked.c.created.desc(), ranked.c.id).limit(limit)).mappings()]
+            rows = [
+                dict(r)
+                for r in conn.execute(
+                    select(ranked)
+                    .where(ranked.c.rank_ <= per_creator)
+                    .order_by(ranked.c.created.desc(), ranked.c.id)
+                    .limit(limit)
+                ).mappings()
+            ]
             for r in rows:
                 del r["rank_"]
             if status is None:
-                rows += [dict(r) for r in conn.execute(
-                    listed.where(GameRow.status != "open").order_by(*newest).limit(limit)).mappings()]
+                rows += [
+                    dict(r)
+                    for r in conn.execute(
+                        listed.where(GameRow.status != "open").order_by(*newest).limit(limit)
+                    ).mappings()
+                ]
                 rows.sort(key=lambda r: (-r["created"], r["id"]))
         return rows[:limit]
 
     def games_of(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
         """The games in which ``account_id`` has a seat, newest first."""
-        query = (select(GameRow.__table__).join(SeatOwnerRow, SeatOwnerRow.game_id == GameRow.id)
-                 .where(SeatOwnerRow.account_id == account_id).distinct()
-                 .order_by(GameRow.created.desc(), GameRow.id).limit(limit))
+        query = (
+            select(GameRow.__table__)
+            .join(SeatOwnerRow, SeatOwnerRow.game_id == GameRow.id)
+            .where(SeatOwnerRow.account_id == account_id)
+            .distinct()
+            .order_by(GameRow.created.desc(), GameRow.id)
+            .limit(limit)
+        )
         with self.engine.connect() as conn:
             return [dict(r) for r in conn.execute(query).mappings()]
 
@@ -486,17 +557,26 @@ class Store:
         """The options of the games not over with no person playing in them (a bot in every seat
         from the start, or since the last person left)."""
         with self.engine.connect() as conn:
-            found = conn.execute(select(GameRow.options).where(GameRow.bots_only.is_(True),
-                                                               GameRow.status != "finished")).scalars().all()
+            found = (
+                conn.execute(select(GameRow.options).where(GameRow.bots_only.is_(True), GameRow.status != "finished"))
+                .scalars()
+                .all()
+            )
         return [options or {} for options in found]
 
     def bots_only_of(self, account_id: int) -> list[dict[str, Any]]:
         """The games of bots alone not over that ``account_id`` created, newest first."""
         with self.engine.connect() as conn:
-            query = (select(GameRow.__table__).where(GameRow.bots_only.is_(True), GameRow.status != "finished")
-                     .order_by(GameRow.created.desc(), GameRow.id))
-            return [dict(r) for r in conn.execute(query).mappings()
-                    if r["options"] and r["options"].get("creator") == account_id]
+            query = (
+                select(GameRow.__table__)
+                .where(GameRow.bots_only.is_(True), GameRow.status != "finished")
+                .order_by(GameRow.created.desc(), GameRow.id)
+            )
+            return [
+                dict(r)
+                for r in conn.execute(query).mappings()
+                if r["options"] and r["options"].get("creator") == account_id
+            ]
 
     def counts(self) -> dict[str, int]:
         """Games and actions stored (for tests: bad requests must change neither)."""
@@ -514,7 +594,8 @@ def _game(conn, game_id: str) -> dict[str, Any] | None:
 def _steps(conn, game_id: str) -> list[StoredStep]:
     rows = conn.execute(
         select(ActionRow.seat, ActionRow.action, ActionRow.chance, ActionRow.by_bot, ActionRow.client_key)
-        .where(ActionRow.game_id == game_id).order_by(ActionRow.n)
+        .where(ActionRow.game_id == game_id)
+        .order_by(ActionRow.n)
     ).all()
     return [StoredStep(r.seat, r.action, list(r.chance or []), bool(r.by_bot), r.client_key) for r in rows]
 
@@ -524,8 +605,11 @@ def _write_owners(conn, game_id: str, seats: list[dict[str, Any]], new: bool = F
     created in this transaction, which has none yet)."""
     if not new:
         conn.execute(delete(SeatOwnerRow).where(SeatOwnerRow.game_id == game_id))
-    owned = [{"game_id": game_id, "seat": s["seat"], "account_id": s["account"]}
-             for s in seats if s.get("account") is not None]
+    owned = [
+        {"game_id": game_id, "seat": s["seat"], "account_id": s["account"]}
+        for s in seats
+        if s.get("account") is not None
+    ]
     if owned:
         conn.execute(insert(SeatOwnerRow), owned)
 
@@ -541,13 +625,17 @@ _APPEND = (
 _APPEND_OPTIONS = _APPEND.format(options=", options = %(options)s::json, deadline = %(deadline)s")
 _APPEND = _APPEND.format(options="")
 
-_SQLITE_UPDATE = ("UPDATE games SET status = :status, version = :version, actions = :actions, turn = :turn, "
-                  "to_move = :to_move, result = :result, bot_turn = :bot_turn, moved = :at{options} "
-                  "WHERE id = :game_id AND version = :from_")
+_SQLITE_UPDATE = (
+    "UPDATE games SET status = :status, version = :version, actions = :actions, turn = :turn, "
+    "to_move = :to_move, result = :result, bot_turn = :bot_turn, moved = :at{options} "
+    "WHERE id = :game_id AND version = :from_"
+)
 _SQLITE_UPDATE_OPTIONS = _SQLITE_UPDATE.format(options=", options = :options, deadline = :deadline")
 _SQLITE_UPDATE = _SQLITE_UPDATE.format(options="")
-_SQLITE_INSERT = ("INSERT INTO actions (game_id, n, seat, action, chance, by_bot, at, client_key) "
-                  "VALUES (:game_id, :n, :seat, :action, :chance, :by_bot, :at, :client_key)")
+_SQLITE_INSERT = (
+    "INSERT INTO actions (game_id, n, seat, action, chance, by_bot, at, client_key) "
+    "VALUES (:game_id, :n, :seat, :action, :chance, :by_bot, :at, :client_key)"
+)
 
 
 def _json(value: Any) -> str | None:

@@ -12,7 +12,17 @@ import orjson
 from builders.core.messages import msg
 from builders.core.plugins import plugin
 from builders.server.live import (
-    ApiError, Client, Live, abort_refusal, deadline, dumps, final_result, log_in, public_seat, rebuild, scores,
+    ApiError,
+    Client,
+    Live,
+    abort_refusal,
+    deadline,
+    dumps,
+    final_result,
+    log_in,
+    public_seat,
+    rebuild,
+    scores,
     undo_refusal,
 )
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
@@ -28,9 +38,14 @@ LOBBY_PER_CREATOR = 3
 class Views:
     """Builds and caches (in ``live.cache``, cleared by every change) what clients are shown."""
 
-    def __init__(self, store: Store, games: dict[str, Live], audience: Audience,
-                 names: Callable[[Iterable[int]], dict[int, str]] | None = None,
-                 lobby_per_creator: int = LOBBY_PER_CREATOR):
+    def __init__(
+        self,
+        store: Store,
+        games: dict[str, Live],
+        audience: Audience,
+        names: Callable[[Iterable[int]], dict[int, str]] | None = None,
+        lobby_per_creator: int = LOBBY_PER_CREATOR,
+    ):
         self.store = store
         #: the games in memory (a game listed that is in memory is summed up from its copy)
         self.games = games
@@ -47,15 +62,23 @@ class Views:
             result = final_result(live.presenter, live.state, live.options)
             names = self._names(live.seats)
             cached = live.cache["summary"] = {
-                "id": live.id, "game": live.game, "name": live.name, "status": live.status,
+                "id": live.id,
+                "game": live.game,
+                "name": live.name,
+                "status": live.status,
                 "created": live.created,
-                "seats": [public_seat(s, s["seat"] in on, names, bool(live.options.get("rated")))
-                          for s in live.seats],
-                "to_move": live.to_move, "turn": live.state.turn, "version": live.version,
-                "result": result, "private": bool(live.options.get("private")),
-                "seeded": bool(live.options.get("seeded")), "rematch": live.options.get("rematch"),
-                "rated": bool(live.options.get("rated")), "hints": bool(live.options.get("hints")),
-                "colours": live.options.get("colours"), "spectators": self.audience.spectators(live),
+                "seats": [public_seat(s, s["seat"] in on, names, bool(live.options.get("rated"))) for s in live.seats],
+                "to_move": live.to_move,
+                "turn": live.state.turn,
+                "version": live.version,
+                "result": result,
+                "private": bool(live.options.get("private")),
+                "seeded": bool(live.options.get("seeded")),
+                "rematch": live.options.get("rematch"),
+                "rated": bool(live.options.get("rated")),
+                "hints": bool(live.options.get("hints")),
+                "colours": live.options.get("colours"),
+                "spectators": self.audience.spectators(live),
                 "rating_changes": live.options.get("rating_changes"),
                 "deadline": deadline(live.options.get("clock")),
                 "clock_kind": (live.options.get("clock") or {}).get("kind"),
@@ -67,8 +90,9 @@ class Views:
         ids = {s["account"] for s in seats if s.get("account") is not None}
         return self.names(ids) if ids else {}
 
-    def list_games(self, status: str | None, rows: list[dict[str, Any]] | None = None,
-                   limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
+    def list_games(
+        self, status: str | None, rows: list[dict[str, Any]] | None = None, limit: int = LIST_LIMIT
+    ) -> list[dict[str, Any]]:
         """Summaries of the listed (not private) games (``limit`` at most), or of ``rows``."""
         out = []
         listed = self.store.list_games(status, limit, self.lobby_per_creator) if rows is None else None
@@ -80,19 +104,33 @@ class Views:
                 out.append(self.summary(live))
             else:
                 options = row.get("options") or {}
-                out.append({
-                    "id": row["id"], "game": row["game"], "name": row["name"], "status": row["status"],
-                    "created": row["created"],
-                    "seats": [public_seat(s, False, self._names(row["seats"]), bool(options.get("rated")))
-                              for s in row["seats"]],
-                    "to_move": row["to_move"], "turn": row["turn"], "version": row["version"],
-                    "result": row["result"], "private": bool(options.get("private")),
-                    "seeded": bool(options.get("seeded")), "rematch": options.get("rematch"),
-                    "rated": bool(options.get("rated")), "hints": bool(options.get("hints")),
-                    "colours": options.get("colours"), "spectators": 0,
-                    "rating_changes": options.get("rating_changes"), "deadline": deadline(options.get("clock")),
-                    "clock_kind": (options.get("clock") or {}).get("kind"),
-                })
+                out.append(
+                    {
+                        "id": row["id"],
+                        "game": row["game"],
+                        "name": row["name"],
+                        "status": row["status"],
+                        "created": row["created"],
+                        "seats": [
+                            public_seat(s, False, self._names(row["seats"]), bool(options.get("rated")))
+                            for s in row["seats"]
+                        ],
+                        "to_move": row["to_move"],
+                        "turn": row["turn"],
+                        "version": row["version"],
+                        "result": row["result"],
+                        "private": bool(options.get("private")),
+                        "seeded": bool(options.get("seeded")),
+                        "rematch": options.get("rematch"),
+                        "rated": bool(options.get("rated")),
+                        "hints": bool(options.get("hints")),
+                        "colours": options.get("colours"),
+                        "spectators": 0,
+                        "rating_changes": options.get("rating_changes"),
+                        "deadline": deadline(options.get("clock")),
+                        "clock_kind": (options.get("clock") or {}).get("kind"),
+                    }
+                )
         return out
 
     def _common(self, live: Live) -> dict[str, Any]:
@@ -132,8 +170,13 @@ class Views:
         playing = seat is not None and seat == to_move and live.seats[seat]["type"] == "human"
         legal_actions = st.legal_actions() if playing else []
         return {
-            "id": live.id, "game": live.game, "seat": seat, "version": live.version,
-            "actions": len(live.steps), "turn": st.turn, "to_move": to_move,
+            "id": live.id,
+            "game": live.game,
+            "seat": seat,
+            "version": live.version,
+            "actions": len(live.steps),
+            "turn": st.turn,
+            "to_move": to_move,
             "view": self._observation(live, seat),
             "legal": [st.action_to_string(a) for a in legal_actions],
             "legal_costs": live.presenter.legal_costs(st, legal_actions) if playing else None,
@@ -194,10 +237,25 @@ class Views:
         # beyond the record's end: it is at the end)
         events = [e for e in common["events"] if min(e["after"], total) <= n]
         return {
-            "id": live.id, "game": live.game, "status": "finished", "seat": None, "version": live.version,
-            "actions": n, "turn": st.turn, "to_move": None if st.is_over() else st.current_player,
-            "view": st.to_json(), "legal": [], "legal_costs": None, "can_undo": False,
-            "log": log_in(live.log[:n], lang), "scores": scores(live.presenter, st),
-            "result": common["result"], "seats": common["seats"], "colours": common["colours"],
-            "table": common["table"], "events": events, **live.presenter.replay(live.fixed, common), "total": total,
+            "id": live.id,
+            "game": live.game,
+            "status": "finished",
+            "seat": None,
+            "version": live.version,
+            "actions": n,
+            "turn": st.turn,
+            "to_move": None if st.is_over() else st.current_player,
+            "view": st.to_json(),
+            "legal": [],
+            "legal_costs": None,
+            "can_undo": False,
+            "log": log_in(live.log[:n], lang),
+            "scores": scores(live.presenter, st),
+            "result": common["result"],
+            "seats": common["seats"],
+            "colours": common["colours"],
+            "table": common["table"],
+            "events": events,
+            **live.presenter.replay(live.fixed, common),
+            "total": total,
         }

@@ -96,8 +96,15 @@ class WorkerPool:
     tasks run again after their worker died (``retried``) and those that failed for it (``failed``).
     """
 
-    def __init__(self, size: int = 1, mode: str = "process", background: int = 1, nice: int = NICE,
-                 initializer: Callable[..., None] | None = None, initargs: tuple = ()):
+    def __init__(
+        self,
+        size: int = 1,
+        mode: str = "process",
+        background: int = 1,
+        nice: int = NICE,
+        initializer: Callable[..., None] | None = None,
+        initargs: tuple = (),
+    ):
         if mode not in MODES:
             raise ValueError(f"the worker mode must be process, thread or inline, not {mode!r}")
         self.mode = mode
@@ -116,8 +123,11 @@ class WorkerPool:
         if slot.executor is None:
             if self.mode == "process":
                 slot.executor = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_process,
-                    initargs=(os.getpid(), self.nice, self.initializer, self.initargs))
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_process,
+                    initargs=(os.getpid(), self.nice, self.initializer, self.initargs),
+                )
             else:
                 slot.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"builders-worker-{slot.index}")
         return slot.executor
@@ -138,7 +148,7 @@ class WorkerPool:
         task does not wait for a process to start and import what it needs."""
         if self.mode != "process" or self._closed:
             return
-        for slot in ([self.slots[self.slot_of(key)]] if key is not None else self.slots):
+        for slot in [self.slots[self.slot_of(key)]] if key is not None else self.slots:
             if slot.executor is None:
                 self._executor(slot).submit(_nothing)
 
@@ -170,12 +180,12 @@ class WorkerPool:
                 if lane == BACKGROUND and self.busy()[BACKGROUND] >= self.background:
                     break
                 key, waiter = queue.popleft()
-                if waiter.done():       # its caller gave up
+                if waiter.done():  # its caller gave up
                     continue
                 slot = free[0]
                 if key is not None and self.slots[self.slot_of(key)] in free:
                     slot = self.slots[self.slot_of(key)]
-                else:                   # a worker already started, if one is free
+                else:  # a worker already started, if one is free
                     slot = min(free, key=lambda s: s.executor is None)
                 slot.lane = lane
                 waiter.set_result(slot)
@@ -226,7 +236,7 @@ class WorkerPool:
             def free(f: Future, slot: _Slot = slot) -> None:
                 try:
                     loop.call_soon_threadsafe(self._release, slot, f)
-                except RuntimeError:    # the loop is closed: the server is gone
+                except RuntimeError:  # the loop is closed: the server is gone
                     pass
 
             done.add_done_callback(free)

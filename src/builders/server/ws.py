@@ -153,8 +153,9 @@ def _same_origin(ws: WebSocket) -> bool:
     return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
 
 
-def _hello_seat(service: GameService, accounts: Any, live: Live, ws: WebSocket,
-                data: dict[str, Any]) -> tuple[int | None, tuple[str, str] | None]:
+def _hello_seat(
+    service: GameService, accounts: Any, live: Live, ws: WebSocket, data: dict[str, Any]
+) -> tuple[int | None, tuple[str, str] | None]:
     """The seat a hello asks for, and the credential (session or API token) it was recognised by."""
     token = data.get("token")
     wanted = data.get("seat")
@@ -197,8 +198,9 @@ TRY_AGAIN = 1013
 DATABASE_AWAY = msg("the database cannot be reached just now: connect again in a few seconds")
 
 
-async def game_socket(ws: WebSocket, game_id: str, service: GameService, accounts: Any = None,
-                      metrics: Any = None) -> None:
+async def game_socket(
+    ws: WebSocket, game_id: str, service: GameService, accounts: Any = None, metrics: Any = None
+) -> None:
     """The game socket of ``game_id``; ``metrics`` (builders.server.ops.Metrics) times its actions."""
     await ws.accept()
     try:
@@ -224,8 +226,11 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 async with asyncio.timeout(IDLE_SECONDS if joined else HELLO_SECONDS):  # (no task per message)
                     message = await ws.receive()
             except asyncio.TimeoutError:
-                text = (msg("idle for too long") if joined else
-                        msg('say hello within {seconds:g} s: {{"type": "hello", "token": ...}}', seconds=HELLO_SECONDS))
+                text = (
+                    msg("idle for too long")
+                    if joined
+                    else msg('say hello within {seconds:g} s: {{"type": "hello", "token": ...}}', seconds=HELLO_SECONDS)
+                )
                 await conn.finish()
                 await ws.send_text(_error(ws, text, 408))
                 await ws.close(code=4408)
@@ -252,7 +257,9 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                 conn.send(_error(ws, msg('a message must be a JSON object, for example {{"type": "ping"}}'), 400))
                 continue
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                conn.send(_error(ws, msg('a message must be a JSON object with a "type" (hello, action, undo or ping)'), 400))
+                conn.send(
+                    _error(ws, msg('a message must be a JSON object with a "type" (hello, action, undo or ping)'), 400)
+                )
                 continue
             kind = data["type"]
             if not budget.take():
@@ -296,7 +303,9 @@ async def game_socket(ws: WebSocket, game_id: str, service: GameService, account
                     continue
                 await _play(service, live, conn, data, kind, timer)
                 continue
-            conn.send(_error(ws, msg("unknown message type {kind!r} (hello, action, undo or ping)", kind=kind[:40]), 400))
+            conn.send(
+                _error(ws, msg("unknown message type {kind!r} (hello, action, undo or ping)", kind=kind[:40]), 400)
+            )
     except WebSocketDisconnect:
         pass
     except SQLAlchemyError as e:
@@ -328,8 +337,9 @@ def _hold(accounts: Any, conn: Connection, credential: tuple[str, str] | None) -
         accounts.sockets.add(conn, credential)
 
 
-async def _play(service: GameService, live: Live, conn: Connection, data: dict[str, Any], kind: str,
-                timer: Any) -> None:
+async def _play(
+    service: GameService, live: Live, conn: Connection, data: dict[str, Any], kind: str, timer: Any
+) -> None:
     """An action or undo of the socket's seat; ``timer`` (a histogram) observes its round trip."""
     # the seat's token was checked by hello; act() checks the seat's rights again
     started = time.perf_counter()

@@ -45,16 +45,28 @@ def play(players: int, seed: int) -> dict:
         waiting.append(not pos["deck"] and bool(pos["discard"]))
     record = state.to_record()
     assert record["format"] == 1
-    return {"players": players, "seed": seed, "record": record, "position_hashes": hashes,
-            "deck_empty_discard_full": waiting, "final_position": state.to_json()}
+    return {
+        "players": players,
+        "seed": seed,
+        "record": record,
+        "position_hashes": hashes,
+        "deck_empty_discard_full": waiting,
+        "final_position": state.to_json(),
+    }
 
 
 def main() -> None:
     games = [play(players, seed) for players, seed in GAMES]
     (HERE / "records.json").write_text(json.dumps(games, indent=1) + "\n", encoding="utf-8")
     for g in games:
-        print(g["players"], g["seed"], len(g["position_hashes"]), "actions,",
-              sum(g["deck_empty_discard_full"]), "positions with an empty deck and a full discard")
+        print(
+            g["players"],
+            g["seed"],
+            len(g["position_hashes"]),
+            "actions,",
+            sum(g["deck_empty_discard_full"]),
+            "positions with an empty deck and a full discard",
+        )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,8 @@ GAMES = {
     "random_2p_seed1": ("random", 2, 1),
     "random_3p_seed2": ("random", 3, 2),
     "random_4p_seed3": ("random", 4, 3),
-    "random_3p_seed9": ("random", 3, 9),      # tower, harbor, barn, farm (turned sections)
-    "random_2p_seed29": ("random", 2, 29),    # tower, paddock, harbor, barn
+    "random_3p_seed9": ("random", 3, 9),  # tower, harbor, barn, farm (turned sections)
+    "random_2p_seed29": ("random", 2, 29),  # tower, paddock, harbor, barn
     "first_game_2p_seed4": ("first", 2, 4),
     "first_game_4p_seed5": ("first", 4, 5),
     "bench_2p_seed6": ("bench", 2, 6),
@@ -75,8 +75,7 @@ def play(kind: str, players: int, seed: int) -> dict:
 def main() -> None:
     for name, (kind, players, seed) in GAMES.items():
         data = play(kind, players, seed)
-        (HERE / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n",
-                                           encoding="utf-8")
+        (HERE / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"{name}: {len(data['counts'])} decisions, gold {[p['total'] for p in data['result']['players']]}")
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from builders.middle_ages.game import MiddleAges
 
-GAMES = [(2, 1), (2, 2), (3, 3), (4, 4)]     # (players, seed)
+GAMES = [(2, 1), (2, 2), (3, 3), (4, 4)]  # (players, seed)
 
 
 def golden_game(players: int, seed: int) -> dict:
@@ -25,8 +25,13 @@ def golden_game(players: int, seed: int) -> dict:
         actions = state.legal_actions()
         counts.append(len(actions))
         state.apply(actions[rnd.randrange(len(actions))])
-    return {"players": players, "seed": seed, "legal_counts": counts,
-            "history": state.history_strings(), "result": state.result().to_json()}
+    return {
+        "players": players,
+        "seed": seed,
+        "legal_counts": counts,
+        "history": state.history_strings(),
+        "result": state.result().to_json(),
+    }
 
 
 def main() -> None:

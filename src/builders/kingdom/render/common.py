@@ -12,6 +12,7 @@ from typing import Any, NoReturn, TypeGuard
 from builders.core.errors import InvalidPosition
 from builders.kingdom.checks import shown
 from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS, map_rows
+
 SIZE = 20
 SUPPLY = 40
 TILES_PER_LOCATION = 2

@@ -11,8 +11,9 @@ target_metadata = Base.metadata
 
 def run_migrations_online() -> None:
     connection = context.config.attributes["connection"]
-    context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=connection.dialect.name == "sqlite")
+    context.configure(
+        connection=connection, target_metadata=target_metadata, render_as_batch=connection.dialect.name == "sqlite"
+    )
     with context.begin_transaction():
         context.run_migrations()
 

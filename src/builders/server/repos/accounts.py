@@ -9,7 +9,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from builders.server.models import (
-    AccountRow, ApiTokenRow, ChatRow, DeletedAccountRow, KnownAddressRow, SessionRow,
+    AccountRow,
+    ApiTokenRow,
+    ChatRow,
+    DeletedAccountRow,
+    KnownAddressRow,
+    SessionRow,
 )
 
 #: credentials as the sockets know them: ("session", SHA-256 of the cookie) or ("token", its id)
@@ -66,31 +71,36 @@ class AccountRepo:
     # -- accounts --------------------------------------------------------------------------------
     def get(self, account_id: int) -> AccountRecord | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username)
-                               .where(AccountRow.id == account_id)).first()
+            row = conn.execute(select(AccountRow.id, AccountRow.username).where(AccountRow.id == account_id)).first()
         return AccountRecord(row.id, row.username) if row else None
 
     def by_name_key(self, name_key: str) -> AccountRecord | None:
         """The account whose username in lower case is ``name_key``."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username)
-                               .where(AccountRow.username_key == name_key)).first()
+            row = conn.execute(
+                select(AccountRow.id, AccountRow.username).where(AccountRow.username_key == name_key)
+            ).first()
         return AccountRecord(row.id, row.username) if row else None
 
     def by_skeleton(self, skeleton: str) -> AccountRecord | None:
         """The named account whose username's skeleton is ``skeleton``."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username)
-                               .where(AccountRow.username_skeleton == skeleton)).first()
+            row = conn.execute(
+                select(AccountRow.id, AccountRow.username).where(AccountRow.username_skeleton == skeleton)
+            ).first()
         return AccountRecord(row.id, row.username) if row else None
 
     def names(self, ids: list[int]) -> list[NameRecord]:
         """The stored names of the accounts ``ids`` (those that exist)."""
         with self.engine.connect() as conn:
-            return [NameRecord(row.id, row.username, row.at is not None)
-                    for row in conn.execute(select(AccountRow.id, AccountRow.username, DeletedAccountRow.at)
-                                            .outerjoin(DeletedAccountRow, DeletedAccountRow.account_id == AccountRow.id)
-                                            .where(AccountRow.id.in_(ids)))]
+            return [
+                NameRecord(row.id, row.username, row.at is not None)
+                for row in conn.execute(
+                    select(AccountRow.id, AccountRow.username, DeletedAccountRow.at)
+                    .outerjoin(DeletedAccountRow, DeletedAccountRow.account_id == AccountRow.id)
+                    .where(AccountRow.id.in_(ids))
+                )
+            ]
 
     def create_guest(self, now: float) -> int:
         with self.engine.begin() as conn:
@@ -102,19 +112,24 @@ class AccountRepo:
         try:
             with self.engine.begin() as conn:
                 if guest is not None:
-                    conn.execute(update(AccountRow).where(AccountRow.id == guest).values(
-                        **names, password_hash=password_hash))
+                    conn.execute(
+                        update(AccountRow).where(AccountRow.id == guest).values(**names, password_hash=password_hash)
+                    )
                     return guest
-                return conn.execute(insert(AccountRow).values(
-                    **names, password_hash=password_hash, created=now)).inserted_primary_key[0]
+                return conn.execute(
+                    insert(AccountRow).values(**names, password_hash=password_hash, created=now)
+                ).inserted_primary_key[0]
         except IntegrityError:
             raise Taken(names.get("username")) from None
 
     def login(self, name_key: str) -> LoginRecord | None:
         """The account named ``name_key`` (in lower case) with its password hash."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.password_hash, AccountRow.language)
-                               .where(AccountRow.username_key == name_key)).first()
+            row = conn.execute(
+                select(AccountRow.id, AccountRow.username, AccountRow.password_hash, AccountRow.language).where(
+                    AccountRow.username_key == name_key
+                )
+            ).first()
         return LoginRecord(AccountRecord(row.id, row.username, row.language), row.password_hash) if row else None
 
     def password_hash(self, account_id: int) -> str | None:
@@ -131,8 +146,9 @@ class AccountRepo:
         with self.engine.begin() as conn:
             conn.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
             ended = _credentials(conn, account_id)
-            conn.execute(delete(SessionRow).where(SessionRow.account_id == account_id,
-                                                  SessionRow.token_sha != keep_session))
+            conn.execute(
+                delete(SessionRow).where(SessionRow.account_id == account_id, SessionRow.token_sha != keep_session)
+            )
             conn.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account_id))
         return ended
 
@@ -145,8 +161,11 @@ class AccountRepo:
             conn.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account_id))
             conn.execute(delete(KnownAddressRow).where(KnownAddressRow.account_id == account_id))
             names_of = [c for c in ("username", "username_key", "username_skeleton") if c in AccountRow.__table__.c]
-            conn.execute(update(AccountRow).where(AccountRow.id == account_id)
-                         .values(password_hash=None, **{c: None for c in names_of}))
+            conn.execute(
+                update(AccountRow)
+                .where(AccountRow.id == account_id)
+                .values(password_hash=None, **{c: None for c in names_of})
+            )
             conn.execute(update(ChatRow).where(ChatRow.account_id == account_id).values(author=author))
             conn.execute(insert(DeletedAccountRow).values(account_id=account_id, at=now))
         return ended
@@ -155,31 +174,47 @@ class AccountRepo:
     def known_address(self, name_key: str, address_sha: str) -> bool:
         """Whether the account named ``name_key`` signed in from the address ``address_sha`` before."""
         with self.engine.connect() as conn:
-            return conn.execute(select(KnownAddressRow.last)
-                                .join(AccountRow, AccountRow.id == KnownAddressRow.account_id)
-                                .where(AccountRow.username_key == name_key,
-                                       KnownAddressRow.address_sha == address_sha)).first() is not None
+            return (
+                conn.execute(
+                    select(KnownAddressRow.last)
+                    .join(AccountRow, AccountRow.id == KnownAddressRow.account_id)
+                    .where(AccountRow.username_key == name_key, KnownAddressRow.address_sha == address_sha)
+                ).first()
+                is not None
+            )
 
     def remember_address(self, account_id: int, address_sha: str, now: float, keep: int) -> None:
         """The account signed in from ``address_sha`` at ``now``; only its ``keep`` latest stay."""
         table = KnownAddressRow.__table__
         with self.engine.begin() as conn:
-            moved = conn.execute(update(table).where(table.c.account_id == account_id,
-                                                     table.c.address_sha == address_sha)
-                                 .values(last=now)).rowcount
+            moved = conn.execute(
+                update(table)
+                .where(table.c.account_id == account_id, table.c.address_sha == address_sha)
+                .values(last=now)
+            ).rowcount
             if not moved:
                 conn.execute(insert(table).values(account_id=account_id, address_sha=address_sha, last=now))
-                old = conn.execute(select(table.c.address_sha).where(table.c.account_id == account_id)
-                                   .order_by(table.c.last.desc()).offset(keep)).scalars().all()
+                old = (
+                    conn.execute(
+                        select(table.c.address_sha)
+                        .where(table.c.account_id == account_id)
+                        .order_by(table.c.last.desc())
+                        .offset(keep)
+                    )
+                    .scalars()
+                    .all()
+                )
                 if old:
-                    conn.execute(delete(table).where(table.c.account_id == account_id,
-                                                     table.c.address_sha.in_(old)))
+                    conn.execute(delete(table).where(table.c.account_id == account_id, table.c.address_sha.in_(old)))
 
     # -- sessions and tokens ---------------------------------------------------------------------
     def add_session(self, token_sha: str, account_id: int, csrf: str, now: float, expires: float) -> None:
         with self.engine.begin() as conn:
-            conn.execute(insert(SessionRow).values(token_sha=token_sha, account_id=account_id, csrf=csrf,
-                                                   created=now, expires=expires))
+            conn.execute(
+                insert(SessionRow).values(
+                    token_sha=token_sha, account_id=account_id, csrf=csrf, created=now, expires=expires
+                )
+            )
 
     def end_session(self, token_sha: str) -> None:
         with self.engine.begin() as conn:
@@ -192,10 +227,13 @@ class AccountRepo:
 
     def session(self, token_sha: str) -> SessionRecord | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(SessionRow.account_id, SessionRow.csrf, SessionRow.expires,
-                                      AccountRow.username, AccountRow.language)
-                               .join(AccountRow, AccountRow.id == SessionRow.account_id)
-                               .where(SessionRow.token_sha == token_sha)).first()
+            row = conn.execute(
+                select(
+                    SessionRow.account_id, SessionRow.csrf, SessionRow.expires, AccountRow.username, AccountRow.language
+                )
+                .join(AccountRow, AccountRow.id == SessionRow.account_id)
+                .where(SessionRow.token_sha == token_sha)
+            ).first()
         if row is None:
             return None
         return SessionRecord(AccountRecord(row.account_id, row.username, row.language), row.csrf, row.expires)
@@ -206,39 +244,54 @@ class AccountRepo:
         found: set[Credential] = set()
         with self.engine.connect() as conn:
             for i in range(0, len(sessions), 500):
-                found.update(("session", t) for t in conn.execute(
-                    select(SessionRow.token_sha).where(SessionRow.token_sha.in_(sessions[i:i + 500]),
-                                                       SessionRow.expires > now)).scalars())
+                found.update(
+                    ("session", t)
+                    for t in conn.execute(
+                        select(SessionRow.token_sha).where(
+                            SessionRow.token_sha.in_(sessions[i : i + 500]), SessionRow.expires > now
+                        )
+                    ).scalars()
+                )
             for i in range(0, len(tokens), 500):
-                found.update(("token", str(t)) for t in conn.execute(
-                    select(ApiTokenRow.id).where(ApiTokenRow.id.in_(tokens[i:i + 500]))).scalars())
+                found.update(
+                    ("token", str(t))
+                    for t in conn.execute(
+                        select(ApiTokenRow.id).where(ApiTokenRow.id.in_(tokens[i : i + 500]))
+                    ).scalars()
+                )
         return found
 
     def add_token(self, account_id: int, name: str, token_sha: str, now: float) -> int:
         with self.engine.begin() as conn:
-            return conn.execute(insert(ApiTokenRow).values(
-                account_id=account_id, name=name, token_sha=token_sha, created=now)).inserted_primary_key[0]
+            return conn.execute(
+                insert(ApiTokenRow).values(account_id=account_id, name=name, token_sha=token_sha, created=now)
+            ).inserted_primary_key[0]
 
     def tokens(self, account_id: int) -> list[TokenRecord]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(ApiTokenRow.id, ApiTokenRow.name, ApiTokenRow.created)
-                                .where(ApiTokenRow.account_id == account_id).order_by(ApiTokenRow.id)).all()
+            rows = conn.execute(
+                select(ApiTokenRow.id, ApiTokenRow.name, ApiTokenRow.created)
+                .where(ApiTokenRow.account_id == account_id)
+                .order_by(ApiTokenRow.id)
+            ).all()
         return [TokenRecord(r.id, r.name, r.created) for r in rows]
 
     def delete_token(self, account_id: int, token_id: int) -> bool:
         """Whether the account's token ``token_id`` was there (and is deleted now)."""
         with self.engine.begin() as conn:
-            gone = conn.execute(delete(ApiTokenRow).where(ApiTokenRow.id == token_id,
-                                                          ApiTokenRow.account_id == account_id))
+            gone = conn.execute(
+                delete(ApiTokenRow).where(ApiTokenRow.id == token_id, ApiTokenRow.account_id == account_id)
+            )
         return gone.rowcount == 1
 
     def token(self, token_sha: str) -> tuple[AccountRecord, int] | None:
         """The account of the token with the digest ``token_sha`` and the token's id."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(AccountRow.id, AccountRow.username, AccountRow.language,
-                                      ApiTokenRow.id.label("token_id"))
-                               .join(ApiTokenRow, ApiTokenRow.account_id == AccountRow.id)
-                               .where(ApiTokenRow.token_sha == token_sha)).first()
+            row = conn.execute(
+                select(AccountRow.id, AccountRow.username, AccountRow.language, ApiTokenRow.id.label("token_id"))
+                .join(ApiTokenRow, ApiTokenRow.account_id == AccountRow.id)
+                .where(ApiTokenRow.token_sha == token_sha)
+            ).first()
         return (AccountRecord(row.id, row.username, row.language), row.token_id) if row else None
 
 

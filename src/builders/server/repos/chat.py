@@ -31,16 +31,25 @@ class ChatRepo:
     def messages(self, game_id: str, channel: str, limit: int) -> list[ChatRecord]:
         """The newest ``limit`` messages of a game's channel, oldest first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(ChatRow.__table__).where(ChatRow.game_id == game_id, ChatRow.channel == channel)
-                                .order_by(ChatRow.id.desc()).limit(limit)).all()
-        return [ChatRecord(r.id, r.channel, r.author, r.seat, r.text, r.at, r.account_id is not None)
-                for r in reversed(rows)]
+            rows = conn.execute(
+                select(ChatRow.__table__)
+                .where(ChatRow.game_id == game_id, ChatRow.channel == channel)
+                .order_by(ChatRow.id.desc())
+                .limit(limit)
+            ).all()
+        return [
+            ChatRecord(r.id, r.channel, r.author, r.seat, r.text, r.at, r.account_id is not None)
+            for r in reversed(rows)
+        ]
 
-    def add(self, game_id: str, channel: str, account_id: int | None, author: str, seat: int | None, text: str,
-            at: float) -> ChatRecord:
+    def add(
+        self, game_id: str, channel: str, account_id: int | None, author: str, seat: int | None, text: str, at: float
+    ) -> ChatRecord:
         """The message, stored."""
         with self.engine.begin() as conn:
-            new_id = conn.execute(insert(ChatRow).values(
-                game_id=game_id, channel=channel, account_id=account_id, author=author, seat=seat, text=text,
-                at=at)).inserted_primary_key[0]
+            new_id = conn.execute(
+                insert(ChatRow).values(
+                    game_id=game_id, channel=channel, account_id=account_id, author=author, seat=seat, text=text, at=at
+                )
+            ).inserted_primary_key[0]
         return ChatRecord(new_id, channel, author, seat, text, at, account_id is not None)

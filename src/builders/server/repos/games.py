@@ -31,8 +31,11 @@ class GameRepo:
     def unstarted_before(self, before: float) -> list[str]:
         """The games still waiting for people (open) with no action, created before ``before``."""
         with self.engine.connect() as conn:
-            return list(conn.execute(select(GameRow.id).where(
-                GameRow.status == "open", GameRow.actions == 0, GameRow.created < before)).scalars())
+            return list(
+                conn.execute(
+                    select(GameRow.id).where(GameRow.status == "open", GameRow.actions == 0, GameRow.created < before)
+                ).scalars()
+            )
 
     def delete_unstarted(self, game_id: str) -> None:
         """Delete the game with its chat and seats if it still has no action."""
@@ -44,22 +47,30 @@ class GameRepo:
     def waiting_for(self, account_id: int, limit: int = 200) -> list[WaitingGame]:
         """The games not over in which it is one of the account's seats' turn and a person plays that
         seat, newest first: one query on the seat owners joined at the seat to move."""
-        query = (select(GameRow.id, GameRow.game, GameRow.name, GameRow.turn, GameRow.to_move, GameRow.seats)
-                 .join(SeatOwnerRow, (SeatOwnerRow.game_id == GameRow.id) & (SeatOwnerRow.seat == GameRow.to_move))
-                 .where(SeatOwnerRow.account_id == account_id, GameRow.status != "finished")
-                 .order_by(GameRow.created.desc(), GameRow.id).limit(limit))
+        query = (
+            select(GameRow.id, GameRow.game, GameRow.name, GameRow.turn, GameRow.to_move, GameRow.seats)
+            .join(SeatOwnerRow, (SeatOwnerRow.game_id == GameRow.id) & (SeatOwnerRow.seat == GameRow.to_move))
+            .where(SeatOwnerRow.account_id == account_id, GameRow.status != "finished")
+            .order_by(GameRow.created.desc(), GameRow.id)
+            .limit(limit)
+        )
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [WaitingGame(r.id, r.game, r.name, r.turn) for r in rows
-                if 0 <= r.to_move < len(r.seats) and r.seats[r.to_move]["type"] == "human"]
+        return [
+            WaitingGame(r.id, r.game, r.name, r.turn)
+            for r in rows
+            if 0 <= r.to_move < len(r.seats) and r.seats[r.to_move]["type"] == "human"
+        ]
 
     def first_game_of(self, account_id: int, game: str) -> str | None:
         """The newest game of ``game`` not over in which the account has a seat and whose options say
         it is a first game (started from the guide), if any."""
-        query = (select(GameRow.id, GameRow.options)
-                 .join(SeatOwnerRow, SeatOwnerRow.game_id == GameRow.id)
-                 .where(SeatOwnerRow.account_id == account_id, GameRow.game == game, GameRow.status != "finished")
-                 .order_by(GameRow.created.desc(), GameRow.id))
+        query = (
+            select(GameRow.id, GameRow.options)
+            .join(SeatOwnerRow, SeatOwnerRow.game_id == GameRow.id)
+            .where(SeatOwnerRow.account_id == account_id, GameRow.game == game, GameRow.status != "finished")
+            .order_by(GameRow.created.desc(), GameRow.id)
+        )
         with self.engine.connect() as conn:
             for row in conn.execute(query):
                 if (row.options or {}).get("first_game"):

@@ -20,8 +20,11 @@ class LeaseRepo:
         """Whether ``holder`` holds the lease until ``until`` now: it held it, or it had expired."""
         t = self.table
         with self.engine.begin() as conn:
-            moved = conn.execute(update(t).where(t.c.name == name, (t.c.holder == holder) | (t.c.expires < now))
-                                 .values(holder=holder, expires=until))
+            moved = conn.execute(
+                update(t)
+                .where(t.c.name == name, (t.c.holder == holder) | (t.c.expires < now))
+                .values(holder=holder, expires=until)
+            )
         return moved.rowcount == 1
 
     def holder(self, name: str) -> str | None:
@@ -42,8 +45,9 @@ class LeaseRepo:
         """Whether ``holder`` took the lease from ``current`` (False: it had moved on)."""
         t = self.table
         with self.engine.begin() as conn:
-            moved = conn.execute(update(t).where(t.c.name == name, t.c.holder == current)
-                                 .values(holder=holder, expires=until))
+            moved = conn.execute(
+                update(t).where(t.c.name == name, t.c.holder == current).values(holder=holder, expires=until)
+            )
         return moved.rowcount == 1
 
     def release(self, name: str, holder: str) -> None:

@@ -64,9 +64,15 @@ class RatingRepo:
     def __init__(self, engine: Engine):
         self.engine = engine
 
-    def rate(self, game_id: str, game: str, accounts: list[int],
-             compute: Callable[[list[Rating | None]], list[RatingChange]], options: dict[str, Any],
-             now: float) -> bool:
+    def rate(
+        self,
+        game_id: str,
+        game: str,
+        accounts: list[int],
+        compute: Callable[[list[Rating | None]], list[RatingChange]],
+        options: dict[str, Any],
+        now: float,
+    ) -> bool:
         """In one transaction: the current ratings of ``accounts`` in ``game`` (None: not rated yet)
         given to ``compute``, whose changes are stored (a change row each, the ratings updated), and
         the game's ``options`` stored. False, with nothing written, if the game was rated already."""
@@ -74,20 +80,38 @@ class RatingRepo:
             with self.engine.begin() as conn:
                 current: list[Rating | None] = []
                 for account in accounts:
-                    row = conn.execute(select(RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
-                        RatingRow.account_id == account, RatingRow.game == game)).first()
+                    row = conn.execute(
+                        select(RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
+                            RatingRow.account_id == account, RatingRow.game == game
+                        )
+                    ).first()
                     current.append(Rating(game, row.mu, row.sigma, row.games) if row else None)
                 for before, c in zip(current, compute(current)):
-                    conn.execute(insert(RatingChangeRow).values(
-                        game_id=game_id, account_id=c.account_id, game=game, seat=c.seat, rank=c.rank,
-                        score=c.score, mu=c.mu, sigma=c.sigma, at=now))
+                    conn.execute(
+                        insert(RatingChangeRow).values(
+                            game_id=game_id,
+                            account_id=c.account_id,
+                            game=game,
+                            seat=c.seat,
+                            rank=c.rank,
+                            score=c.score,
+                            mu=c.mu,
+                            sigma=c.sigma,
+                            at=now,
+                        )
+                    )
                     if before is None:
-                        conn.execute(insert(RatingRow).values(account_id=c.account_id, game=game, mu=c.mu,
-                                                              sigma=c.sigma, games=1))
+                        conn.execute(
+                            insert(RatingRow).values(
+                                account_id=c.account_id, game=game, mu=c.mu, sigma=c.sigma, games=1
+                            )
+                        )
                     else:
-                        conn.execute(update(RatingRow).where(RatingRow.account_id == c.account_id,
-                                                             RatingRow.game == game)
-                                     .values(mu=c.mu, sigma=c.sigma, games=RatingRow.games + 1))
+                        conn.execute(
+                            update(RatingRow)
+                            .where(RatingRow.account_id == c.account_id, RatingRow.game == game)
+                            .values(mu=c.mu, sigma=c.sigma, games=RatingRow.games + 1)
+                        )
                 conn.execute(update(GameRow).where(GameRow.id == game_id).values(options=options))
         except IntegrityError:  # rated already (by another process)
             return False
@@ -96,31 +120,45 @@ class RatingRepo:
     def players(self, game: str) -> list[RatedPlayer]:
         """The ratings of ``game``'s players, with their names (None: a guest or a deleted account)."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(AccountRow.username, RatingRow.mu, RatingRow.sigma, RatingRow.games)
-                                .join(AccountRow, AccountRow.id == RatingRow.account_id)
-                                .where(RatingRow.game == game)).all()
+            rows = conn.execute(
+                select(AccountRow.username, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                .where(RatingRow.game == game)
+            ).all()
         return [RatedPlayer(r.username, r.mu, r.sigma, r.games) for r in rows]
 
     def of(self, account_id: int) -> list[Rating]:
         """The account's rating in each game it was rated in."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
-                                .where(RatingRow.account_id == account_id)).all()
+            rows = conn.execute(
+                select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
+                    RatingRow.account_id == account_id
+                )
+            ).all()
         return [Rating(r.game, r.mu, r.sigma, r.games) for r in rows]
 
     def history(self, account_id: int) -> list[HistoryPoint]:
         """The account's rating after each of its rated games, oldest first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(RatingChangeRow.game_id, RatingChangeRow.game, RatingChangeRow.mu,
-                                       RatingChangeRow.sigma, RatingChangeRow.rank, RatingChangeRow.at,
-                                       GameRow.private)
-                                .join(GameRow, GameRow.id == RatingChangeRow.game_id)
-                                .where(RatingChangeRow.account_id == account_id)
-                                .order_by(RatingChangeRow.at)).all()
+            rows = conn.execute(
+                select(
+                    RatingChangeRow.game_id,
+                    RatingChangeRow.game,
+                    RatingChangeRow.mu,
+                    RatingChangeRow.sigma,
+                    RatingChangeRow.rank,
+                    RatingChangeRow.at,
+                    GameRow.private,
+                )
+                .join(GameRow, GameRow.id == RatingChangeRow.game_id)
+                .where(RatingChangeRow.account_id == account_id)
+                .order_by(RatingChangeRow.at)
+            ).all()
         return [HistoryPoint(r.game_id, r.game, r.mu, r.sigma, r.rank, r.at, bool(r.private)) for r in rows]
 
     def rated_games(self, account_id: int) -> int:
         """How many rated games the account played."""
         with self.engine.connect() as conn:
-            return conn.execute(select(func.count()).select_from(RatingChangeRow)
-                                .where(RatingChangeRow.account_id == account_id)).scalar_one()
+            return conn.execute(
+                select(func.count()).select_from(RatingChangeRow).where(RatingChangeRow.account_id == account_id)
+            ).scalar_one()

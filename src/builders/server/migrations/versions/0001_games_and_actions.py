@@ -3,6 +3,7 @@
 Revision ID: 0001
 Revises:
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa

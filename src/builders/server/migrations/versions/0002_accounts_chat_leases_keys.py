@@ -7,6 +7,7 @@ these already: what exists is kept.
 Revision ID: 0002
 Revises: 0001
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -40,45 +41,57 @@ def _table(name: str, *columns, indexes: tuple[tuple[str, list[str], bool], ...]
 
 
 def upgrade() -> None:
-    _table("accounts",
-           sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-           sa.Column("username", sa.String(20), nullable=True),
-           sa.Column("username_key", sa.String(20), nullable=True, unique=True),
-           sa.Column("password_hash", sa.String(200), nullable=True),
-           sa.Column("created", sa.Float, nullable=False))
-    _table("sessions",
-           sa.Column("token_sha", sa.String(64), primary_key=True),
-           sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
-           sa.Column("csrf", sa.String(64), nullable=False),
-           sa.Column("created", sa.Float, nullable=False),
-           sa.Column("expires", sa.Float, nullable=False),
-           indexes=(("ix_sessions_account_id", ["account_id"], False), ("ix_sessions_expires", ["expires"], False)))
-    _table("api_tokens",
-           sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-           sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
-           sa.Column("name", sa.String(40), nullable=False),
-           sa.Column("token_sha", sa.String(64), nullable=False, unique=True),
-           sa.Column("created", sa.Float, nullable=False),
-           indexes=(("ix_api_tokens_account_id", ["account_id"], False),))
-    _table("seat_owners",
-           sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
-           sa.Column("seat", sa.Integer, primary_key=True),
-           sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
-           indexes=(("ix_seat_owners_account_id", ["account_id"], False),))
-    _table("chat",
-           sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-           sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), nullable=False),
-           sa.Column("channel", sa.String(12), nullable=False),
-           sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
-           sa.Column("author", sa.String(40), nullable=False),
-           sa.Column("seat", sa.Integer, nullable=True),
-           sa.Column("text", sa.Text, nullable=False),
-           sa.Column("at", sa.Float, nullable=False),
-           indexes=(("ix_chat_game_id", ["game_id"], False),))
-    _table("leases",
-           sa.Column("name", sa.String(40), primary_key=True),
-           sa.Column("holder", sa.String(200), nullable=False),
-           sa.Column("expires", sa.Float, nullable=False))
+    _table(
+        "accounts",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("username", sa.String(20), nullable=True),
+        sa.Column("username_key", sa.String(20), nullable=True, unique=True),
+        sa.Column("password_hash", sa.String(200), nullable=True),
+        sa.Column("created", sa.Float, nullable=False),
+    )
+    _table(
+        "sessions",
+        sa.Column("token_sha", sa.String(64), primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("csrf", sa.String(64), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("expires", sa.Float, nullable=False),
+        indexes=(("ix_sessions_account_id", ["account_id"], False), ("ix_sessions_expires", ["expires"], False)),
+    )
+    _table(
+        "api_tokens",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("token_sha", sa.String(64), nullable=False, unique=True),
+        sa.Column("created", sa.Float, nullable=False),
+        indexes=(("ix_api_tokens_account_id", ["account_id"], False),),
+    )
+    _table(
+        "seat_owners",
+        sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+        indexes=(("ix_seat_owners_account_id", ["account_id"], False),),
+    )
+    _table(
+        "chat",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), nullable=False),
+        sa.Column("channel", sa.String(12), nullable=False),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
+        sa.Column("author", sa.String(40), nullable=False),
+        sa.Column("seat", sa.Integer, nullable=True),
+        sa.Column("text", sa.Text, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+        indexes=(("ix_chat_game_id", ["game_id"], False),),
+    )
+    _table(
+        "leases",
+        sa.Column("name", sa.String(40), primary_key=True),
+        sa.Column("holder", sa.String(200), nullable=False),
+        sa.Column("expires", sa.Float, nullable=False),
+    )
 
     games = _columns("games")
     with op.batch_alter_table("games") as batch:

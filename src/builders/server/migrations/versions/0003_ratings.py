@@ -3,6 +3,7 @@
 Revision ID: 0003
 Revises: 0002
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -23,7 +24,8 @@ def upgrade() -> None:
             sa.Column("game", sa.String(20), primary_key=True),
             sa.Column("mu", sa.Float, nullable=False),
             sa.Column("sigma", sa.Float, nullable=False),
-            sa.Column("games", sa.Integer, nullable=False))
+            sa.Column("games", sa.Integer, nullable=False),
+        )
     if "rating_changes" not in tables:
         op.create_table(
             "rating_changes",
@@ -35,7 +37,8 @@ def upgrade() -> None:
             sa.Column("score", sa.Integer, nullable=False),
             sa.Column("mu", sa.Float, nullable=False),
             sa.Column("sigma", sa.Float, nullable=False),
-            sa.Column("at", sa.Float, nullable=False))
+            sa.Column("at", sa.Float, nullable=False),
+        )
         op.create_index("ix_rating_changes_account_id", "rating_changes", ["account_id"])
         op.create_index("ix_rating_changes_at", "rating_changes", ["at"])
 

@@ -3,6 +3,7 @@
 Revision ID: 0004
 Revises: 0003
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -28,7 +29,8 @@ def upgrade() -> None:
             sa.Column("result", sa.JSON, nullable=True),
             sa.Column("error", sa.Text, nullable=True),
             sa.Column("started", sa.Float, nullable=False),
-            sa.Column("finished", sa.Float, nullable=True))
+            sa.Column("finished", sa.Float, nullable=True),
+        )
 
 
 def downgrade() -> None:

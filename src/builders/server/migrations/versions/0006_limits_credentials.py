@@ -4,6 +4,7 @@ accounts signed in from, deleted accounts.
 Revision ID: 0006
 Revises: 0005
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -18,19 +19,25 @@ depends_on = None
 def upgrade() -> None:
     tables = set(sa.inspect(op.get_bind()).get_table_names())
     if "rate_limits" not in tables:
-        op.create_table("rate_limits",
-                        sa.Column("key", sa.String(200), primary_key=True),
-                        sa.Column("tat", sa.Float, nullable=False))
+        op.create_table(
+            "rate_limits",
+            sa.Column("key", sa.String(200), primary_key=True),
+            sa.Column("tat", sa.Float, nullable=False),
+        )
         op.create_index("ix_rate_limits_tat", "rate_limits", ["tat"])
     if "known_addresses" not in tables:
-        op.create_table("known_addresses",
-                        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
-                        sa.Column("address_sha", sa.String(64), primary_key=True),
-                        sa.Column("last", sa.Float, nullable=False))
+        op.create_table(
+            "known_addresses",
+            sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+            sa.Column("address_sha", sa.String(64), primary_key=True),
+            sa.Column("last", sa.Float, nullable=False),
+        )
     if "deleted_accounts" not in tables:
-        op.create_table("deleted_accounts",
-                        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
-                        sa.Column("at", sa.Float, nullable=False))
+        op.create_table(
+            "deleted_accounts",
+            sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+            sa.Column("at", sa.Float, nullable=False),
+        )
 
 
 def downgrade() -> None:

@@ -6,6 +6,7 @@ person's games count with an index.
 Revision ID: 0007
 Revises: 0006
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -34,17 +35,27 @@ def upgrade() -> None:
                 batch.add_column(column())
                 if indexed:
                     batch.create_index(f"ix_games_{name}", [name])
-    games = sa.table("games", sa.column("id", sa.String), sa.column("status", sa.String),
-                     sa.column("seats", sa.JSON), sa.column("to_move", sa.Integer), sa.column("options", sa.JSON),
-                     sa.column("bot_turn", sa.Boolean), sa.column("deadline", sa.Float),
-                     sa.column("moved", sa.Float), sa.column("creator", sa.Integer),
-                     sa.column("address", sa.String))
+    games = sa.table(
+        "games",
+        sa.column("id", sa.String),
+        sa.column("status", sa.String),
+        sa.column("seats", sa.JSON),
+        sa.column("to_move", sa.Integer),
+        sa.column("options", sa.JSON),
+        sa.column("bot_turn", sa.Boolean),
+        sa.column("deadline", sa.Float),
+        sa.column("moved", sa.Float),
+        sa.column("creator", sa.Integer),
+        sa.column("address", sa.String),
+    )
     actions = sa.table("actions", sa.column("game_id", sa.String), sa.column("at", sa.Float))
-    moved = dict(bind.execute(sa.select(actions.c.game_id, sa.func.max(actions.c.at))
-                              .group_by(actions.c.game_id)).all())
+    moved = dict(
+        bind.execute(sa.select(actions.c.game_id, sa.func.max(actions.c.at)).group_by(actions.c.game_id)).all()
+    )
     # the games going on (a finished game needs none of these: it is neither attended nor counted)
-    rows = bind.execute(sa.select(games.c.id, games.c.seats, games.c.to_move, games.c.options)
-                        .where(games.c.status != "finished")).all()
+    rows = bind.execute(
+        sa.select(games.c.id, games.c.seats, games.c.to_move, games.c.options).where(games.c.status != "finished")
+    ).all()
     for row in rows:
         options = row.options if isinstance(row.options, dict) else {}
         seats = row.seats if isinstance(row.seats, list) else []
@@ -55,9 +66,13 @@ def upgrade() -> None:
         if isinstance(clock, dict) and clock.get("running") is not None:
             deadline = float(clock["since"]) + float(clock["left"][clock["running"]])
         creator = options.get("creator")
-        values = {"bot_turn": bool(bot_turn), "deadline": deadline, "moved": moved.get(row.id),
-                  "creator": creator if isinstance(creator, int) else None,
-                  "address": options.get("address") if isinstance(options.get("address"), str) else None}
+        values = {
+            "bot_turn": bool(bot_turn),
+            "deadline": deadline,
+            "moved": moved.get(row.id),
+            "creator": creator if isinstance(creator, int) else None,
+            "address": options.get("address") if isinstance(options.get("address"), str) else None,
+        }
         bind.execute(games.update().where(games.c.id == row.id).values(**values))
 
 

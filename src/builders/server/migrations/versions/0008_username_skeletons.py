@@ -7,6 +7,7 @@ their names, and no new name can look like them either).
 Revision ID: 0008
 Revises: 0007
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -27,10 +28,17 @@ def upgrade() -> None:
         op.add_column("accounts", sa.Column("username_skeleton", sa.String(80), nullable=True))
     if "ix_accounts_username_skeleton" not in {i["name"] for i in inspector.get_indexes("accounts")}:
         op.create_index("ix_accounts_username_skeleton", "accounts", ["username_skeleton"], unique=True)
-    accounts = sa.table("accounts", sa.column("id", sa.Integer), sa.column("username", sa.String),
-                        sa.column("username_skeleton", sa.String))
-    rows = bind.execute(sa.select(accounts.c.id, accounts.c.username, accounts.c.username_skeleton)
-                        .where(accounts.c.username.is_not(None)).order_by(accounts.c.id)).all()
+    accounts = sa.table(
+        "accounts",
+        sa.column("id", sa.Integer),
+        sa.column("username", sa.String),
+        sa.column("username_skeleton", sa.String),
+    )
+    rows = bind.execute(
+        sa.select(accounts.c.id, accounts.c.username, accounts.c.username_skeleton)
+        .where(accounts.c.username.is_not(None))
+        .order_by(accounts.c.id)
+    ).all()
     seen = {row.username_skeleton for row in rows if row.username_skeleton is not None}
     for row in rows:
         if row.username_skeleton is not None:

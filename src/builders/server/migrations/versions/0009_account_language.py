@@ -4,6 +4,7 @@ column; None, the browser's ``Accept-Language``.
 Revision ID: 0009
 Revises: 0008
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
