@@ -1,0 +1,199 @@
+"""The HTTP protocol of ``builders serve`` (:class:`GuardedHttpTools`) in the test's own process: a
+real uvicorn on 127.0.0.1 in a thread, spoken to over raw sockets. Headers or a body that do not come
+in time close the connection (with the body's 408 when nothing was answered yet), and the connections
+per address are capped and counted out again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from contextlib import contextmanager
+
+import uvicorn
+import websockets
+
+from builders.server.guard import GuardedHttpTools, Limits
+from tests.server.helpers import free_port
+
+
+def tools(**limits) -> type[GuardedHttpTools]:
+    """The protocol with ``limits`` and a count of connections of its own."""
+    return type("Tools", (GuardedHttpTools,), {"limits": Limits(**limits), "open_per_address": {}})
+
+
+async def app(scope, receive, send):
+    """/slow answers 200 after 2.5 s without reading the body; /early answers its start at once, without
+    reading the body, and its end after 2.5 s; a socket is accepted and echoes; anything else: 200 "ok"."""
+    if scope["type"] == "lifespan":
+        return
+    if scope["type"] == "websocket":
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (message := await receive())["type"] == "websocket.receive":
+            await send({"type": "websocket.send", "text": message.get("text")})
+        return
+    headers = [(b"content-type", b"text/plain"), (b"content-length", b"2")]
+    if scope["path"] == "/early":
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await asyncio.sleep(2.5)
+        await send({"type": "http.response.body", "body": b"ok"})
+        return
+    if scope["path"] == "/slow":
+        await asyncio.sleep(2.5)
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+@contextmanager
+def serving(protocol: type[GuardedHttpTools]):
+    """:func:`app` served with ``protocol`` in a thread; yields its port."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", http=protocol, lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+def until_closed(s: socket.socket, limit: float = 8.0, send: bytes = b"", every: float = 0.1) -> tuple[float, bytes]:
+    """Seconds until the server closes ``s`` (inf if it stays open ``limit`` s) and what it sent; ``send``
+    is sent a byte every ``every`` seconds meanwhile."""
+    started = time.monotonic()
+    got = b""
+    s.settimeout(every)
+    i = 0
+    while time.monotonic() - started < limit:
+        if i < len(send):
+            s.sendall(send[i : i + 1])
+            i += 1
+        try:
+            data = s.recv(4096)
+        except TimeoutError:
+            continue
+        except ConnectionResetError:
+            return time.monotonic() - started, got
+        if data == b"":
+            return time.monotonic() - started, got
+        got += data
+    return float("inf"), got
+
+
+def connect(port: int) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def test_headers_not_complete_in_time_close_the_connection_also_on_a_second_request():
+    with serving(tools(header_seconds=0.8, body_seconds=30.0)) as port:
+        with connect(port) as s:  # nothing sent
+            seconds, got = until_closed(s)
+            assert 0.6 < seconds < 3 and got == b""
+        with connect(port) as s:  # a byte every 0.1 s: never complete
+            seconds, got = until_closed(s, send=b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200)
+            assert 0.6 < seconds < 3 and got == b""
+        with connect(port) as s:  # one request answered, then the next one's headers a byte at a time
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(1.2)  # longer than the header time: the first request's timer is over
+            seconds, got = until_closed(s, send=b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200)
+            assert got.startswith(b"HTTP/1.1 200 OK\r\n") and got.endswith(b"\r\n\r\nok")
+            assert 0.6 < seconds < 3
+
+
+def test_a_body_not_complete_in_time_gets_408_from_the_protocol_a_second_after_the_applications_deadline():
+    with serving(tools(header_seconds=30.0, body_seconds=0.5)) as port:
+        with connect(port) as s:  # 2 of its 5 bytes, and an application that does not read it
+            s.sendall(b"POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nAccept-Language: fr\r\n\r\nab")
+            seconds, got = until_closed(s)
+        assert 1.3 < seconds < 2.4
+        head, body = got.split(b"\r\n\r\n", 1)
+        assert head == (
+            b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\nconnection: close" % len(body)
+        )
+        assert json.loads(body) == {
+            "detail": "le corps de la requ\u00eate n'\u00e9tait pas complet en 0,5 s",
+            "code": "the request body was not complete within {seconds:g} s",
+            "params": {"seconds": 0.5},
+        }
+        with connect(port) as s:  # chunked, its last chunk never sent
+            s.sendall(b"POST /slow HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n")
+            seconds, got = until_closed(s)
+        assert 1.3 < seconds < 2.4 and got.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+        with connect(port) as s:  # an answer already begun: closed without a second one
+            s.sendall(b"POST /early HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab")
+            seconds, got = until_closed(s)
+        assert 1.3 < seconds < 2.4
+        assert got.startswith(b"HTTP/1.1 200 OK\r\n") and b"408" not in got and not got.endswith(b"ok")
+
+
+def test_a_request_without_a_body_or_with_all_of_it_is_not_cut_off():
+    with serving(tools(header_seconds=30.0, body_seconds=0.5)) as port:
+        for request in (
+            b"POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+            b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n",
+            b"POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcde",
+            b"POST /slow HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n",
+        ):
+            with connect(port) as s:
+                s.sendall(request)
+                s.settimeout(10)
+                got = b""
+                while not got.endswith(b"ok"):
+                    data = s.recv(4096)
+                    assert data, (request, got)
+                    got += data
+            assert got.startswith(b"HTTP/1.1 200 OK\r\n"), request
+
+
+def test_connections_per_address_are_capped_and_counted_out_when_they_end():
+    protocol = tools(header_seconds=30.0, connections_per_address=2)
+    with serving(protocol) as port:
+        first, second = connect(port), connect(port)
+        with connect(port) as third:
+            seconds, got = until_closed(third, limit=5)
+            assert seconds < 1.0 and got == b""
+        first.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        first.settimeout(10)
+        assert first.recv(4096).startswith(b"HTTP/1.1 200 OK\r\n")
+        first.close()
+        second.close()
+        deadline = time.monotonic() + 5
+        while protocol.open_per_address and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert protocol.open_per_address == {}
+        with connect(port) as again:  # the two ended: a new one is served
+            again.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            seconds, got = until_closed(again)
+            assert got.startswith(b"HTTP/1.1 200 OK\r\n") and got.endswith(b"ok")
+
+
+def test_a_socket_is_no_longer_counted_as_a_connection_once_upgraded():
+    protocol = tools(header_seconds=0.8, connections_per_address=1)
+    with serving(protocol) as port:
+
+        async def run():
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as ws:
+                assert protocol.open_per_address == {}
+                with connect(port) as s:  # the socket holds no connection of the cap
+                    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    seconds, got = await asyncio.to_thread(until_closed, s)
+                    assert got.startswith(b"HTTP/1.1 200 OK\r\n")
+                await asyncio.sleep(1.2)  # longer than the header time: the socket is not dropped
+                await ws.send("still here")
+                assert await asyncio.wait_for(ws.recv(), 5) == "still here"
+
+        asyncio.run(run())
+        deadline = time.monotonic() + 5
+        while protocol.open_per_address and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert protocol.open_per_address == {}
