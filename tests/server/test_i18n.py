@@ -64,7 +64,13 @@ def test_a_404_by_accept_language(api, lang):
 
 
 def test_an_unknown_address_and_a_language_the_server_lacks(api):
-    said(api.get("/api/nothing-here", headers={"Accept-Language": "de"}), 404, "Nicht gefunden", "Not Found", {})
+    said(
+        api.get("/api/nothing-here", headers={"Accept-Language": "de"}),
+        404,
+        "unter der Adresse '/api/nothing-here' gibt es nichts",
+        "there is nothing at the address {path!r}",
+        {"path": "/api/nothing-here"},
+    )
     # Japanese first, then French: French; nothing of ours: English
     said(
         api.get("/api/games/NoSuch12", headers={"Accept-Language": "ja,fr;q=0.5"}),

@@ -76,7 +76,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        said = getattr(exc, "message", None) or http_message(exc.status_code, str(exc.detail))
+        headers = getattr(exc, "headers", None) or {}
+        said = getattr(exc, "message", None) or http_message(
+            exc.status_code, str(exc.detail), request.url.path, request.method, headers.get("Allow")
+        )
         return refused(request, said, exc.status_code, getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)

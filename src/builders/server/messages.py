@@ -229,14 +229,30 @@ def validation_problem(error: dict[str, Any]) -> Message:
     return msg("is not valid")
 
 
-#: the HTTP errors the framework answers by itself (an unknown address, a method a route lacks)
-_HTTP = {404: msg("Not Found"), 405: msg("Method Not Allowed")}
+#: the longest address or method a refusal repeats (the rest is cut, marked by "...")
+_ECHO = 120
 
 
-def http_message(status: int, detail: str) -> Message:
-    """The message of a framework's HTTP error (its own phrase when it is one of ours)."""
-    known = _HTTP.get(status)
-    return known if known is not None and known.key == detail else msg("{text}", text=detail)
+def _echo(text: str) -> str:
+    return text if len(text) <= _ECHO else text[:_ECHO] + "..."
+
+
+def http_message(status: int, detail: str, path: str, method: str, allowed: str | None = None) -> Message:
+    """The message of an HTTP error the framework answers by itself, said as the server's refusals
+    are: an address no route answers (404), a method its route lacks (405; ``allowed``: its ``Allow``
+    header); another error's own phrase as it is."""
+    if status == 404 and detail == "Not Found":
+        return msg("there is nothing at the address {path!r}", path=_echo(path))
+    if status == 405 and detail == "Method Not Allowed":
+        if allowed:
+            return msg(
+                "the address {path!r} does not take {method} requests, only {allowed}",
+                path=_echo(path),
+                method=_echo(method),
+                allowed=allowed,
+            )
+        return msg("the address {path!r} does not take {method} requests", path=_echo(path), method=_echo(method))
+    return msg("{text}", text=detail)
 
 
 def scope_language(scope: dict[str, Any]) -> str:
