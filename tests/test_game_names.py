@@ -1,10 +1,10 @@
 """Nothing outside a game's own files names a game: the game-name check of ``make test``.
 
-A game's files are its package (``builders/<package>``), the modules of other layers its plugin lists
-as its own (``modules``: its AI and RL kits and what they use) and its web files (``web_table``,
-``web_guide``, ``web_rules``, ``web_lobby``, ``web_files``). Every other file of ``src/builders`` (Python, JavaScript, HTML) that names a game (its
-registry name, its package, its title) fails the check, listed as file:line. ``ALLOWED`` holds the few
-lines that name a game without branching on it, each with its reason.
+A game's files are its package (``builders/<package>``, its web files in its ``web`` folder included)
+and the modules of other layers its plugin lists as its own (``modules``: its AI and RL kits and what they
+use). Every other file of ``src/builders`` (Python, JavaScript, HTML), the shared web client's included,
+that names a game (its registry name, its package, its title) fails the check, listed as file:line.
+``ALLOWED`` holds the few lines that name a game without branching on it, each with its reason.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from builders.core.plugins import plugins
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "builders"
-STATIC = SRC / "web" / "static"
 #: the names of the two games: registry names, packages, titles (titles as written, the others in any case)
 NAMES = re.compile(r"(?i:kingdom|middle[-_ ]ages)|The Builders")
 #: (file, text of the line) -> why it may name a game: text that branches on nothing
@@ -73,11 +72,6 @@ def _owned(src: Path) -> set[Path]:
             path = src.parent / (module.replace(".", "/") + ".py")
             assert path.exists(), f"{p.name}'s plugin lists {module}, which is not a module"
             out.add(path)
-        out.update(
-            src / "web" / "static" / name
-            for name in (p.web_table, p.web_guide, p.web_rules, p.web_lobby, *p.web_files)
-            if name
-        )
     return out
 
 
@@ -102,8 +96,8 @@ def test_no_file_outside_a_game_names_a_game():
 
 def test_the_check_finds_a_game_named_where_it_should_not_be(tmp_path):
     """The check is not blind: on a small tree, the lines that name a game outside the games' own files
-    are found (a branch, a title, a package), and those in a game's package, its kit modules and its web
-    files are not."""
+    are found (a branch, a title, a package, a game's script left in the shared web folder), and those in
+    a game's package (its web folder included) and its kit modules are not."""
     src = tmp_path / "src" / "builders"
     files = {
         "server/games.py": 'if game == "kingdom":\n    pass\nx = 1\n',
@@ -111,7 +105,8 @@ def test_the_check_finds_a_game_named_where_it_should_not_be(tmp_path):
         "ai/greedy.py": "from builders.middle_ages import cards\n",
         "kingdom/rules.py": 'GAME = "kingdom"\n',
         "ai/kit_kingdom.py": 'KIT = "kingdom"\n',
-        "web/static/ma_cards.js": "// The Builders' cards\n",
+        "kingdom/web/kingdom.js": "// Kingdom Builder's table\n",
+        "middle_ages/web/ma_cards.js": "// The Builders' cards\n",
         "web/static/middle_ages.js": "// The Builders' table\n",
     }
     for rel, text in files.items():
@@ -124,5 +119,6 @@ def test_the_check_finds_a_game_named_where_it_should_not_be(tmp_path):
     assert offences(src) == [
         "src/builders/ai/greedy.py:1: from builders.middle_ages import cards",
         'src/builders/server/games.py:1: if game == "kingdom":',
+        "src/builders/web/static/middle_ages.js:1: // The Builders' table",
         'src/builders/web/static/play.js:1: const t = "The Builders: Middle Ages";',
     ]

@@ -10,6 +10,7 @@ import sys
 import textwrap
 import tomllib
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,6 +84,13 @@ def test_the_wheel_with_the_rl_extra_in_a_fresh_venv(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stderr[-2000:]
     wheels = list(dist.glob("builders_games-*.whl"))
     assert len(wheels) == 1, wheels
+    # the web client ships whole: the shared files and every game's own web files (its plugin's web_dir)
+    shipped = set(zipfile.ZipFile(wheels[0]).namelist())
+    src = ROOT / "src"
+    web = [*(src / "builders" / "web" / "static").rglob("*.*"), *(src / "builders").glob("*/web/*.js")]
+    assert len([p for p in web if p.parent.name == "web"]) >= 9
+    missing = sorted(p.relative_to(src).as_posix() for p in web if p.relative_to(src).as_posix() not in shipped)
+    assert not missing, f"the wheel misses {missing}"
     env = tmp_path / "venv"
     venv.create(env, with_pip=True)
     python = env / "bin" / "python"

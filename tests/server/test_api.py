@@ -402,10 +402,10 @@ def test_the_game_types_name_each_games_web_modules_colour_and_players(api):
         {
             "name": "kingdom",
             "title": "Kingdom Builder",
-            "table": "kingdom.js",
-            "guide": "kingdom_guide.js",
-            "rules": "kingdom_rules.js",
-            "lobby": "kingdom_lobby.js",
+            "table": "games/kingdom/kingdom.js",
+            "guide": "games/kingdom/kingdom_guide.js",
+            "rules": "games/kingdom/kingdom_rules.js",
+            "lobby": "games/kingdom/kingdom_lobby.js",
             "colour": "#2f6fdb",
             "min_players": 2,
             "max_players": 4,
@@ -413,10 +413,10 @@ def test_the_game_types_name_each_games_web_modules_colour_and_players(api):
         {
             "name": "middle-ages",
             "title": "The Builders: Middle Ages",
-            "table": "middle_ages.js",
-            "guide": "middle_ages_guide.js",
-            "rules": "middle_ages_rules.js",
-            "lobby": "middle_ages_lobby.js",
+            "table": "games/middle-ages/middle_ages.js",
+            "guide": "games/middle-ages/middle_ages_guide.js",
+            "rules": "games/middle-ages/middle_ages_rules.js",
+            "lobby": "games/middle-ages/middle_ages_lobby.js",
             "colour": "#e0512b",
             "min_players": 2,
             "max_players": 4,
@@ -424,4 +424,11 @@ def test_the_game_types_name_each_games_web_modules_colour_and_players(api):
     ]
     made = api.post("/api/games", json={"game": "kingdom", "seats": [{"type": "human"}, {"type": "bot"}]}).json()
     view = api.get(f"/api/games/{made['id']}/state", headers={"X-Seat-Token": made["seats"][0]["token"]}).json()
-    assert (view["table"], view["guide"]) == ("kingdom.js", "kingdom_guide.js")
+    assert (view["table"], view["guide"]) == ("games/kingdom/kingdom.js", "games/kingdom/kingdom_guide.js")
+    # each module is served from its game's own folder, and the shared folder has none of them
+    for game in types:
+        for module in (game["table"], game["guide"], game["rules"], game["lobby"]):
+            served = api.get(f"/static/{module}")
+            assert served.status_code == 200 and "export " in served.text, module
+            assert served.headers["content-type"].startswith("text/javascript"), module
+            assert api.get(f"/static/{module.rpartition('/')[2]}").status_code == 404, module

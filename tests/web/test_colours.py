@@ -16,10 +16,11 @@ from builders.server.games import COLOURS
 from tests.web.conftest import PHONE
 from tests.web.helpers import play_kingdom_turn, wait_ready
 from tests.web.learn import axe_violations, contrast
+from tests.web.scripts import game_script
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "builders" / "web" / "static"
 API = (STATIC / "api.js").read_text()
-KINGDOM = (STATIC / "kingdom.js").read_text()
+KINGDOM = game_script("kingdom.js").read_text()
 # the names of the colours are the English catalogue's (colour.red: "Red", ...)
 ENGLISH = json.loads((STATIC / "i18n" / "en.json").read_text())
 PALETTE = [

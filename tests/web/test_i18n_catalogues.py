@@ -1,6 +1,7 @@
 """The web client's catalogues (src/builders/web/static/i18n/*.json), without a browser: every language has
 exactly the English keys, with the same placeholders; every key the scripts and pages use exists and every
-key is used; and no text a person reads bypasses the catalogue (a scan of the scripts and the pages)."""
+key is used; and no text a person reads bypasses the catalogue (a scan of the scripts, the shared ones and
+each installed game's, and of the pages)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from html.parser import HTMLParser
 import pytest
 
 from builders.web import STATIC_DIR
+from tests.web.scripts import scripts
 
 I18N = STATIC_DIR / "i18n"
 LANGUAGES = ("en", "de", "fr")
-SCRIPTS = sorted(STATIC_DIR.glob("*.js"))
+SCRIPTS = list(scripts().values())
 PAGES = sorted(STATIC_DIR.glob("*.html"))
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import re
 
-from builders.web import STATIC_DIR
 from tests.web.learn import contrast, play_game
+from tests.web.scripts import game_script
 
-SOURCE = (STATIC_DIR / "kingdom.js").read_text()
+SOURCE = game_script("kingdom.js").read_text()
 TILES = ["oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock"]
 
 
@@ -136,7 +136,7 @@ def test_running_scoring_hexes_match_the_engine(new_page):
             for card in ("castles", *CARDS):
                 mine = page.evaluate(
                     """async ([rows, players, seat, card]) => {
-                  const m = await import('/static/kingdom.js');
+                  const m = await import('/static/games/kingdom/kingdom.js');
                   return m.scoringHexesNow(rows, players, seat, card);
                 }""",
                     [rows, players, seat, card],

@@ -52,8 +52,8 @@ class GamePlugin:
     #: the game adds to the favourite cards of the player of ``seats`` (``steps()``: the game's
     #: stored steps, each with ``seat`` and ``action``); None: the game adds none
     profile: str | None = None
-    #: the web client's table module of the game: a file of ``builders/web/static``, or of ``web_dir``
-    #: as ``games/<name>/<file>``; it exports the game's table class as ``Table``
+    #: the web client's table module of the game: a file of its ``web_dir``, named by the path the server
+    #: serves it at under ``/static/`` (``games/<name>/<file>``); it exports the game's table class as ``Table``
     web_table: str = ""
     #: the web client's guide of the game (as ``web_table``): exports ``FIRST_STEPS`` (the walkthrough of a
     #: first game), ``GAME_STEPS`` (the guide of any other game) and ``FIRST_SETUP`` (the setup of a first
@@ -69,13 +69,11 @@ class GamePlugin:
     #: setup choices: ``{element, read(seed)}``, see docs/architecture.md); "": the lobby offers the game
     #: by its title, with a seed as its only choice
     web_lobby: str = ""
-    #: the other static files of ``builders/web/static`` that belong to the game (modules its table imports)
-    web_files: tuple[str, ...] = ()
     #: the game's colour in the web client (its line on a player's rating chart), a CSS colour; "": one
     #: of the palette's
     colour: str = ""
-    #: a package whose folder holds the game's own web files, for a game packaged on its own: the
-    #: server serves them at ``/static/games/<name>/``
+    #: a package whose folder holds the game's web files (its web modules and the modules they import;
+    #: they import the shared client's from ``/static/``): the server serves them at ``/static/games/<name>/``
     web_dir: str | None = None
     #: ``register(app)``: adds the game's commands to the ``builders`` command (a typer app)
     commands: str | None = None

@@ -1,7 +1,7 @@
 // Kingdom Builder at the table: the map as SVG, the legal targets of the current decision, the panels.
 
-import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t, joinNames, touchScreen } from "./api.js";
-import { formatNumber } from "./i18n.js";
+import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t, joinNames, touchScreen } from "/static/api.js";
+import { formatNumber } from "/static/i18n.js";
 
 const R = 22; // hex size: centre to corner
 const HEX_W = Math.sqrt(3) * R;

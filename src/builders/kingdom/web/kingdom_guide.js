@@ -1,8 +1,8 @@
 // The guide of Kingdom Builder: the walkthrough of a first game (the recommended first map against an
 // easy bot) and the guide of any other game.
 
-import { joinNames, t, touchScreen, SEAT_NAMES } from "./api.js";
-import { ends, myTurn, others, scoreStep, waitText } from "./guide_steps.js";
+import { joinNames, t, touchScreen, SEAT_NAMES } from "/static/api.js";
+import { ends, myTurn, others, scoreStep, waitText } from "/static/guide_steps.js";
 import { cardName, terrainIn, tileName } from "./kingdom.js";
 
 // a first game is played on the recommended first map

@@ -1,7 +1,7 @@
 // Kingdom Builder in the lobby (its plugin's web_lobby): the line saying what it is, its picture in the
 // game choice, and the form of its setup (the first game's map and cards, random ones, or chosen ones).
 
-import { el, t } from "./api.js";
+import { el, t } from "/static/api.js";
 import { SECTIONS, CARD_NAMES, CARD_TEXT, tileName, cardName } from "./kingdom.js";
 
 const FIRST_SECTIONS = ["tavern", "paddock", "oasis", "farm"];

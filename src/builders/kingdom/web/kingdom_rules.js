@@ -2,12 +2,12 @@
 // the table's own drawings, and small example maps. Every part has an id (kb-tile-oracle, kb-card-lords,
 // ...): the table's "?" buttons open the page there.
 
-import { el, svg, SEAT_COLOURS, t } from "./api.js";
+import { el, svg, SEAT_COLOURS, t } from "/static/api.js";
 import {
   TERRAIN_FILL, KIND_COLOUR, TILE_TEXT, CARD_TEXT, SECTIONS, locationIcon, ensureSprite, tileName, cardName, terrainName,
   legendPanel,
 } from "./kingdom.js";
-import { section, p } from "./rules_parts.js";
+import { section, p } from "/static/rules_parts.js";
 
 // ------------------------------------------------------------------------------------------------
 // Small example maps: rows of tokens, odd rows shifted right as on the board.

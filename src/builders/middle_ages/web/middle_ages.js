@@ -1,6 +1,6 @@
 // The Builders: Middle Ages at the table: rows of cards, crews, sites and their progress, prices of actions.
 
-import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t, touchScreen } from "./api.js";
+import { el, svg, SEAT_COLOURS, SEAT_INK, SEAT_NAMES, seatName, t, touchScreen } from "/static/api.js";
 import { CARDS, RESOURCES } from "./ma_cards.js";
 
 const RES_COLOUR = { stone: "#8d8a84", wood: "#9a6232", knowledge: "#2f6fb0", tile: "#c4502c" };

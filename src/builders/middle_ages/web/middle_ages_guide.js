@@ -1,8 +1,8 @@
 // The guide of The Builders: Middle Ages: the walkthrough of a first game against an easy bot and the
 // guide of any other game. On a touch screen it says "tap", and tells of no keys.
 
-import { t, touchScreen, SEAT_NAMES } from "./api.js";
-import { ends, myTurn, others, scoreStep, waitText } from "./guide_steps.js";
+import { t, touchScreen, SEAT_NAMES } from "/static/api.js";
+import { ends, myTurn, others, scoreStep, waitText } from "/static/guide_steps.js";
 
 // a first game is dealt at random, as any other
 export const FIRST_SETUP = null;

@@ -2,9 +2,9 @@
 // action, drawn as on the table. Every part has an id (ma-send, ma-buy, ...): the table's "?" buttons
 // open the page there.
 
-import { el, t } from "./api.js";
+import { el, t } from "/static/api.js";
 import { cardElement, resourceIcon, coinBadge, resourceWord, legendPanel } from "./middle_ages.js";
-import { section, p } from "./rules_parts.js";
+import { section, p } from "/static/rules_parts.js";
 
 export const shortTitle = () => t("game.middle_ages_short");
 

@@ -1,0 +1,1 @@
+"""The Builders' web files (its plugin's ``web_dir``), served at ``/static/games/middle-ages/``."""
