@@ -294,3 +294,31 @@ def test_medium_bots_that_took_coins_for_rounds_build_once_the_game_has_gone_on_
     assert state.is_over() and n == 33 and state.vp == [17, 10]
     state, n = play_on(600, eval_middle_ages.MiddleAgesSettings(MA_LATE_COIN=default.MA_COIN))
     assert not state.is_over() and state.vp == [7, 5] and state.coins == [960, 960]
+
+
+def test_an_agents_late_settings_change_the_late_factor_of_its_win_values():
+    """``late_factor`` of an agent's ``MiddleAgesSettings``, not the defaults: at round 154 the win
+    values of a game going on fall by 0.8 a round from round 30 (``DEFAULT``), by 0.5 a round from round
+    150 for an agent whose ``MA_LATE_ROUND`` and ``MA_LATE_DECAY`` say so; its greedy bot's values of
+    the actions that do not trigger the end are those of the default bot times the ratio (those that
+    do, factor 1, the same)."""
+    from builders.ai.eval_middle_ages import weights
+    from builders.ai.evaluate import kit, win_value, win_values
+
+    late = far_ahead()
+    late.coins[1] = 1000
+    own = weights({"MA_LATE_ROUND": 150, "MA_LATE_DECAY": 0.5})
+    assert win_value(late, 0.0) == pytest.approx(0.5 * 0.8**125)
+    assert win_value(late, 0.0, weights=own) == 0.5 * 0.5**5
+    default, mine = win_values(late), win_values(late, weights=own)
+    assert [m / d for m, d in zip(mine, default)] == pytest.approx([0.5**5 / 0.8**125] * 2)
+    overrides = {"MA_LATE_ROUND": 150, "MA_LATE_DECAY": 0.5}
+    plain, tuned = GreedyAgent(0)._scored(late), GreedyAgent(0, weights=overrides)._scored(late)
+    ends = []
+    for action, _, _ in plain:
+        child = late.copy()
+        child.apply(action)
+        ends.append(kit("middle-ages").end_triggered(child))
+    assert [t[2] for t in tuned] == [p[2] for p in plain] and True in ends and False in ends
+    ratios = [t[1] / p[1] for p, t in zip(plain, tuned)]
+    assert ratios == pytest.approx([1.0 if end else 0.5**5 / 0.8**125 for end in ends])

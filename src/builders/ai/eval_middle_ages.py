@@ -189,14 +189,16 @@ def last_turn_gain(st, p: int, settings: MiddleAgesSettings = DEFAULT) -> float:
     return gained + 0.1 * coins
 
 
-def late_factor(st, settings: MiddleAgesSettings = DEFAULT) -> float:
-    """1 until round ``MA_LATE_ROUND``, then ``MA_LATE_DECAY`` more each round (of ``settings``): the factor of the
+def late_factor(st, settings: MiddleAgesSettings | None = None) -> float:
+    """1 until round ``MA_LATE_ROUND``, then ``MA_LATE_DECAY`` more each round (of ``settings``, an agent's;
+    None: ``DEFAULT``): the factor of the
     win values of a game still going on (``builders.ai.evaluate.win_value``). The rules set no limit
     to a game's length (a seat behind may take coins for ever rather than finish the building that
     would end a game it loses, and the seat ahead take coins as fast); a bot that has played this
     long prefers any end to more of the same."""
-    late = st.turn // st.num_players - settings.MA_LATE_ROUND + 1
-    return settings.MA_LATE_DECAY**late if late > 0 else 1.0
+    s = DEFAULT if settings is None else settings
+    late = st.turn // st.num_players - s.MA_LATE_ROUND + 1
+    return s.MA_LATE_DECAY**late if late > 0 else 1.0
 
 
 def values(st, settings: MiddleAgesSettings | None = None) -> list[float]:

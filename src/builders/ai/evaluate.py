@@ -39,20 +39,20 @@ def advantages(state: GameState, turn_over: int | None = None, weights=None) -> 
     return out
 
 
-def win_value(state: GameState, advantage: float, scale: float | None = None) -> float:
+def win_value(state: GameState, advantage: float, scale: float | None = None, weights=None) -> float:
     """The win value in [0, 1] of a seat of the unfinished ``state`` whose lead over the best other
     seat is ``advantage``: a logistic of the lead, kept the kit's ``win_margin`` (``end_margin`` once
     the end is triggered) away from 0 and 1; in a very long game whose end is not triggered, times a factor
-    that falls round by round (the kit's ``late_factor``). The scale and margins are the game's kit's
-    (a game that may go on for ever keeps a margin, so that a won game that ends is worth more than
-    the same lead kept)."""
+    that falls round by round (the kit's ``late_factor``, of the agent's ``weights``: see ``values``). The
+    scale and margins are the game's kit's (a game that may go on for ever keeps a margin, so that a won
+    game that ends is worth more than the same lead kept)."""
     k = kit(state.GAME)
     x = advantage / (scale or k.win_scale)
     w = 1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0
     if k.end_triggered(state):
         margin, factor = k.end_margin, 1.0
     else:
-        margin, factor = k.win_margin, k.late_factor(state)
+        margin, factor = k.win_margin, k.late_factor(state, weights)
     if margin:
         w = margin + (1.0 - 2.0 * margin) * w
     return w * factor
@@ -63,7 +63,7 @@ def win_values(state: GameState, scale: float | None = None, weights=None) -> li
     each seat's lead over the best other seat (``weights``: see ``values``)."""
     if state.is_over():
         return state.returns()
-    return [win_value(state, a, scale) for a in advantages(state, None, weights)]
+    return [win_value(state, a, scale, weights) for a in advantages(state, None, weights)]
 
 
 def win_scale(game: str) -> float:

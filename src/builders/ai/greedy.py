@@ -66,7 +66,7 @@ class GreedyAgent:
             v = advantages(child, weights=w)[seat]
             if sd:
                 v += self.random.gauss(0.0, sd)
-            out.append((a, win_value(child, v) if not child.is_over() else child.returns()[seat], v))
+            out.append((a, win_value(child, v, weights=w) if not child.is_over() else child.returns()[seat], v))
         return out
 
     def act(self, state: GameState) -> Action:

@@ -45,8 +45,9 @@ class AiKit:
     #: ... and this far once its end is triggered (``end_triggered``)
     end_margin: float = 0.0
     end_triggered: Callable[[GameState], bool] = lambda state: False
-    #: the factor of the win values of a very long game whose end is not triggered
-    late_factor: Callable[[GameState], float] = lambda state: 1.0
+    #: ``late_factor(state, settings=None)``: the factor of the win values of a very long game whose
+    #: end is not triggered (``settings``: an agent's, from the kit's ``weights``; None: the defaults)
+    late_factor: Callable[..., float] = lambda state, settings=None: 1.0
     #: ``move_values(state, actions)``: a cheap value of each action (None: no move heuristic); a kit
     #: with ``weights`` takes an agent's too: ``move_values(state, actions, settings)``
     move_values: Callable[..., list[float]] | None = None

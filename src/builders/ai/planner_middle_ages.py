@@ -59,7 +59,7 @@ def _value(state: GameState, seat: int, w: MiddleAgesSettings | None = None) -> 
     if w is None or w is DEFAULT:
         return win_value(state, advantages(state)[seat])
     v = eval_values(state, w)
-    return win_value(state, v[seat] - max(x for q, x in enumerate(v) if q != seat))
+    return win_value(state, v[seat] - max(x for q, x in enumerate(v) if q != seat), weights=w)
 
 
 def _rows(state: GameState) -> tuple:
