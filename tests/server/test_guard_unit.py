@@ -1,7 +1,8 @@
 """The HTTP protocol of ``builders serve`` (:class:`GuardedHttpTools`) in the test's own process: a
 real uvicorn on 127.0.0.1 in a thread, spoken to over raw sockets. Headers or a body that do not come
 in time close the connection (with the body's 408 when nothing was answered yet), and the connections
-per address are capped and counted out again."""
+per address are capped and counted out again. Then what :class:`Guard` leaves of the application's
+own answers (a 429 with its own ``Retry-After``, gzip from 800 bytes on)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import threading
 import time
 from contextlib import contextmanager
 
+import httpx
 import uvicorn
 import websockets
 
-from builders.server.guard import GuardedHttpTools, Limits
+from builders.server.guard import Guard, GuardedHttpTools, Limits
 from tests.server.helpers import free_port
 
 
@@ -197,3 +199,44 @@ def test_a_socket_is_no_longer_counted_as_a_connection_once_upgraded():
         while protocol.open_per_address and time.monotonic() < deadline:
             time.sleep(0.05)
         assert protocol.open_per_address == {}
+
+
+async def answers(scope, receive, send):
+    """/own-429: a 429 with a Retry-After of its own, /429: one without; /static/<n>: ``n`` bytes of text."""
+    await receive()
+    if scope["path"].endswith("429"):
+        body = b'{"detail": "wait 12 s"}'
+        headers = [(b"content-type", b"application/json"), (b"x-kept", b"yes")]
+        if scope["path"] == "/own-429":
+            headers.append((b"Retry-After", b"7"))
+        status = 429
+    else:
+        body = b"a" * int(scope["path"].rsplit("/", 1)[-1])
+        headers = [(b"content-type", b"text/plain")]
+        status = 200
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def guarded(*paths: str) -> list[httpx.Response]:
+    async def run():
+        transport = httpx.ASGITransport(app=Guard(answers, limits=Limits(rates={})), client=("203.0.113.5", 4000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            return [await client.get(path, headers={"accept-encoding": "gzip"}) for path in paths]
+
+    return asyncio.run(run())
+
+
+def test_an_applications_429_keeps_its_own_retry_after_and_its_other_headers():
+    own, named = guarded("/own-429", "/429")
+    assert own.status_code == 429 and own.headers.get_list("retry-after") == ["7"]
+    assert named.status_code == 429 and named.headers.get_list("retry-after") == ["12"]
+    for busy in (own, named):
+        assert (busy.headers["content-type"], busy.headers["x-kept"]) == ("application/json", "yes")
+        assert busy.json() == {"detail": "wait 12 s"}
+
+
+def test_static_files_are_gzipped_from_800_bytes_on():
+    small, exact = guarded("/static/799", "/static/800")
+    assert "content-encoding" not in small.headers and small.text == "a" * 799
+    assert exact.headers["content-encoding"] == "gzip" and exact.text == "a" * 800
