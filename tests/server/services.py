@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -103,8 +104,6 @@ class Postgres:
 
     def halt(self) -> None:
         """Stop the server at once (a fast shutdown: every connection is cut), keeping its data."""
-        import signal
-
         assert self.proc is not None
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait(timeout=30)
@@ -129,7 +128,8 @@ class Postgres:
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()  # smart shutdown
+            # a fast shutdown: a smart one (SIGTERM) would wait for the pools tests left open
+            self.proc.send_signal(signal.SIGINT)
             try:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:

@@ -12,7 +12,9 @@ import json
 import os
 import random
 import re
+import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -22,7 +24,6 @@ from tests.web.helpers import (
     click_and_wait,
     play_builders_turn,
     play_kingdom_turn,
-    play_to_end,
     send_and_wait,
     wait_ready,
 )
@@ -155,6 +156,30 @@ def start_guided(page, code: str, game: str):
     page.wait_for_url("**/play/**")
     wait_ready(page)
     return page
+
+
+def finish_by_api(page, rng: random.Random) -> None:
+    """Play the page's seat on with legal actions chosen at random, through the HTTP API as the page's
+    browser (its seat token, or its session's cookie and CSRF token), the bot playing the other seat, until
+    the game is over; then wait for the page to show the end. The browser's turns are the game's first."""
+    http = page.context.request  # shares the page's cookies
+    url = urlsplit(page.url)
+    game_id = url.path.rsplit("/", 1)[1]
+    token = parse_qs(url.fragment).get("token")
+    headers = {"X-Seat-Token": token[0]} if token else {"X-CSRF-Token": http.get("/api/session").json()["csrf"]}
+    deadline = time.monotonic() + 180
+    while True:
+        view = http.get(f"/api/games/{game_id}/state", headers=headers).json()
+        if view["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, "the game did not end"
+        if view["to_move"] == view["seat"] and view["legal"]:
+            body = {"action": rng.choice(view["legal"]), "version": view["version"]}
+            reply = http.post(f"/api/games/{game_id}/actions", headers=headers, data=body)
+            assert reply.status == 200, reply.text()
+        else:
+            time.sleep(0.02)
+    page.wait_for_function("() => document.body.dataset.status === 'finished'")
 
 
 def test_the_patterns_catch_english_and_pass_translations():
@@ -298,8 +323,9 @@ def test_kingdom_builder_first_game_with_the_walkthrough(new_page, code):
 
 @pytest.mark.parametrize("code", ["de", "fr"])
 def test_builders_game_against_a_bot_to_the_end(new_page, api, code):
-    """A whole game of The Builders in the language: the guide, every turn, the log, the final score and the
-    game-over line; the phone layout of the table checked on the way."""
+    """A whole game of The Builders in the language: the guide, the first turns by clicking (the rest through
+    the API), the log, the final score and the game-over line; the phone layout of the table checked on the
+    way."""
     cat = CATALOGUES[code]
     page = start_guided(new_page(DESKTOP), code, "middle-ages")
     guide_title(page, code, "guide.ma.welcome.title")
@@ -323,7 +349,10 @@ def test_builders_game_against_a_bot_to_the_end(new_page, api, code):
         shot(page, "i18n-de-builders-phone")
     page.set_viewport_size(DESKTOP)
     rng = random.Random(7)
-    play_to_end(page, play_builders_turn, rng, max_turns=80)
+    for _ in range(2):  # turns by clicking in the language, then the rest of the game through the API
+        wait_ready(page)
+        play_builders_turn(page, rng, {})
+    finish_by_api(page, rng)
     page.locator("#final-scores").wait_for()
     assert page.locator("#final-scores h3").inner_text() == cat["score.final"]
     assert page.locator("#game-over-line").inner_text().startswith(cat["common.game_over"])
@@ -391,8 +420,9 @@ def test_two_accounts_chat_and_resign_in_german_and_french(new_page, api, browse
 
 
 def test_kingdom_builder_to_the_end_in_german(new_page, api):
-    """A whole game of Kingdom Builder in German: every turn by clicking, then the final score with the cards'
-    German names, every hidden card shown, the game-over line; desktop and phone."""
+    """A whole game of Kingdom Builder in German: the first turns by clicking (the rest through the API), then
+    the final score with the cards' German names, every hidden card shown, the game-over line; desktop and
+    phone."""
     cat = CATALOGUES["de"]
     body = {
         "game": "kingdom",
@@ -405,7 +435,11 @@ def test_kingdom_builder_to_the_end_in_german(new_page, api):
     page.goto(f"/play/{made['id']}?lang=de#seat=0&token={token}")
     wait_ready(page)
     check(page, "de", "kingdom: first turn")
-    play_to_end(page, play_kingdom_turn, random.Random(3), max_turns=40)
+    rng = random.Random(3)
+    for _ in range(2):  # turns by clicking in German, then the rest of the game through the API
+        wait_ready(page)
+        play_kingdom_turn(page, rng, {})
+    finish_by_api(page, rng)
     page.locator("#final-scores").wait_for()
     names = [n.strip() for n in page.locator("#final-scores .card-name b").all_inner_texts()]
     assert names == [cat[f"kb.card.{c}"] for c in ("castles", "fishermen", "merchants", "knights")]
