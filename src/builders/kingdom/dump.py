@@ -19,26 +19,29 @@ def _rc(i: int) -> list[int]:
 def _position(st: Position, shown: Callable[[int], bool]) -> dict[str, Any]:
     """The position with the hand card of each seat ``q`` for which ``shown(q)`` (the others null)."""
     board = st.board
+    # each field read once (on the native core each is made anew when read)
+    held, used, new, own, taken = st.held, st.used, st.new, st.own, st.taken
+    supply, hand, left = st.supply, st.hand, st.left
     players = []
     for p in range(st.num_players):
         tiles = []
-        for h in bits(st.held[p]):
-            state = "used" if st.used[p] & BIT[h] else "new" if st.new[p] & BIT[h] else "ready"
+        for h in bits(held[p]):
+            state = "used" if used[p] & BIT[h] else "new" if new[p] & BIT[h] else "ready"
             tiles.append({"kind": board.kind_name(h), "from": _rc(h), "state": state})
         players.append(
             {
-                "settlements": [_rc(h) for h in bits(st.own[p])],
-                "supply": st.supply[p],
-                "terrain": TERRAINS[st.hand[p]] if st.hand[p] >= 0 and shown(p) else None,
+                "settlements": [[h // 20, h % 20] for h in bits(own[p])],
+                "supply": supply[p],
+                "terrain": TERRAINS[hand[p]] if hand[p] >= 0 and shown(p) else None,
                 "tiles": tiles,
-                "taken_from": [_rc(h) for h in bits(st.taken[p])],
+                "taken_from": [_rc(h) for h in bits(taken[p])],
             }
         )
     return {
         "sections": [[n, t] for n, t in board.sections],
         "cards": list(st.cards),
         "players": players,
-        "tiles_left": [{"at": _rc(h), "count": st.left[board.loc_ord[h]]} for h in board.locations],
+        "tiles_left": [{"at": _rc(h), "count": left[board.loc_ord[h]]} for h in board.locations],
         "to_move": st.to_move,
         "built_this_turn": st.built,
         "deck": [TERRAINS[c] for c in reversed(st.deck)],

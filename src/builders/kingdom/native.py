@@ -20,7 +20,7 @@ from builders.core.errors import IllegalAction
 from builders.core.games import CoreError, native_wanted
 from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, check_not_over, winners_of
-from builders.kingdom import notation, rules
+from builders.kingdom import dump, notation, rules
 from builders.kingdom.board import BIT, CODE_OF_LETTER, LOCATION, Board, bits, get_board
 from builders.kingdom.data import CARDS, SECTION_NAMES, TERRAINS, section_rows
 from builders.kingdom.setup import normalize_setup
@@ -109,9 +109,11 @@ def _to_ordinals(board: Board, mask: int) -> int:
 
 def _from_ordinals(board: Board, mask: int) -> int:
     out = 0
-    for o, h in enumerate(board.locations):
-        if mask >> o & 1:
-            out |= BIT[h]
+    locations = board.locations
+    while mask:  # a player holds few tiles: one step per tile
+        low = mask & -mask
+        out |= BIT[locations[low.bit_length() - 1]]
+        mask ^= low
     return out
 
 
@@ -341,7 +343,8 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
         return self._python().to_json()
 
     def observation(self, seat: int | None) -> dict[str, Any]:
-        return self._python().observation(seat)
+        """``KingdomState.observation`` read from the core's fields (no Python state is made)."""
+        return dump.observation(self, seat)
 
     def resample_hidden(self, seat: int, rng: Rng) -> NativeKingdomState:
         """As ``KingdomState.resample_hidden``, on the native core."""

@@ -17,7 +17,7 @@ from builders.core.rng import Rng
 from builders.core.state import Chance, GameState, Result, winners_of
 from builders.middle_ages import cards as _cards
 from builders.middle_ages.cards import IDS, INDEX
-from builders.middle_ages.notation import bad_draw
+from builders.middle_ages.notation import bad_draw, parse
 from builders.middle_ages.state import MiddleAgesState
 
 try:  # the native module is optional: without it the Python engine plays
@@ -36,6 +36,8 @@ if _native is not None:
     )
 
 _CHANCE = [Chance(card) for card in IDS]
+#: the text of each action code named so far (see NativeMiddleAgesState.action_to_string)
+_TEXTS: dict[int, str] = {}
 #: the fields of MiddleAgesState that the native state keeps (see MAState.fields)
 FIELDS = (
     "num_players",
@@ -195,7 +197,15 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
     returns = GameState.returns
 
     # -- notation and records -----------------------------------------------------------------
-    action_to_string = MiddleAgesState.action_to_string
+    def action_to_string(self, action: Any) -> str:
+        """``MiddleAgesState.action_to_string``, each code's text made once (there are a few hundred)."""
+        if type(action) is int:
+            text = _TEXTS.get(action)
+            if text is None:
+                text = _TEXTS[action] = MiddleAgesState.action_to_string(self, action)
+            return text
+        return MiddleAgesState.action_to_string(self, action)
+
     apply_string = GameState.apply_string
     history_strings = GameState.history_strings
     player_actions = GameState.player_actions
@@ -203,6 +213,10 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
     to_record = GameState.to_record
 
     def parse_action(self, text: str) -> int:
+        """A legal action is checked by the core; the Python state says why another is not."""
+        action = parse(text)
+        if self.is_legal(action):
+            return action
         return self._python().parse_action(text)
 
     # -- information --------------------------------------------------------------------------
@@ -212,7 +226,9 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
         return self._python().to_json()
 
     def observation(self, seat: int | None) -> dict[str, Any]:
-        return self._python().observation(seat)
+        """``MiddleAgesState.observation`` read from the core's fields (no Python state is made)."""
+        py = self.cache
+        return (py if py is not None else _Fields(self.fields(), self.meta)).observation(seat)
 
     def resample_hidden(self, seat: int, rng: Rng) -> NativeMiddleAgesState:
         """As ``MiddleAgesState.resample_hidden``, on the native core."""
@@ -220,6 +236,18 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
 
     def __repr__(self) -> str:
         return f"<NativeMiddleAgesState {self.num_players} players, seat {self.current_player}>"
+
+
+class _Fields:
+    """A position's fields as a ``MiddleAgesState`` reads them for its JSON (the observation only)."""
+
+    GAME = MiddleAgesState.GAME
+    to_json = MiddleAgesState.to_json
+    observation = MiddleAgesState.observation
+
+    def __init__(self, fields: dict[str, Any], setup: dict[str, Any]):
+        self.__dict__.update(fields)
+        self._setup = setup
 
 
 def _read_python(name: str) -> property:

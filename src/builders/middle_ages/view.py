@@ -39,7 +39,8 @@ class MiddleAgesView(GameView[MiddleAgesState, int]):
         return {**public, "seat": seat}
 
     def score_parts(self, state: MiddleAgesState) -> list[dict[str, int]]:
-        return [breakdown(state, seat) for seat in range(state.num_players)]
+        native = getattr(state, "score_breakdown", None)  # the native core's, made there
+        return native() if native is not None else [breakdown(state, seat) for seat in range(state.num_players)]
 
     def replay(self, fixed: dict[str, Any], final_shared: dict[str, Any]) -> dict[str, Any]:
         # the replay JSON carries these keys for every game; this game has no map and no scored hexes

@@ -15,6 +15,7 @@ from builders.server.live import (
     ApiError,
     Client,
     Live,
+    LogEntry,
     abort_refusal,
     deadline,
     dumps,
@@ -33,6 +34,31 @@ from builders.server.store import Store
 LIST_LIMIT = 200
 #: open games of one creator shown in the lobby (the others are reached by their links)
 LOBBY_PER_CREATOR = 3
+
+
+def shared_text(shared: dict[str, Any], lang: str) -> str:
+    """``dumps(shared)[1:-1]`` with its log (the second key, after ``status``) in ``lang``: each line
+    of the log is encoded once per language and kept with it (a line never changes, the log grows by
+    one a change), the rest once per change."""
+    keys = iter(shared)
+    if next(keys, None) != "status" or next(keys, None) != "log":
+        return dumps({**shared, "log": log_in(shared["log"], lang)})[1:-1]
+    lines = ",".join([_line_text(entry, lang) for entry in shared["log"]])
+    rest = dumps({k: v for k, v in shared.items() if k != "status" and k != "log"})[1:-1]
+    return '"status":' + dumps(shared["status"]) + ',"log":[' + lines + "]" + ("," + rest if rest else "")
+
+
+def _line_text(entry: dict[str, Any], lang: str) -> str:
+    """The JSON text of a line of the log in ``lang`` (a :class:`LogEntry` keeps it)."""
+    if not isinstance(entry, LogEntry):
+        return dumps(entry)
+    encoded: dict[str, str] | None = entry.__dict__.get("encoded")
+    if encoded is None:
+        encoded = entry.__dict__["encoded"] = {}
+    text = encoded.get(lang)
+    if text is None:
+        text = encoded[lang] = dumps(entry if lang == DEFAULT_LANGUAGE else {**entry, "text": entry.text_in(lang)})
+    return text
 
 
 class Views:
@@ -198,17 +224,11 @@ class Views:
 
     def view_text(self, live: Live, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
         """The view of ``seat`` as JSON text, its log in ``lang``; the shared part is encoded once per
-        change and language."""
+        change and language, the seat's own part once per change."""
         key = ("text", seat, lang)
         text = live.cache.get(key)
         if text is None:
-            common = live.cache.get(("common_text", lang))
-            if common is None:
-                shared = self._common(live)
-                if lang != DEFAULT_LANGUAGE:
-                    shared = {**shared, "log": log_in(live.log, lang)}
-                common = live.cache[("common_text", lang)] = dumps(shared)[1:-1]
-            text = live.cache[key] = dumps(self._own(live, seat))[:-1] + "," + common + "}"
+            text = live.cache[key] = "".join(("{", *self._parts(live, seat, lang), "}"))
         return text
 
     def state_message(self, live: Live, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -216,8 +236,18 @@ class Views:
         key = ("message", seat, lang)
         text = live.cache.get(key)
         if text is None:
-            text = live.cache[key] = '{"type":"state",' + self.view_text(live, seat, lang)[1:]
+            text = live.cache[key] = "".join(('{"type":"state",', *self._parts(live, seat, lang), "}"))
         return text
+
+    def _parts(self, live: Live, seat: int | None, lang: str) -> tuple[str, str, str]:
+        """The inside of :meth:`view_text`'s object: the seat's own part, a comma, the shared part."""
+        own = live.cache.get(("own_text", seat))
+        if own is None:
+            own = live.cache[("own_text", seat)] = dumps(self._own(live, seat))[1:-1]
+        common = live.cache.get(("common_text", lang))
+        if common is None:
+            common = live.cache[("common_text", lang)] = shared_text(self._common(live), lang)
+        return own, ",", common
 
     def message_for(self, live: Live, client: Client) -> str:
         """:meth:`state_message` for ``client``: its seat's view, in its language."""
