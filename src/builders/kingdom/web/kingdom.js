@@ -430,6 +430,11 @@ export class KingdomTable {
     document.removeEventListener("keydown", this.onKey);
   }
 
+  // The part of the table a position is seen on (the replay brings it into view): the map.
+  get board() {
+    return this.svg;
+  }
+
   // Keys of the table: Esc drops a tile choice, 1-9 choose a tile, E ends the turn, R restarts it (Z, undo,
   // is the page's); M goes to the map.
   onKeyDown(event) {

@@ -32,9 +32,9 @@ const board = new AnalysisBoard(el("section", { id: "analysis" }), gameId, {
 });
 
 // A position chosen on the analysis board: the board comes into view, where the better move is drawn
-// (on a phone it is far below the list of moves).
+// (on a phone it is far below the list of moves): the table's own board where it names one, else the table.
 function boardIntoView() {
-  const board = tableRoot.querySelector("#kb-map") || tableRoot;
+  const board = (table && table.board) || tableRoot;
   const box = board.getBoundingClientRect();
   const seen = box.top >= 0 && (box.bottom <= window.innerHeight || box.top < window.innerHeight / 3);
   if (!seen) board.scrollIntoView({ block: "start" });
