@@ -134,6 +134,7 @@ def test_each_log_line_is_encoded_once_and_the_view_is_the_whole_view_encoded(tm
     live = service.live[created["id"]]
     tokens = [s["token"] for s in created["seats"]]
     rnd = random.Random(8)
+    undone: list[int] = []
 
     def whole(seat):
         own = service.views._own(live, seat)
@@ -146,14 +147,18 @@ def test_each_log_line_is_encoded_once_and_the_view_is_the_whole_view_encoded(tm
             await service.act_as(live, mover, rnd.choice(service.view(live, mover)["legal"]), live.version)
             for seat in (0, 1, None):
                 assert service.view_text(live, seat, lang) == whole(seat)
-            if k == 20 and live.undo:
+            if k >= 20 and live.undo and not undone:
                 await service.undo(live.id, tokens[live.state.current_player])
                 assert service.view_text(live, 0, lang) == whole(0)
+                undone.append(k)
 
     asyncio.run(play())
+    assert undone  # an undo came between the actions
     texts = [line.encoded[lang] for line in live.log]
     assert len(texts) == len(live.log) == len(live.steps) >= 39
     assert [orjson.loads(t) for t in texts] == [orjson.loads(dumps(e)) for e in log_in(live.log, lang)]
+    # the joined text is kept with the last line only
+    assert [lang in line.__dict__.get("joined", {}) for line in live.log] == [False] * (len(live.log) - 1) + [True]
     if lang == "de":
         assert any(orjson.loads(t)["text"] != e["text"] for t, e in zip(texts, live.log))
     store.close()

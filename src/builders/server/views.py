@@ -43,9 +43,28 @@ def shared_text(shared: dict[str, Any], lang: str) -> str:
     keys = iter(shared)
     if next(keys, None) != "status" or next(keys, None) != "log":
         return dumps({**shared, "log": log_in(shared["log"], lang)})[1:-1]
-    lines = ",".join([_line_text(entry, lang) for entry in shared["log"]])
+    lines = _log_text(shared["log"], lang)
     rest = dumps({k: v for k, v in shared.items() if k != "status" and k != "log"})[1:-1]
     return '"status":' + dumps(shared["status"]) + ',"log":[' + lines + "]" + ("," + rest if rest else "")
+
+
+def _log_text(log: list[dict[str, Any]], lang: str) -> str:
+    """The lines of ``log`` in ``lang`` encoded and joined by commas: the text is kept with the last
+    line and handed on to the next one when a line is added (a change adds one line's text; after an
+    undo it is joined anew once)."""
+    last = log[-1] if log else None
+    if not isinstance(last, LogEntry):
+        return ",".join([_line_text(entry, lang) for entry in log])
+    joined: dict[str, str] = last.__dict__.setdefault("joined", {})
+    text = joined.get(lang)
+    if text is None:
+        before = log[-2] if len(log) > 1 else None
+        held = before.__dict__.get("joined") if isinstance(before, LogEntry) else None
+        head = held.pop(lang, None) if held else None
+        if head is None:
+            head = ",".join([_line_text(entry, lang) for entry in log[:-1]])
+        text = joined[lang] = head + ("," if len(log) > 1 else "") + _line_text(last, lang)
+    return text
 
 
 def _line_text(entry: dict[str, Any], lang: str) -> str:
