@@ -9,7 +9,7 @@ TESTS  := $(VENV)/.installed-tests
 # apt-get needs root; use sudo when we are not root.
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test test-core test-all-cores install native chromium npm services bench clean mutants
+.PHONY: play test test-core test-all-cores fuzz install native chromium npm services bench clean mutants
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -54,15 +54,19 @@ services:
 # engines, the bots, the research kit and the server's play and views run again on the Python engines
 # (BUILDERS_CORE=python), so both cores are tested; the browser tests, the rest of the server's
 # (its bots' and analyses' handling is the same on either core) and tests/native (which compares the
-# cores itself) run once. `make test-all-cores` runs the whole suite on each core. Each pass lists its
-# slowest tests (--durations), so a run's log says where its time went.
-PYTHON_CORE_TESTS := tests/core tests/kingdom tests/middle_ages tests/ai tests/rl \
-	tests/server/test_play.py tests/server/test_views.py
+# cores itself) run once, and so do the tests that play no game or choose their core themselves
+# (tests/core's toy game, the calibration tables, tests/rl/test_cores.py). `make test-all-cores` runs
+# the whole suite on each core. Each pass lists its slowest tests (--durations), so a run's log says
+# where its time went. Each worker takes a contiguous half of the tests and an idle one takes half of
+# what the other has left (--dist worksteal), so a test file (its server, its browser) stays on one worker.
+PYTHON_CORE_TESTS := tests/kingdom tests/middle_ages tests/ai tests/rl \
+	tests/server/test_play.py tests/server/test_views.py \
+	--ignore=tests/ai/test_calibration.py --ignore=tests/rl/test_cores.py
 test: $(TESTS) chromium npm services native
 	$(BIN)/lint-imports --no-logo --no-cache
-	$(BIN)/python -m pytest --durations=40
+	$(BIN)/python -m pytest --dist worksteal --durations=40
 	@if [ -f $(NATIVE) ]; then echo "again on the Python engines (BUILDERS_CORE=python):"; \
-	  BUILDERS_CORE=python $(BIN)/python -m pytest --durations=20 $(PYTHON_CORE_TESTS); fi
+	  BUILDERS_CORE=python $(BIN)/python -m pytest --dist worksteal --durations=20 $(PYTHON_CORE_TESTS); fi
 
 # The whole suite on each core in turn (about twice `make test`'s time)
 test-all-cores: $(TESTS) chromium npm services native
@@ -72,6 +76,11 @@ test-all-cores: $(TESTS) chromium npm services native
 # Only the tests that run on both cores, on one of them: make test-core CORE=python (or native)
 test-core: $(TESTS) native
 	BUILDERS_CORE=$(or $(CORE),python) $(BIN)/python -m pytest $(PYTHON_CORE_TESTS)
+
+# The server's fuzz tests with a long budget (docs/testing.md): `make test` draws 8 examples of each
+# input, this 100 (EXAMPLES=n for another count).
+fuzz: $(TESTS)
+	BUILDERS_FUZZ_EXAMPLES=$(or $(EXAMPLES),100) $(BIN)/python -m pytest -n 0 --durations=5 tests/server/test_fuzz.py
 
 # Mutation testing (docs/testing.md), not part of `make test`: every mutant takes hours on a small
 # machine; `make mutants SAMPLE=30` runs 30 random mutants per module (SEED=1 by default).

@@ -1,10 +1,14 @@
 """Fuzzing, bounded in count: the HTTP API from its OpenAPI description (schemathesis), the game
-socket with random messages (hypothesis). No server error, and a refused request changes nothing."""
+socket with random messages (hypothesis). No server error, and a refused request changes nothing.
+
+``make test`` draws a few examples of each input (BUILDERS_FUZZ_EXAMPLES, 8 by default); ``make fuzz``
+draws many more (docs/testing.md)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 
 import schemathesis
 import websockets
@@ -13,7 +17,9 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
-FUZZ = settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+# examples per operation, input mode and set of fixed inputs; the socket gets more (its inputs are cheap)
+EXAMPLES = int(os.environ.get("BUILDERS_FUZZ_EXAMPLES", "8"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 def snapshot(api, store, gid, token):
@@ -118,7 +124,7 @@ def test_socket_fuzz(server, api):
     before = snapshot(api, store, gid, created["seats"][0]["token"])
     sent: list[int] = []
 
-    @settings(FUZZ, max_examples=150)
+    @settings(FUZZ, max_examples=max(150, 6 * EXAMPLES))
     @given(messages=st.lists(_messages, min_size=1, max_size=5), as_seat=st.booleans())
     def run(messages, as_seat):
         sent.append(len(messages))
