@@ -147,7 +147,7 @@ def test_a_game_the_last_person_left_counts_as_one_of_bots_alone(tmp_path):
         assert store.bots_only_games() == []
         r = a.post(f"/api/games/{gid}/resign?seat=0", json={"bot": "easy"}, headers=csrf)
         assert r.status_code == 200, r.text
-        assert [o["creator"] for o in store.bots_only_games()] == [1]
+        assert [o.creator for o in store.bots_only_games()] == [1]
         before = store.counts()
         # ada's account from another address, and anyone from the address she left from
         with client(srv.url, "127.0.0.4") as ada:

@@ -160,14 +160,14 @@ def test_a_rematch_copies_seats_name_privacy_and_colours(server, people):
     created = make_rematch(service, live, account.id)
     new = service.get(created["id"])
     assert new.name == "Friday table" and new.game == "kingdom"
-    assert new.options.get("private") is True
-    assert new.options.get("colours") == live.options.get("colours") == ["blue", "red", "white"]
-    assert [s["type"] for s in new.seats] == ["human", "human", "bot"]
-    assert new.seats[0].get("account") == account.id
-    assert new.seats[1].get("account") is None and new.seats[2]["level"] == "medium"
+    assert new.options.private is True
+    assert new.options.colours == live.options.colours == ["blue", "red", "white"]
+    assert [s.type for s in new.seats] == ["human", "human", "bot"]
+    assert new.seats[0].account == account.id
+    assert new.seats[1].account is None and new.seats[2].level == "medium"
     assert [s["type"] for s in created["seats"]] == ["human", "human", "bot"]
     assert "invite" in created["seats"][1] and created["seats"][1]["invite"]
-    assert live.options["rematch"] == created["id"]
+    assert live.options.rematch == created["id"]
     assert ada.get(f"/api/games/{gid}").json()["rematch"] == created["id"]
 
 
@@ -180,6 +180,6 @@ def test_a_rematch_of_a_public_game_opens_the_seats_of_others(server, people):
     live = service.get(gid)
     created = make_rematch(service, live, server.app.state.accounts.by_username("chatunit7").id)
     new = service.get(created["id"])
-    assert new.options.get("private") in (None, False)
-    assert new.seats[1].get("open") is True and new.seats[1].get("account") is None
+    assert new.options.private is False
+    assert new.seats[1].open is True and new.seats[1].account is None
     assert ada.get(f"/api/games/{created['id']}").json()["seats"][1]["open"] is True

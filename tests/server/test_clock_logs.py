@@ -50,7 +50,7 @@ def test_a_clock_not_stored_because_the_game_changed_meanwhile_is_logged(server,
     gid, tokens = create(api, {"kind": "live", "total": 600})
     first_move(api, gid, tokens[0])
     live = service.live[gid]
-    stale = type("Stale", (), {"id": gid, "version": live.version - 1, "options": dict(live.options)})()
+    stale = type("Stale", (), {"id": gid, "version": live.version - 1, "options": live.options})()
     with caplog.at_level(logging.INFO, "builders.server"):
         clocks._save(stale)
     assert said(caplog) == [f"the clock of game {gid} was not saved: the game changed meanwhile"]

@@ -314,31 +314,43 @@ def test_clocks_start_with_every_seat_taken_and_a_move_made_not_a_card_drawn():
 
     from builders.core.state import Chance
     from builders.server.clocks import started
+    from builders.server.records import seats_from_json
 
-    seats = [{"type": "human", "claimed": True}, {"type": "bot"}]
+    seats = seats_from_json([{"type": "human", "claimed": True}, {"type": "bot"}])
     dealt = SimpleNamespace(history=[Chance("grass")])
     moved = SimpleNamespace(history=[Chance("grass"), "settle 1,1"])
     assert started(moved, seats) is True
     assert started(dealt, seats) is False
     assert started(SimpleNamespace(history=[]), seats) is False
-    assert started(moved, [{"type": "human", "claimed": True}, {"type": "human", "claimed": False}]) is False
-    assert started(moved, [{"type": "human", "claimed": True}, {"type": "human"}]) is False
+    assert (
+        started(moved, seats_from_json([{"type": "human", "claimed": True}, {"type": "human", "claimed": False}]))
+        is False
+    )
 
 
 def _game(clock, to_move=1, over=False, seats=None, options=None):
+    """A game's options, state and seats, as records (builders.server.records), from their JSON."""
     from types import SimpleNamespace
 
-    seats = seats or [{"type": "human", "claimed": True}, {"type": "human", "claimed": True}]
+    from builders.server.records import Options, seats_from_json
+
+    seats = seats_from_json(seats or [{"type": "human", "claimed": True}, {"type": "human", "claimed": True}])
     state = SimpleNamespace(is_over=lambda: over, current_player=to_move, history=["a move"])
-    return SimpleNamespace(options={"clock": clock, **(options or {})}), state, seats
+    return SimpleNamespace(options=Options.from_json({"clock": clock, **(options or {})})), state, seats
+
+
+def advance(*args, now):
+    """The stored clock after ``Clocks.advance`` (None: nothing to store)."""
+    from builders.server.clocks import Clocks
+
+    moved = Clocks.advance(*args, now=now)
+    return None if moved is None else moved.to_json()
 
 
 def test_advancing_a_live_clock_charges_the_mover_and_gives_the_increment():
-    from builders.server.clocks import Clocks
-
     clock = {"kind": "live", "increment": 5, "left": [60.0, 60.0], "running": 0, "since": 100.0, "flagged": []}
     live, state, seats = _game(clock)
-    assert Clocks.advance(live, state, seats, now=110.0) == {
+    assert advance(live, state, seats, now=110.0) == {
         "kind": "live",
         "increment": 5,
         "left": [55.0, 60.0],
@@ -348,24 +360,22 @@ def test_advancing_a_live_clock_charges_the_mover_and_gives_the_increment():
     }
     assert clock["left"] == [60.0, 60.0] and clock["running"] == 0  # the game's own clock is not touched
     # more than the time left: charged down to 0, then the increment
-    assert Clocks.advance(live, state, seats, now=200.0)["left"] == [5.0, 60.0]
+    assert advance(live, state, seats, now=200.0)["left"] == [5.0, 60.0]
     # its time ran out (flagged): 0, no increment
     flagged = {**clock, "flagged": [0]}
-    assert Clocks.advance(_game(flagged)[0], state, seats, now=101.0)["left"] == [0.0, 60.0]
+    assert advance(_game(flagged)[0], state, seats, now=101.0)["left"] == [0.0, 60.0]
     # no increment given: none added
     plain = {k: v for k, v in clock.items() if k != "increment"}
-    assert Clocks.advance(_game(plain)[0], state, seats, now=110.0)["left"] == [50.0, 60.0]
+    assert advance(_game(plain)[0], state, seats, now=110.0)["left"] == [50.0, 60.0]
     # the same seat still to move: nothing to store
-    assert Clocks.advance(live, _game(clock, to_move=0)[1], seats, now=110.0) is None
-    assert Clocks.advance(_game(None)[0], state, seats, now=110.0) is None
+    assert advance(live, _game(clock, to_move=0)[1], seats, now=110.0) is None
+    assert advance(_game(None)[0], state, seats, now=110.0) is None
 
 
 def test_advancing_a_turn_clock_gives_the_next_seat_a_whole_turn_and_stops_when_nobody_plays():
-    from builders.server.clocks import Clocks
-
     clock = {"kind": "turn", "per_turn": 30, "increment": 0, "left": [30.0, 12.0], "running": 0, "since": 100.0}
     live, state, seats = _game(clock)
-    assert Clocks.advance(live, state, seats, now=110.0) == {
+    assert advance(live, state, seats, now=110.0) == {
         "kind": "turn",
         "per_turn": 30,
         "increment": 0,
@@ -377,13 +387,13 @@ def test_advancing_a_turn_clock_gives_the_next_seat_a_whole_turn_and_stops_when_
     stopped = {"left": [20.0, 12.0], "running": None, "since": 110.0, "flagged": []}
     for case in [
         _game(clock, over=True),
-        _game(clock, options={"ended": "aborted"}),
+        _game(clock, options={"ended": {"reason": "aborted"}}),
         _game(clock, seats=[{"type": "human", "claimed": True}, {"type": "bot"}]),
         _game(clock, seats=[{"type": "human", "claimed": True}, {"type": "human", "claimed": False}]),
     ]:
-        moved = Clocks.advance(*case, now=110.0)
+        moved = advance(*case, now=110.0)
         assert {k: moved[k] for k in stopped} == stopped
     # nothing runs and nobody is to play: nothing to store
     idle = {**clock, "running": None}
-    assert Clocks.advance(*_game(idle, over=True), now=110.0) is None
-    assert Clocks.advance(*_game(idle), now=110.0)["left"] == [30.0, 30.0]
+    assert advance(*_game(idle, over=True), now=110.0) is None
+    assert advance(*_game(idle), now=110.0)["left"] == [30.0, 30.0]

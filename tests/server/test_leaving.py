@@ -48,6 +48,7 @@ def test_a_resigned_player_never_wins_even_ahead_on_points():
     most points; seat 0 is no winner, seat 2 wins alone; with 0 and 2 resigned, seat 1 wins."""
     from builders.core.state import Result
     from builders.server.games import final_result
+    from builders.server.records import Options
 
     class Ended:  # a finished game's state: only its result is read
         @staticmethod
@@ -58,11 +59,12 @@ def test_a_resigned_player_never_wins_even_ahead_on_points():
         def result():
             return Result(scores=(9, 3, 9), breakdown=({"points": 9}, {"points": 3}, {"points": 9}), winners=(0, 2))
 
-    got = final_result(None, Ended, {"resigned": [0]})
+    got = final_result(None, Ended, Options(resigned=[0]))
     assert got["winners"] == [2] and got["resigned"] == [0]
-    got = final_result(None, Ended, {"resigned": [0, 2]})
+    got = final_result(None, Ended, Options(resigned=[0, 2]))
     assert got["winners"] == [1] and got["resigned"] == [0, 2]
-    assert final_result(None, Ended, {})["winners"] == [0, 2] and "resigned" not in final_result(None, Ended, {})
+    assert final_result(None, Ended, Options())["winners"] == [0, 2]
+    assert "resigned" not in final_result(None, Ended, Options())
 
 
 def test_in_a_game_of_three_the_others_play_on_and_the_creators_bot_plays_the_resigned_seat(api):

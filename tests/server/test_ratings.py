@@ -156,7 +156,7 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
     stored = {
         row["id"]: row for row in server.app.state.store.games_of(server.app.state.accounts.by_username(ada_name).id)
     }
-    assert stored[gid]["options"]["rated_done"] is True  # stored as rated: never rated again after a restart
+    assert stored[gid]["options"].rated_done is True  # stored as rated: never rated again after a restart
     refused(bo.get("/api/players/nobody_at_all"), 404, "no player named")
 
 

@@ -311,7 +311,7 @@ def test_a_game_loaded_again_keeps_its_options(tmp_path):
             assert {k: after[k] for k in ("seeded", "private", "rated", "rematch")} == {
                 k: before[gid][k] for k in ("seeded", "private", "rated", "rematch")
             }
-            assert again.state.service.live[gid].options["seeded"] is (gid == seeded)
+            assert again.state.service.live[gid].options.seeded is (gid == seeded)
 
 
 def test_pages_without_the_web_client(tmp_path):

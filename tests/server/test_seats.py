@@ -88,9 +88,9 @@ def test_a_guest_signing_in_brings_its_seats_to_the_named_account(server, people
     owner_id = signed.json()["account"]["id"]
     assert owner_id != guest_id
     live = server.app.state.service.get(gid)
-    assert [s.get("account") for s in live.seats] == [owner_id, None]
+    assert [s.account for s in live.seats] == [owner_id, None]
     assert guest.get(f"/api/games/{gid}/mine").json() == {"seats": [0]}
     assert [(g["id"], g["my_seats"]) for g in guest.get("/api/account/games").json()] == [(gid, [0])]
     stored = {row["id"]: row for row in server.app.state.store.games_of(owner_id)}
-    assert stored[gid]["seats"][0]["account"] == owner_id
+    assert stored[gid]["seats"][0].account == owner_id
     assert gid not in {row["id"] for row in server.app.state.store.games_of(guest_id)}

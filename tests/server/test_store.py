@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from builders.server.store import Stale, Store, StoredStep, database_url
+from builders.server.store import Stale, Store, StoredStep, database_url, typed
 
 
 def summary(version, actions, status="running", turn=1, to_move=0, result=None):
@@ -160,5 +160,5 @@ def test_an_action_and_the_clock_moved_with_it_are_stored_together_or_not_at_all
     game = store.game("g1")
     assert (game["version"], game["status"], game["result"]) == (2, "finished", {"ranks": [1, 0]})
     assert game["options"]["clock"] == clock  # an action that does not move the clock leaves it
-    assert store.steps("g1") == [a0, a1] and store.snapshot("g1") == (game, [a0, a1])
+    assert store.steps("g1") == [a0, a1] and store.snapshot("g1") == (typed(game), [a0, a1])
     assert store.stats == {"append": 2, "undo": 0, "update": 0, "stale": 3}

@@ -536,7 +536,7 @@ async def leave_games(service: Any, account_id: int) -> list[str]:
         if row["status"] == "finished":
             continue
         live = await service.fetch(row["id"])
-        for seat in [s["seat"] for s in live.seats if s.get("account") == account_id and s["type"] == "human"]:
+        for seat in [s.seat for s in live.seats if s.account == account_id and s.type == "human"]:
             if not live.over:
                 await service.resign_as(live, seat, None)
         left.append(live.id)

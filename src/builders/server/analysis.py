@@ -207,7 +207,7 @@ class Analyses:
 
     # -- hints -----------------------------------------------------------------------------------
     async def hint(self, live: Live, seat: int) -> dict[str, Any]:
-        if not live.options.get("hints"):
+        if not live.options.hints:
             raise ApiError(403, msg("this game was created without hints"))
         if live.over:
             raise ApiError(409, msg("the game is over"))
@@ -215,7 +215,7 @@ class Analyses:
             raise ApiError(
                 403, msg("it is seat {turn}'s turn, not seat {seat}'s", turn=live.state.current_player, seat=seat)
             )
-        if live.seats[seat]["type"] != "human":
+        if live.seats[seat].type != "human":
             raise ApiError(403, msg("seat {seat} is played by a bot now", seat=seat))
         n = len(live.steps)
         key = (live.id, live.version, seat)
@@ -360,7 +360,7 @@ def router(service: GameService, accounts: Any, analyses: Analyses) -> APIRouter
         seat: int | None = Query(None, ge=0, le=3),
     ) -> dict[str, Any]:
         live = await visible(service, accounts, game_id, request, x_seat_token)
-        if not live.options.get("hints"):
+        if not live.options.hints:
             raise ApiError(403, msg("this game was created without hints"))
         who = seat_for(service, accounts, live, request, x_seat_token, seat, True)
         assert who is not None

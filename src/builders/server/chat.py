@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request
@@ -23,7 +24,6 @@ from builders.server.accounts import Accounts, RateLimit
 from builders.server.games import ApiError, GameService, Live, _saving
 from builders.server.repos.chat import ChatRecord, ChatRepo
 from builders.server.privacy import visible
-from builders.server.records import Options, seats_from_json
 from builders.server.schemas import GAME_ID_PATTERN, ChatBody, ChatMessage, Created, CreateGame
 from builders.server.seats import seat_for
 
@@ -88,9 +88,9 @@ def _public(m: ChatRecord) -> dict[str, Any]:
 def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, Any]:
     """The same table again: each account in its seat, bots of the same levels, other seats open. The
     finished game then names the new one (``rematch`` in its summary)."""
-    stored = Options.from_json(live.options)
+    stored = live.options
     seats: list[dict[str, Any]] = []
-    for s in seats_from_json(live.seats):
+    for s in live.seats:
         if s.account == creator:
             seats.append({"type": "human"})
         elif s.account is not None:
@@ -105,8 +105,7 @@ def make_rematch(service: GameService, live: Live, creator: int) -> dict[str, An
         return int(ref[3:]) if ref.startswith("#id") else None
 
     created = service.create(req, creator, by_id)
-    stored.rematch = created["id"]
-    options = stored.to_json()
+    options = replace(stored, rematch=created["id"])
     with _saving():
         service.store.update(live.id, {"options": options})
     live.options = options
@@ -160,8 +159,8 @@ def router(service: GameService, accounts: Accounts, chat: Chat) -> APIRouter:
             raise ApiError(403, msg("only a signed-in player of this game can offer a rematch"))
         if not live.over:
             raise ApiError(409, msg("a rematch is offered once the game is over"))
-        if live.options.get("rematch"):
-            raise ApiError(409, msg("a rematch was offered already: game {rematch}", rematch=live.options["rematch"]))
+        if live.options.rematch:
+            raise ApiError(409, msg("a rematch was offered already: game {rematch}", rematch=live.options.rematch))
         return make_rematch(service, live, who.account.id)
 
     return r

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -45,7 +46,7 @@ from builders.server.scheduling import cancel_all
 from builders.server.repos.accounts import AccountRepo
 from builders.server.repos.games import GameRepo
 from builders.server.repos.leases import LeaseRepo
-from builders.server.records import Clock
+from builders.server.records import Clock, Seat
 from builders.server.schemas import ClockSpec
 from builders.server.store import Stale
 
@@ -84,22 +85,26 @@ def remaining(clock: dict[str, Any], now: float | None = None) -> list[float]:
     return Clock.from_json(clock).remaining(now)
 
 
+def _copy(clock: Clock) -> Clock:
+    """A copy of ``clock`` to change (the game's own is replaced, never changed in place)."""
+    return replace(clock, left=list(clock.left), flagged=list(clock.flagged))
+
+
 def _running(live: Live) -> Clock | None:
-    """The clock of ``live`` if it runs and the game is not over."""
-    stored = live.options.get("clock")
-    clock = Clock.from_json(stored) if stored else None
-    return clock if clock is not None and clock.running is not None and not live.over else None
+    """A copy of the clock of ``live`` if it runs and the game is not over."""
+    clock = live.options.clock
+    return _copy(clock) if clock and clock.running is not None and not live.over else None
 
 
 def _keep(live: Live, clock: Clock) -> None:
     """``clock`` becomes the clock of ``live`` in memory."""
-    live.options = {**live.options, "clock": clock.to_json()}
+    live.options = replace(live.options, clock=clock)
 
 
-def started(state: Any, seats: list[dict[str, Any]]) -> bool:
+def started(state: Any, seats: list[Seat]) -> bool:
     """Whether the clocks run: every seat is taken and the first move of the game has been made, as
     on lichess (nobody's time runs while a friend is still on the way, nor before the first move)."""
-    if any(s["type"] == "human" and not s.get("claimed") for s in seats):
+    if any(s.type == "human" and not s.claimed for s in seats):
         return False
     return any(not isinstance(entry, Chance) for entry in state.history)
 
@@ -126,7 +131,7 @@ class Clocks:
         now = time.time()
         alive = await asyncio.to_thread(self._last_checkpoint)
         for live in list(self.service.live.values()):
-            if live.options.get("clock") and not live.over:
+            if live.options.clock and not live.over:
                 clock = _running(live)
                 if clock is not None:
                     # charged up to the last checkpoint (a game forgotten while it ran was saved
@@ -210,17 +215,17 @@ class Clocks:
         settled = []
         for row in idle:  # untimed games whose seat to move is a person's (decided from the row)
             to_move = row["to_move"]
-            if (row["options"] or {}).get("clock") or to_move is None or row["id"] in expired:
+            if row["options"].clock or to_move is None or row["id"] in expired:
                 continue
             seat = row["seats"][to_move]
-            if seat["type"] != "human" or not seat["claimed"]:
+            if seat.type != "human" or not seat.claimed:
                 continue
             try:
                 live = await self.service.fetch(row["id"])
             except ApiError:
                 continue
             seat = live.state.current_player
-            if not live.over and live.seats[seat]["type"] == "human" and live.seats[seat]["claimed"]:
+            if not live.over and live.seats[seat].type == "human" and live.seats[seat].claimed:
                 await self.service.resign_as(live, seat, "medium", kind="timeout")
                 settled.append(live.id)
         if expired or settled:
@@ -229,21 +234,21 @@ class Clocks:
 
     # -- changes ---------------------------------------------------------------------------------
     @staticmethod
-    def advance(live: Live, state: Any, seats: list[dict[str, Any]], now: float | None = None) -> dict[str, Any] | None:
+    def advance(live: Live, state: Any, seats: list[Seat], now: float | None = None) -> Clock | None:
         """The clock of ``live`` after a change to ``state`` and ``seats``: the seat that moved is
         charged (and given the increment) and the next one's clock starts. None if the running seat
         stays the same (nothing to store). ``live``'s own clock is not touched: the game service
         stores the new one with the change, in the same transaction, and takes it in once committed."""
-        stored = live.options.get("clock")
+        stored = live.options.clock
         if not stored:
             return None
-        clock = Clock.from_json(stored)
+        clock = _copy(stored)
         running = clock.running
         following = None
-        if not state.is_over() and "ended" not in live.options and started(state, seats):
+        if not state.is_over() and live.options.ended is None and started(state, seats):
             seat = state.current_player
             info = seats[seat]
-            if info["type"] == "human" and info["claimed"]:
+            if info.type == "human" and info.claimed:
                 following = seat
         if following == running:
             return None
@@ -259,18 +264,17 @@ class Clocks:
             clock.left[following] = float(clock.per_turn or 0)
         clock.running = following
         clock.since = now
-        return clock.to_json()
+        return clock
 
     def changed(self, live: Live) -> None:
         """After any change of ``live`` (made here or by another process): (re)arm the running
         seat's timer. A change made through the game service carries its clock already; one that
         did not (a new game) moves the clock on here and stores it under the version check."""
-        clock = live.options.get("clock")
-        if not clock or not self.started:  # (start() goes over the games loaded before it)
+        if not live.options.clock or not self.started:  # (start() goes over the games loaded before it)
             return
         moved = self.advance(live, live.state, live.seats)
         if moved is not None:
-            live.options = {**live.options, "clock": moved}
+            _keep(live, moved)
             try:
                 self._save(live)
             except ApiError:
@@ -284,7 +288,7 @@ class Clocks:
         clock). The version does not move: nothing a client sees changes."""
         with _saving():
             try:
-                self.service.store.update(live.id, {"options": dict(live.options)}, version=live.version, bump=False)
+                self.service.store.update(live.id, {"options": live.options}, version=live.version, bump=False)
             except Stale:
                 log.info("the clock of game %s was not saved: the game changed meanwhile", live.id)
 
@@ -328,7 +332,7 @@ class Clocks:
         try:
             # in a rated game running out of time loses, as resigning does (a game of two ends);
             # else the bot chosen at creation plays on
-            level = None if live.options.get("rated") else clock.bot
+            level = None if live.options.rated else clock.bot
             await self.service.resign_as(live, seat, level, kind="timeout")
         except ApiError as e:
             log.warning("game %s: seat %s could not be handed over: %s", live.id, seat, e.detail)

@@ -27,10 +27,12 @@ import random
 import secrets
 import socket
 import time
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from builders.server.records import Clock
 from builders.server.repos.leases import LeaseRepo
 from builders.server.store import Store
 
@@ -327,9 +329,9 @@ class Cluster:
             # without reading the database (one version and one action more: it was added)
             step = live.steps[-1]
             message["a"] = [step.seat, step.action, step.chance, step.by_bot, step.key]
-        clock = live.options.get("clock")
+        clock = live.options.clock
         if clock:  # the clock stored with the change (the other processes take it in as it is)
-            message["c"] = clock
+            message["c"] = clock.to_json()
         self.outbox.put_nowait(json.dumps(message))
 
     def event(self, live: Any, text: str, audience: str) -> None:
@@ -478,10 +480,13 @@ class Cluster:
             self.service._replay(live.id, live.presenter, state, steps, len(live.steps), entries)
         except (ApiError, ValueError, TypeError):
             return False
-        if live.options.get("clock"):
+        if live.options.clock:
             if not isinstance(clock, dict):
                 return False  # read from the database, with its clock
-            live.options = {**live.options, "clock": clock}
+            try:
+                live.options = replace(live.options, clock=Clock.from_json(clock))
+            except (KeyError, TypeError):
+                return False
         live.state, live.steps, live.log, live.version = state, steps, entries, version
         live.undo = []
         live.changed()

@@ -23,6 +23,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -329,7 +330,7 @@ class GameService:
             fresh = self._build(live.id, found)
             state, entries = fresh.state, fresh.log
         live.name, live.seats, live.version = row["name"], row["seats"], row["version"]
-        live.options = row.get("options") or {}
+        live.options = row["options"]
         live.state, live.steps, live.log = state, steps, entries
         live.undo = []
         live.changed()
@@ -344,7 +345,7 @@ class GameService:
         if found is None:
             raise self.no_such_game(game_id)
         row, steps = found
-        state = initial_state(row["game"], row["setup"], row.get("options"))
+        state = initial_state(row["game"], row["setup"], row["options"])
         entries: list[dict[str, Any]] = []
         self._replay(game_id, get_view(row["game"]), state, steps, 0, entries)
         live = Live(
@@ -358,7 +359,7 @@ class GameService:
             state=state,
             steps=steps,
             log=entries,
-            options=row.get("options") or {},
+            options=row["options"],
         )
         return live
 
@@ -507,7 +508,8 @@ class GameService:
         except BuildersError as e:
             raise ApiError(400, engine_message(e)) from None
         game_id = secrets.token_urlsafe(6)
-        seats, created = [], []
+        seats: list[Seat] = []
+        created: list[dict[str, Any]] = []
         for i, spec in enumerate(req.seats):
             if spec.type == "human":
                 seat = Seat(seat=i, type="human", name=spec.name, open=spec.open, stored=HUMAN_SEAT_KEYS)
@@ -531,10 +533,10 @@ class GameService:
             else:
                 seat = Seat(seat=i, type="bot", level=spec.level, stored=BOT_SEAT_KEYS)
                 item = {"seat": i, "type": "bot", "level": spec.level}
-            seats.append(seat.to_json())
+            seats.append(seat)
             created.append(item)
         now = time.time()
-        record_options = Options.from_json(
+        options = Options.from_json(
             {
                 "creator": creator,
                 "private": req.private,
@@ -544,10 +546,9 @@ class GameService:
             }
         )
         if req.resign_bot != "easy" and len(req.seats) > 2:
-            record_options.resign_bot = req.resign_bot
+            options.resign_bot = req.resign_bot
         if req.colours is not None:
-            record_options.colours = list(req.colours)
-        options = record_options.to_json()
+            options.colours = list(req.colours)
         live = Live(
             id=game_id,
             game=req.game,
@@ -570,9 +571,9 @@ class GameService:
             "seats": seats,
             "private": req.private,
             "options": options,
-            "bots_only": bool(options.get("bots_only")),
+            "bots_only": options.bots_only,
             "creator": creator,
-            "address": address or options.get("address"),
+            "address": address or options.address,
             **row_summary(live, state, 0, 0),
         }
         return live, row, {"id": game_id, "game": req.game, "seats": created, "watch": f"/play/{game_id}"}
@@ -611,9 +612,7 @@ class GameService:
         not over of theirs (by account or by address), or more than ``most`` on the server."""
         games = self.store.bots_only_games()
         theirs = sum(
-            1
-            for options in games
-            if (creator is not None and options.get("creator") == creator) or options.get("address") == address
+            1 for options in games if (creator is not None and options.creator == creator) or options.address == address
         )
         if theirs >= per_creator:
             cap = msg(
@@ -638,9 +637,9 @@ class GameService:
         if not 0 <= seat < len(live.seats):
             raise ApiError(409, msg("the game has seats 0 to {last}, not {seat}", last=len(live.seats) - 1, seat=seat))
         s = live.seats[seat]
-        if s["type"] != "human" or not s["open"]:
+        if s.type != "human" or not s.open:
             raise ApiError(409, msg("seat {seat} is not open: it is joined by its own link", seat=seat))
-        if s["claimed"]:
+        if s.claimed:
             raise ApiError(409, msg("seat {seat} is already taken", seat=seat))
         if name is not None:
             self.check_seat_name(name, account)
@@ -666,17 +665,17 @@ class GameService:
         digest = token_hash(code).encode()
         found = None
         for s in live.seats:  # look at every seat: the time taken does not depend on the match
-            if hmac.compare_digest((s.get("invite_sha") or "").encode(), digest) and found is None:
-                found = s["seat"]
+            if hmac.compare_digest((s.invite_sha or "").encode(), digest) and found is None:
+                found = s.seat
         return found
 
     def _take(self, live: Live, seat: int, name: str | None, account: int | None) -> dict[str, Any]:
-        s = Seat.from_json(live.seats[seat])
+        s = replace(live.seats[seat])
         token = None if account is not None else secrets.token_urlsafe(24)
         s.claimed, s.token_sha, s.account, s.name = True, token_hash(token) if token else None, account, name or s.name
         s.used_invite_sha, s.invite_sha = s.invite_sha or s.used_invite_sha, None  # (seats.py: "used")
-        seats = [dict(x) for x in live.seats]
-        seats[seat] = s.to_json()
+        seats = list(live.seats)
+        seats[seat] = s
         with _saving():
             self._save_seats(live, seats)
         live.seats = seats
@@ -691,16 +690,16 @@ class GameService:
         """The seats of ``account`` in the game (in seat order)."""
         if account is None:
             return []
-        return [s["seat"] for s in live.seats if s.get("account") == account]
+        return [s.seat for s in live.seats if s.account == account]
 
     # -- private games -------------------------------------------------------------------------
     def may_see(self, live: Live, account: int | None, token: Any = None) -> bool:
         """Whether a request of ``account`` (an account id, or None) with the seat token ``token``
         may see ``live``: any game that is not private; a private game only its players (the
         account has a seat in it, or created it; the token is one of its seats')."""
-        if not live.options.get("private"):
+        if not live.options.private:
             return True
-        if account is not None and (self.seats_of(live, account) or live.options.get("creator") == account):
+        if account is not None and (self.seats_of(live, account) or live.options.creator == account):
             return True
         if token is None:
             return False
@@ -725,9 +724,9 @@ class GameService:
         digest = token_hash(token)
         found = None
         for s in live.seats:  # look at every seat: the time taken does not depend on the match
-            stored = s.get("token_sha") or ""
+            stored = s.token_sha or ""
             if hmac.compare_digest(stored.encode(), digest.encode()) and found is None:
-                found = s["seat"]
+                found = s.seat
         if found is None:
             raise ApiError(401, msg("the seat token is not valid for this game"))
         return found

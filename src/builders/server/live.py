@@ -23,6 +23,7 @@ from builders.core.record import apply_recorded
 from builders.core.state import GameState
 from builders.core.view import GameView, get_view
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE, translate
+from builders.server.records import Clock, Options, Seat
 from builders.server.store import StoredStep
 
 log = logging.getLogger("builders.server")
@@ -61,7 +62,7 @@ class Live:
     name: str | None
     created: float
     setup: dict[str, Any]
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     version: int
     state: GameState
     steps: list[StoredStep]
@@ -72,8 +73,8 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
     cache: dict[Any, Any] = field(default_factory=dict)
-    #: creator (account id), private, seeded (see builders.server.seats)
-    options: dict[str, Any] = field(default_factory=dict)
+    #: creator (account id), private, seeded, the clock, ... (see builders.server.records)
+    options: Options = field(default_factory=Options)
     #: when it was last used (time.monotonic()): a request, a change, a socket
     used: float = field(default_factory=time.monotonic)
     #: the game's presentation, and the parts of its views that never change (a map, ...)
@@ -90,7 +91,7 @@ class Live:
     @property
     def over(self) -> bool:
         """The game is over: played to its end, or ended by a resignation."""
-        return self.state.is_over() or "ended" in self.options
+        return self.state.is_over() or self.options.ended is not None
 
     @property
     def to_move(self) -> int | None:
@@ -100,7 +101,7 @@ class Live:
     def status(self) -> str:
         if self.over:
             return "finished"
-        if any(not s["claimed"] for s in self.seats):
+        if any(not s.claimed for s in self.seats):
             return "open"
         return "running"
 
@@ -110,28 +111,28 @@ def token_hash(token: str) -> str:
 
 
 def public_seat(
-    seat: dict[str, Any], connected: bool, names: dict[int, str] | None = None, rated: bool = False
+    seat: Seat, connected: bool, names: dict[int, str] | None = None, rated: bool = False
 ) -> dict[str, Any]:
     """A seat as everyone may see it. A person without a registered account (a guest, or a seat
     token's holder) is marked ``guest``; in a rated game a player shows by their account's name."""
-    account = seat.get("account")
+    account = seat.account
     user = (names or {}).get(account) if account is not None else None
     registered = user is not None and " " not in user  # (usernames hold no spaces; "guest 12" does)
-    name = user if rated and registered else seat.get("name") or user
+    name = user if rated and registered else seat.name or user
     out = {
-        "seat": seat["seat"],
-        "type": seat["type"],
+        "seat": seat.seat,
+        "type": seat.type,
         "name": name,
-        "open": seat["open"],
-        "claimed": seat["claimed"],
+        "open": seat.open,
+        "claimed": seat.claimed,
         "connected": connected,
-        "resigned": seat.get("resigned", False),
+        "resigned": seat.resigned,
         "user": user,
-        "invited": bool(seat.get("invite_sha")) and not seat["claimed"],
-        "guest": seat["type"] == "human" and seat["claimed"] and (user is None or user.startswith("guest ")),
+        "invited": bool(seat.invite_sha) and not seat.claimed,
+        "guest": seat.type == "human" and seat.claimed and (user is None or user.startswith("guest ")),
     }
-    if seat["type"] == "bot":
-        out["level"] = seat["level"]
+    if seat.type == "bot":
+        out["level"] = seat.level
     return out
 
 
@@ -140,31 +141,31 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def initial_state(game: str, setup: dict[str, Any], options: dict[str, Any] | None) -> GameState:
+def initial_state(game: str, setup: dict[str, Any], options: Options) -> GameState:
     """A stored game's initial state, under the rules of the record format it was started in
     (games stored before formats were kept were started in format 1)."""
-    return get_game(game).state_for_record(setup, (options or {}).get("format", 1))
+    return get_game(game).state_for_record(setup, 1 if options.format is None else options.format)
 
 
-def deadline(clock: dict[str, Any] | None) -> float | None:
+def deadline(clock: Clock | None) -> float | None:
     """When the running clock runs out (None: no clock running)."""
-    if not clock or clock.get("running") is None:
+    if clock is None or clock.running is None:
         return None
-    return clock["since"] + clock["left"][clock["running"]]
+    return clock.since + clock.left[clock.running]
 
 
-def final_result(presenter: GameView, state: GameState, options: dict[str, Any]) -> dict[str, Any] | None:
+def final_result(presenter: GameView, state: GameState, options: Options) -> dict[str, Any] | None:
     """The result of a game that is over (None while it goes on): the engine's, or for a game ended
     by resignation the scores of the moment, the player left winning. A seat that resigned never
     wins (the best of the others do) and is named in ``resigned``."""
-    ended = options.get("ended")
+    ended = options.ended
     if state.is_over():
         result = state.result().to_json()
     elif ended:
         result = {**scores(presenter, state), "winners": list(ended["winners"])}
     else:
         return None
-    resigned = list(options.get("resigned") or [])
+    resigned = list(options.resigned or [])
     if resigned:
         winners = [w for w in result["winners"] if w not in resigned]
         if not winners:
@@ -185,15 +186,15 @@ def _saving():
         raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
 
 
-def bot_turn(state: GameState, seats: list[dict[str, Any]]) -> bool:
+def bot_turn(state: GameState, seats: list[Seat]) -> bool:
     """Whether a bot is to move (the acting process finds such games by it)."""
-    return not state.is_over() and seats[state.current_player]["type"] == "bot"
+    return not state.is_over() and seats[state.current_player].bot
 
 
-def status_of(state: GameState, seats: Iterable[dict[str, Any]]) -> str:
+def status_of(state: GameState, seats: Iterable[Seat]) -> str:
     if state.is_over():
         return "finished"
-    if any(not s["claimed"] for s in seats):
+    if any(not s.claimed for s in seats):
         return "open"
     return "running"
 
@@ -246,7 +247,7 @@ def undo_refusal(live: Live, seat: int) -> Message | None:
         return msg("the game is over")
     if seat != st.current_player:
         return msg("only the player to move can undo, within their own turn")
-    if live.seats[seat]["type"] != "human":
+    if live.seats[seat].type != "human":
         return msg("seat {seat} is played by a bot now", seat=seat)
     if not live.steps or live.steps[-1].seat != seat:
         return msg("there is nothing to undo in this turn")
@@ -260,7 +261,7 @@ def abort_refusal(live: Live) -> Message | None:
     first move."""
     if live.over:
         return msg("the game is over")
-    waiting = {s["seat"] for s in live.seats if s["type"] == "human" or s.get("resigned")}
+    waiting = {s.seat for s in live.seats if s.type == "human" or s.resigned}
     if not waiting:
         return None
     for step in live.steps:  # (asked after every change: it stops at the last person's first move)

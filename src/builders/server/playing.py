@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -35,13 +36,13 @@ from builders.server.live import (
 )
 from builders.server.messages import engine_message
 from builders.server.presence import Broadcast
-from builders.server.records import Options, Seat
+from builders.server.records import Clock, Options, Seat
 from builders.server.store import Busy, Stale, Store, StoredStep
 
 log = logging.getLogger("builders.server")
 
 #: ``clock_after(live, state, seats)``: a game's clock after a change to ``state`` and ``seats``
-ClockAfter = Callable[[Live, GameState, list[dict[str, Any]]], "dict[str, Any] | None"]
+ClockAfter = Callable[[Live, GameState, list[Seat]], "Clock | None"]
 
 
 class Playing:
@@ -98,7 +99,7 @@ class Playing:
             log.exception("a database write failed")
             raise ApiError(503, msg("the game could not be saved just now; nothing changed, try again")) from None
 
-    def save_seats(self, live: Live, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> None:
+    def save_seats(self, live: Live, seats: list[Seat], options: Options | None = None) -> None:
         """Store new seats of ``live`` (and its clock, moved on, and new ``options``) if the stored
         game is still at its version (else 409)."""
         values: dict[str, Any] = {
@@ -106,14 +107,14 @@ class Playing:
             "status": status_of(live.state, seats),
             "bot_turn": bot_turn(live.state, seats),
         }
-        if options is not None and "ended" in options:  # ended by a resignation: the clock stops
+        if options is not None and options.ended is not None:  # ended by a resignation: the clock stops
             values.update(
                 status="finished",
                 to_move=None,
                 bot_turn=False,
                 result=final_result(live.presenter, live.state, options),
             )
-            kept, live.options = live.options, {**live.options, "ended": options["ended"]}
+            kept, live.options = live.options, replace(live.options, ended=options.ended)
             try:
                 moved = self.options_after(live, live.state, seats)
             finally:
@@ -121,8 +122,8 @@ class Playing:
         else:
             moved = self.options_after(live, live.state, seats)
         if options is not None:
-            values["options"] = {**options, "clock": moved["clock"]} if moved is not None else options
-            values["bots_only"] = bool(options.get("bots_only"))
+            values["options"] = replace(options, clock=moved.clock) if moved is not None else options
+            values["bots_only"] = bool(options.bots_only)
         elif moved is not None:
             values["options"] = moved
         try:
@@ -135,13 +136,13 @@ class Playing:
         if "options" in values:
             live.options = values["options"]
 
-    def options_after(self, live: Live, state: GameState, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
+    def options_after(self, live: Live, state: GameState, seats: list[Seat]) -> Options | None:
         """The game's options after a change to ``state`` and ``seats`` if its clock moves on (None:
         nothing to store with the change)."""
-        if self.clock_after is None or not live.options.get("clock"):
+        if self.clock_after is None or not live.options.clock:
             return None
         clock = self.clock_after(live, state, seats)
-        return None if clock is None else {**live.options, "clock": clock}
+        return None if clock is None else replace(live.options, clock=clock)
 
     async def act_as(self, live: Live, seat: int, text: Any, version: Any = None, key: Any = None) -> None:
         """Play ``text`` for ``seat`` (whose token was checked). ``key`` is the client's key for the
@@ -159,7 +160,7 @@ class Playing:
         async with live.lock:
             if key is not None and self._keyed(live, seat, key):
                 return
-            if live.seats[seat]["type"] != "human":
+            if live.seats[seat].type != "human":
                 raise ApiError(403, msg("seat {seat} is played by a bot now", seat=seat))
             try:
                 await self.apply(live, seat, text, version=version, by_bot=False, key=key)
@@ -270,39 +271,34 @@ class Playing:
         async with live.lock:
             if live.over:
                 raise ApiError(409, msg("the game is over"))
-            if live.seats[seat]["type"] != "human":
+            if live.seats[seat].type != "human":
                 raise ApiError(409, msg("seat {seat} is already played by a bot", seat=seat))
-            seats = [dict(x) for x in live.seats]
-            resigned = list(live.options.get("resigned") or [])
-            options: dict[str, Any] | None = None
+            seats = list(live.seats)
+            mine = seats[seat] = replace(live.seats[seat])
+            resigned = list(live.options.resigned or [])
+            options: Options | None = None
             if level is None:
                 resigned.append(seat)
-                seats[seat]["resigned"] = True
-                options = {**live.options, "resigned": resigned}
-                left = [s["seat"] for s in seats if s["seat"] not in resigned]
+                mine.resigned = True
+                options = replace(live.options, resigned=resigned)
+                left = [s.seat for s in seats if s.seat not in resigned]
                 if len(left) == 1:  # one player left: the game ends, that player wins
-                    options["ended"] = {"reason": "resignation", "winners": left}
+                    options.ended = {"reason": "resignation", "winners": left}
                 else:
-                    seats[seat].update(type="bot", level=live.options.get("resign_bot") or "easy")
+                    mine.type, mine.level = "bot", live.options.resign_bot or "easy"
             else:
-                seats[seat].update(type="bot", level=level, resigned=False)
+                mine.type, mine.level, mine.resigned = "bot", level, False
             options = with_event(
                 options or live.options,
                 kind or ("resigned" if level is None else "handed_over"),
                 seat,
-                seats[seat]["level"] if seats[seat]["type"] == "bot" else None,
+                mine.level if mine.bot else None,
                 live,
             )
-            if (
-                (options is None or "ended" not in options)
-                and all(s["type"] == "bot" for s in seats)
-                and not live.options.get("bots_only")
-            ):
+            if options.ended is None and all(s.bot for s in seats) and not live.options.bots_only:
                 if caps is not None:
                     try:
-                        await asyncio.to_thread(
-                            self.check_bots_only, live.options.get("creator"), address or "?", *caps
-                        )
+                        await asyncio.to_thread(self.check_bots_only, live.options.creator, address or "?", *caps)
                     except ApiError as e:
                         raise ApiError(
                             409,
@@ -310,9 +306,9 @@ class Playing:
                                 "leaving would leave this game to bots alone: {reason}", reason=e.message.params["cap"]
                             ),
                         ) from None
-                options = {**(options or live.options), "bots_only": True}
-                if address is not None and not options.get("address"):
-                    options["address"] = address
+                options.bots_only = True
+                if address is not None and not options.address:
+                    options.address = address
             with _saving():
                 self.save_seats(live, seats, options)
             live.seats = seats
@@ -323,7 +319,7 @@ class Playing:
     async def take_back(self, live: Live, seat: int) -> None:
         """The player of ``seat``, handed over to a bot, plays it again (an unrated game only)."""
         async with live.lock:
-            info, stored = Seat.from_json(live.seats[seat]), Options.from_json(live.options)
+            info, stored = replace(live.seats[seat]), live.options
             if live.over:
                 raise ApiError(409, msg("the game is over"))
             if not info.bot or info.resigned or (info.token_sha is None and info.account is None):
@@ -332,14 +328,14 @@ class Playing:
                 )
             if stored.rated:
                 raise ApiError(409, msg("in a rated game a seat handed over to a bot stays with it"))
-            if stored.clock is not None and seat in stored.clock.flagged:
+            if stored.clock and seat in stored.clock.flagged:
                 raise ApiError(409, msg("seat {seat}'s time ran out: it stays with the bot", seat=seat))
             info.type, info.level = "human", None
-            seats = [dict(x) for x in live.seats]
-            seats[seat] = info.to_json()
+            seats = list(live.seats)
+            seats[seat] = info
             options = with_event(live.options, "took_back", seat, None, live)
             if stored.bots_only:
-                options["bots_only"] = False
+                options.bots_only = False
             with _saving():
                 self.save_seats(live, seats, options)
             live.seats = seats
@@ -371,7 +367,7 @@ class Playing:
         self.forget(live.id)
 
 
-def with_event(options: dict[str, Any], kind: str, seat: int, bot: str | None, live: Live) -> dict[str, Any]:
-    """``options`` with an event of ``seat`` added (see :class:`builders.server.schemas.GameEvent`)."""
+def with_event(options: Options, kind: str, seat: int, bot: str | None, live: Live) -> Options:
+    """A copy of ``options`` with an event of ``seat`` added (see :class:`builders.server.schemas.GameEvent`)."""
     event = {"kind": kind, "seat": seat, "bot": bot, "after": len(live.steps), "at": time.time()}
-    return {**options, "events": [*(options.get("events") or []), event]}
+    return replace(options, events=[*(options.events or []), event])

@@ -28,7 +28,7 @@ def account_of(accounts: Any, request: Any) -> int | None:
 def check_visible(service: GameService, accounts: Any, live: Live, request: Any, token: Any = None) -> None:
     """404, as for a game that does not exist, when ``live`` is private and ``request`` (with the
     seat token ``token``) is not one of its players'."""
-    if live.options.get("private") and not service.may_see(live, account_of(accounts, request), token):
+    if live.options.private and not service.may_see(live, account_of(accounts, request), token):
         raise service.no_such_game(live.id)
 
 

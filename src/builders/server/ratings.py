@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request
@@ -21,7 +22,6 @@ from builders.server.accounts import Accounts
 from builders.server.games import ApiError, GameService, Live, final_result
 from builders.server.repos.ratings import HistoryPoint, Rating, RatingChange, RatingRepo
 from builders.server.privacy import account_of
-from builders.server.records import Options, seats_from_json
 from builders.server.schemas import CreateGame, Leader, Profile
 
 #: ratings are shown on the familiar scale: openskill's mu times SCALE, so a new player (mu 25) has 1500
@@ -75,7 +75,7 @@ def check_rated(body: CreateGame, creator: Any) -> None:
 
 def check_claim(live: Live, account: Any, service: GameService) -> None:
     """Refuses a seat of a rated game to a guest, a program without an account or a player who has one."""
-    if not live.options.get("rated"):
+    if not live.options.rated:
         return
     if account is None or account.guest:
         raise ApiError(401, msg("a rated game is for signed-up players: sign up or sign in first"))
@@ -111,22 +111,22 @@ class Ratings:
             self.changed(live)
 
     def changed(self, live: Live) -> None:
-        if live.over and live.options.get("rated") and not live.options.get("rated_done"):
+        if live.over and live.options.rated and not live.options.rated_done:
             self.rate(live)
 
     def rate(self, live: Live) -> bool:
         """Updates the ratings of a finished rated game's players, all at once (False: done already)."""
         result = final_result(live.presenter, live.state, live.options)
-        stored = Options.from_json(live.options)
-        ranks = ranks_of(result, [*(stored.clock.flagged if stored.clock else []), *stored.resigned])
+        stored = live.options
+        ranks = ranks_of(result, [*(stored.clock.flagged if stored.clock else []), *(stored.resigned or [])])
         totals = {p["seat"]: p["total"] for p in result["players"]}
-        seats = [s for s in seats_from_json(live.seats) if s.account is not None]
+        seats = [s for s in live.seats if s.account is not None]
         if len(seats) != len(live.seats):
             return False
         now = time.time()
         changes: list[dict[str, Any]] = []
         # (the changes are filled in by compute() before the options are stored)
-        options = {**live.options, "rated_done": True, "rating_changes": changes}
+        options = replace(live.options, rated_done=True, rating_changes=changes)
 
         def compute(current: list[Rating | None]) -> list[RatingChange]:
             teams = [[self.model.rating(mu=r.mu, sigma=r.sigma) if r else self.model.rating()] for r in current]
@@ -148,7 +148,7 @@ class Ratings:
         accounts = [s.account for s in seats if s.account is not None]
         if not self.rows.rate(live.id, live.game, accounts, compute, options, now):
             # rated already (by another process)
-            live.options = {**live.options, "rated_done": True}
+            live.options = replace(live.options, rated_done=True)
             return False
         live.options = options
         live.changed()
@@ -197,7 +197,7 @@ class Ratings:
         favourites: Counter[str] = Counter()
         games = []
         for row in finished:
-            mine = [s["seat"] for s in row["seats"] if s.get("account") == account.id]
+            mine = [s.seat for s in row["seats"] if s.account == account.id]
             result = row["result"]
             totals = {p["seat"]: p["total"] for p in result["players"]}
             won = any(s in (result.get("winners") or []) for s in mine)
@@ -215,7 +215,7 @@ class Ratings:
                     "seats": mine,
                     "won": won,
                     "scores": [totals[s] for s in mine],
-                    "rated": bool((row.get("options") or {}).get("rated")),
+                    "rated": bool(row["options"].rated),
                     "replay": f"/replay/{row['id']}",
                 }
             )

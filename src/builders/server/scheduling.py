@@ -44,7 +44,7 @@ class BotTurns:
         """Start the bots' turns of ``live`` if a bot is to move and none is thinking."""
         if self.closing or (live.bot_task is not None and not live.bot_task.done()):
             return
-        if live.over or live.seats[live.state.current_player]["type"] != "bot":
+        if live.over or not live.seats[live.state.current_player].bot:
             return
         live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live))
 
@@ -53,19 +53,19 @@ class BotTurns:
         failures = 0
         while not self.closing:
             st = live.state
-            if live.over or live.seats[st.current_player]["type"] != "bot":
+            if live.over or not live.seats[st.current_player].bot:
                 return
             await asyncio.sleep(self.delay)
             version = live.version
             seat = live.state.current_player
-            if live.over or live.seats[seat]["type"] != "bot":
+            if live.over or not live.seats[seat].bot:
                 continue
             n = len(live.steps)
             seed = int.from_bytes(hashlib.sha256(f"{live.id}:{n}".encode()).digest()[:8], "big") >> 2
             try:
-                nobody_waits = all(s["type"] == "bot" for s in live.seats)
+                nobody_waits = all(s.bot for s in live.seats)
                 async with self.bots_only_gate if nobody_waits else contextlib.nullcontext():
-                    texts = await self.bots.choose_turn(record(live), live.seats[seat]["level"], seed)
+                    texts = await self.bots.choose_turn(record(live), live.seats[seat].level, seed)
                 for k, text in enumerate(texts):
                     if k:  # the rest of the bot's plan for its turn, one action at a time
                         await asyncio.sleep(self.delay)
@@ -74,7 +74,7 @@ class BotTurns:
                             live.version != version
                             or live.over
                             or live.state.current_player != seat
-                            or live.seats[seat]["type"] != "bot"
+                            or not live.seats[seat].bot
                         ):
                             break
                         try:

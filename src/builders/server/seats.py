@@ -9,6 +9,7 @@ seats of the game (pass-and-play); without it the account's seat to move, else i
 from __future__ import annotations
 
 import hmac
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Path as PathParam, Request
@@ -18,7 +19,6 @@ from builders.server.games import ApiError, GameService, Live, _saving, token_ha
 from builders.server.repos.games import GameRepo
 from builders.server.privacy import check_visible, visible
 from builders.server.ratings import check_claim
-from builders.server.records import Seat
 from builders.server.schemas import GAME_ID_PATTERN, Claim, Joined, MyGame, MySeats, Waiting
 
 
@@ -54,7 +54,7 @@ def used_invitation(live: Live, code: str) -> bool:
     digest = token_hash(code).encode()
     used = False
     for s in live.seats:
-        used |= hmac.compare_digest((s.get("used_invite_sha") or "").encode(), digest)
+        used |= hmac.compare_digest((s.used_invite_sha or "").encode(), digest)
     return used
 
 
@@ -80,14 +80,9 @@ async def adopt(service: GameService, guest: int, account: int) -> list[str]:
     for row in service.store.games_of(guest, limit=1000):
         live = service.get(row["id"])
         async with live.lock:
-            if not any(s.get("account") == guest for s in live.seats):
+            if not any(s.account == guest for s in live.seats):
                 continue
-            seats = []
-            for stored in live.seats:
-                seat = Seat.from_json(stored)
-                if seat.account == guest:
-                    seat.account = account
-                seats.append(seat.to_json())
+            seats = [replace(s, account=account) if s.account == guest else s for s in live.seats]
             with _saving():
                 service._save_seats(live, seats)
             live.seats = seats
@@ -162,7 +157,7 @@ def router(service: GameService, accounts: Accounts) -> APIRouter:
             rows = sorted(rows + watched, key=lambda row: (-row["created"], row["id"]))
         out = []
         for summary, row in zip(service.list_games(None, rows), rows):
-            mine = [s["seat"] for s in row["seats"] if s.get("account") == who.account.id]
+            mine = [s.seat for s in row["seats"] if s.account == who.account.id]
             live = service.live.get(row["id"])
             if live is not None:
                 mine = service.seats_of(live, who.account.id)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError, OperationalError
 
 from builders.server.models import ActionRow, Base, ChatRow, GameRow, SeatOwnerRow
+from builders.server.records import Options, Seat, seats_from_json, seats_to_json
 
 
 def default_db_url() -> str:
@@ -62,6 +64,27 @@ def deadline(options: dict[str, Any] | None) -> float | None:
     if not clock or clock.get("running") is None:
         return None
     return float(clock["since"]) + float(clock["left"][clock["running"]])
+
+
+def typed(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's row with its seats and options read as records (builders.server.records)."""
+    out = dict(row)
+    if "seats" in out:
+        out["seats"] = seats_from_json(out["seats"] or [])
+    if "options" in out:
+        out["options"] = Options.from_json(out["options"])
+    return out
+
+
+def stored(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` of a game's row with its seats and options, records, as the JSON they are stored as
+    (the same shape whatever version wrote them; JSON given is kept as it is)."""
+    seats, options = values.get("seats"), values.get("options")
+    if seats and isinstance(seats[0], Seat):
+        values = {**values, "seats": seats_to_json(seats)}
+    if isinstance(options, Options):
+        values = {**values, "options": options.to_json()}
+    return values
 
 
 @dataclass
@@ -157,6 +180,7 @@ class Store:
 
     # -- writes --------------------------------------------------------------------------------
     def create(self, row: dict[str, Any]) -> None:
+        row = stored(row)
         row = {**row, "deadline": deadline(row.get("options"))}
         with self.engine.begin() as conn:
             conn.execute(insert(GameRow), [row])
@@ -172,6 +196,8 @@ class Store:
         ``wait`` false (SQLite only): write at once or not at all (:class:`Busy` when the write lock
         is held), so that the event loop may write without handing over to a thread: a SQLite
         commit takes tens of microseconds, less than the hand-over."""
+        if "options" in summary:
+            summary = stored(summary)
         if self.sqlite:
             if wait:
                 self._append_sqlite(game_id, n, step, summary, version)
@@ -339,7 +365,7 @@ class Store:
     def pop(self, game_id: str, n: int, step: StoredStep, summary: dict[str, Any], version: int) -> None:
         """Take back action number ``n`` (the last one), which must be ``step`` (same seat and text),
         and update the summary, in one transaction, if the game is at ``version`` (else :class:`Stale`)."""
-        summary = {"bot_turn": False, **summary}
+        summary = stored({"bot_turn": False, **summary})
         if "options" in summary:
             summary["deadline"] = deadline(summary["options"])
         with self.engine.begin() as conn:
@@ -373,6 +399,7 @@ class Store:
         """Update the game's row; with ``version``, only if it is at that version, and move it to
         the next one (else :class:`Stale`; ``bump`` false: it stays at that version, for a write
         that changes nothing a client sees, such as a clock's checkpoint)."""
+        values = stored(values)
         if "options" in values:
             values = {**values, "deadline": deadline(values["options"])}
         with self.engine.begin() as conn:
@@ -439,8 +466,8 @@ class Store:
                     return None
                 steps = _steps(conn, game_id)
                 if conn.execute(select(GameRow.version).where(GameRow.id == game_id)).scalar() == row["version"]:
-                    return row, steps
-        return row, steps  # changing all the time: as read (a later write then finds it stale)
+                    return typed(row), steps
+        return typed(row), steps  # changing all the time: as read (a later write then finds it stale)
 
     def steps(self, game_id: str) -> list[StoredStep]:
         with self.reader.connect() as conn:
@@ -479,7 +506,7 @@ class Store:
         created since, without a move): their ``id``, ``seats``, ``to_move`` and ``options``."""
         with self.reader.connect() as conn:
             return [
-                dict(r)
+                typed(r)
                 for r in conn.execute(
                     select(GameRow.id, GameRow.seats, GameRow.to_move, GameRow.options).where(
                         GameRow.status != "finished",
@@ -515,12 +542,12 @@ class Store:
                 query = listed.order_by(*newest).limit(limit)
                 if status is not None:
                     query = query.where(GameRow.status == status)
-                return [dict(r) for r in conn.execute(query).mappings()]
+                return [typed(r) for r in conn.execute(query).mappings()]
             owner = func.coalesce(cast(GameRow.creator, String), GameRow.address, GameRow.id)
             rank = func.row_number().over(partition_by=owner, order_by=newest).label("rank_")
             ranked = listed.add_columns(rank).where(GameRow.status == "open").subquery()
             rows = [
-                dict(r)
+                typed(r)
                 for r in conn.execute(
                     select(ranked)
                     .where(ranked.c.rank_ <= per_creator)
@@ -532,7 +559,7 @@ class Store:
                 del r["rank_"]
             if status is None:
                 rows += [
-                    dict(r)
+                    typed(r)
                     for r in conn.execute(
                         listed.where(GameRow.status != "open").order_by(*newest).limit(limit)
                     ).mappings()
@@ -551,9 +578,9 @@ class Store:
             .limit(limit)
         )
         with self.engine.connect() as conn:
-            return [dict(r) for r in conn.execute(query).mappings()]
+            return [typed(r) for r in conn.execute(query).mappings()]
 
-    def bots_only_games(self) -> list[dict[str, Any]]:
+    def bots_only_games(self) -> list[Options]:
         """The options of the games not over with no person playing in them (a bot in every seat
         from the start, or since the last person left)."""
         with self.engine.connect() as conn:
@@ -562,7 +589,7 @@ class Store:
                 .scalars()
                 .all()
             )
-        return [options or {} for options in found]
+        return [Options.from_json(options) for options in found]
 
     def bots_only_of(self, account_id: int) -> list[dict[str, Any]]:
         """The games of bots alone not over that ``account_id`` created, newest first."""
@@ -573,7 +600,7 @@ class Store:
                 .order_by(GameRow.created.desc(), GameRow.id)
             )
             return [
-                dict(r)
+                typed(r)
                 for r in conn.execute(query).mappings()
                 if r["options"] and r["options"].get("creator") == account_id
             ]

@@ -28,6 +28,7 @@ from builders.server.live import (
 )
 from builders.server.messages import DEFAULT as DEFAULT_LANGUAGE
 from builders.server.presence import Audience
+from builders.server.records import Options, Seat
 from builders.server.store import Store
 
 #: the most games a list shows
@@ -112,27 +113,19 @@ class Views:
                 "name": live.name,
                 "status": live.status,
                 "created": live.created,
-                "seats": [public_seat(s, s["seat"] in on, names, bool(live.options.get("rated"))) for s in live.seats],
+                "seats": [public_seat(s, s.seat in on, names, bool(live.options.rated)) for s in live.seats],
                 "to_move": live.to_move,
                 "turn": live.state.turn,
                 "version": live.version,
                 "result": result,
-                "private": bool(live.options.get("private")),
-                "seeded": bool(live.options.get("seeded")),
-                "rematch": live.options.get("rematch"),
-                "rated": bool(live.options.get("rated")),
-                "hints": bool(live.options.get("hints")),
-                "colours": live.options.get("colours"),
+                **_shown(live.options),
                 "spectators": self.audience.spectators(live),
-                "rating_changes": live.options.get("rating_changes"),
-                "deadline": deadline(live.options.get("clock")),
-                "clock_kind": (live.options.get("clock") or {}).get("kind"),
             }
         return cached
 
-    def _names(self, seats: list[dict[str, Any]]) -> dict[int, str]:
+    def _names(self, seats: list[Seat]) -> dict[int, str]:
         """The display names of the accounts of ``seats``."""
-        ids = {s["account"] for s in seats if s.get("account") is not None}
+        ids = {s.account for s in seats if s.account is not None}
         return self.names(ids) if ids else {}
 
     def list_games(
@@ -148,7 +141,7 @@ class Views:
             if live is not None:
                 out.append(self.summary(live))
             else:
-                options = row.get("options") or {}
+                options: Options = row["options"]
                 out.append(
                     {
                         "id": row["id"],
@@ -157,23 +150,14 @@ class Views:
                         "status": row["status"],
                         "created": row["created"],
                         "seats": [
-                            public_seat(s, False, self._names(row["seats"]), bool(options.get("rated")))
-                            for s in row["seats"]
+                            public_seat(s, False, self._names(row["seats"]), bool(options.rated)) for s in row["seats"]
                         ],
                         "to_move": row["to_move"],
                         "turn": row["turn"],
                         "version": row["version"],
                         "result": row["result"],
-                        "private": bool(options.get("private")),
-                        "seeded": bool(options.get("seeded")),
-                        "rematch": options.get("rematch"),
-                        "rated": bool(options.get("rated")),
-                        "hints": bool(options.get("hints")),
-                        "colours": options.get("colours"),
+                        **_shown(options),
                         "spectators": 0,
-                        "rating_changes": options.get("rating_changes"),
-                        "deadline": deadline(options.get("clock")),
-                        "clock_kind": (options.get("clock") or {}).get("kind"),
                     }
                 )
         return out
@@ -192,11 +176,11 @@ class Views:
                 "seats": summary["seats"],
                 "seeded": summary["seeded"],
                 "rematch": summary["rematch"],
-                "clock": live.options.get("clock"),
-                "events": live.options.get("events") or [],
+                "clock": live.options.clock.to_json() if live.options.clock else None,
+                "events": live.options.events or [],
                 "rating_changes": summary["rating_changes"],
                 "can_abort": abort_refusal(live) is None,
-                "first_game": bool(live.options.get("first_game")),
+                "first_game": bool(live.options.first_game),
                 "rated": summary["rated"],
                 "hints": summary["hints"],
                 "colours": summary["colours"],
@@ -212,7 +196,7 @@ class Views:
         """The part of the view that is the seat's own."""
         st = live.state
         to_move = live.to_move
-        playing = seat is not None and seat == to_move and live.seats[seat]["type"] == "human"
+        playing = seat is not None and seat == to_move and live.seats[seat].type == "human"
         legal_actions = st.legal_actions() if playing else []
         return {
             "id": live.id,
@@ -308,3 +292,19 @@ class Views:
             **live.presenter.replay(live.fixed, common),
             "total": total,
         }
+
+
+def _shown(options: Options) -> dict[str, Any]:
+    """What a game's summary shows of its options."""
+    clock = options.clock or None
+    return {
+        "private": bool(options.private),
+        "seeded": bool(options.seeded),
+        "rematch": options.rematch,
+        "rated": bool(options.rated),
+        "hints": bool(options.hints),
+        "colours": options.colours,
+        "rating_changes": options.rating_changes,
+        "deadline": deadline(clock),
+        "clock_kind": clock.kind if clock else None,
+    }

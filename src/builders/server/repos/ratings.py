@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from builders.server.models import AccountRow, GameRow, RatingChangeRow, RatingRow
+from builders.server.records import Options
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class RatingRepo:
         game: str,
         accounts: list[int],
         compute: Callable[[list[Rating | None]], list[RatingChange]],
-        options: dict[str, Any],
+        options: Options,
         now: float,
     ) -> bool:
         """In one transaction: the current ratings of ``accounts`` in ``game`` (None: not rated yet)
@@ -112,7 +112,7 @@ class RatingRepo:
                             .where(RatingRow.account_id == c.account_id, RatingRow.game == game)
                             .values(mu=c.mu, sigma=c.sigma, games=RatingRow.games + 1)
                         )
-                conn.execute(update(GameRow).where(GameRow.id == game_id).values(options=options))
+                conn.execute(update(GameRow).where(GameRow.id == game_id).values(options=options.to_json()))
         except IntegrityError:  # rated already (by another process)
             return False
         return True
