@@ -4,7 +4,14 @@ service (``GameService.act_as``, that is ``Playing.act_as``) in this one process
 file. Each player to move picks a random legal action from its own view, as the load driver does.
 Reports this process's CPU time per action while playing (games are opened first, not counted).
 
+``--follow`` lays the games out as ``server_load.py --processes 2`` does: a second service on the same
+database holds every game too, with seat 1's socket (the first keeps seat 0's), and takes in each
+action as another server process does (:mod:`builders.server.cluster`: the change's message, then the
+action played along and the views of its socket); the CPU of both is reported, without Redis and with
+SQLite.
+
     python benchmarks/server_service.py --games 100 --actions 20000
+    python benchmarks/server_service.py --games 100 --actions 20000 --follow
     python benchmarks/server_service.py --games 100 --actions 20000 --profile /tmp/hot.prof
 """
 
@@ -19,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -26,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from builders.server.bots import BotRunner  # noqa: E402
+from builders.server.cluster import Cluster  # noqa: E402
 from builders.server.games import GameService  # noqa: E402
 from builders.server.schemas import CreateGame  # noqa: E402
 from builders.server.store import Store  # noqa: E402
@@ -45,7 +54,8 @@ class Socket:
         self.last = text
 
 
-def open_games(service: GameService, games: int, seed: int) -> list[tuple]:
+def open_games(service: GameService, games: int, seed: int, follower: GameService | None = None) -> list[tuple]:
+    """Create the games, each with a socket per seat (seat 1's on ``follower`` when there is one)."""
     tables = []
     for i in range(games):
         game = "kingdom" if i % 2 == 0 else "middle-ages"
@@ -54,17 +64,22 @@ def open_games(service: GameService, games: int, seed: int) -> list[tuple]:
         live = service.live[created["id"]]
         sockets = [Socket(0), Socket(1)]
         for s in sockets:
-            service.add_client(live, s)
-            s.last = service.message_for(live, s)
+            where = follower if follower is not None and s.seat == 1 else service
+            there = asyncio.run(where.fetch(live.id)) if where is follower else live
+            where.add_client(there, s)
+            s.last = where.message_for(there, s)
         tables.append((live, sockets))
     return tables
 
 
-async def play(service: GameService, tables: list[tuple], actions: int, rnd: random.Random) -> tuple[int, float]:
+async def play(
+    service: GameService, tables: list[tuple], actions: int, rnd: random.Random, relay: Any = None
+) -> tuple[int, float, float]:
     """Play ``actions`` actions over the games, one game after another in turn (a finished game is
     left out); each is chosen from the mover's last message, which is decoded as a client would.
-    Returns the actions played and the CPU time spent in ``act_as`` (the client's part left out)."""
-    done, spent = 0, 0.0
+    Returns the actions played and the CPU time spent in ``act_as`` and in ``relay()`` (the follower
+    taking the change in; the client's part left out)."""
+    done, spent, followed = 0, 0.0, 0.0
     live_tables = list(tables)
     while done < actions and live_tables:
         for table in list(live_tables):
@@ -83,10 +98,30 @@ async def play(service: GameService, tables: list[tuple], actions: int, rnd: ran
             started = time.process_time()
             await service.act_as(live, mover.seat, action, view["version"])
             spent += time.process_time() - started
+            if relay is not None:
+                started = time.process_time()
+                relay()
+                followed += time.process_time() - started
             done += 1
             if done >= actions:
                 break
-    return done, spent
+    return done, spent, followed
+
+
+def follower_of(service: GameService, store: Store, url: str) -> tuple[GameService, Any]:
+    """A second service on the database at ``url`` and ``relay()``, which hands it the changes
+    ``service`` published since the last call, as Redis would (the cluster's own messages)."""
+    second = GameService(Store(url), BotRunner("inline"), bot_delay=0)
+    publisher, listener = Cluster(service, store, lease=False), Cluster(second, second.store, lease=False)
+    publisher.outbox = asyncio.Queue()
+    service.on_change.append(publisher.changed)
+
+    def relay() -> None:
+        outbox = publisher.outbox
+        while not outbox.empty():
+            listener._received(outbox.get_nowait())
+
+    return second, relay
 
 
 def main() -> None:
@@ -94,22 +129,33 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--follow", action="store_true", help="a second service follows every game (see above)")
     parser.add_argument("--profile", help="write a cProfile (CPU-time clock) of the play to this file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(f"sqlite:///{tmp}/games.sqlite3")
+        url = f"sqlite:///{tmp}/games.sqlite3"
+        store = Store(url)
         service = GameService(store, BotRunner("inline"), bot_delay=0)
-        tables = open_games(service, args.games, args.seed)
+        follower, relay = follower_of(service, store, url) if args.follow else (None, None)
+        tables = open_games(service, args.games, args.seed, follower)
         rnd = random.Random(args.seed)
         profile = cProfile.Profile(time.process_time) if args.profile else None
         if profile is not None:
             profile.enable()
-        done, cpu = asyncio.run(play(service, tables, args.actions, rnd))
+        done, cpu, followed = asyncio.run(play(service, tables, args.actions, rnd, relay))
         if profile is not None:
             profile.disable()
             profile.dump_stats(args.profile)
         store.close()
-    print(f"{done} actions, {cpu / done * 1000:.3f} ms of CPU per action")
+        if follower is not None:
+            follower.store.close()
+    print(f"{done} actions, {cpu / done * 1000:.3f} ms of CPU per action", end="")
+    if follower is not None:
+        print(
+            f" (the acting service), {followed / done * 1000:.3f} ms (the follower), {(cpu + followed) / done * 1000:.3f} ms together"
+        )
+    else:
+        print()
 
 
 if __name__ == "__main__":

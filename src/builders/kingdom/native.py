@@ -35,6 +35,8 @@ _CODE = {t: i for i, t in enumerate(TERRAINS)}
 _CHANCE = [Chance(t) for t in TERRAINS]
 _LIMIT = 1 << 31
 _BOARDS: dict[Any, Any] = {}
+#: the text of each action code named lately (see NativeKingdomState.action_to_string)
+_TEXTS: dict[int, str] = {}
 
 
 def available() -> bool:
@@ -320,7 +322,18 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
     returns = GameState.returns
 
     # -- notation and records -----------------------------------------------------------------
-    action_to_string = KingdomState.action_to_string
+    def action_to_string(self, action: int) -> str:
+        """``KingdomState.action_to_string``, the text of each code kept once made (the legal actions
+        of every view are named; the texts of the last few ten thousand codes are kept)."""
+        if type(action) is int:
+            text = _TEXTS.get(action)
+            if text is None:
+                if len(_TEXTS) >= 50_000:
+                    _TEXTS.clear()
+                text = _TEXTS[action] = notation.to_string(action)
+            return text
+        return notation.to_string(action)
+
     apply_string = GameState.apply_string
     history_strings = GameState.history_strings
     player_actions = GameState.player_actions
