@@ -94,7 +94,8 @@ def test_the_wheel_with_the_rl_extra_in_a_fresh_venv(tmp_path: Path) -> None:
     env = tmp_path / "venv"
     venv.create(env, with_pip=True)
     python = env / "bin" / "python"
-    installed = _run(str(python), "-m", "pip", "install", "--quiet", f"{wheels[0]}[rl]")
+    # no .pyc written at install (numpy's alone take seconds): Python compiles what the script imports
+    installed = _run(str(python), "-m", "pip", "install", "--quiet", "--no-compile", f"{wheels[0]}[rl]")
     assert installed.returncode == 0, installed.stderr[-2000:]
     script = textwrap.dedent("""
         import importlib.util
