@@ -5,7 +5,10 @@ against a real server on SQLite."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+
+from builders.server.seats import adopt
 
 _names = itertools.count(1)
 
@@ -62,3 +65,31 @@ def test_an_account_acts_for_its_first_seat_while_another_seat_is_to_move(server
         assert bo.post(f"/api/games/{gid}/actions", json={"action": action}).status_code == 200
     view = ada.get(f"/api/games/{gid}/state").json()
     assert (view["to_move"], view["seat"]) == (1, 1)
+
+
+def test_a_program_without_an_account_joins_an_open_seat_with_a_seat_token(server, people, api):
+    ada = people(name())
+    gid = create(ada, [{"type": "human"}, {"type": "human", "open": True}])
+    joined = api.post(f"/api/games/{gid}/join", json={"seat": 1, "name": "Robot"})
+    assert joined.status_code == 200, joined.text
+    body = joined.json()
+    assert body["seat"] == 1 and isinstance(body["token"], str) and len(body["token"]) >= 20
+    token = body["token"]
+    assert api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": token}).json()["seat"] == 1
+    assert api.get(f"/api/games/{gid}/mine").json() == {"seats": []}  # nobody's account holds it
+    assert ada.get(f"/api/games/{gid}/mine").json() == {"seats": [0]}
+
+
+def test_adopting_a_guest_s_seats_returns_the_games_moved(server, people):
+    owner = people(name())
+    owner_id = owner.get("/api/session").json()["account"]["id"]
+    guest = people()
+    guest_id = guest.get("/api/session").json()["account"]["id"]
+    gid = create(guest, [{"type": "human"}, {"type": "human", "open": True}])
+    service = server.app.state.service
+    moved = asyncio.run_coroutine_threadsafe(
+        adopt(service, guest_id, owner_id), server.app.state.clocks.ticker.get_loop()
+    ).result(20)
+    assert moved == [gid]
+    assert owner.get(f"/api/games/{gid}/mine").json() == {"seats": [0]}
+    assert guest.get(f"/api/games/{gid}/mine").json() == {"seats": []}
