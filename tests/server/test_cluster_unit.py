@@ -200,3 +200,92 @@ def test_a_holder_is_a_dead_process_of_this_machine_only_when_its_process_is_gon
     assert lease._dead_here(f"{here}:not-a-pid:0000abcd") is False
     assert lease._dead_here(f"{here}:{proc.pid}") is False
     assert lease._dead_here(f"{here}:1:0000abcd") is False  # init: alive and not ours to signal
+
+
+# -- the survivors of the second sample (seed 12) ------------------------------------------------------
+def test_the_lease_is_renewed_on_a_thread_of_its_own_named_for_it(tmp_path):
+    import threading
+
+    app = make_app(tmp_path)
+    with ThreadServer(app):
+        wait(lambda: app.state.service.acting, timeout=10)
+        names = [t.name for t in threading.enumerate()]
+        assert names.count("lease_0") == 1, names
+
+
+def test_while_redis_is_away_the_versions_are_polled_every_second_not_at_the_usual_pace(tmp_path):
+    from tests.server.services import Redis
+
+    own = Redis(tmp_path / "redis").start()
+    try:
+        with Pair(tmp_path, own.url) as pair:
+            a = pair.servers[0]
+            pair.cluster(0).poll_seconds = 8.0  # with Redis up; while it is away, once a second
+            gid, tokens = pair.game()
+
+            async def scenario():
+                async with SocketClient(a.ws_url, gid, tokens[1]) as on_a:
+                    own.kill()
+                    await asyncio.to_thread(wait, lambda: not pair.cluster(0).redis_up, timeout=20)
+                    version = pair.act(1, gid, tokens[0], "coins 1")
+                    await next_state(on_a, lambda m: m["version"] == version, timeout=20)  # A has just polled
+                    started = time.monotonic()
+                    version = pair.act(1, gid, tokens[0], "coins 1")
+                    await next_state(on_a, lambda m: m["version"] == version, timeout=20)
+                    return time.monotonic() - started
+
+            waited = asyncio.run(scenario())
+            assert waited < 4.0, waited  # the next poll, a second on (8 s at the usual pace)
+    finally:
+        own.stop()
+
+
+def test_changes_waiting_together_are_published_as_one_message_holding_a_list(tmp_path, redis_server):
+    app = make_app(tmp_path, redis_url=redis_server.url)
+    with ThreadServer(app) as server:
+        gid, _ = new_game(server.url, [{"type": "human"}] * 2)
+        cluster, live = app.state.cluster, app.state.service.live[gid]
+        listener = redis.Redis.from_url(redis_server.url).pubsub(ignore_subscribe_messages=True)
+        listener.subscribe(CHANNEL)
+        before = cluster.published
+
+        def both() -> None:  # on the server's loop, with nothing in between: the outbox holds two
+            cluster.event(live, "one", "all")
+            cluster.event(live, "two", "players")
+
+        cluster.tasks[0].get_loop().call_soon_threadsafe(both)
+        deadline, found = time.monotonic() + 10, None
+        while found is None and time.monotonic() < deadline:
+            found = listener.get_message(timeout=0.1)
+        assert found is not None
+        assert json.loads(found["data"]) == [
+            {"o": cluster.origin, "g": gid, "t": "one", "a": "all"},
+            {"o": cluster.origin, "g": gid, "t": "two", "a": "players"},
+        ]
+        wait(lambda: cluster.published == before + 2, timeout=10)
+
+
+def test_seats_connected_here_that_changed_nothing_are_told_with_the_next_change_read_from_elsewhere(
+    tmp_path, redis_server
+):
+    with Pair(tmp_path, redis_server.url) as pair:
+        a, b = pair.servers
+        gid, tokens = pair.game()  # made through A
+        pair.cluster(0).announced = time.time() + 3600  # no telling again every 20 s meanwhile
+        remote_on_b = pair.apps[1].state.service.remote_seats
+
+        async def scenario():
+            async with SocketClient(a.ws_url, gid, tokens[1]), SocketClient(b.ws_url, gid, tokens[0]):
+                await asyncio.to_thread(wait, lambda: remote_on_b.get(gid) == {1})
+                await asyncio.to_thread(wait, lambda: pair.apps[0].state.service.remote_seats == {gid: {0}})
+                # seat 0 also through A: the seats present are the same, nothing is published
+                async with SocketClient(a.ws_url, gid, tokens[0]):
+                    await asyncio.sleep(0.5)
+                    assert remote_on_b == {gid: {1}}
+                    assert pair.cluster(0).sent[gid] == (0, ((1,), 0))
+                    # a change made through B: A brings its copy up to date and tells its seats with it
+                    pair.act(1, gid, tokens[0], "coins 1")
+                    await asyncio.to_thread(wait, lambda: remote_on_b.get(gid) == {0, 1}, timeout=10)
+                    assert pair.cluster(0).sent[gid] == (1, ((0, 1), 0))
+
+        asyncio.run(scenario())
