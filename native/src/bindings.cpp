@@ -13,6 +13,7 @@
 #include "kb.hpp"
 #include "kb_eval.hpp"
 #include "ma.hpp"
+#include "ma_eval.hpp"
 #include "obs.hpp"
 
 namespace nb = nanobind;
@@ -474,6 +475,84 @@ void bind_kb_bots(nb::module_& m, nb::class_<KB>& kbstate) {
         }, "seat"_a, "sample"_a, "width"_a);
 }
 
+
+// -- The Builders' bots inside the core (builders.ai.eval_middle_ages, planner_middle_ages) ----------
+
+ma::Settings ma_settings(const std::vector<double>& w) {
+    if ((int)w.size() != ma::Settings::COUNT) throw nb::value_error("settings: the 17 weights of MiddleAgesSettings");
+    return ma::Settings::from(w);
+}
+
+// the planner's clock asked with the positions valued so far, against its deadline
+struct MALate {
+    std::optional<double> deadline;
+    nb::object now;
+    std::function<bool(int64_t)> fn;
+    MALate(std::optional<double> d, nb::object n) : deadline(d), now(std::move(n)) {
+        fn = [this](int64_t evals) { return nb::cast<double>(now(evals)) > *deadline; };
+    }
+    const std::function<bool(int64_t)>* get() const { return deadline ? &fn : nullptr; }
+};
+
+void bind_ma_bots(nb::class_<MA>& mastate) {
+    mastate
+        .def("ma_eval_values", [](const MA& s, const std::vector<double>& settings) {
+            // builders.ai.eval_middle_ages.values with these weights (MiddleAgesSettings' fields in order)
+            double v[4];
+            ma::EvalContext(ma_settings(settings)).values(s.st, v);
+            return std::vector<double>(v, v + s.st.num_players);
+        }, "settings"_a)
+        .def("ma_plan_value", [](const MA& s, int seat, const std::vector<double>& settings) {
+            // MiddleAgesPlanner._value: seat's win value (its returns once the game is over)
+            check_seat(seat, s.st.num_players);
+            return ma::EvalContext(ma_settings(settings)).value(s.st, seat);
+        }, "seat"_a, "settings"_a)
+        .def("ma_rows", [](const MA& s) {
+            // the rows as the planner compares them: (building row, worker row) of action codes
+            auto row = [](const auto& r) {
+                nb::list out;
+                for (auto x : r) out.append((int)x);
+                return nb::tuple(out);
+            };
+            return nb::make_tuple(row(s.st.brow), row(s.st.wrow));
+        })
+        .def("ma_plan_turn", [](nb::handle self, int seat, int width, const std::vector<double>& settings,
+                                kb::PyRandom& rnd, std::optional<double> deadline, nb::object now, bool stop) {
+            // MiddleAgesPlanner._turn: (positions valued, [(value, tie, position after, actions)] best
+            // first, or None when `stop` and the deadline passed); now(positions valued so far) is the
+            // planner's clock, asked after each step when a deadline is given
+            const MA& s = nb::cast<const MA&>(self);
+            check_seat(seat, s.st.num_players);
+            if (width < 1) throw nb::value_error("ma_plan_turn: a beam of at least 1");
+            ma::EvalContext ctx(ma_settings(settings));
+            MALate late(deadline, now);
+            ma::Planner planner{ctx, rnd, late.get()};
+            std::vector<ma::Turn> found;
+            if (!planner.turn(s.st, seat, width, stop, true, found)) return nb::make_tuple(planner.evals, nb::none());
+            nb::list out;
+            for (const ma::Turn& t : found) {
+                nb::object st = self.attr("copy")();
+                nb::inst_ptr<MA>(st)->st = t.state;
+                out.append(nb::make_tuple(t.value, t.tie, st, to_list(t.actions)));
+            }
+            return nb::make_tuple(planner.evals, nb::object(out));
+        }, "seat"_a, "width"_a, "settings"_a, "rnd"_a, "deadline"_a.none(), "now"_a.none(), "stop"_a)
+        .def("ma_plan_answered", [](const MA& s, int seat, int reply, const std::vector<double>& settings,
+                                    kb::PyRandom& rnd, std::optional<double> deadline, nb::object now, int depth) {
+            // MiddleAgesPlanner._answered from this plan's end: (positions valued, seat's value, or
+            // None when the deadline passed first)
+            check_seat(seat, s.st.num_players);
+            if (reply < 1) throw nb::value_error("ma_plan_answered: a beam of at least 1");
+            if (depth < 1 || depth > 3) throw nb::value_error("ma_plan_answered: a depth of 1, 2 or 3");
+            ma::EvalContext ctx(ma_settings(settings));
+            MALate late(deadline, now);
+            ma::Planner planner{ctx, rnd, late.get()};
+            double score = 0;
+            if (!planner.answered(s.st, seat, reply, depth, score)) return nb::make_tuple(planner.evals, nb::none());
+            return nb::make_tuple(planner.evals, nb::object(nb::float_(score)));
+        }, "seat"_a, "reply"_a, "settings"_a, "rnd"_a, "deadline"_a.none(), "now"_a.none(), "depth"_a);
+}
+
 }  // namespace
 
 NB_MODULE(builders_native, m) {
@@ -914,6 +993,7 @@ NB_MODULE(builders_native, m) {
     bind_common(mastate);
     bind_rl(kbstate, mastate);
     bind_kb_bots(m, kbstate);
+    bind_ma_bots(mastate);
 
     nb::class_<MABatch>(m, "MABatch")
         .def("__init__", [](MABatch* self, std::vector<MA*> starts, const std::vector<int>& codes, uint64_t pick_seed,

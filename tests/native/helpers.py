@@ -9,17 +9,28 @@ from typing import Any
 from builders.core.errors import BuildersError
 
 
-def positions_along(states: Iterable[Any], every: int) -> list[Any]:
-    """Copies of each state every ``every`` random decisions of its game, and its end."""
+def positions_along(
+    states: Iterable[Any],
+    every: int,
+    also: Callable[[Any], bool] | None = None,
+    bot: Callable[[int], Any] | None = None,
+) -> list[Any]:
+    """Copies of each state every ``every`` decisions of its game (and at each decision where
+    ``also(state)``), and its end. The decisions are random, or those of ``bot(i)`` (an agent made
+    for the i-th game) when given."""
     out = []
     for seed, state in enumerate(states):
         rnd = random.Random(seed)
+        agent = None if bot is None else bot(seed)
         n = 0
         while not state.is_over():
-            if n % every == 0:
+            if n % every == 0 or (also is not None and also(state)):
                 out.append(state.copy())
-            legal = state.legal_actions()
-            state.apply(legal[rnd.randrange(len(legal))])
+            if agent is not None:
+                state.apply(agent.act(state))
+            else:
+                legal = state.legal_actions()
+                state.apply(legal[rnd.randrange(len(legal))])
             n += 1
         out.append(state)
     return out

@@ -46,18 +46,8 @@ def _random_positions(setups: int, every: int, first_seed: int) -> list:
 def _bot_positions(games: int, every: int) -> list:
     """Positions every ``every`` decisions of games of the greedy bot (medium), 2-4 players: games
     that build toward castles, locations and tiles as a player would."""
-    out = []
-    for g in range(games):
-        st = kb_new_state(GAME.random_setup(2 + g % 3, 7100 + g))
-        bot = GreedyAgent(g)
-        n = 0
-        while not st.is_over():
-            if n % every == 0:
-                out.append(st.copy())
-            st.apply(bot.act(st))
-            n += 1
-        out.append(st)
-    return out
+    states = (kb_new_state(GAME.random_setup(2 + g % 3, 7100 + g)) for g in range(games))
+    return positions_along(states, every, bot=GreedyAgent)
 
 
 def _check_values(positions: list) -> tuple[int, set]:

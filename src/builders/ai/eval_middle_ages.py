@@ -201,6 +201,21 @@ def late_factor(st, settings: MiddleAgesSettings | None = None) -> float:
     return s.MA_LATE_DECAY**late if late > 0 else 1.0
 
 
+#: settings -> their weights as the native core takes them (``native_weights``)
+_NATIVE: dict[MiddleAgesSettings, list[float]] = {}
+
+
+def native_weights(settings: MiddleAgesSettings) -> list[float]:
+    """The weights of ``settings`` in the order of ``WEIGHT_NAMES``, as numbers: what the native core's
+    evaluation and planner take (``MAState.ma_eval_values``, ``ma_plan_turn``)."""
+    found = _NATIVE.get(settings)
+    if found is None:
+        if len(_NATIVE) >= 16:
+            _NATIVE.clear()
+        found = _NATIVE[settings] = [float(getattr(settings, name)) for name in WEIGHT_NAMES]
+    return found
+
+
 def values(st, settings: MiddleAgesSettings | None = None) -> list[float]:
     """Per seat: VP and coins; the actions left in the turn (a seat not playing counts its next
     three); for each open site a share of its value (VP, coins, a machine's production) that grows
@@ -225,9 +240,13 @@ def values(st, settings: MiddleAgesSettings | None = None) -> list[float]:
     only when they lead toward finished buildings.
 
     ``settings`` (``weights(...)``; None: ``DEFAULT``) are the weights (an agent's own: a planner's
-    ``planner_middle_ages.LEVEL_WEIGHTS``).
+    ``planner_middle_ages.LEVEL_WEIGHTS``). A native state is valued inside the core (the same
+    numbers, to the bit: tests/native/test_middle_ages_bots.py).
     """
     w = DEFAULT if settings is None else settings
+    native = getattr(st, "ma_eval_values", None)  # a native state values itself, with the same numbers
+    if native is not None:
+        return native(native_weights(w))
     req, prod, site_value, total, wage = _tables(w)
     from builders.middle_ages.rules import RECRUIT
 

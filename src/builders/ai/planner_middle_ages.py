@@ -24,18 +24,25 @@ The planner sees only what its seat may see: it plans on ``state.resample_hidden
 orders drawn anew from what is visible). With ``turn_time`` the look-ahead stops when the turn's
 time is spent (the best plans first); without it the planner does all its work and, with a seed,
 always plays the same.
+
+Handed a native state (``builders.middle_ages.native``), the planner searches inside the core: the
+beam search of a turn (``ma_plan_turn``) and the look-ahead of a plan (``ma_plan_answered``) run there
+with the planner's weights and a native copy of its generator, valuing the same positions with the
+same numbers (tests/native/test_middle_ages_bots.py), so that it chooses the same actions for the same
+budget of positions (the clock ``count``), many more of them in a turn of time.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 
-from builders.ai.eval_middle_ages import DEFAULT, MiddleAgesSettings
+from builders.ai.eval_middle_ages import DEFAULT, MiddleAgesSettings, native_weights
 from builders.ai.eval_middle_ages import values as eval_values
 from builders.ai.eval_middle_ages import weights as eval_weights
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.planner import PLAN_SHARE, Planner, PlannerError, with_ending_plans
-from builders.core.games import on_python
+from builders.ai.planner_kingdom import _give_back, _native_random
 from builders.core.state import Action, GameState
 from builders.middle_ages.codes import END
 
@@ -63,7 +70,8 @@ def _value(state: GameState, seat: int, w: MiddleAgesSettings | None = None) -> 
 
 
 def _rows(state: GameState) -> tuple:
-    return (tuple(state.brow), tuple(state.wrow))
+    native = getattr(state, "ma_rows", None)
+    return native() if native is not None else (tuple(state.brow), tuple(state.wrow))
 
 
 def _drawn_start(det: GameState, actions: list[Action]) -> tuple[Action, ...]:
@@ -147,6 +155,10 @@ class MiddleAgesPlanner(Planner):
     def _cards_left(state: GameState) -> int:
         return len(state.bdeck) + len(state.wdeck)
 
+    def _planned_on(self, state: GameState) -> GameState:
+        """A native state as it is: its searches run inside the core (``ma_plan_turn``, ``ma_plan_answered``)."""
+        return state if hasattr(state, "ma_plan_turn") else super()._planned_on(state)
+
     # -- playing ------------------------------------------------------------------------------
     def act(self, state: GameState) -> Action:
         if state.GAME != "middle-ages":
@@ -197,9 +209,21 @@ class MiddleAgesPlanner(Planner):
         with the best mean value over the determinizations wins (a start a determinization did not
         look at counts there as that determinization's worst plan looked at)."""
         start, deadline, _, det = self._begin(state)
+        if not hasattr(det, "ma_plan_turn"):
+            return self._make_plan(state, start, deadline, det)
+        # inside the core the ties are drawn from a native copy of the generator, given back after
+        own = self.random
+        self.random = _native_random(own)
+        try:
+            return self._make_plan(state, start, deadline, det)
+        finally:
+            _give_back(own, self.random)
+            self.random = own
+
+    def _make_plan(self, state: GameState, start: float, deadline: float | None, det: GameState) -> list[Action]:
         seat = state.current_player
         k_all = self.samples
-        known = on_python(state) if k_all > 1 else state
+        known = self._planned_on(state) if k_all > 1 else state
         dets = [det] + [known.resample_hidden(seat, self.rng) for _ in range(k_all - 1)]
         per_det: list[dict[tuple, tuple]] = []
         plans = looked = 0
@@ -275,7 +299,13 @@ class MiddleAgesPlanner(Planner):
     ) -> list | None:
         """The ways ``seat`` can play out its turn from ``state``, best first, found by a beam of
         ``width``: (win value, tie-break, position after the turn, actions). Once ``deadline``
-        has passed the beam narrows to 1, or with ``stop`` the search gives up (None)."""
+        has passed the beam narrows to 1, or with ``stop`` the search gives up (None). A native state
+        runs the whole search inside the core (``ma_plan_turn``: the same positions, values and ties,
+        from a native copy of the generator); with ``stop`` it gives the best turn only."""
+        if hasattr(state, "ma_plan_turn"):
+            evals, found = self._in_core(state.ma_plan_turn, seat, width, deadline, stop)
+            self._evals += evals
+            return found
         beam = [(state, [])]
         done: list = []
         seen: set = set()
@@ -308,7 +338,12 @@ class MiddleAgesPlanner(Planner):
     def _answered(self, end: GameState, seat: int, deadline: float | None) -> float | None:
         """``seat``'s win value after each other seat plays its best turn from ``end`` (with
         ``depth`` 2, then the seat its own best next turn; with 3, then the other seats again);
-        None when ``deadline`` passes first."""
+        None when ``deadline`` passes first. A native state looks ahead inside the core
+        (``ma_plan_answered``, alike)."""
+        if hasattr(end, "ma_plan_answered"):
+            evals, score = self._in_core(end.ma_plan_answered, seat, self.reply, deadline, self.depth)
+            self._evals += evals
+            return score
         st = self._others_answer(end, seat, deadline)
         if st is None or self.depth == 1 or st.is_over():
             return None if st is None else _value(st, seat, self.settings)
@@ -319,6 +354,19 @@ class MiddleAgesPlanner(Planner):
             return mine[0][0]
         st = self._others_answer(mine[0][2], seat, deadline)
         return None if st is None else _value(st, seat, self.settings)
+
+    def _in_core(self, search, seat: int, width: int, deadline: float | None, last: int | bool):
+        """``search`` (a native state's ``ma_plan_turn`` or ``ma_plan_answered``: ``last`` is their
+        ``stop`` or ``depth``) with the planner's weights, clock, and a native generator in the state of
+        the planner's (the planner's drawn on after it)."""
+        own = self.random
+        rnd = _native_random(own) if isinstance(own, random.Random) else own
+        now = None if deadline is None else self._now_after
+        try:
+            return search(seat, width, native_weights(self.settings), rnd, deadline, now, last)
+        finally:
+            if rnd is not own:
+                _give_back(own, rnd)
 
     def _others_answer(self, st: GameState, seat: int, deadline: float | None) -> GameState | None:
         """The position after each other seat, in turn from ``st``, plays its best turn (a beam of
