@@ -87,8 +87,10 @@ def test_the_wheel_with_the_rl_extra_in_a_fresh_venv(tmp_path: Path) -> None:
     # the web client ships whole: the shared files and every game's own web files (its plugin's web_dir)
     shipped = set(zipfile.ZipFile(wheels[0]).namelist())
     src = ROOT / "src"
-    web = [*(src / "builders" / "web" / "static").rglob("*.*"), *(src / "builders").glob("*/web/*.js")]
-    assert len([p for p in web if p.parent.name == "web"]) >= 9
+    own = [*(src / "builders").glob("*/web/*.js"), *(src / "builders").glob("*/web/*.css")]
+    web = [*(src / "builders" / "web" / "static").rglob("*.*"), *own]
+    assert len([p for p in web if p.parent.name == "web"]) >= 11
+    assert {p.name for p in own if p.suffix == ".css"} == {"kingdom.css", "middle_ages.css"}  # each game's styles
     missing = sorted(p.relative_to(src).as_posix() for p in web if p.relative_to(src).as_posix() not in shipped)
     assert not missing, f"the wheel misses {missing}"
     env = tmp_path / "venv"

@@ -406,6 +406,7 @@ def test_the_game_types_name_each_games_web_modules_colour_and_players(api):
             "guide": "games/kingdom/kingdom_guide.js",
             "rules": "games/kingdom/kingdom_rules.js",
             "lobby": "games/kingdom/kingdom_lobby.js",
+            "style": "games/kingdom/kingdom.css",
             "colour": "#2f6fdb",
             "min_players": 2,
             "max_players": 4,
@@ -417,6 +418,7 @@ def test_the_game_types_name_each_games_web_modules_colour_and_players(api):
             "guide": "games/middle-ages/middle_ages_guide.js",
             "rules": "games/middle-ages/middle_ages_rules.js",
             "lobby": "games/middle-ages/middle_ages_lobby.js",
+            "style": "games/middle-ages/middle_ages.css",
             "colour": "#e0512b",
             "min_players": 2,
             "max_players": 4,
@@ -432,3 +434,8 @@ def test_the_game_types_name_each_games_web_modules_colour_and_players(api):
             assert served.status_code == 200 and "export " in served.text, module
             assert served.headers["content-type"].startswith("text/javascript"), module
             assert api.get(f"/static/{module.rpartition('/')[2]}").status_code == 404, module
+        # its stylesheet too: served as CSS from its folder, not the shared one
+        served = api.get(f"/static/{game['style']}")
+        assert served.status_code == 200 and served.headers["content-type"].startswith("text/css"), game["style"]
+        assert served.text.lstrip().startswith("/*") and "{" in served.text, game["style"]
+        assert api.get(f"/static/{game['style'].rpartition('/')[2]}").status_code == 404, game["style"]

@@ -33,15 +33,16 @@ def test_every_module_import_resolves():
 
 
 def test_a_game_s_web_files_live_in_its_package():
-    """Each game's web modules (table, guide, rules, lobby) are files of its own web folder, named by the
-    path the server serves them at; the shared folder holds none of them."""
+    """Each game's web modules (table, guide, rules, lobby) and its stylesheet are files of its own web
+    folder, named by the path the server serves them at; the shared folder holds none of them."""
     folders = game_folders()
     assert set(folders) >= {"kingdom", "middle-ages"}
     for p in installed():
         if p.web_dir is None:
             continue
         assert folders[p.name].parent.name == p.game.partition(":")[0].split(".")[1]
-        for module in filter(None, (p.web_table, p.web_guide, p.web_rules, p.web_lobby)):
+        assert p.web_style.endswith(".css"), p.name  # both games style their own parts
+        for module in filter(None, (p.web_table, p.web_guide, p.web_rules, p.web_lobby, p.web_style)):
             folder, _, file = module.rpartition("/")
             assert folder == f"games/{p.name}" and (folders[p.name] / file).is_file(), (p.name, module)
             assert not (STATIC_DIR / file).exists(), f"{file} is in the shared folder too"

@@ -48,9 +48,10 @@ class GamePlugin:
     ai: str | None = None
     #: the RL kit (``builders.rl.kit.RlKit``): the encoding of observations and actions
     rl: str | None = None
-    #: the profile's statistics of a finished game: ``favourites(setup, steps, seats)``, the names
+    #: the profile's statistics of a finished game: ``favourites(setup, steps, seats)``, the cards
     #: the game adds to the favourite cards of the player of ``seats`` (``steps()``: the game's
-    #: stored steps, each with ``seat`` and ``action``); None: the game adds none
+    #: stored steps, each with ``seat`` and ``action``), by ids its lobby module names (``web_lobby``'s
+    #: ``favouriteName``); None: the game adds none
     profile: str | None = None
     #: the web client's table module of the game: a file of its ``web_dir``, named by the path the server
     #: serves it at under ``/static/`` (``games/<name>/<file>``); it exports the game's table class as ``Table``
@@ -65,10 +66,14 @@ class GamePlugin:
     #: game and says its rules are not there
     web_rules: str = ""
     #: the lobby's part of the game (as ``web_table``): exports, each optional, ``blurb()`` (a line on what
-    #: the game is), ``art()`` (its picture in the game choice) and ``setupForm(seed)`` (the form of its
-    #: setup choices: ``{element, read(seed)}``, see docs/architecture.md); "": the lobby offers the game
-    #: by its title, with a seed as its only choice
+    #: the game is), ``art()`` (its picture in the game choice), ``setupForm(seed)`` (the form of its
+    #: setup choices: ``{element, read(seed)}``, see docs/architecture.md) and ``favouriteName(id)`` (one
+    #: of ``profile``'s cards in words on a profile, "" for an id not the game's); "": the lobby offers
+    #: the game by its title, with a seed as its only choice, and a profile shows its cards as they come
     web_lobby: str = ""
+    #: the game's stylesheet (as ``web_table``: a file of its ``web_dir``), which every page of the web client
+    #: loads after the shared ``style.css``; "": the game has no styles of its own
+    web_style: str = ""
     #: the game's colour in the web client (its line on a player's rating chart), a CSS colour; "": one
     #: of the palette's
     colour: str = ""

@@ -17,6 +17,7 @@ PLUGIN = GamePlugin(
     web_guide="games/kingdom/kingdom_guide.js",
     web_rules="games/kingdom/kingdom_rules.js",
     web_lobby="games/kingdom/kingdom_lobby.js",
+    web_style="games/kingdom/kingdom.css",
     web_dir="builders.kingdom.web",
     colour="#2f6fdb",
     commands="builders.commands.kingdom:register",

@@ -16,6 +16,7 @@ PLUGIN = GamePlugin(
     web_guide="games/middle-ages/middle_ages_guide.js",
     web_rules="games/middle-ages/middle_ages_rules.js",
     web_lobby="games/middle-ages/middle_ages_lobby.js",
+    web_style="games/middle-ages/middle_ages.css",
     web_dir="builders.middle_ages.web",
     colour="#e0512b",
     commands="builders.commands.middle_ages:register",

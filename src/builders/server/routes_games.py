@@ -32,6 +32,7 @@ def game_type(game: GamePlugin) -> dict[str, Any]:
         "guide": game.web_guide,
         "rules": game.web_rules,
         "lobby": game.web_lobby,
+        "style": game.web_style,
         "colour": game.colour,
         "min_players": engine.min_players,
         "max_players": engine.max_players,

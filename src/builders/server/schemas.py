@@ -289,6 +289,7 @@ class GameType(BaseModel):
         description="the web client's module of its part of the lobby: what it is, its picture, "
         "its setup form (empty: none)"
     )
+    style: str = Field("", description="the web client's stylesheet of the game, loaded by every page (empty: none)")
     colour: str = Field(description="its colour in the web client, a CSS colour (empty: one of the palette's)")
     min_players: int
     max_players: int
