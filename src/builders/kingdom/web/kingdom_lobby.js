@@ -12,6 +12,10 @@ export const blurb = () => t("lobby.kingdom_blurb");
 
 export const art = () => el("span", { class: "game-art kingdom-art", "aria-hidden": "true" });
 
+// A favourite card of a player's profile in words (its plugin's profile names the game's cards by id): ""
+// when the id is not one of the game's cards.
+export const favouriteName = (id) => (CARD_NAMES.includes(id) ? cardName(id) : "");
+
 function radio(mode, checked, onchange) {
   return el("label", {}, el("input", { type: "radio", name: "mode", value: mode, checked, onchange }), " ",
     el("span", { text: t(`lobby.mode_${mode}`) }));

@@ -25,5 +25,5 @@ export function waitText(view) {
 
 // the last step of every guide: how to read the score (its text under ``key``)
 export function scoreStep(key) {
-  return { title: () => t("guide.kb.score.title"), text: () => t(key), point: "#running-scores", next: true, last: true };
+  return { title: () => t("guide.score.title"), text: () => t(key), point: "#running-scores", next: true, last: true };
 }

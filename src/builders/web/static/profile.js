@@ -2,7 +2,7 @@
 // mean score, favourite cards and each finished game with its replay.
 
 import { api, el, svg, GAMES, GAME_TITLES, gameColour, t } from "./api.js";
-import { formatNumber, has } from "./i18n.js";
+import { formatNumber } from "./i18n.js";
 
 // ratings are whole numbers on the familiar scale (1500 for a new player); "?" marks a provisional one
 const one = (x) => formatNumber(Math.round(x), { maximumFractionDigits: 0, useGrouping: false });
@@ -38,10 +38,19 @@ function plot(history) {
   box.replaceChildren(chart);
 }
 
-// A favourite card in words: by its name where the catalogue has one (kb.card.*), other ids as they come.
-function favourite(card) {
-  const key = `kb.card.${card}`;
-  return has(key) ? t(key) : card;
+// The games' lobby modules that name their favourite cards (favouriteName(id): "" for another game's id)
+async function namers() {
+  const parts = await Promise.all(GAMES.filter((g) => g.lobby).map((g) => import(`./${g.lobby}`).catch(() => null)));
+  return parts.filter((part) => part && part.favouriteName).map((part) => part.favouriteName);
+}
+
+// A favourite card in words: by the name a game gives it, else as it comes.
+function favourite(card, names) {
+  for (const name of names) {
+    const found = name(card);
+    if (found) return found;
+  }
+  return card;
 }
 
 async function main() {
@@ -56,6 +65,7 @@ async function main() {
   }
   document.title = t("page.profile.named", { name: profile.username });
   $("player-title").textContent = profile.username;
+  const names = await namers();
   const rows = [];
   for (const [game, r] of Object.entries(profile.ratings)) {
     rows.push(el("dt", { text: t("profile.rating", { game: GAME_TITLES[game] || game }) }), el("dd", { "data-game": game, class: "rating", text: t("profile.rating_value", { rating: `${one(r.rating)}${r.provisional ? "?" : ""}`, count: r.games }) }));
@@ -63,7 +73,7 @@ async function main() {
   rows.push(el("dt", { text: t("profile.games_played") }), el("dd", { id: "games-played", text: formatNumber(profile.games_played) }));
   rows.push(el("dt", { text: t("profile.win_rate") }), el("dd", { id: "win-rate", text: profile.win_rate === null ? "–" : formatNumber(profile.win_rate, { style: "percent", maximumFractionDigits: 0 }) }));
   rows.push(el("dt", { text: t("profile.mean_score") }), el("dd", { id: "mean-score", text: profile.mean_score === null ? "–" : formatNumber(profile.mean_score) }));
-  rows.push(el("dt", { text: t("profile.favourite_cards") }), el("dd", { id: "favourite-cards", text: profile.favourite_cards.map(favourite).join(", ") || "–" }));
+  rows.push(el("dt", { text: t("profile.favourite_cards") }), el("dd", { id: "favourite-cards", text: profile.favourite_cards.map((card) => favourite(card, names)).join(", ") || "–" }));
   $("profile-stats").replaceChildren(...rows);
   plot(profile.history);
   $("profile-games").replaceChildren(...(profile.games.length ? profile.games.map((g) => el("li", { class: "game-row", "data-id": g.id },
