@@ -38,9 +38,9 @@ LOBBY_PER_CREATOR = 3
 
 
 def shared_text(shared: dict[str, Any], lang: str) -> str:
-    """``dumps(shared)[1:-1]`` with its log (the second key, after ``status``) in ``lang``: each line
-    of the log is encoded once per language and kept with it (a line never changes, the log grows by
-    one a change), the rest once per change."""
+    """``dumps(shared)[1:-1]`` with its log (the second key, after ``status``) in ``lang``: the log's
+    text is kept from one change to the next (a line never changes, the log grows by one a change),
+    the rest is encoded once per change."""
     keys = iter(shared)
     if next(keys, None) != "status" or next(keys, None) != "log":
         return dumps({**shared, "log": log_in(shared["log"], lang)})[1:-1]
@@ -69,16 +69,10 @@ def _log_text(log: list[dict[str, Any]], lang: str) -> str:
 
 
 def _line_text(entry: dict[str, Any], lang: str) -> str:
-    """The JSON text of a line of the log in ``lang`` (a :class:`LogEntry` keeps it)."""
-    if not isinstance(entry, LogEntry):
+    """The JSON text of a line of the log in ``lang``."""
+    if not isinstance(entry, LogEntry) or lang == DEFAULT_LANGUAGE:
         return dumps(entry)
-    encoded: dict[str, str] | None = entry.__dict__.get("encoded")
-    if encoded is None:
-        encoded = entry.__dict__["encoded"] = {}
-    text = encoded.get(lang)
-    if text is None:
-        text = encoded[lang] = dumps(entry if lang == DEFAULT_LANGUAGE else {**entry, "text": entry.text_in(lang)})
-    return text
+    return dumps({**entry, "text": entry.text_in(lang)})
 
 
 class Views:
