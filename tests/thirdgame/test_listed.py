@@ -20,6 +20,7 @@ def test_the_game_types_list_pig_with_its_web_modules(server):
             "guide": "",
             "rules": "games/pig/pig_rules.js",
             "lobby": "games/pig/pig_lobby.js",
+            "style": "",  # no stylesheet of its own: the shared one alone
             "colour": "#c0398f",
             "min_players": 2,
             "max_players": 4,
