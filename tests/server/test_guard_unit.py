@@ -17,7 +17,7 @@ import httpx
 import uvicorn
 import websockets
 
-from builders.server.guard import Guard, GuardedHttpTools, Limits
+from builders.server.guard import Guard, GuardedHttpTools, Limits, _origin_ok
 from tests.server.helpers import free_port
 
 
@@ -211,7 +211,8 @@ def test_a_socket_is_no_longer_counted_as_a_connection_once_upgraded():
 
 
 async def answers(scope, receive, send):
-    """/own-429: a 429 with a Retry-After of its own, /429: one without; /static/<n>: ``n`` bytes of text."""
+    """/own-429: a 429 with a Retry-After of its own, /429: one without; /static/<n>: ``n`` bytes of text;
+    anything else: "ok"."""
     await receive()
     if scope["path"].endswith("429"):
         body = b'{"detail": "wait 12 s"}'
@@ -220,7 +221,7 @@ async def answers(scope, receive, send):
             headers.append((b"Retry-After", b"7"))
         status = 429
     else:
-        body = b"a" * int(scope["path"].rsplit("/", 1)[-1])
+        body = b"a" * int(scope["path"].rsplit("/", 1)[-1]) if scope["path"].startswith("/static/") else b"ok"
         headers = [(b"content-type", b"text/plain")]
         status = 200
     await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -249,3 +250,76 @@ def test_static_files_are_gzipped_from_800_bytes_on():
     small, exact = guarded("/static/799", "/static/800")
     assert "content-encoding" not in small.headers and small.text == "a" * 799
     assert exact.headers["content-encoding"] == "gzip" and exact.text == "a" * 800
+
+
+def test_an_origin_with_a_second_scheme_in_it_is_not_the_servers_own():
+    scope = {"headers": [(b"host", b"games.example:8000")]}
+    assert _origin_ok(scope, "https://games.example:8000", Limits())
+    assert not _origin_ok(scope, "https://evil.example://games.example:8000", Limits())
+
+
+def test_each_address_has_its_own_rates():
+    guard = Guard(answers, limits=Limits(rates={"create": (1, 60.0)}))
+
+    async def create(address: str) -> int:
+        transport = httpx.ASGITransport(app=guard, client=(address, 4000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            return (await client.post("/api/games")).status_code
+
+    async def run():
+        return [await create(a) for a in ("203.0.113.5", "203.0.113.6", "203.0.113.5")]
+
+    assert asyncio.run(run()) == [200, 200, 429]
+
+
+def test_a_chunk_of_a_body_without_its_body_key_counts_as_empty():
+    sent, seen = [], []
+    messages = iter(
+        [{"type": "http.request", "more_body": True}, {"type": "http.request", "body": b"abc", "more_body": False}]
+    )
+
+    async def app(scope, receive, send):
+        seen.append(await receive())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive():
+        return next(messages)
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/x", "client": ("203.0.113.9", 1), "headers": []}
+    asyncio.run(Guard(app, limits=Limits(rates={}))(scope, receive, send))
+    assert seen == [{"type": "http.request", "body": b"abc", "more_body": False}] and sent[0]["status"] == 200
+
+
+def test_the_connections_of_each_address_are_counted_apart():
+    protocol = tools(header_seconds=30.0, connections_per_address=1)
+    with serving(protocol) as port:
+        with connect(port) as first:
+            first.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            first.settimeout(10)
+            assert first.recv(4096).startswith(b"HTTP/1.1 200 OK\r\n")
+            with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.2", 0)) as other:
+                other.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                seconds, got = until_closed(other)
+                assert got.startswith(b"HTTP/1.1 200 OK\r\n") and got.endswith(b"ok")
+            assert protocol.open_per_address == {"127.0.0.1": 1}
+
+
+def test_a_slow_body_to_the_application_gets_its_408_and_the_connection_is_closed(tmp_path):
+    from tests.server.conftest import make_app
+    from tests.server.helpers import ThreadServer
+
+    rates = {kind: (100_000, 60.0) for kind in Limits().rates}
+    app = make_app(tmp_path, limits=Limits(rates=rates, body_seconds=0.5))
+    with ThreadServer(app) as server, connect(server.port) as s:
+        s.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"
+        )
+        seconds, got = until_closed(s)
+    head, body = got.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 408 Request Timeout\r\n") and b"\r\nconnection: close" in head.lower()
+    assert json.loads(body)["detail"] == "the request body was not complete within 0.5 s"
+    assert 0.4 < seconds < 6
