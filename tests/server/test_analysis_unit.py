@@ -194,20 +194,28 @@ def test_a_hint_is_found_once_for_its_position_and_refused_in_words_by_the_servi
     assert (refused.value.status, str(refused.value.detail)) == (403, "this game was created without hints")
 
 
-def test_a_workers_hint_from_the_record_is_the_servers_own(srv, api, monkeypatch):
-    created = create(api, HUMANS, hints=True, setup={"seed": 46})
-    game_id, seat0 = created["id"], {"X-Seat-Token": created["seats"][0]["token"]}
-    live = srv.app.state.service.get(game_id)
-    record = srv.app.state.service.record(live)
-    monkeypatch.setattr(analysis, "_HINT_BOTS", {})
-    worker = hint_from_record(game_id, record, 0, _seed("analysis", game_id), 1)
-    monkeypatch.setattr(analysis, "_HINT_BOTS", {})
-    own = api.post(f"/api/games/{game_id}/hint", headers=seat0).json()
-    assert worker == {k: v for k, v in own.items() if k not in ("version", "actions")}
-    # the position is drawn from what the seat sees, seeded by the game, the number of actions and the seat
-    earlier, state = hint_positions(game_id, record, 1)
-    drawn = live.state.resample_hidden(1, Rng(_seed("hint", game_id, 0, 1)))
-    assert earlier == [] and state.to_json() == drawn.to_json()
+def test_a_workers_hint_from_the_record_is_the_servers_own(tmp_path, monkeypatch):
+    """At the analysis's budget (25 iterations here: enough for the seed to matter), with the seat's
+    bot kept for the game's next hint."""
+    app = make_app(tmp_path, analysis_iterations=25)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        created = create(api, HUMANS, hints=True, setup={"seed": 46})
+        game_id, seat0 = created["id"], {"X-Seat-Token": created["seats"][0]["token"]}
+        service = app.state.service
+        live = service.get(game_id)
+        record = service.record(live)
+        seed = _seed("analysis", game_id)
+        monkeypatch.setattr(analysis, "_HINT_BOTS", {})
+        worker = hint_from_record(game_id, record, 0, seed, 25)
+        assert list(analysis._HINT_BOTS) == [(game_id, 0, seed, 25)]
+        monkeypatch.setattr(analysis, "_HINT_BOTS", {})
+        own = api.post(f"/api/games/{game_id}/hint", headers=seat0).json()
+        assert worker == {k: v for k, v in own.items() if k not in ("version", "actions")}
+        assert worker["visits"] >= 25
+        # the position is drawn from what the seat sees, seeded by the game, the number of actions and the seat
+        earlier, state = hint_positions(game_id, record, 1)
+        drawn = live.state.resample_hidden(1, Rng(_seed("hint", game_id, 0, 1)))
+        assert earlier == [] and state.to_json() == drawn.to_json()
 
 
 def test_the_analysis_routes_refuse_a_malformed_game_id_before_looking_for_it(api):
