@@ -226,3 +226,14 @@ def test_the_analysis_routes_refuse_a_malformed_game_id_before_looking_for_it(ap
             assert (r.status_code, r.json()["detail"]) == (422, form), (method, path, game_id)
         r = api.request(method, f"/api/games/{'a' * 40}/{path}")
         assert (r.status_code, r.json()["detail"]) == (404, f"there is no game '{'a' * 40}'")
+
+
+def test_the_remembered_hints_are_forgotten_all_at_once_past_a_thousand(srv, api):
+    service = srv.app.state.service
+    own = Analyses(service, pool=srv.app.state.workers, analysis_iterations=1)
+    own._hints = {("other", 0, i): {} for i in range(1000)}
+    first, second = (service.get(create(api, HUMANS, hints=True)["id"]) for _ in range(2))
+    asyncio.run(own.hint(first, 0))
+    assert len(own._hints) == 1001  # a thousand kept, then this one
+    asyncio.run(own.hint(second, 0))
+    assert list(own._hints) == [(second.id, 0, 0)]
