@@ -110,7 +110,7 @@ def test_every_checkpoint_saves_the_running_clocks_and_its_time(tmp_path):
             time.sleep(1.5)
             now = time.time()
             last = LeaseRepo(srv.app.state.store.engine).expires("clocks")
-            assert last is not None and now - 1.0 < last <= now
+            assert last is not None and now - 3.0 < last <= now
             assert view(api, gid)["clock"]["running"] == 0
 
 
