@@ -74,9 +74,11 @@ struct Rng {
     }
     uint64_t randbelow(uint64_t n) {
         // x < (2**64 // n) * n, that is x < 2**64 - (2**64 % n), and 2**64 % n == (2**64 - n) % n
-        uint64_t rest = (0 - n) % n;
+        // (a draw below 2**64 - n is below it too: the remainder, a division, only for the few above)
         while (true) {
             uint64_t x = next64();
+            if (x < 0 - n) return x % n;
+            uint64_t rest = (0 - n) % n;
             if (!rest || x < 0 - rest) return x % n;
         }
     }

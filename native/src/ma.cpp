@@ -60,31 +60,44 @@ static inline bool covers(int64_t progress, int64_t requirement) {
     return (((progress | GUARD) - requirement) & GUARD) == GUARD;
 }
 
-// MiddleAgesState.legal_actions
+// MiddleAgesState.legal_actions (sized once, then written in place: the sends are most of a list)
 void State::legal_actions(std::vector<int32_t>& out) const {
-    out.clear();
-    if (over) return;
+    if (over) {
+        out.clear();
+        return;
+    }
     int left = actions, p = cur, c = coins[p];
     if (!left) {
+        out.clear();
         out.push_back(END);
         if (c >= ACTION_PRICE) out.push_back(BUY);
         return;
     }
-    if (c >= ACTION_PRICE) out.push_back(BUY);
-    for (int k = 1; k <= (left < 3 ? left : 3); k++) out.push_back(COINS + k);
-    for (int16_t a : brow) out.push_back(a);
-    for (int16_t a : wrow) out.push_back(a);
+    // the sends: each site that may take one (after the first send of the turn, one with fewer
+    // sends than the actions left), with each worker whose wage the seat can pay
+    int8_t ready[64], open[48];
+    int nready = 0, nopen = 0;
     const auto& cr = crew[p];
-    if (!cr.n || !sites[p].n) return;
-    int8_t ready[64];
-    int nready = 0;
-    for (int8_t w : cr)
-        if (c >= 5 || T.cost[w] <= c) ready[nready++] = w;
-    if (!nready) return;
-    bool filter = touched.n > 0;
-    for (int8_t s : sites[p]) {
-        if (filter && !(sent[s] < left)) continue;
-        for (int i = 0; i < nready; i++) out.push_back(SEND + (s << 7) + ready[i]);
+    if (cr.n && sites[p].n) {
+        for (int8_t w : cr)
+            if (c >= 5 || T.cost[w] <= c) ready[nready++] = w;
+        if (nready) {
+            bool filter = touched.n > 0;
+            for (int8_t s : sites[p])
+                if (!filter || sent[s] < left) open[nopen++] = s;
+        }
+    }
+    int takes = left < 3 ? left : 3;
+    bool buy = c >= ACTION_PRICE;
+    out.resize((size_t)buy + takes + brow.n + wrow.n + (size_t)nopen * nready);
+    int32_t* o = out.data();
+    if (buy) *o++ = BUY;
+    for (int k = 1; k <= takes; k++) *o++ = COINS + k;
+    for (int16_t a : brow) *o++ = a;
+    for (int16_t a : wrow) *o++ = a;
+    for (int i = 0; i < nopen; i++) {
+        int32_t base = SEND + (open[i] << 7);
+        for (int j = 0; j < nready; j++) *o++ = base + ready[j];
     }
 }
 

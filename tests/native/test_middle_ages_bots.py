@@ -142,13 +142,13 @@ def test_the_look_ahead_inside_the_core_is_the_python_one():
         depth = 1 + i % 3
         mine, theirs = _pair(i, depth=depth, weights=SETTINGS[i % len(SETTINGS)])
         seat = py.current_player
-        ends_py = mine._turn(py, seat, 4)[:3]
-        ends_nat = theirs._turn(ma_native.from_python(py), seat, 4)[:3]
+        ends_py = mine._turn(py, seat, 4)[:2]
+        ends_nat = theirs._turn(ma_native.from_python(py), seat, 4)[:2]
         for (_, _, end_py, _), (_, _, end_nat, _) in zip(ends_py, ends_nat):
             assert theirs._answered(end_nat, seat, None) == mine._answered(end_py, seat, None), i
             assert theirs._evals == mine._evals and theirs.random.getstate() == mine.random.getstate(), i
             checked += 1
-    assert checked > 40
+    assert checked > 30
 
 
 def test_the_searches_stop_at_their_deadline_alike():
