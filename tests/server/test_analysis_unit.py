@@ -21,10 +21,13 @@ from builders.server.games import ApiError
 from builders.server.models import AnalysisRow
 from builders.server.repos.analyses import AnalysisRepo
 from tests.server.conftest import make_app
+from tests.server import test_jobs_unit
 from tests.server.helpers import ThreadServer
 
 BOTS = [{"type": "bot", "level": "easy"}] * 2
 HUMANS = [{"type": "human"}, {"type": "human"}]
+#: the fixture of a Redis database of its own, emptied before and after
+url = test_jobs_unit.url
 
 
 @pytest.fixture(scope="module")
@@ -237,3 +240,40 @@ def test_the_remembered_hints_are_forgotten_all_at_once_past_a_thousand(srv, api
     assert len(own._hints) == 1001  # a thousand kept, then this one
     asyncio.run(own.hint(second, 0))
     assert list(own._hints) == [(second.id, 0, 0)]
+
+
+def test_analyses_and_hints_go_to_the_job_queue_while_a_worker_is_alive(tmp_path, url):
+    """With a job queue and a live worker (``jobs.work`` in this process, its compute processes real),
+    the analysis is the worker's, written into the row by the server, and so is the hint."""
+    from builders.ai.analysis import analyse
+    from builders.server.jobs import JobQueue
+
+    app = make_app(tmp_path, analysis_iterations=1)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
+        service = app.state.service
+        game_id, hinted = finished(api, 47), create(api, HUMANS, hints=True)["id"]
+        over, to_hint = service.get(game_id), service.get(hinted)
+        expected = analyse(service.record(over), iterations=1, seed=_seed("analysis", game_id)).to_json()
+        analysis._HINT_BOTS.clear()
+        expected_hint = hint_from_record(hinted, service.record(to_hint), 0, _seed("analysis", hinted), 1)
+        analysis._HINT_BOTS.clear()
+
+        async def scenario():
+            async with test_jobs_unit.worker(url, processes=1):
+                queue = JobQueue(url)
+                try:
+                    own = Analyses(service, jobs=queue, pool=app.state.workers, analysis_iterations=1)
+                    body, started = own.start_analysis(over)
+                    assert started and body["status"] == "running"
+                    await own._tasks[game_id]
+                    hint = await own.hint(to_hint, 0)
+                    return dict(queue.stats), hint
+                finally:
+                    await queue.close()
+
+        stats, hint = asyncio.run(scenario())
+        row = AnalysisRepo(app.state.store.engine).get(game_id)
+    assert (row["status"], row["error"], row["result"]) == ("done", None, expected)
+    assert row["done"] == row["total"] == len(expected["decisions"])
+    assert (stats["results"], stats["local"], stats["fallbacks"]) == (2, 0, 0)
+    assert hint == {**expected_hint, "version": 0, "actions": 0}
