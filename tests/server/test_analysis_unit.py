@@ -246,7 +246,9 @@ def test_analyses_and_hints_go_to_the_job_queue_while_a_worker_is_alive(tmp_path
     """With a job queue and a live worker (``jobs.work`` in this process, its compute processes real),
     the analysis is the worker's, written into the row by the server, and so is the hint."""
     from builders.ai.analysis import analyse
-    from builders.server.jobs import JobQueue
+    import redis
+
+    from builders.server.jobs import JobQueue, job_id
 
     app = make_app(tmp_path, analysis_iterations=1)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
@@ -255,7 +257,8 @@ def test_analyses_and_hints_go_to_the_job_queue_while_a_worker_is_alive(tmp_path
         over, to_hint = service.get(game_id), service.get(hinted)
         expected = analyse(service.record(over), iterations=1, seed=_seed("analysis", game_id)).to_json()
         analysis._HINT_BOTS.clear()
-        expected_hint = hint_from_record(hinted, service.record(to_hint), 0, _seed("analysis", hinted), 1)
+        record = service.record(to_hint)
+        expected_hint = hint_from_record(hinted, record, 0, _seed("analysis", hinted), 1)
         analysis._HINT_BOTS.clear()
 
         async def scenario():
@@ -277,3 +280,6 @@ def test_analyses_and_hints_go_to_the_job_queue_while_a_worker_is_alive(tmp_path
     assert row["done"] == row["total"] == len(expected["decisions"])
     assert (stats["results"], stats["local"], stats["fallbacks"]) == (2, 0, 0)
     assert hint == {**expected_hint, "version": 0, "actions": 0}
+    # the worker's answer is stored under the job of this game's hint
+    hint_job_id = job_id("hint", hinted, record, 0, _seed("analysis", hinted), 1)
+    assert redis.Redis.from_url(url).exists("arq:result:" + hint_job_id) == 1
