@@ -136,7 +136,7 @@ def test_a_restart_keeps_each_clock_without_charging_the_downtime(tmp_path):
     finally:
         first.stop()  # a graceful stop checkpoints the clocks
     stopped = time.time()
-    time.sleep(4.0)  # the server is down: this is not charged
+    time.sleep(6.0)  # the server is down: this is not charged
     second = ProcessServer(db, port=first.port).start()
     try:
         with httpx.Client(base_url=second.url, timeout=20) as api:
@@ -149,9 +149,10 @@ def test_a_restart_keeps_each_clock_without_charging_the_downtime(tmp_path):
     assert abs(left[0] - before_left[0]) < 0.01  # seat 0 is not running: untouched
     charged = before_left[1] - left[1]
     down = restarted - stopped
-    assert down > 4.0
-    # seat 1 is charged for the time the server was up (well under the 4 s it was down)
-    assert 0 <= charged < 2.5, (charged, down)
+    assert down > 6.0
+    # seat 1 is charged for the time the server was up (a second or two; a few on a loaded machine), never for
+    # the 6 s it was down
+    assert 0 <= charged < 5.0, (charged, down)
 
 
 def test_housekeeping_deletes_abandoned_games_and_settles_idle_ones(server, api):
