@@ -12,10 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builders.core.errors import IllegalAction
+from builders.core.games import on_python
 from builders.core.record import replay
 from builders.kingdom.game import KingdomBuilder
 from builders.kingdom.state import KingdomState
 from builders.kingdom.data import CARDS
+from tests.unseen import Unseen
 from tests.kingdom.helpers_positions import hexes, neighbours, reference_moves, reference_scores
 
 GAME = KingdomBuilder()
@@ -181,6 +183,24 @@ def test_observation_hides_the_others_cards_and_the_deck_order(game):
                 }
             rest = {k: v for k, v in obs.items() if k not in ("players", "deck_count")}
             assert rest == {k: v for k, v in full.items() if k not in ("players", "deck")}
+
+
+@settings(max_examples=30, deadline=None)
+@given(games)
+def test_an_observation_reads_nothing_its_seat_may_not_see(game):
+    """rules.md "Information": an observation is made of what its seat may see, not by blanking the
+    rest afterwards: with the deck's cards and the hidden terrain cards unreadable (``Unseen``), every
+    seat's and the spectator's observation is made, and is what it is on the state itself."""
+    for i, state in enumerate(walk(*game)):
+        if i % 9:
+            continue
+        mover = None if state.over else state.to_move
+        state = on_python(state)  # (the native state's observation is the same function on its fields)
+        for seat in [None, *range(state.num_players)]:
+            blind = state.copy()
+            blind.deck = Unseen(state.deck)
+            blind.hand = Unseen(state.hand, seen={q for q in (seat, mover) if q is not None})
+            assert blind.observation(seat) == state.observation(seat)
 
 
 @settings(max_examples=60, deadline=None)

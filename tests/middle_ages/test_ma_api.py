@@ -3,11 +3,12 @@
 import pytest
 
 from builders.core.errors import IllegalAction, InvalidPosition
-from builders.core.games import get_game
+from builders.core.games import get_game, on_python
 from builders.core.record import replay
 from builders.core.rng import Rng
 from builders.middle_ages.game import MiddleAges
 from builders.middle_ages.state import MiddleAgesState
+from tests.unseen import Unseen
 from tests.middle_ages.ma_helpers import new_state, play, position, random_game, setup_with
 
 
@@ -101,6 +102,20 @@ def test_observation_hides_deck_orders_and_top_worker():
         state.observation(2)
     # a spectator (None) knows what every seat knows, as no seat
     assert state.observation(None) == {**obs, "seat": None}
+
+
+@pytest.mark.parametrize("players,seed,stop", [(2, 1, 0), (2, 2, 37), (3, 3, 80), (4, 4, None)])
+def test_an_observation_reads_nothing_its_seat_may_not_see(players, seed, stop):
+    """rules.md "Information": an observation is made of what its seat may see, not by blanking the
+    rest afterwards: with the decks unreadable but for the building deck's top card (``Unseen``),
+    every seat's and the spectator's observation is made, and is what it is on the state itself."""
+    state = on_python(random_game(players, seed, stop=stop))  # (native: the same method on its fields)
+    assert type(state) is MiddleAgesState
+    for seat in [None, *range(players)]:
+        blind = state.copy()
+        blind.bdeck = Unseen(state.bdeck, seen={-1})
+        blind.wdeck = Unseen(state.wdeck)
+        assert blind.observation(seat) == state.observation(seat)
 
 
 def test_resample_hidden_keeps_what_is_known():

@@ -16,8 +16,10 @@ def _rc(i: int) -> list[int]:
     return [i // 20, i % 20]
 
 
-def _position(st: Position, shown: Callable[[int], bool]) -> dict[str, Any]:
-    """The position with the hand card of each seat ``q`` for which ``shown(q)`` (the others null)."""
+def _position(st: Position, shown: Callable[[int], bool], whole: bool) -> dict[str, Any]:
+    """The position with the hand card of each seat ``q`` for which ``shown(q)`` (the others null);
+    the deck's cards in their order if ``whole``, else only how many it has (``deck_count``): an
+    observation is made of what its seat may see, never by blanking the rest afterwards."""
     board = st.board
     # each field read once (on the native core each is made anew when read)
     held, used, new, own, taken = st.held, st.used, st.new, st.own, st.taken
@@ -32,19 +34,19 @@ def _position(st: Position, shown: Callable[[int], bool]) -> dict[str, Any]:
             {
                 "settlements": [[h // 20, h % 20] for h in bits(own[p])],
                 "supply": supply[p],
-                "terrain": TERRAINS[hand[p]] if hand[p] >= 0 and shown(p) else None,
+                "terrain": TERRAINS[hand[p]] if shown(p) and hand[p] >= 0 else None,
                 "tiles": tiles,
                 "taken_from": [_rc(h) for h in bits(taken[p])],
             }
         )
-    return {
+    out = {
         "sections": [[n, t] for n, t in board.sections],
         "cards": list(st.cards),
         "players": players,
         "tiles_left": [{"at": _rc(h), "count": left[board.loc_ord[h]]} for h in board.locations],
         "to_move": st.to_move,
         "built_this_turn": st.built,
-        "deck": [TERRAINS[c] for c in reversed(st.deck)],
+        **({"deck": [TERRAINS[c] for c in reversed(st.deck)]} if whole else {}),
         "discard": [TERRAINS[c] for c in st.discard],
         "removed": [TERRAINS[c] for c in st.removed],
         "start_player": st.start_player,
@@ -53,10 +55,13 @@ def _position(st: Position, shown: Callable[[int], bool]) -> dict[str, Any]:
         "turn": st.turn,
         **({"format": 1} if st.legacy else {}),
     }
+    if not whole:
+        out["deck_count"] = len(st.deck)
+    return out
 
 
 def dump_position(st: Position) -> dict[str, Any]:
-    return _position(st, lambda p: True)
+    return _position(st, lambda p: True, True)
 
 
 def observation(st: Position, seat: int | None) -> dict[str, Any]:
@@ -66,9 +71,7 @@ def observation(st: Position, seat: int | None) -> dict[str, Any]:
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.num_players):
         raise ValueError(f"seat must be from 0 to {st.num_players - 1} or None, not {seat!r}")
     mover = None if st.over else st.to_move
-    pos = _position(st, lambda q: q == seat or q == mover)
-    pos["deck_count"] = len(pos.pop("deck"))
-    return pos
+    return _position(st, lambda q: q == seat or q == mover, False)
 
 
 def seat_observation(st: Position, seat: int, public: dict[str, Any]) -> dict[str, Any]:

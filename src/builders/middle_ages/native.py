@@ -242,7 +242,7 @@ class _Fields:
     """A position's fields as a ``MiddleAgesState`` reads them for its JSON (the observation only)."""
 
     GAME = MiddleAgesState.GAME
-    to_json = MiddleAgesState.to_json
+    _json = MiddleAgesState._json
     observation = MiddleAgesState.observation
 
     def __init__(self, fields: dict[str, Any], setup: dict[str, Any]):

@@ -377,6 +377,12 @@ class MiddleAgesState(GameState[int]):
 
     def to_json(self) -> dict[str, Any]:
         """The full position (rules.md "Information": nothing is hidden here)."""
+        return self._json(None, True)
+
+    def _json(self, seat: int | None, whole: bool) -> dict[str, Any]:
+        """The position as JSON: whole (``to_json``), or what ``seat`` may know (``observation``): the
+        decks only as their sizes and the building deck's top card. An observation is made of what
+        its seat may see, never by blanking the rest afterwards."""
         players = []
         for p in range(self.num_players):
             sites = []
@@ -401,13 +407,14 @@ class MiddleAgesState(GameState[int]):
                     "vp": self.vp[p],
                 }
             )
-        return {
+        bdeck, wdeck = self.bdeck, self.wdeck
+        out = {
             "game": self.GAME,
             "players": players,
             "building_row": [IDS[c - OPEN] for c in self.brow],
-            "building_deck": [IDS[c] for c in reversed(self.bdeck)],
+            **({"building_deck": [IDS[c] for c in reversed(bdeck)]} if whole else {}),
             "worker_row": [IDS[c - RECRUIT] for c in self.wrow],
-            "worker_deck": [IDS[c] for c in reversed(self.wdeck)],
+            **({"worker_deck": [IDS[c] for c in reversed(wdeck)]} if whole else {}),
             "start_player": self.start,
             "current_player": self.cur,
             "actions_left": self.actions,
@@ -416,6 +423,12 @@ class MiddleAgesState(GameState[int]):
             "final_round": self.final_round,
             "over": self.over,
         }
+        if not whole:
+            out["seat"] = seat
+            out["building_deck_size"] = len(bdeck)
+            out["building_deck_top"] = IDS[bdeck[-1]] if bdeck else None
+            out["worker_deck_size"] = len(wdeck)
+        return out
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may know: everything but the order of both decks and the
@@ -424,13 +437,7 @@ class MiddleAgesState(GameState[int]):
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players
         ):
             raise ValueError(f"seat must be from 0 to {self.num_players - 1} or None, not {seat!r}")
-        obs = self.to_json()
-        del obs["building_deck"], obs["worker_deck"]
-        obs["seat"] = seat
-        obs["building_deck_size"] = len(self.bdeck)
-        obs["building_deck_top"] = IDS[self.bdeck[-1]] if self.bdeck else None
-        obs["worker_deck_size"] = len(self.wdeck)
-        return obs
+        return self._json(seat, False)
 
     def resample_hidden(self, seat: int, rng: Rng) -> MiddleAgesState:
         """A copy with the hidden deck orders drawn anew: the building deck below its visible top card,

@@ -16,6 +16,26 @@ from builders.middle_ages.setup import random_setup
 from builders.middle_ages.state import MiddleAgesState
 
 
+def _other_cost(a: int) -> dict[str, int]:
+    """The cost of an action that sends no worker (made once per code, kept in ``_COSTS``)."""
+    if a == END:
+        cost = {"actions": 0, "coins": 0}
+    elif a == BUY:
+        cost = {"actions": -1, "coins": ACTION_PRICE}
+    elif a < OPEN:
+        k = a - COINS
+        cost = {"actions": k, "coins": -COIN_GAIN[k]}
+    else:
+        cost = {"actions": 1, "coins": 0}
+    _COSTS[a] = cost
+    return cost
+
+
+_COSTS: dict[int, dict[str, int]] = {}
+#: (worker card, workers already sent to the site this turn) -> the cost of sending it
+_SEND_COSTS: dict[tuple[int, int], dict[str, int]] = {}
+
+
 class MiddleAgesView(GameView[MiddleAgesState, int]):
     def setup(
         self,
@@ -47,22 +67,22 @@ class MiddleAgesView(GameView[MiddleAgesState, int]):
         return {"board": None, "scoring_hexes": None}
 
     def legal_costs(self, state: MiddleAgesState, actions: Sequence[int]) -> dict[str, dict[str, int]]:
-        """What each legal action costs: actions and coins (a negative cost is a gain)."""
+        """What each legal action costs: actions and coins (a negative cost is a gain). The cost
+        objects are shared between calls (the view is encoded at once, never changed)."""
+        fields = getattr(state, "fields", None)  # the native core's: no Python copy of the position
+        sent = fields()["sent"] if fields is not None else state.sent
+        text = state.action_to_string
         out = {}
         for a in actions:
-            if a == END:
-                cost = {"actions": 0, "coins": 0}
-            elif a == BUY:
-                cost = {"actions": -1, "coins": ACTION_PRICE}
-            elif a < OPEN:
-                k = a - COINS
-                cost = {"actions": k, "coins": -COIN_GAIN[k]}
-            elif a < SEND:
-                cost = {"actions": 1, "coins": 0}
-            else:
+            if a >= SEND:
                 worker, site = send_parts(a)
-                cost = {"actions": state.sent[site] + 1, "coins": COST[worker]}
-            out[state.action_to_string(a)] = cost
+                key = (worker, sent[site])
+                cost = _SEND_COSTS.get(key)
+                if cost is None:
+                    cost = _SEND_COSTS[key] = {"actions": sent[site] + 1, "coins": COST[worker]}
+            else:
+                cost = _COSTS[a] if a in _COSTS else _other_cost(a)
+            out[text(a)] = cost
         return out
 
     def log_message(self, after: MiddleAgesState, action: str, chance: Sequence[str]) -> Message:
