@@ -253,7 +253,7 @@ def test_the_deeper_look_ahead_applies_the_reply_before_the_next_turn():
     state = small_turn_position()
 
     def planned(**options):
-        planner = TurnPlanner(1, turn_time=None, beam=50, plans=5, reply=10_000, **options)
+        planner = TurnPlanner(1, turn_time=None, beam=50, plans=5, reply=20, **options)
         return planner.plan(state), planner.last_stats
 
     one, one_stats = planned(ahead=0, depth=1)
