@@ -94,10 +94,13 @@ def test_the_wheel_with_the_rl_extra_in_a_fresh_venv(tmp_path: Path) -> None:
     missing = sorted(p.relative_to(src).as_posix() for p in web if p.relative_to(src).as_posix() not in shipped)
     assert not missing, f"the wheel misses {missing}"
     env = tmp_path / "venv"
-    venv.create(env, with_pip=True)
+    # a venv without pip of its own (ensurepip takes seconds): this pip installs into it (--python)
+    venv.create(env, with_pip=False)
     python = env / "bin" / "python"
     # no .pyc written at install (numpy's alone take seconds): Python compiles what the script imports
-    installed = _run(str(python), "-m", "pip", "install", "--quiet", "--no-compile", f"{wheels[0]}[rl]")
+    installed = _run(
+        sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-compile", f"{wheels[0]}[rl]"
+    )
     assert installed.returncode == 0, installed.stderr[-2000:]
     script = textwrap.dedent("""
         import importlib.util
