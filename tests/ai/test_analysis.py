@@ -159,8 +159,8 @@ def test_the_hard_levels_moves_are_never_labelled():
     from builders.ai.analysis import HardBots
 
     seed = 5
-    state = finished("kingdom", 11, [Hinted(HardBots(seed, "kingdom", 300)), RandomAgent(4)])
-    a = analyse(state.to_record(), iterations=300, seed=seed)
+    state = finished("kingdom", 11, [Hinted(HardBots(seed, "kingdom", 100)), RandomAgent(4)])
+    a = analyse(state.to_record(), iterations=100, seed=seed)
     mine = [d for d in a.decisions if d.seat == 0 and not d.forced]
     assert len(mine) > 20
     assert all(d.best == d.played and d.loss == 0 and d.label is None and d.before == d.after for d in mine)
