@@ -121,6 +121,42 @@ def test_the_migrated_schema_is_the_models_schema(kind, tmp_path, request):
     assert migrate.upgrade(url) == (migrate.head(), migrate.head())
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_client_key_index_holds_only_the_actions_with_a_key(kind, tmp_path, request):
+    """Migration 0010: the unique index of (game, client key) leaves out the actions without a key
+    (fewer pages written per action); two actions of a game with the same key are still refused."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    url = f"sqlite:///{tmp_path / 'keys.sqlite3'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    migrate.upgrade(url)
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            if kind == "sqlite":
+                sql = conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'ix_actions_client_key'")).scalar()
+            else:
+                sql = conn.execute(text("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_actions_client_key'")).scalar()
+            assert sql.replace("(", "").replace(")", "").endswith("WHERE client_key IS NOT NULL")
+        game = {"id": "g1", "game": "middle-ages", "setup": "{}", "seats": "[]", "status": "running", "version": 0,
+                "actions": 0, "turn": 0, "private": False, "bots_only": False, "bot_turn": False, "created": 1.0}
+        columns = ", ".join(game)
+        with engine.begin() as conn:
+            conn.execute(text(f"INSERT INTO games ({columns}) VALUES ({', '.join(':' + k for k in game)})"), game)
+            insert = text(
+                "INSERT INTO actions (game_id, n, seat, action, chance, by_bot, at, client_key) "
+                "VALUES ('g1', :n, 0, 'end', '[]', false, 1.0, :key)"
+            )
+            for n, key in enumerate([None, None, "k1", "k2"]):
+                conn.execute(insert, {"n": n, "key": key})
+        with pytest.raises(IntegrityError), engine.begin() as conn:
+            conn.execute(insert, {"n": 4, "key": "k1"})
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM actions")).scalar() == 4
+    finally:
+        engine.dispose()
+
+
 def test_a_database_made_by_a_development_version_upgrades(tmp_path):
     """Tables created from the models without migrations (as the server did before them, with some
     tables of later versions): stamped at 0001, then the missing parts are added."""

@@ -162,3 +162,32 @@ def test_an_action_and_the_clock_moved_with_it_are_stored_together_or_not_at_all
     assert game["options"]["clock"] == clock  # an action that does not move the clock leaves it
     assert store.steps("g1") == [a0, a1] and store.snapshot("g1") == (typed(game), [a0, a1])
     assert store.stats == {"append": 2, "undo": 0, "update": 0, "stale": 3}
+
+
+@pytest.mark.parametrize("wait", [True, False])
+def test_the_status_and_the_bot_turn_are_stored_whether_they_change_or_not(store, wait):
+    """An append that keeps the status and the bot turn leaves their columns (and indexes) alone; one
+    that changes them stores the new values; a stale one stores nothing either way."""
+    store.create(row("g1", 1.0))
+    steps = [  # (status, bot_turn) after each action
+        ("running", False),
+        ("running", False),
+        ("running", True),
+        ("running", True),
+        ("running", False),
+        ("finished", False),
+    ]
+    for n, (status, bot) in enumerate(steps):
+        s = {**summary(n + 1, n + 1, status=status), "bot_turn": bot}
+        store.append("g1", n, StoredStep(0, f"coins {n}", [], False), s, version=n, wait=wait)
+        game = store.game("g1")
+        assert (game["status"], game["bot_turn"], game["version"], game["actions"]) == (status, bot, n + 1, n + 1)
+        # the same action again from the old version: refused, nothing changed
+        with pytest.raises(Stale):
+            store.append("g1", n + 1, StoredStep(0, "end", [], False), {**s, "bot_turn": not bot}, version=n, wait=wait)
+        game = store.game("g1")
+        assert (game["status"], game["bot_turn"], game["version"]) == (status, bot, n + 1)
+        # the indexed lookups see the stored values
+        assert store.attention_ids(clocks=False) == (["g1"] if bot and status != "finished" else [])
+        assert store.unfinished_ids() == ([] if status == "finished" else ["g1"])
+    assert store.stats["append"] == 6 and store.stats["stale"] == 6

@@ -4,7 +4,7 @@ actions in order; the server rebuilds a game's state by replaying it."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, false
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, false, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -64,7 +64,17 @@ class ActionRow(Base):
     #: the client's key for the action (Idempotency-Key): a retried action is found, not played again
     client_key: Mapped[str | None] = mapped_column(String(100), nullable=True)
 
-    __table_args__ = (Index("ix_actions_client_key", "game_id", "client_key", unique=True),)
+    #: unique within the game; only the actions that have a key are in it (migration 0010)
+    __table_args__ = (
+        Index(
+            "ix_actions_client_key",
+            "game_id",
+            "client_key",
+            unique=True,
+            sqlite_where=text("client_key IS NOT NULL"),
+            postgresql_where=text("client_key IS NOT NULL"),
+        ),
+    )
 
 
 class LeaseRow(Base):
