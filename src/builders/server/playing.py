@@ -196,7 +196,7 @@ class Playing:
         new = st.copy()
         try:
             action = new.parse_action(text)
-            before = len(new.history)
+            before = len(st.history)  # (the same as the copy's; the old position's is made already)
             new.apply(action)
         except BuildersError as e:
             raise ApiError(400, engine_message(e)) from None
