@@ -81,6 +81,26 @@ bool legal_int(const kb::State& st, nb::handle h, long long& a) {
     return !overflow && st.is_legal(a);
 }
 
+// random playouts: each decision picks legal[rng.randbelow(len(legal))]
+template <class S> void random_step(S& st, kb::Rng& pick, std::vector<int32_t>& buf) {
+    st.legal_actions(buf);
+    st.apply(buf[pick.randbelow(buf.size())]);
+}
+// The Builders: the same pick from the legal actions' count, the list not written
+void random_step(ma::State& st, kb::Rng& pick, std::vector<int32_t>&) {
+    ma::Legal legal;
+    st.legal(legal);
+    st.apply(legal.at((int)pick.randbelow((uint64_t)legal.count())));
+}
+template <class S> int64_t playout(S& st, kb::Rng& pick, std::vector<int32_t>& buf) {
+    int64_t decisions = 0;
+    while (!st.over) {
+        random_step(st, pick, buf);
+        decisions++;
+    }
+    return decisions;
+}
+
 // what both games' native states offer Python alike
 template <class N> void bind_common(nb::class_<N>& cls) {
     cls.def("copy", [](nb::handle self) {
@@ -113,24 +133,10 @@ template <class N> void bind_common(nb::class_<N>& cls) {
             // legal[rng.randbelow(len(legal))] from a generator of state ``rng_state``; returns the
             // generator's state after it
             kb::Rng pick{rng_state};
-            for (int64_t k = 0; k < steps && !s.st.over; k++) {
-                s.st.legal_actions(s.buf);
-                s.st.apply(s.buf[pick.randbelow(s.buf.size())]);
-            }
+            for (int64_t k = 0; k < steps && !s.st.over; k++) random_step(s.st, pick, s.buf);
             s.version++;
             return pick.state;
         });
-}
-
-// random playouts: each decision picks legal[rng.randbelow(len(legal))]
-template <class S> int64_t playout(S& st, kb::Rng& pick, std::vector<int32_t>& buf) {
-    int64_t decisions = 0;
-    while (!st.over) {
-        st.legal_actions(buf);
-        st.apply(buf[pick.randbelow(buf.size())]);
-        decisions++;
-    }
-    return decisions;
 }
 
 // -- batched stepping for learning (the index encoding of builders.rl.kingdom) -------------------
@@ -277,6 +283,97 @@ void check_seat(int seat, int players) {
 template <class N> bool forced_pending(const N& s) {
     PyObject* f = s.forced.ptr();
     return PyList_CheckExact(f) ? PyList_GET_SIZE(f) != 0 : PyObject_IsTrue(f) != 0;
+}
+
+// -- The Builders' calls of every decision from Python, as plain CPython methods (no argument
+// parsing or conversion in between: legal_actions, apply, is_over and is_legal of MiddleAgesState)
+
+// the state of a NativeMiddleAgesState (TypeError if it was made without its __init__)
+MA* ma_of(PyObject* self) {
+    if (!nb::inst_ready(nb::handle(self))) {
+        PyErr_SetString(PyExc_TypeError, "the native state is not initialized");
+        return nullptr;
+    }
+    return nb::inst_ptr<MA>(self);
+}
+
+// the legal actions, a new list of ints written in one go (MiddleAgesState.legal_actions)
+PyObject* ma_legal_actions(PyObject* self, PyObject*) {
+    MA* s = ma_of(self);
+    if (!s) return nullptr;
+    ma::Legal legal;
+    s->st.legal(legal);
+    PyObject* list = PyList_New(legal.count());
+    if (!list) return nullptr;
+    legal.write(reinterpret_cast<PyListObject*>(list)->ob_item, [](int32_t a) {
+        PyObject* o = small_ints[a];  // every action of The Builders is below SMALL_INTS
+        Py_INCREF(o);
+        return o;
+    });
+    return list;
+}
+
+PyObject* ma_is_over(PyObject* self, PyObject*) {
+    MA* s = ma_of(self);
+    if (!s) return nullptr;
+    return PyBool_FromLong(s->st.over);
+}
+
+// the action as the core's code if it is an int the core can take, else -1
+long long ma_code(PyObject* action) {
+    if (!PyLong_CheckExact(action)) return -1;
+    int overflow = 0;
+    long long a = PyLong_AsLongLongAndOverflow(action, &overflow);
+    return overflow ? -1 : a;
+}
+
+PyObject* ma_is_legal(PyObject* self, PyObject* action) {
+    MA* s = ma_of(self);
+    if (!s) return nullptr;
+    long long a = ma_code(action);
+    if (a == -1 && PyErr_Occurred()) return nullptr;
+    return PyBool_FromLong(a >= 0 && s->st.is_legal(a));
+}
+
+// play a legal action; anything else (and any action while forced draws are pending) goes to the
+// Python side's _apply_slow
+PyObject* ma_apply(PyObject* self, PyObject* action) {
+    MA* s = ma_of(self);
+    if (!s) return nullptr;
+    PyObject* f = s->forced.ptr();
+    int pending = PyList_CheckExact(f) ? PyList_GET_SIZE(f) != 0 : PyObject_IsTrue(f);
+    if (pending < 0) return nullptr;
+    if (!pending) {
+        long long a = ma_code(action);
+        if (a == -1 && PyErr_Occurred()) return nullptr;
+        if (a >= 0 && s->st.is_legal(a)) {
+            try {
+                s->st.apply((int32_t)a);
+            } catch (const std::bad_alloc&) {
+                return PyErr_NoMemory();
+            }
+            s->version++;
+            Py_RETURN_NONE;
+        }
+    }
+    static PyObject* slow = PyUnicode_InternFromString("_apply_slow");
+    return PyObject_CallMethodOneArg(self, slow, action);
+}
+
+PyMethodDef ma_methods[] = {
+    {"legal_actions", ma_legal_actions, METH_NOARGS, "The legal actions, in the Python engine's order."},
+    {"is_over", ma_is_over, METH_NOARGS, "Whether the game is over."},
+    {"is_legal", ma_is_legal, METH_O, "Whether the action is legal (an int the core can play)."},
+    {"apply", ma_apply, METH_O, "Play an action (the Python side refuses what is not legal)."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+void bind_ma_calls(nb::class_<MA>& mastate) {
+    for (PyMethodDef* d = ma_methods; d->ml_name; d++) {
+        PyObject* descr = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(mastate.ptr()), d);
+        if (!descr) throw nb::python_error();
+        mastate.attr(d->ml_name) = nb::steal(descr);
+    }
 }
 
 // the arrays are written in place: noconvert, so that an array of another type or layout is refused
@@ -829,29 +926,6 @@ NB_MODULE(builders_native, m) {
     mastate
         .def(nb::init<>())
         .def_prop_ro("current_player", [](const MA& s) { return s.st.cur; })
-        .def("is_legal", [](const MA& s, nb::handle h) {
-            if (!PyLong_CheckExact(h.ptr())) return false;
-            int overflow = 0;
-            long long a = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
-            return !overflow && s.st.is_legal(a);
-        }, "action"_a.none())
-        .def("apply", [](nb::handle self, nb::handle action) {
-            // play a legal action; anything else (and any action while forced draws are pending) goes
-            // to the Python side's _apply_slow
-            MA& s = nb::cast<MA&>(self);
-            PyObject* f = s.forced.ptr();
-            bool pending = PyList_CheckExact(f) ? PyList_GET_SIZE(f) != 0 : PyObject_IsTrue(f) != 0;
-            if (!pending && PyLong_CheckExact(action.ptr())) {
-                int overflow = 0;
-                long long a = PyLong_AsLongLongAndOverflow(action.ptr(), &overflow);
-                if (!overflow && s.st.is_legal(a)) {
-                    s.st.apply((int32_t)a);
-                    s.version++;
-                    return;
-                }
-            }
-            self.attr("_apply_slow")(action);
-        }, "action"_a.none())
         .def("apply_forced", [](MA& s, int64_t a, int card) {
             // play legal action a with the next draw forced to card (-1: a name of no card): 1 if the
             // draw was used, 0 if none was made; (-1 building / -2 worker) the card is not in that deck
@@ -991,6 +1065,7 @@ NB_MODULE(builders_native, m) {
             s.version++;
         });
     bind_common(mastate);
+    bind_ma_calls(mastate);
     bind_rl(kbstate, mastate);
     bind_kb_bots(m, kbstate);
     bind_ma_bots(mastate);

@@ -60,45 +60,69 @@ static inline bool covers(int64_t progress, int64_t requirement) {
     return (((progress | GUARD) - requirement) & GUARD) == GUARD;
 }
 
-// MiddleAgesState.legal_actions (sized once, then written in place: the sends are most of a list)
-void State::legal_actions(std::vector<int32_t>& out) const {
+// MiddleAgesState.legal_actions, in parts (see Legal)
+void State::legal(Legal& L) const {
+    L.nready = L.nopen = 0;
     if (over) {
-        out.clear();
+        L.nhead = 0;
         return;
     }
     int left = actions, p = cur, c = coins[p];
+    int32_t* h = L.head;
     if (!left) {
-        out.clear();
-        out.push_back(END);
-        if (c >= ACTION_PRICE) out.push_back(BUY);
+        h[0] = END;
+        h[1] = BUY;
+        L.nhead = 1 + (c >= ACTION_PRICE);
         return;
     }
+    h[0] = BUY;
+    h += c >= ACTION_PRICE;
+    h[0] = COINS + 1;  // the coins: as many takes as actions left, at most 3
+    h[1] = COINS + 2;
+    h[2] = COINS + 3;
+    h += left < 3 ? left : 3;
+    for (int i = 0; i < ROW_SIZE; i++) h[i] = brow.v[i];  // whole rows, then as many as they hold
+    h += brow.n;
+    for (int i = 0; i < ROW_SIZE; i++) h[i] = wrow.v[i];
+    h += wrow.n;
+    L.nhead = (int)(h - L.head);
     // the sends: each site that may take one (after the first send of the turn, one with fewer
-    // sends than the actions left), with each worker whose wage the seat can pay
-    int8_t ready[64], open[48];
-    int nready = 0, nopen = 0;
+    // sends than the actions left), with each worker whose wage the seat can pay (every one from 5
+    // coins on: no wage is higher)
     const auto& cr = crew[p];
-    if (cr.n && sites[p].n) {
-        for (int8_t w : cr)
-            if (c >= 5 || T.cost[w] <= c) ready[nready++] = w;
-        if (nready) {
-            bool filter = touched.n > 0;
-            for (int8_t s : sites[p])
-                if (!filter || sent[s] < left) open[nopen++] = s;
+    const auto& ss = sites[p];
+    if (!cr.n || !ss.n) return;
+    int nready = 0;
+    if (c >= 5) {
+        for (int i = 0; i < cr.n; i++) L.ready[i] = cr.v[i];
+        nready = cr.n;
+    } else {
+        for (int8_t w : cr) {
+            L.ready[nready] = w;
+            nready += T.cost[w] <= c;
         }
     }
-    int takes = left < 3 ? left : 3;
-    bool buy = c >= ACTION_PRICE;
-    out.resize((size_t)buy + takes + brow.n + wrow.n + (size_t)nopen * nready);
-    int32_t* o = out.data();
-    if (buy) *o++ = BUY;
-    for (int k = 1; k <= takes; k++) *o++ = COINS + k;
-    for (int16_t a : brow) *o++ = a;
-    for (int16_t a : wrow) *o++ = a;
-    for (int i = 0; i < nopen; i++) {
-        int32_t base = SEND + (open[i] << 7);
-        for (int j = 0; j < nready; j++) *o++ = base + ready[j];
+    if (!nready) return;
+    L.nready = nready;
+    int nopen = 0;
+    if (!touched.n) {
+        for (int i = 0; i < ss.n; i++) L.open[i] = ss.v[i];
+        nopen = ss.n;
+    } else {
+        for (int8_t s : ss) {
+            L.open[nopen] = s;
+            nopen += sent[s] < left;
+        }
     }
+    L.nopen = nopen;
+}
+
+// MiddleAgesState.legal_actions (sized once, then written in place: the sends are most of a list)
+void State::legal_actions(std::vector<int32_t>& out) const {
+    Legal L;
+    legal(L);
+    out.resize((size_t)L.count());
+    L.write(out.data(), [](int32_t a) { return a; });
 }
 
 // the refusals of MiddleAgesState.apply

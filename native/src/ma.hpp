@@ -38,6 +38,31 @@ template <class T, int N> struct Small {
     const T* end() const { return v + n; }
 };
 
+// a position's legal actions in MiddleAgesState.legal_actions' order, not all written out: the first
+// ones (end and buy, or buy, the coins and the rows) in `head`, then the sends, each site of `open`
+// with each worker of `ready`; their count and the action at an index (a random pick needs no list)
+struct Legal {
+    int32_t head[16];
+    int8_t ready[64], open[48];
+    int nhead, nready, nopen;
+    int count() const { return nhead + nopen * nready; }
+    int32_t at(int k) const {
+        if (k < nhead) return head[k];
+        k -= nhead;
+        int i = k / nready;
+        return SEND + (open[i] << 7) + ready[k - i * nready];
+    }
+    // all of them, in order, from o on (count() of them); returns the end
+    template <class O, class F> O* write(O* o, F&& make) const {
+        for (int k = 0; k < nhead; k++) *o++ = make(head[k]);
+        for (int i = 0; i < nopen; i++) {
+            int32_t base = SEND + (open[i] << 7);
+            for (int j = 0; j < nready; j++) *o++ = make(base + ready[j]);
+        }
+        return o;
+    }
+};
+
 // an error the Python side turns into the engine's message: the recorded draw is not in the deck
 struct ForcedError { bool building; };
 
@@ -52,7 +77,7 @@ struct State {
     int64_t progress[NUM_CARDS];
     int sent[NUM_CARDS];
     Small<int8_t, 48> touched;
-    Small<int16_t, 5> brow, wrow;       // action codes
+    Small<int16_t, ROW_SIZE> brow{}, wrow{};  // action codes (all five set: Legal copies them whole)
     Small<int8_t, 48> bdeck, wdeck;     // top card last
     int64_t unrecruited = 0;
     std::vector<int32_t> history;       // actions >= 0; a drawn card c as -(c + 1)
@@ -66,6 +91,7 @@ struct State {
     // dealt to the rows), each seat's apprentice
     void start_setup(int players, int start_player, const std::vector<int>& buildings,
                      const std::vector<int>& workers, const std::vector<int>& apprentices);
+    void legal(Legal& out) const;
     void legal_actions(std::vector<int32_t>& out) const;
     bool is_legal(int64_t action) const;
     // play a legal action; returns 1 if it consumed the forced draw; throws ForcedError (nothing changed)

@@ -250,3 +250,26 @@ def test_batched_steps_are_the_python_games():
     bad[2] = int(np.flatnonzero(batch.masks[2] == 0)[0])
     with pytest.raises(ValueError, match=f"^game 2: index {bad[2]} is not allowed by its mask$"):
         batch.step(bad)
+
+
+def test_legal_actions_are_a_new_list_of_ints_at_each_call():
+    py = next(p for p in POSITIONS if not p.is_over() and len(p.legal_actions()) > 12 and p.sites[p.cur])
+    nat = native.from_python(py)
+    legal = nat.legal_actions()
+    assert type(legal) is list and [type(a) for a in legal] == [int] * len(legal)
+    assert legal == py.legal_actions() and any(a >= 1024 for a in legal)
+    legal.clear()
+    again = nat.legal_actions()
+    assert again is not legal and again == py.legal_actions()
+    assert json.loads(json.dumps(again)) == py.legal_actions()
+
+
+def test_the_calls_of_a_decision_refuse_a_state_made_without_init():
+    blank = native.NativeMiddleAgesState.__new__(native.NativeMiddleAgesState)
+    for call in (blank.legal_actions, blank.is_over, lambda: blank.is_legal(1), lambda: blank.apply(1)):
+        with pytest.raises(TypeError, match="^the native state is not initialized$"):
+            call()
+    with pytest.raises(
+        TypeError, match="^descriptor 'apply' for 'MAState' objects doesn't apply to a 'object' object$"
+    ):
+        type(blank).apply(object(), 1)
