@@ -146,7 +146,7 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
     assert profile["games_played"] == profile["rated_games"] == 1
     assert profile["wins"] == (0 in result["winners"]) and profile["win_rate"] == float(0 in result["winners"])
     assert profile["mean_score"] == totals[0]
-    assert sorted(profile["favourite_cards"]) == sorted(live.setup["cards"])
+    assert profile["favourite_cards"] == [{"game": "kingdom", "card": card} for card in live.setup["cards"]]
     assert [h["game_id"] for h in profile["history"]] == [gid]
     assert profile["history"][0]["rating"] == a["rating"]
     assert profile["history"][0]["change"] == a["rating"] - 1500 and profile["history"][0]["provisional"]
@@ -158,6 +158,52 @@ def test_a_rated_game_moves_ratings_once_and_shows_on_profiles(server, people):
     }
     assert stored[gid]["options"].rated_done is True  # stored as rated: never rated again after a restart
     refused(bo.get("/api/players/nobody_at_all"), 404, "no player named")
+
+
+def both_games_won(ada: Person, bo: Person, bo_name: str) -> tuple[list[str], str]:
+    """Ada against Bo in a game of each: she opens a building in The Builders, then Bo resigns both.
+    Returns the three cards of Kingdom Builder's game and the building opened."""
+    seats = [{"type": "human"}, {"type": "human", "user": bo_name}]
+    ma = ada.post("/api/games", json={"game": "middle-ages", "seats": seats}).json()["id"]
+    kb = ada.post("/api/games", json={"game": "kingdom", "seats": seats}).json()["id"]
+    opened = next(a for a in ada.get(f"/api/games/{ma}/state").json()["legal"] if a.startswith("open B"))
+    assert ada.post(f"/api/games/{ma}/actions", json={"action": opened}).status_code == 200
+    for gid in (ma, kb):
+        assert bo.post(f"/api/games/{gid}/resign").json()["status"] == "finished"
+    return bo.get(f"/api/games/{kb}/record").json()["setup"]["cards"], opened.split()[1]
+
+
+def test_the_favourite_cards_of_a_profile_say_their_game(server, people):
+    """Each favourite card comes with its game: a player of both games has those of each, a game's own
+    in the registry's order (Kingdom Builder's three cards, then the building opened in The Builders); a
+    player who opened no building has only Kingdom Builder's, a player with no finished game none, and
+    others do not see the cards of a private game."""
+    ada_name, bo_name, cy_name = name(), name(), name()
+    ada, bo, cy = people(ada_name), people(bo_name), people(cy_name)
+    cards, building = both_games_won(ada, bo, bo_name)
+    kingdom = [{"game": "kingdom", "card": card} for card in cards]
+    assert cy.get(f"/api/players/{ada_name}").json()["favourite_cards"] == [
+        *kingdom,
+        {"game": "middle-ages", "card": building},
+    ]
+    assert cy.get(f"/api/players/{bo_name}").json()["favourite_cards"] == kingdom
+    assert ada.get(f"/api/players/{cy_name}").json()["favourite_cards"] == []
+    # a private game's cards count for the player only: another building, opened in private, is not
+    # shown to others
+    seats = [{"type": "human"}, {"type": "human", "user": bo_name}]
+    secret = ada.post("/api/games", json={"game": "middle-ages", "seats": seats, "private": True}).json()["id"]
+    legal = ada.get(f"/api/games/{secret}/state").json()["legal"]
+    hidden = next(a for a in legal if a.startswith("open B") and a != f"open {building}").split()[1]
+    assert ada.post(f"/api/games/{secret}/actions", json={"action": f"open {hidden}"}).status_code == 200
+    assert bo.post(f"/api/games/{secret}/resign").json()["status"] == "finished"
+    builders = [{"game": "middle-ages", "card": card} for card in (building, hidden)]
+    own = ada.get(f"/api/players/{ada_name}").json()["favourite_cards"]
+    assert own[:3] == kingdom and sorted(own[3:], key=str) == sorted(builders, key=str)  # played as often
+    assert cy.get(f"/api/players/{ada_name}").json()["favourite_cards"] == [*kingdom, builders[0]]
+    # the API's description says what a favourite is
+    schema = ada.get("/openapi.json").json()["components"]["schemas"]
+    assert schema["FavouriteCard"]["required"] == ["game", "card"]
+    assert schema["Profile"]["properties"]["favourite_cards"]["items"] == {"$ref": "#/components/schemas/FavouriteCard"}
 
 
 def test_favourite_cards_of_the_builders_are_the_buildings_a_player_opened():

@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import time
 
 from playwright.sync_api import expect
 
@@ -312,40 +311,50 @@ def test_ratings_move_and_the_profile_shows_the_game(new_page, server, shots):
 
 
 def test_the_profile_names_each_game_s_favourite_cards_in_the_page_s_language(new_page, server, shots):
-    """Each game's web module names its own cards: the building Ada opened in The Builders and Kingdom
-    Builder's cards, in French on a French page (the server sends the games' ids)."""
+    """Each game's favourite cards under its title, named by the game's own web module: Kingdom Builder's
+    cards, then the building Ada opened in The Builders, in French on a French page and in English on an
+    English one (the server sends each card's game and id); a player with none sees a dash."""
     from tests.server.test_accounts import Person
+    from tests.server.test_ratings import both_games_won
     from tests.web.test_languages import CATALOGUES
 
-    ada_name, bo_name = fresh("Fan"), fresh("Fan")
-    ada, bo = Person(server.url), Person(server.url)
+    ada_name, bo_name, cy_name = fresh("Fan"), fresh("Fan"), fresh("Fan")
+    ada, bo, cy = Person(server.url), Person(server.url), Person(server.url)
     try:
         ada.sign_up(ada_name)
         bo.sign_up(bo_name)
-        seats = [{"type": "human"}, {"type": "human", "user": bo_name}]
-        kb = ada.post("/api/games", json={"game": "kingdom", "seats": seats}).json()["id"]
-        time.sleep(1.1)  # the newer game's cards come first among favourites played as often
-        ma = ada.post("/api/games", json={"game": "middle-ages", "seats": seats}).json()["id"]
-        opened = next(a for a in ada.get(f"/api/games/{ma}/state").json()["legal"] if a.startswith("open B"))
-        assert ada.post(f"/api/games/{ma}/actions", json={"action": opened}).status_code == 200
-        for gid in (kb, ma):
-            assert bo.post(f"/api/games/{gid}/resign").json()["status"] == "finished"
-        cards = bo.get(f"/api/games/{kb}/record").json()["setup"]["cards"]
+        cy.sign_up(cy_name)
+        cards, building = both_games_won(ada, bo, bo_name)
         favourites = ada.get(f"/api/players/{ada_name}").json()["favourite_cards"]
     finally:
         ada.close()
         bo.close()
-    building = opened.split()[1]
-    # ids, the newer game's first (the three most played, ties in the order of the games, newest first)
-    assert favourites[0] == building and len(favourites) == 3 and set(favourites[1:]) <= set(cards)
+        cy.close()
+    # each with its game, the games in the registry's order
+    assert favourites == [
+        *({"game": "kingdom", "card": card} for card in cards),
+        {"game": "middle-ages", "card": building},
+    ]
     french = CATALOGUES["fr"]
-    names = [french[f"ma.card.{building}"], *(french[f"kb.card.{card}"] for card in favourites[1:])]
     assert french[f"ma.card.{building}"] != CATALOGUES["en"][f"ma.card.{building}"]
 
     page = new_page()
-    page.goto(f"/players/{ada_name}?lang=fr")
-    expect(page.locator("#favourite-cards")).to_have_text(", ".join(names))
-    shots(page, "profile-favourites-fr")
+    for lang in ("fr", "en"):
+        words = CATALOGUES[lang]
+        page.goto(f"/players/{ada_name}?lang={lang}")
+        shown = page.locator("#favourite-cards .favourite-game")
+        expect(shown).to_have_count(2)
+        kingdom, builders = shown.nth(0), shown.nth(1)
+        expect(kingdom).to_have_attribute("data-game", "kingdom")
+        expect(kingdom.locator("b")).to_have_text(words["game.kingdom"])
+        expect(kingdom.locator(".favourite-names")).to_have_text(", ".join(words[f"kb.card.{c}"] for c in cards))
+        expect(builders).to_have_attribute("data-game", "middle-ages")
+        expect(builders.locator("b")).to_have_text(words["game.middle_ages"])
+        expect(builders.locator(".favourite-names")).to_have_text(words[f"ma.card.{building}"])
+        shots(page, f"profile-favourites-{lang}")
+    page.goto(f"/players/{cy_name}?lang=fr")
+    expect(page.locator("#favourite-cards")).to_have_text("–")
+    expect(page.locator("#favourite-cards .favourite-game")).to_have_count(0)
 
 
 NOTIFY = """(() => {

@@ -194,7 +194,7 @@ class Ratings:
         ]
         wins = 0
         scores: list[int] = []
-        favourites: Counter[str] = Counter()
+        favourites: dict[str, Counter[str]] = {}  # by game
         games = []
         for row in finished:
             mine = [s.seat for s in row["seats"] if s.account == account.id]
@@ -205,7 +205,8 @@ class Ratings:
             scores.extend(totals[s] for s in mine)
             found = part(row["game"], "profile")  # what the game adds to the favourite cards
             if found is not None:
-                favourites.update(found(row["setup"], lambda gid=row["id"]: store.steps(gid), mine))
+                cards = found(row["setup"], lambda gid=row["id"]: store.steps(gid), mine)
+                favourites.setdefault(row["game"], Counter()).update(cards)
             games.append(
                 {
                     "id": row["id"],
@@ -238,7 +239,11 @@ class Ratings:
             "wins": wins,
             "win_rate": round(wins / played, 3) if played else None,
             "mean_score": round(sum(scores) / len(scores), 2) if scores else None,
-            "favourite_cards": [name for name, _ in favourites.most_common(3)],
+            "favourite_cards": [
+                {"game": game, "card": card}
+                for game in game_names()
+                for card, _ in favourites.get(game, Counter()).most_common(3)
+            ],
             "games": games[:50],
         }
 

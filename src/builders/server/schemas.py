@@ -577,6 +577,13 @@ class ProfileGame(BaseModel):
     replay: str
 
 
+class FavouriteCard(BaseModel):
+    """One of a player's favourite cards: its game and its id (named in words by the game's web module)."""
+
+    game: GameName
+    card: str
+
+
 class Profile(BaseModel):
     username: str
     ratings: dict[str, GameRating]
@@ -586,5 +593,8 @@ class Profile(BaseModel):
     wins: int
     win_rate: float | None = None
     mean_score: float | None = None
-    favourite_cards: list[str]
+    favourite_cards: list[FavouriteCard] = Field(
+        description="the three cards of each game the player played most often in finished games (what the "
+        "game's plugin counts), by game in the registry's order, the most often first; empty for none"
+    )
     games: list[ProfileGame]

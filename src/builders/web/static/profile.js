@@ -38,19 +38,19 @@ function plot(history) {
   box.replaceChildren(chart);
 }
 
-// The games' lobby modules that name their favourite cards (favouriteName(id): "" for another game's id)
+// Each game's way of naming its favourite cards, by game: its lobby module's favouriteName(id)
 async function namers() {
-  const parts = await Promise.all(GAMES.filter((g) => g.lobby).map((g) => import(`./${g.lobby}`).catch(() => null)));
-  return parts.filter((part) => part && part.favouriteName).map((part) => part.favouriteName);
+  const parts = await Promise.all(GAMES.filter((g) => g.lobby).map(async (g) => [g.name, await import(`./${g.lobby}`).catch(() => null)]));
+  return Object.fromEntries(parts.filter(([, part]) => part && part.favouriteName).map(([game, part]) => [game, part.favouriteName]));
 }
 
-// A favourite card in words: by the name a game gives it, else as it comes.
-function favourite(card, names) {
-  for (const name of names) {
-    const found = name(card);
-    if (found) return found;
-  }
-  return card;
+// The favourite cards under each game's name, in words: by the name its game gives a card, else as it comes.
+function favourites(cards, names) {
+  const byGame = new Map();
+  for (const { game, card } of cards) byGame.set(game, [...(byGame.get(game) || []), (names[game] && names[game](card)) || card]);
+  if (!byGame.size) return "–";
+  return [...byGame].map(([game, words]) => el("div", { class: "favourite-game", "data-game": game },
+    el("b", { text: GAME_TITLES[game] || game }), el("div", { class: "favourite-names", text: words.join(", ") })));
 }
 
 async function main() {
@@ -73,7 +73,7 @@ async function main() {
   rows.push(el("dt", { text: t("profile.games_played") }), el("dd", { id: "games-played", text: formatNumber(profile.games_played) }));
   rows.push(el("dt", { text: t("profile.win_rate") }), el("dd", { id: "win-rate", text: profile.win_rate === null ? "–" : formatNumber(profile.win_rate, { style: "percent", maximumFractionDigits: 0 }) }));
   rows.push(el("dt", { text: t("profile.mean_score") }), el("dd", { id: "mean-score", text: profile.mean_score === null ? "–" : formatNumber(profile.mean_score) }));
-  rows.push(el("dt", { text: t("profile.favourite_cards") }), el("dd", { id: "favourite-cards", text: profile.favourite_cards.map((card) => favourite(card, names)).join(", ") || "–" }));
+  rows.push(el("dt", { text: t("profile.favourite_cards") }), el("dd", { id: "favourite-cards" }, favourites(profile.favourite_cards, names)));
   $("profile-stats").replaceChildren(...rows);
   plot(profile.history);
   $("profile-games").replaceChildren(...(profile.games.length ? profile.games.map((g) => el("li", { class: "game-row", "data-id": g.id },
