@@ -14,6 +14,7 @@
 #include "kb_eval.hpp"
 #include "ma.hpp"
 #include "ma_eval.hpp"
+#include "mcts.hpp"
 #include "obs.hpp"
 
 namespace nb = nanobind;
@@ -303,13 +304,24 @@ PyObject* ma_legal_actions(PyObject* self, PyObject*) {
     if (!s) return nullptr;
     ma::Legal legal;
     s->st.legal(legal);
-    PyObject* list = PyList_New(legal.count());
-    if (!list) return nullptr;
-    legal.write(reinterpret_cast<PyListObject*>(list)->ob_item, [](int32_t a) {
+    // an empty list given its items as CPython's own lists take them (PyList_New would zero them first)
+    PyObject* list = PyList_New(0);
+    int n = legal.count();
+    if (!list || !n) return list;
+    PyObject** items = static_cast<PyObject**>(PyMem_Malloc(sizeof(PyObject*) * (size_t)n));
+    if (!items) {
+        Py_DECREF(list);
+        return PyErr_NoMemory();
+    }
+    legal.write(items, [](int32_t a) {
         PyObject* o = small_ints[a];  // every action of The Builders is below SMALL_INTS
         Py_INCREF(o);
         return o;
     });
+    PyListObject* l = reinterpret_cast<PyListObject*>(list);
+    l->ob_item = items;
+    l->allocated = n;
+    Py_SET_SIZE(l, n);
     return list;
 }
 
@@ -648,6 +660,97 @@ void bind_ma_bots(nb::class_<MA>& mastate) {
             if (!planner.answered(s.st, seat, reply, depth, score)) return nb::make_tuple(planner.evals, nb::none());
             return nb::make_tuple(planner.evals, nb::object(nb::float_(score)));
         }, "seat"_a, "reply"_a, "settings"_a, "rnd"_a, "deadline"_a.none(), "now"_a.none(), "depth"_a);
+}
+
+
+// -- the search (builders.ai.mcts) inside the core: its tree, grown by blocks of iterations ----------
+
+template <class G, class N> void bind_search(nb::module_& m, const char* name) {
+    using T = mcts::Tree<G>;
+    nb::class_<T>(m, name)
+        .def("run", [](T& t, const N& s, int seat, int64_t count, uint64_t rng_state, int32_t first) {
+            // `count` iterations (MCTSAgent._search); returns the generator's state after them
+            check_seat(seat, s.st.num_players);
+            if (first >= 0 && !t.nodes[t.root].index.count(first)) throw nb::value_error("run: no such child");
+            typename G::State st = s.st;  // copied while the interpreter is held
+            nb::gil_scoped_release release;
+            return t.run(st, seat, count, rng_state, first);
+        }, "state"_a, "seat"_a, "count"_a, "rng_state"_a, "first"_a = -1)
+        .def_prop_ro("root", [](const T& t) { return t.root; })
+        .def("node", [](const T& t, int id) {
+            // (player, visits, avail, value) of node `id`
+            const mcts::Node& nd = t.nodes.at(id);
+            return std::make_tuple(nd.player, nd.visits, nd.avail, nd.value);
+        }, "id"_a)
+        .def("children_of", [](const T& t, int id) {
+            // node `id`'s children in the order added: (action, node)
+            nb::list out;
+            for (auto& ch : t.nodes.at(id).children) out.append(nb::make_tuple(ch.first, ch.second));
+            return out;
+        }, "id"_a)
+        .def("priors_of", [](const T& t, int id) -> nb::object {
+            // node `id`'s win values right after each action tried from it (full priors), or None
+            const mcts::Node& nd = t.nodes.at(id);
+            if (nd.priors.empty()) return nb::none();
+            nb::dict out;
+            for (auto& kv : nd.priors)
+                out[nb::int_(kv.first)] = std::vector<double>(kv.second.begin(), kv.second.begin() + t.players);
+            return out;
+        }, "id"_a)
+        .def("add_child", [](T& t, int32_t action, int player) {
+            // a root's child that the search has not added (MCTSAgent.evaluate_actions)
+            mcts::Node& r = t.nodes[t.root];
+            if (r.index.count(action)) return false;
+            int id = (int)t.nodes.size();
+            r.index.emplace(action, id);
+            r.children.emplace_back(action, id);
+            t.nodes.emplace_back(player);
+            return true;
+        }, "action"_a, "player"_a)
+        .def("top_two", [](const T& t) {
+            // the most and the second most visits of the root's children
+            int64_t top = 0, second = 0;
+            for (auto& ch : t.nodes[t.root].children) {
+                int64_t v = t.nodes[ch.second].visits;
+                if (v > top) { second = top; top = v; }
+                else if (v > second) second = v;
+            }
+            return std::make_tuple(top, second);
+        })
+        .def("reroot", &T::reroot, "action"_a)
+        .def_prop_ro("visits", [](const T& t) { return t.nodes[t.root].visits; })
+        .def_prop_ro("size", [](const T& t) { return t.nodes.size(); })
+        .def("dump", [](const T& t) {
+            // the tree depth first, children in the order added: (depth, action, player, visits, avail, value)
+            nb::list out;
+            std::vector<std::tuple<int, int32_t, int>> stack{{0, -1, t.root}};
+            while (!stack.empty()) {
+                auto [depth, action, id] = stack.back();
+                stack.pop_back();
+                const mcts::Node& nd = t.nodes[id];
+                out.append(nb::make_tuple(depth, action, nd.player, nd.visits, nd.avail, nd.value));
+                for (auto it = nd.children.rbegin(); it != nd.children.rend(); ++it)
+                    stack.emplace_back(depth + 1, it->first, it->second);
+            }
+            return out;
+        });
+}
+
+void bind_searches(nb::module_& m, nb::class_<KB>& kbstate, nb::class_<MA>& mastate) {
+    bind_search<mcts::KBGame, KB>(m, "KBSearch");
+    bind_search<mcts::MAGame, MA>(m, "MASearch");
+    kbstate.def("mcts_tree", [](const KB& s, double c, double scale, double widen, int top, bool fast, int own,
+                                int rollout, int finish) {
+        // a new search tree of MCTSAgent's settings (the evaluation's own weights)
+        return mcts::Tree<mcts::KBGame>(mcts::KBGame(s.st), {c, scale, widen, top, fast, own, rollout, finish},
+                                        s.st.num_players);
+    }, "c"_a, "scale"_a, "widen"_a, "top"_a, "fast"_a, "own"_a, "rollout"_a, "finish"_a);
+    mastate.def("mcts_tree", [](const MA& s, double c, double scale, double widen, int top, bool, int own,
+                                int rollout, int finish, const std::vector<double>& settings) {
+        // a new search tree of MCTSAgent's settings, the evaluation with `settings` (no move heuristic)
+        return mcts::Tree<mcts::MAGame>(mcts::MAGame(ma_settings(settings)),
+                                        {c, scale, widen, top, false, own, rollout, finish}, s.st.num_players);
+    }, "c"_a, "scale"_a, "widen"_a, "top"_a, "fast"_a, "own"_a, "rollout"_a, "finish"_a, "settings"_a);
 }
 
 }  // namespace
@@ -1069,6 +1172,7 @@ NB_MODULE(builders_native, m) {
     bind_rl(kbstate, mastate);
     bind_kb_bots(m, kbstate);
     bind_ma_bots(mastate);
+    bind_searches(m, kbstate, mastate);
 
     nb::class_<MABatch>(m, "MABatch")
         .def("__init__", [](MABatch* self, std::vector<MA*> starts, const std::vector<int>& codes, uint64_t pick_seed,

@@ -39,6 +39,7 @@ import random
 import time
 from typing import Any
 
+from builders.ai import mcts_native
 from builders.ai.budget import turn_share
 from builders.ai.evaluate import decision_key, move_values, win_values
 from builders.ai.kit import kit
@@ -168,8 +169,11 @@ class MCTSAgent:
         self.rng = Rng(self.random.getrandbits(64))
         self.name = name or "mcts"
         self.last_stats: dict[str, float] = {}
-        #: the tree of the last decision (for inspection)
-        self.last_root: Node | None = None
+        #: the tree of the last decision (for inspection; searched inside the native core, a
+        #: ``mcts_native.NativeNode``, a view of the core's tree ``last_tree``)
+        self.last_root: Any = None
+        #: the native core's tree of the last decision (None: the search ran on the Python engine)
+        self.last_tree: Any = None
         #: (seat, player actions after this agent's last action, its deadline for the turn)
         self._turn: tuple[int, int, float] | None = None
         #: (seat, player actions after the last action, the action, its subtree)
@@ -216,19 +220,28 @@ class MCTSAgent:
         seconds = self._time_for(state, seat, done, start)
         if len(legal) == 1:
             self.last_stats = {"iterations": 0, "seconds": 0.0, "sims_per_s": 0.0}
-            self.last_root = None
+            self.last_root = self.last_tree = None
             self._kept = None
             return legal[0]
-        root = None
         kept = self._kept
-        if self.reuse and kept is not None and kept[0] == seat and kept[1] == done:
-            root = kept[3]
-            root.priors = None  # the root orders its actions by the full evaluation
-        if root is None:
-            root = Node(-1)
+        if not (self.reuse and kept is not None and kept[0] == seat and kept[1] == done):
+            kept = None
         deadline = start + seconds if seconds is not None else math.inf
         budget = self.iterations if self.iterations is not None else 1 << 62
-        n = self._search(state, seat, root, budget, deadline, early=self.turn_time is not None)
+        early = self.turn_time is not None
+        root: Any
+        if mcts_native.supported(state, self._w):
+            root = kept[3] if kept is not None and isinstance(kept[3], mcts_native.NativeNode) else None
+            if root is None or not root.tree.reroot(kept[2]):
+                tree = self._new_tree(state)
+                root = mcts_native.NativeNode(tree, tree.root)
+            self.last_tree = root.tree
+            n = self._search(state, seat, root, budget, deadline, early)
+        else:
+            self.last_tree = None
+            root = kept[3] if kept is not None and isinstance(kept[3], Node) else Node(-1)
+            root.priors = None  # the root orders its actions by the full evaluation
+            n = self._search(state, seat, root, budget, deadline, early)
         elapsed = self._now() - start
         best_action, best = self._best(root, legal)
         self.last_root = root
@@ -240,16 +253,25 @@ class MCTSAgent:
             "best_visits": best.visits if best else -1,
             "best_value": best.mean() if best else -1.0,
         }
+        self._kept = None
         if self.reuse and best is not None:
-            self._kept = (seat, done + 1, best_action, best)
+            self._kept = (seat, done + 1, best_action, best)  # a native tree is rerooted at the next decision
         return best_action
+
+    def _new_tree(self, state: GameState) -> Any:
+        """A new tree of the native core with this agent's settings (``mcts_native``)."""
+        own = self._seat if self._own else -1
+        return mcts_native.new_tree(
+            state, self._c, self._scale, self._widen, self._top, self._fast, own, self.rollout, self.finish, self._w
+        )
 
     @staticmethod
     def _best(root: Node, legal: list[Action]) -> tuple[Action, Node | None]:
         """The most visited legal child (ties: the higher mean, then legal order)."""
         best_action, best, best_visits, best_value = legal[0], None, -1, -1.0
+        children = root.children
         for a in legal:
-            child = root.children.get(a)
+            child = children.get(a)
             if child is None:
                 continue
             mean = child.mean()
@@ -261,7 +283,7 @@ class MCTSAgent:
         self,
         state: GameState,
         seat: int,
-        root: Node,
+        root: Any,
         budget: int,
         deadline: float,
         early: bool = False,
@@ -270,15 +292,34 @@ class MCTSAgent:
         """Run iterations from ``state`` for ``seat`` into ``root`` until the budget or the deadline;
         with ``first``, every iteration starts with that action (it must be legal) and ``root`` is
         that action's node (its value counts the rewards of its ``player``). Returns the number of
-        iterations."""
+        iterations. A ``mcts_native.NativeNode`` root is searched inside the native core, the same
+        iterations in blocks of ``CHECK_EVERY`` between the looks at the clock."""
         n = 0
         self._seat = seat
         clock = self._now
         timed = deadline != math.inf
-        iterate = self._iterate
-        # the determinizations on the Python engine: the tree's reads of positions are cheaper there
-        resample = on_python(state).resample_hidden
         rng = self.rng
+        native = isinstance(root, mcts_native.NativeNode)
+        if native:
+            run, code = root.tree.run, -1 if first is None else first
+
+            def step(k: int) -> None:
+                rng.state = run(state, seat, k, rng.state, code)
+
+        else:
+            iterate = self._iterate
+            # the determinizations on the Python engine: the tree's reads of positions are cheaper there
+            resample = on_python(state).resample_hidden
+
+            def step(k: int) -> None:
+                det = resample(seat, rng)
+                if first is not None:
+                    det.apply(first)
+                    root.value += iterate(det, root)[root.player]
+                else:
+                    iterate(det, root)
+
+        block = CHECK_EVERY if native else 1
         while n < budget:
             if n % CHECK_EVERY == 0 and n:
                 if timed:
@@ -289,19 +330,18 @@ class MCTSAgent:
                         break
             elif n == 0:
                 self._t0 = clock()
-            det = resample(seat, rng)
-            if first is not None:
-                det.apply(first)
-                root.value += iterate(det, root)[root.player]
-            else:
-                iterate(det, root)
-            n += 1
+            k = min(block, budget - n)
+            step(k)
+            n += k
         return n
 
     @staticmethod
-    def _settled(root: Node, n: int, more: float) -> bool:
+    def _settled(root: Any, n: int, more: float) -> bool:
         """Whether the most visited child stays the most visited whatever the next ``more``
         iterations do."""
+        if isinstance(root, mcts_native.NativeNode):
+            top, second = root.tree.top_two()
+            return bool(top - second > more)
         top = second = 0
         for ch in root.children.values():
             v = ch.visits
@@ -468,16 +508,22 @@ class MCTSAgent:
         self._setup(state)
         seat = state.current_player
         legal = state.legal_actions()
-        root = Node(-1)
+        root: Any = Node(-1)
+        self.last_tree = None
+        if mcts_native.supported(state, self._w):
+            tree = self.last_tree = self._new_tree(state)
+            root = mcts_native.NativeNode(tree, tree.root)
         self._search(state, seat, root, iterations, math.inf)
         best_action, best = self._best(root, legal)
         node = None
         for i, action in enumerate((played, *also)):
             if action is None:
                 continue
-            child = root.children.get(action)
-            if child is None:
-                child = root.children[action] = Node(seat)
+            if self.last_tree is not None:
+                self.last_tree.add_child(action, seat)
+            elif action not in root.children:
+                root.children[action] = Node(seat)
+            child = root.children[action]
             need = int(iterations * min_share) - child.visits
             if need > 0:
                 self._search(state, seat, child, need, math.inf, first=action)
