@@ -105,21 +105,38 @@ def db_url(request, tmp_path):
     return request.getfixturevalue("pg_url")
 
 
-@pytest.fixture
-def pair(db_url, tmp_path):
-    servers = [Server(db_url, log_path=tmp_path / "a.log").start(), Server(db_url, log_path=tmp_path / "b.log").start()]
-    try:
-        yield servers
-    finally:
-        for s in servers:
-            s.stop()
+def two_processes(request, tmp_path_factory, *options: str):
+    """Two processes on a new database of ``request.param``'s kind, started with ``options``; stopped
+    when the fixture's tests are done."""
+    folder = tmp_path_factory.mktemp("pair")
+    if request.param == "sqlite":
+        db_url = f"sqlite:///{folder / 'games.sqlite3'}"
+    else:
+        db_url = request.getfixturevalue("postgres").new_database()
+    servers = [Server(db_url, *options, log_path=folder / f"{name}.log") for name in "ab"]
+    request.addfinalizer(lambda: [s.stop() for s in servers])
+    return [s.start() for s in servers]
 
 
-def test_the_issue_scenario_two_processes_one_truth(pair, db_url):
+# The processes are shared by the module's tests of a database (each plays games of its own):
+# starting them is most of such a test's time.
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def pair(request, tmp_path_factory):
+    return two_processes(request, tmp_path_factory)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def redis_pair(request, tmp_path_factory, redis_server):
+    """Two processes that fan changes out through Redis."""
+    return two_processes(request, tmp_path_factory, "--redis", redis_server.url)
+
+
+def test_the_issue_scenario_two_processes_one_truth(pair):
     """A plays "coins 1"; B reads; A plays "coins 2"; B undoes for the same seat: B takes back
     "coins 2" (its copy is brought up to date first), both processes then show "coins 1" only, and
     the game goes on through either process, also after both restart."""
     a, b = pair
+    db_url = a.db_url
     g = ok(post(a.url, "/api/games", game="middle-ages", seats=[{"type": "human"}, {"type": "human"}]))
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     ok(post(a.url, f"/api/games/{gid}/actions", tokens[0], action="coins 1"))
@@ -137,24 +154,23 @@ def test_the_issue_scenario_two_processes_one_truth(pair, db_url):
     ok(post(b.url, f"/api/games/{gid}/actions", tokens[0], action="coins 2", version=3))
     ok(post(a.url, f"/api/games/{gid}/actions", tokens[0], action="end"))
     assert record_of(db_url, gid) == ["coins 1", "coins 2", "end"]
+    # both processes stop and start again (on their ports: the module's other tests go on with them)
     for s in pair:
         s.stop()
-    a2, b2 = Server(db_url).start(), Server(db_url).start()
-    try:
-        for s in (a2, b2):
-            assert [e["action"] for e in view(s.url, gid)["log"]] == ["coins 1", "coins 2", "end"]
-        last = ok(post(b2.url, f"/api/games/{gid}/actions", tokens[1], action="coins 1"))
-        assert last["version"] == 6 and view(a2.url, gid)["version"] == 6
-    finally:
-        a2.stop()
-        b2.stop()
+    for s in pair:
+        s.start()
+    for s in pair:
+        assert [e["action"] for e in view(s.url, gid)["log"]] == ["coins 1", "coins 2", "end"]
+    last = ok(post(b.url, f"/api/games/{gid}/actions", tokens[1], action="coins 1"))
+    assert last["version"] == 6 and view(a.url, gid)["version"] == 6
 
 
-def test_racing_actions_and_undos_lose_nothing_and_double_nothing(pair, db_url):
+def test_racing_actions_and_undos_lose_nothing_and_double_nothing(pair):
     """Both processes get the same seat's actions and undos at once, from several threads: every
     answer is 200 or 409 (never 5xx), the stored record is the accepted actions minus the accepted
     undos, and both processes end with the stored game."""
     a, b = pair
+    db_url = a.db_url
     g = ok(post(a.url, "/api/games", game="middle-ages", seats=[{"type": "human"}, {"type": "human"}]))
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     answers: list[tuple[str, int]] = []
@@ -224,8 +240,9 @@ def test_racing_joins_give_each_seat_once(pair):
             assert seats[1]["claimed"] and seats[1]["name"] == "racer"
 
 
-def test_idempotency_key_applies_a_retried_action_once(pair, db_url):
+def test_idempotency_key_applies_a_retried_action_once(pair):
     a, b = pair
+    db_url = a.db_url
     g = ok(post(a.url, "/api/games", game="middle-ages", seats=[{"type": "human"}, {"type": "human"}]))
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     key = {"Idempotency-Key": "retry-1"}
@@ -297,103 +314,93 @@ def test_exactly_one_process_plays_the_bots_and_another_takes_over_after_sigkill
         b.stop()
 
 
-def test_redis_fans_moves_out_to_sockets_of_the_other_process(db_url, redis_server, tmp_path):
+def test_redis_fans_moves_out_to_sockets_of_the_other_process(redis_pair):
     """A socket on process A sees every move made through process B within 100 ms (median of 8
     moves; none later than 1 s), the seats present through B count as connected on A, and chat
     said through B reaches A's players."""
-    a = Server(db_url, "--redis", redis_server.url, log_path=tmp_path / "a.log").start()
-    b = Server(db_url, "--redis", redis_server.url, log_path=tmp_path / "b.log").start()
-    try:
-        g = ok(post(a.url, "/api/games", game="middle-ages", seats=[{"type": "human"}, {"type": "human"}]))
-        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    a, b = redis_pair
+    g = ok(post(a.url, "/api/games", game="middle-ages", seats=[{"type": "human"}, {"type": "human"}]))
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
 
-        async def scenario():
-            async with (
-                websockets.connect(f"{a.ws_url}/ws/games/{gid}") as on_a,
-                websockets.connect(f"{b.ws_url}/ws/games/{gid}") as on_b,
-            ):
-                await on_a.send(json.dumps({"type": "hello", "token": tokens[1]}))
-                first = json.loads(await asyncio.wait_for(on_a.recv(), 10))
-                assert first["type"] == "state" and first["version"] == 0
-                await on_b.send(json.dumps({"type": "hello", "token": tokens[0]}))
-                json.loads(await asyncio.wait_for(on_b.recv(), 10))
-                # seat 0 is connected through B: A's socket is told so
-                while True:
-                    msg = json.loads(await asyncio.wait_for(on_a.recv(), 5))
-                    if msg["type"] == "state" and msg["seats"][0]["connected"]:
-                        break
-                delays = []
-                async with httpx.AsyncClient(base_url=b.url, timeout=10) as http:
-                    for i in range(8):
-                        action = "coins 1" if i % 2 == 0 else "undo"
-                        started = time.perf_counter()
-                        if action == "undo":
-                            r = await http.post(f"/api/games/{gid}/undo", headers={"X-Seat-Token": tokens[0]})
-                        else:
-                            r = await http.post(
-                                f"/api/games/{gid}/actions",
-                                json={"action": action},
-                                headers={"X-Seat-Token": tokens[0]},
-                            )
-                        assert r.status_code == 200, r.text
-                        version = r.json()["version"]
-                        while True:
-                            msg = json.loads(await asyncio.wait_for(on_a.recv(), 5))
-                            if msg["type"] == "state" and msg["version"] == version:
-                                break
-                        delays.append(time.perf_counter() - started)
-                    # chat said through B reaches the players' sockets on A
-                    r = await http.post(
-                        f"/api/games/{gid}/chat", json={"text": "hello from B"}, headers={"X-Seat-Token": tokens[0]}
-                    )
-                    assert r.status_code == 201, r.text
-                while True:
-                    msg = json.loads(await asyncio.wait_for(on_a.recv(), 5))
-                    if msg["type"] == "chat":
-                        assert msg["text"] == "hello from B" and msg["seat"] == 0 and msg["channel"] == "players"
-                        break
-                return delays
+    async def scenario():
+        async with (
+            websockets.connect(f"{a.ws_url}/ws/games/{gid}") as on_a,
+            websockets.connect(f"{b.ws_url}/ws/games/{gid}") as on_b,
+        ):
+            await on_a.send(json.dumps({"type": "hello", "token": tokens[1]}))
+            first = json.loads(await asyncio.wait_for(on_a.recv(), 10))
+            assert first["type"] == "state" and first["version"] == 0
+            await on_b.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            json.loads(await asyncio.wait_for(on_b.recv(), 10))
+            # seat 0 is connected through B: A's socket is told so
+            while True:
+                msg = json.loads(await asyncio.wait_for(on_a.recv(), 5))
+                if msg["type"] == "state" and msg["seats"][0]["connected"]:
+                    break
+            delays = []
+            async with httpx.AsyncClient(base_url=b.url, timeout=10) as http:
+                for i in range(8):
+                    action = "coins 1" if i % 2 == 0 else "undo"
+                    started = time.perf_counter()
+                    if action == "undo":
+                        r = await http.post(f"/api/games/{gid}/undo", headers={"X-Seat-Token": tokens[0]})
+                    else:
+                        r = await http.post(
+                            f"/api/games/{gid}/actions",
+                            json={"action": action},
+                            headers={"X-Seat-Token": tokens[0]},
+                        )
+                    assert r.status_code == 200, r.text
+                    version = r.json()["version"]
+                    while True:
+                        msg = json.loads(await asyncio.wait_for(on_a.recv(), 5))
+                        if msg["type"] == "state" and msg["version"] == version:
+                            break
+                    delays.append(time.perf_counter() - started)
+                # chat said through B reaches the players' sockets on A
+                r = await http.post(
+                    f"/api/games/{gid}/chat", json={"text": "hello from B"}, headers={"X-Seat-Token": tokens[0]}
+                )
+                assert r.status_code == 201, r.text
+            while True:
+                msg = json.loads(await asyncio.wait_for(on_a.recv(), 5))
+                if msg["type"] == "chat":
+                    assert msg["text"] == "hello from B" and msg["seat"] == 0 and msg["channel"] == "players"
+                    break
+            return delays
 
-        delays = asyncio.run(scenario())
-        delays.sort()
-        assert delays[len(delays) // 2] < 0.1 and delays[-1] < 1.0, delays
-    finally:
-        a.stop()
-        b.stop()
+    delays = asyncio.run(scenario())
+    delays.sort()
+    assert delays[len(delays) // 2] < 0.1 and delays[-1] < 1.0, delays
 
 
-def test_a_spectator_on_one_process_is_counted_on_the_other(db_url, redis_server, tmp_path):
+def test_a_spectator_on_one_process_is_counted_on_the_other(redis_pair):
     """A spectator watching through process B is counted in the views a player on process A gets;
     when it leaves, A's player is told 0 again."""
-    a = Server(db_url, "--redis", redis_server.url, log_path=tmp_path / "a.log").start()
-    b = Server(db_url, "--redis", redis_server.url, log_path=tmp_path / "b.log").start()
-    try:
-        g = ok(post(a.url, "/api/games", game="kingdom", seats=[{"type": "human"}, {"type": "human"}]))
-        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    a, b = redis_pair
+    g = ok(post(a.url, "/api/games", game="kingdom", seats=[{"type": "human"}, {"type": "human"}]))
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
 
-        async def next_count(ws, wanted):
-            while True:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
-                if msg["type"] == "state" and msg["spectators"] == wanted:
-                    return msg
+    async def next_count(ws, wanted):
+        while True:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            if msg["type"] == "state" and msg["spectators"] == wanted:
+                return msg
 
-        async def scenario():
-            async with websockets.connect(f"{a.ws_url}/ws/games/{gid}") as player:
-                await player.send(json.dumps({"type": "hello", "token": tokens[0]}))
-                first = json.loads(await asyncio.wait_for(player.recv(), 10))
-                assert first["type"] == "state" and first["seat"] == 0 and first["spectators"] == 0
-                async with websockets.connect(f"{b.ws_url}/ws/games/{gid}") as watcher:
-                    await watcher.send(json.dumps({"type": "hello", "token": None}))
-                    seen = json.loads(await asyncio.wait_for(watcher.recv(), 10))
-                    assert seen["type"] == "state" and seen["seat"] is None and seen["spectators"] == 1
-                    told = await next_count(player, 1)
-                    assert told["seat"] == 0 and told["seats"][0]["connected"]
-                await next_count(player, 0)
+    async def scenario():
+        async with websockets.connect(f"{a.ws_url}/ws/games/{gid}") as player:
+            await player.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            first = json.loads(await asyncio.wait_for(player.recv(), 10))
+            assert first["type"] == "state" and first["seat"] == 0 and first["spectators"] == 0
+            async with websockets.connect(f"{b.ws_url}/ws/games/{gid}") as watcher:
+                await watcher.send(json.dumps({"type": "hello", "token": None}))
+                seen = json.loads(await asyncio.wait_for(watcher.recv(), 10))
+                assert seen["type"] == "state" and seen["seat"] is None and seen["spectators"] == 1
+                told = await next_count(player, 1)
+                assert told["seat"] == 0 and told["seats"][0]["connected"]
+            await next_count(player, 0)
 
-        asyncio.run(scenario())
-    finally:
-        a.stop()
-        b.stop()
+    asyncio.run(scenario())
 
 
 def test_builders_serve_with_workers_postgresql_and_redis(pg_url, redis_server, tmp_path):
