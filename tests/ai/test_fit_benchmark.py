@@ -60,21 +60,21 @@ def test_hats_split_a_turn_between_its_two_knots():
 
 def test_a_run_writes_both_evaluations_and_the_weights(tmp_path, capsys):
     out = tmp_path / "fit.json"
-    assert fit.main(["--games", "10", "--workers", "1", "--out", str(out)]) == 0
+    assert fit.main(["--games", "5", "--workers", "1", "--out", str(out)]) == 0
     line = capsys.readouterr().out.strip()
     data = json.loads(out.read_text())
-    assert data["games"] == 10 and data["knots"] == [0.0, 3.0, 6.0, 10.0]
+    assert data["games"] == 5 and data["knots"] == [0.0, 3.0, 6.0, 10.0]
     assert set(data["weights"]) == set(fit.NAMES) and all(len(w) == 4 for w in data["weights"].values())
     assert 0 < data["test_positions"] < data["positions"]
     assert line == (
-        f"10 games, {data['positions']} seat-positions ({data['test_positions']} in the test games): "
+        f"5 games, {data['positions']} seat-positions ({data['test_positions']} in the test games): "
         f"hand-set evaluation x {data['hand_factor']:.2f}: error {data['hand']['error']:.2f} gold, "
         f"winner right {100 * data['hand']['winner_right']:.1f}%; fitted: error "
         f"{data['fitted']['error']:.2f} gold, winner right {100 * data['fitted']['winner_right']:.1f}%"
     )
     # the same games give the same fit
     again = tmp_path / "again.json"
-    assert fit.main(["--games", "10", "--workers", "1", "--out", str(again)]) == 0
+    assert fit.main(["--games", "5", "--workers", "1", "--out", str(again)]) == 0
     assert json.loads(again.read_text())["weights"] == data["weights"]
 
 
