@@ -258,10 +258,15 @@ def test_legal_actions_are_a_new_list_of_ints_at_each_call():
     legal = nat.legal_actions()
     assert type(legal) is list and [type(a) for a in legal] == [int] * len(legal)
     assert legal == py.legal_actions() and any(a >= 1024 for a in legal)
+    legal += legal
+    legal.append(7)
+    assert legal == [*py.legal_actions(), *py.legal_actions(), 7]
     legal.clear()
     again = nat.legal_actions()
     assert again is not legal and again == py.legal_actions()
     assert json.loads(json.dumps(again)) == py.legal_actions()
+    over = next(p for p in POSITIONS if p.is_over())
+    assert native.from_python(over).legal_actions() == [] == over.legal_actions()
 
 
 def test_the_calls_of_a_decision_refuse_a_state_made_without_init():
