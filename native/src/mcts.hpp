@@ -75,20 +75,43 @@ struct KBGame {
         ctx.move_values(s, acts.data(), (int)acts.size(), out.data());
     }
     void win_values(const State& s, double scale, Values& out) const {
-        int n = s.num_players;
-        if (s.over) {
-            int score[4], best = 0, winners = 0;
-            for (int p = 0; p < n; p++) {
-                score[p] = s.total(p);
-                if (p == 0 || score[p] > best) best = score[p];
-            }
-            for (int p = 0; p < n; p++) winners += score[p] == best;
-            double share = 1.0 / winners;
-            for (int p = 0; p < n; p++) out[p] = score[p] == best ? share : 0.0;
-            return;
-        }
+        if (s.over) return returns(s, out);
         double v[4];
         ctx.values(s, false, v);
+        logistic(v, s.num_players, scale, out);
+    }
+    // the evaluation of the positions one action after a node's (full priors): the seats' own parts
+    // that the action leaves as they were are those of the node's position (the same doubles)
+    kb::Mask near_own[4];
+    kb::OwnPart near_part[4];
+    void near(const State& s) {
+        for (int q = 0; q < s.num_players; q++) {
+            near_own[q] = s.own[q];
+            ctx.own_part(s.own[q], near_part[q]);
+        }
+    }
+    void win_values_near(const State& s, double scale, Values& out) const {
+        if (s.over) return returns(s, out);
+        kb::OwnPart parts[4];
+        for (int q = 0; q < s.num_players; q++) {
+            if (s.own[q] == near_own[q]) parts[q] = near_part[q];
+            else ctx.own_part(s.own[q], parts[q]);
+        }
+        double v[4];
+        ctx.values_with(s, false, parts, v);
+        logistic(v, s.num_players, scale, out);
+    }
+    static void returns(const State& s, Values& out) {
+        int n = s.num_players, score[4], best = 0, winners = 0;
+        for (int p = 0; p < n; p++) {
+            score[p] = s.total(p);
+            if (p == 0 || score[p] > best) best = score[p];
+        }
+        for (int p = 0; p < n; p++) winners += score[p] == best;
+        double share = 1.0 / winners;
+        for (int p = 0; p < n; p++) out[p] = score[p] == best ? share : 0.0;
+    }
+    static void logistic(const double* v, int n, double scale, Values& out) {
         for (int p = 0; p < n; p++) {
             double x = advantage(v, n, p) / (scale != 0 ? scale : WIN_SCALE);
             out[p] = x > -30 ? 1.0 / (1.0 + std::exp(-x)) : 0.0;
@@ -140,6 +163,8 @@ struct MAGame {
             out[p] = w * factor;
         }
     }
+    void near(const State&) {}
+    void win_values_near(const State& s, double scale, Values& out) const { win_values(s, scale, out); }
     // MiddleAgesState.resample_hidden
     static State resample(const State& s, int, kb::Rng& rng) {
         State o = s;
@@ -257,13 +282,18 @@ template <class G> struct Tree {
                         found = true;
                     } else {
                         double best_v = -1.0;
+                        bool near = false;
                         for (int32_t b : untried) {
                             auto it = nd->priors.find(b);
                             if (it == nd->priors.end()) {
+                                if (!near) {
+                                    game.near(det);
+                                    near = true;
+                                }
                                 State child = det;
                                 child.apply(b);
                                 Values pv{};
-                                game.win_values(child, o.scale, pv);
+                                game.win_values_near(child, o.scale, pv);
                                 it = nd->priors.emplace(b, pv).first;
                             }
                             if (it->second[p] > best_v) {
