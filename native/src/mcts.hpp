@@ -207,8 +207,12 @@ template <class G> struct Tree {
         int start = root;
         if (first >= 0) start = nodes[root].index.at(first);
         Values rewards;
+        State base = state;  // without its history: the determinizations keep none
+        base.history.clear();
+        base.history.shrink_to_fit();
+        base.keep_history = false;
         for (int64_t i = 0; i < count; i++) {
-            State det = G::resample(state, seat, rng);
+            State det = G::resample(base, seat, rng);
             if (first >= 0) {
                 if (!det.is_legal(first)) throw std::invalid_argument("run: the first action is not legal");
                 det.apply(first);
