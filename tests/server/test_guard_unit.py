@@ -148,22 +148,30 @@ def test_a_body_not_complete_in_time_gets_408_from_the_protocol_a_second_after_t
 
 
 def test_a_request_without_a_body_or_with_all_of_it_is_not_cut_off():
+    requests = (
+        b"POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+        b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcde",
+        b"POST /slow HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n",
+    )
     with serving(tools(header_seconds=30.0, body_seconds=0.5)) as port:
-        for request in (
-            b"POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
-            b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n",
-            b"POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcde",
-            b"POST /slow HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n",
-        ):
-            with connect(port) as s:
+        # the four at once, each on a connection of its own: each answer comes after the 2.5 s of /slow,
+        # well past the body's 0.5 s
+        sockets = [connect(port) for _ in requests]
+        try:
+            for s, request in zip(sockets, requests):
                 s.sendall(request)
                 s.settimeout(10)
+            for s, request in zip(sockets, requests):
                 got = b""
                 while not got.endswith(b"ok"):
                     data = s.recv(4096)
                     assert data, (request, got)
                     got += data
-            assert got.startswith(b"HTTP/1.1 200 OK\r\n"), request
+                assert got.startswith(b"HTTP/1.1 200 OK\r\n"), request
+        finally:
+            for s in sockets:
+                s.close()
 
 
 def test_connections_per_address_are_capped_and_counted_out_when_they_end():
