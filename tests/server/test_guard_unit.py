@@ -11,6 +11,7 @@ import json
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 import httpx
@@ -122,9 +123,26 @@ def test_headers_not_complete_in_time_close_the_connection_also_on_a_second_requ
 
 def test_a_body_not_complete_in_time_gets_408_from_the_protocol_a_second_after_the_applications_deadline():
     with serving(tools(header_seconds=30.0, body_seconds=0.5)) as port:
-        with connect(port) as s:  # 2 of its 5 bytes, and an application that does not read it
-            s.sendall(b"POST /stall HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nAccept-Language: fr\r\n\r\nab")
-            seconds, got = until_closed(s)
+
+        def sent(request: bytes) -> tuple[float, bytes]:
+            with connect(port) as s:
+                s.sendall(request)
+                return until_closed(s)
+
+        # the three at once, each on a connection of its own
+        with ThreadPoolExecutor(3) as pool:
+            partial, chunked, early = pool.map(
+                sent,
+                [
+                    # 2 of its 5 bytes, and an application that does not read it
+                    b"POST /stall HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nAccept-Language: fr\r\n\r\nab",
+                    # chunked, its last chunk never sent
+                    b"POST /stall HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n",
+                    # an answer already begun: closed without a second one
+                    b"POST /early HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab",
+                ],
+            )
+        seconds, got = partial
         assert 1.4 < seconds < 6
         head, body = got.split(b"\r\n\r\n", 1)
         assert head == (
@@ -136,13 +154,9 @@ def test_a_body_not_complete_in_time_gets_408_from_the_protocol_a_second_after_t
             "code": "the request body was not complete within {seconds:g} s",
             "params": {"seconds": 0.5},
         }
-        with connect(port) as s:  # chunked, its last chunk never sent
-            s.sendall(b"POST /stall HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n")
-            seconds, got = until_closed(s)
+        seconds, got = chunked
         assert 1.4 < seconds < 6 and got.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
-        with connect(port) as s:  # an answer already begun: closed without a second one
-            s.sendall(b"POST /early HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab")
-            seconds, got = until_closed(s)
+        seconds, got = early
         assert 1.4 < seconds < 6
         assert got.startswith(b"HTTP/1.1 200 OK\r\n") and b"408" not in got and not got.endswith(b"ok")
 
