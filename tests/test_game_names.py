@@ -6,6 +6,8 @@ use). Every other file of ``src/builders`` (Python, JavaScript, HTML, CSS), the 
 included, that names a game (its registry name, its package, its title, the prefix of its message keys or
 CSS classes) fails the check, listed as file:line.
 ``ALLOWED`` holds the few lines that name a game without branching on it, each with its reason.
+A class of a shared stylesheet that only one game's web files use (and no shared one) fails it too, named
+with its game: its rules belong in that game's stylesheet.
 """
 
 from __future__ import annotations
@@ -65,16 +67,22 @@ ALLOWED: dict[tuple[str, str], str] = {
 }
 
 
-def _owned(src: Path) -> set[Path]:
-    """The files of ``src`` (a copy of ``src/builders``) that belong to a game."""
-    out: set[Path] = set()
+def _own_files(src: Path) -> dict[str, set[Path]]:
+    """The files of ``src`` (a copy of ``src/builders``) that belong to each game, by the game's name."""
+    out: dict[str, set[Path]] = {}
     for p in plugins():
-        out.update((src / p.game.partition(":")[0].split(".")[1]).rglob("*"))
+        files = out.setdefault(p.name, set())
+        files.update((src / p.game.partition(":")[0].split(".")[1]).rglob("*"))
         for module in p.modules:
             path = src.parent / (module.replace(".", "/") + ".py")
             assert path.exists(), f"{p.name}'s plugin lists {module}, which is not a module"
-            out.add(path)
+            files.add(path)
     return out
+
+
+def _owned(src: Path) -> set[Path]:
+    """The files of ``src`` that belong to a game."""
+    return set().union(*_own_files(src).values())
 
 
 def offences(src: Path = SRC) -> list[str]:
@@ -91,9 +99,64 @@ def offences(src: Path = SRC) -> list[str]:
     return found
 
 
+#: the web client's files, whose words may name a CSS class
+WEB = (".js", ".html", ".css")
+#: the head of a rule of a stylesheet (its selectors, or an at-rule), comments taken out first
+RULE_HEAD = re.compile(r"([^{}]+)\{")
+#: a class in a selector
+CLASS = re.compile(r"\.(-?[A-Za-z_][\w-]*)")
+
+
+def _classes(css: str) -> list[str]:
+    """The classes of the selectors of a stylesheet, in their first order (at-rules' heads left out)."""
+    found: dict[str, None] = {}
+    for head in RULE_HEAD.findall(re.sub(r"/\*.*?\*/", "", css, flags=re.S)):
+        if not head.strip().startswith("@"):
+            found.update(dict.fromkeys(CLASS.findall(head)))
+    return list(found)
+
+
+def one_game_classes(src: Path = SRC) -> list[str]:
+    """``file: .class ...`` for every class of a shared stylesheet that one game's web files use (a word of
+    a script, page or stylesheet of the game) and no shared web file does: its rules belong in that game's
+    stylesheet (its plugin's ``web_style``)."""
+    own = {game: sorted(p for p in files if p.suffix in WEB) for game, files in _own_files(src).items()}
+    owned = _owned(src)
+    web = [p for p in sorted(src.rglob("*")) if p.suffix in WEB and p not in owned and "__pycache__" not in p.parts]
+    text = {p: p.read_text(encoding="utf-8") for p in web + [p for files in own.values() for p in files]}
+    root = src.parents[1]
+    found = []
+    for sheet in (p for p in web if p.suffix == ".css"):
+        for name in _classes(text[sheet]):
+            word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+            if any(word.search(text[p]) for p in web if p != sheet):
+                continue
+            users = {game: [p for p in files if word.search(text[p])] for game, files in own.items()}
+            users = {game: files for game, files in users.items() if files}
+            if len(users) == 1:
+                [(game, files)] = users.items()
+                found.append(
+                    f"{sheet.relative_to(root).as_posix()}: .{name} is used only by {game}'s files "
+                    f"({', '.join(p.relative_to(root).as_posix() for p in files)}): its rules belong in that "
+                    "game's stylesheet"
+                )
+    return found
+
+
 def test_no_file_outside_a_game_names_a_game():
     found = offences()
     assert not found, f"{len(found)} lines outside the games' own files name a game:\n" + "\n".join(found)
+
+
+def _write(src: Path, files: dict[str, str]) -> None:
+    """A small tree at ``src``: ``files`` (path under ``src``: text) and the kit modules the plugins list."""
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text, encoding="utf-8")
+    for module in {m for p in plugins() for m in p.modules}:
+        path = src.parent / (module.replace(".", "/") + ".py")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
 
 
 def test_the_check_finds_a_game_named_where_it_should_not_be(tmp_path):
@@ -118,13 +181,7 @@ def test_the_check_finds_a_game_named_where_it_should_not_be(tmp_path):
         "kingdom/web/kingdom.css": ".kb-map { width: 100%; }\n",
         "middle_ages/web/middle_ages_lobby.js": 'const name = t("ma.card.B01");\n',
     }
-    for rel, text in files.items():
-        (src / rel).parent.mkdir(parents=True, exist_ok=True)
-        (src / rel).write_text(text, encoding="utf-8")
-    for module in {m for p in plugins() for m in p.modules}:  # the kit modules the plugins list
-        path = src.parent / (module.replace(".", "/") + ".py")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch()
+    _write(src, files)
     assert offences(src) == [
         "src/builders/ai/greedy.py:1: from builders.middle_ages import cards",
         'src/builders/server/games.py:1: if game == "kingdom":',
@@ -134,4 +191,38 @@ def test_the_check_finds_a_game_named_where_it_should_not_be(tmp_path):
         "src/builders/web/static/profile.js:1: const key = `kb.card.${card}`;",
         "src/builders/web/static/style.css:1: .ma-card { width: 142px; }",
         "src/builders/web/static/style.css:3: .a:has(.kb-map) { }",
+    ]
+
+
+def test_no_shared_style_serves_one_game_alone():
+    found = one_game_classes()
+    assert not found, f"{len(found)} classes of a shared stylesheet serve one game alone:\n" + "\n".join(found)
+
+
+def test_the_check_finds_a_shared_class_that_one_game_alone_uses(tmp_path):
+    """A class of the shared stylesheet that only one game's files use (its script, or its own stylesheet)
+    is found, named with its game and the files that use it; one that a shared script uses, one that both
+    games use, one that no file names as a word (built by a script: ``state-${s}``) and one in a comment or
+    a rule's body are not."""
+    src = tmp_path / "src" / "builders"
+    files = {
+        "web/static/style.css": (
+            "/* .in-a-comment { } */\n.btn, .tile-chip { min-height: 40px; }\n.crew-chip.kind-master { x: 1; }\n"
+            "@media (max-width: 600px) { .tile-chip, .legend-row { y: 2; } }\n.state-used { z: 0.5em; }\n"
+            ".map-box.zoomed { w: 3; }\n"
+        ),
+        "web/static/play.js": 'el("button", { class: "btn" });\nconst box = "map-box"; // .tile-chip-like\n',
+        "kingdom/web/kingdom.js": 'el("span", { class: `tile-chip state-${state}` }, "legend-row");\n',
+        "kingdom/web/kingdom.css": ".map-box.zoomed .kb-map { width: 1040px; }\n",
+        "middle_ages/web/middle_ages.js": 'el("span", { class: `crew-chip kind-${kind}` }, "legend-row");\n',
+        "middle_ages/web/middle_ages.css": ".in-a-comment { }\n",
+    }
+    _write(src, files)
+    assert one_game_classes(src) == [
+        "src/builders/web/static/style.css: .tile-chip is used only by kingdom's files "
+        "(src/builders/kingdom/web/kingdom.js): its rules belong in that game's stylesheet",
+        "src/builders/web/static/style.css: .crew-chip is used only by middle-ages's files "
+        "(src/builders/middle_ages/web/middle_ages.js): its rules belong in that game's stylesheet",
+        "src/builders/web/static/style.css: .zoomed is used only by kingdom's files "
+        "(src/builders/kingdom/web/kingdom.css): its rules belong in that game's stylesheet",
     ]
