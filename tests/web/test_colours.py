@@ -64,7 +64,7 @@ def test_the_palette_is_the_servers_and_its_colours_are_distinct_and_readable():
 def test_the_terrain_card_is_readable_on_every_card_terrain():
     # the card in hand is drawn in its terrain's colour with its name on it: 4.5:1 on each of the five
     # terrains a card can show (rules.md, Components: grass, canyon, desert, flower field, forest)
-    css = (STATIC / "style.css").read_text()
+    css = (STATIC.parents[1] / "kingdom" / "web" / "kingdom.css").read_text()  # the game's own stylesheet
     ink = re.search(r"^\.terrain-card \{[^}]*color: (#[0-9a-f]{6});", css, re.M).group(1)
     for letter in "GCDFT":
         assert contrast(TERRAIN_FILL[letter], ink) >= 4.5, letter
