@@ -11,6 +11,7 @@ These tests need the native module (``make native``): without it they fail, they
 from __future__ import annotations
 
 import itertools
+import pickle
 
 import pytest
 
@@ -197,3 +198,20 @@ def test_the_cores_tree_refuses_bad_input():
     assert (tree.size, tree.visits) == (size + 1, visits)
     with pytest.raises(ValueError, match="^settings: the 17 weights of MiddleAgesSettings$"):
         nat.mcts_tree(0.5, 2.5, 2.0, 3, False, -1, 0, 0, [1.0])
+
+
+def test_an_agent_that_searched_inside_the_core_pickles_without_its_tree():
+    """Agents cross to worker processes pickled: the core's tree stays behind, and the copy searches on
+    as the original does."""
+    py = _positions("kingdom", 23, False)[2]
+    nat = kb_native.from_python(py)
+    agent = MCTSAgent(4, time_limit=None, iterations=30, reuse=True)
+    agent.act(nat)
+    assert agent.last_tree is not None and agent._kept is not None
+    copy = pickle.loads(pickle.dumps(agent))
+    assert (copy.last_tree, copy.last_root, copy._kept) == (None, None, None)
+    assert agent.last_tree is not None  # the original keeps its tree
+    again = MCTSAgent(4, time_limit=None, iterations=30)
+    again.rng.state = copy.rng.state
+    assert copy.act(nat) == again.act(nat)
+    assert copy.last_tree.dump() == again.last_tree.dump()

@@ -179,6 +179,16 @@ class MCTSAgent:
         #: (seat, player actions after the last action, the action, its subtree)
         self._kept: tuple[int, int, Action, Node] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without a tree of the native core (it stays in this process): the last decision's
+        tree and a subtree kept from it are dropped."""
+        state = self.__dict__.copy()
+        if state["last_tree"] is not None or isinstance(state["last_root"], mcts_native.NativeNode):
+            state["last_tree"] = state["last_root"] = None
+        if state["_kept"] is not None and isinstance(state["_kept"][3], mcts_native.NativeNode):
+            state["_kept"] = None
+        return state
+
     # -- the decision -------------------------------------------------------------------------
     def _setup(self, state: GameState) -> None:
         defaults = kit(state.GAME).search
