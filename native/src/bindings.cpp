@@ -691,10 +691,12 @@ template <class G, class N> void bind_search(nb::module_& m, const char* name) {
         .def("priors_of", [](const T& t, int id) -> nb::object {
             // node `id`'s win values right after each action tried from it (full priors), or None
             const mcts::Node& nd = t.nodes.at(id);
-            if (nd.priors.empty()) return nb::none();
+            if (nd.prior_actions.empty()) return nb::none();
             nb::dict out;
-            for (auto& kv : nd.priors)
-                out[nb::int_(kv.first)] = std::vector<double>(kv.second.begin(), kv.second.begin() + t.players);
+            for (size_t i = 0; i < nd.prior_actions.size(); i++) {
+                const double* pv = nd.prior_values.data() + i * t.players;
+                out[nb::int_(nd.prior_actions[i])] = std::vector<double>(pv, pv + t.players);
+            }
             return out;
         }, "id"_a)
         .def("add_child", [](T& t, int32_t action, int player) {

@@ -56,7 +56,28 @@ struct Node {
     double value = 0;
     std::vector<std::pair<int32_t, int32_t>> children;  // (action, node), in the order added
     std::unordered_map<int32_t, int32_t> index;         // action -> node
-    std::unordered_map<int32_t, Values> priors;         // action -> win values right after it (full priors)
+    // full priors: the actions valued, in the order valued, and the win values right after each
+    // (`players` a row): a flat table, searched from where the last search found its action
+    std::vector<int32_t> prior_actions;
+    std::vector<double> prior_values;
+    size_t prior_cursor = 0;
+    // the row of `action` in the priors, or -1
+    int prior_row(int32_t action) {
+        size_t n = prior_actions.size();
+        for (size_t k = 0; k < n; k++) {
+            size_t i = prior_cursor + k < n ? prior_cursor + k : prior_cursor + k - n;
+            if (prior_actions[i] == action) {
+                prior_cursor = i + 1 < n ? i + 1 : 0;
+                return (int)i;
+            }
+        }
+        return -1;
+    }
+    void clear_priors() {
+        std::vector<int32_t>().swap(prior_actions);
+        std::vector<double>().swap(prior_values);
+        prior_cursor = 0;
+    }
     std::unordered_map<Key, Legal, KeyHash> legal;
     explicit Node(int p) : player(p) {}
 };
@@ -288,8 +309,8 @@ template <class G> struct Tree {
                         double best_v = -1.0;
                         bool near = false;
                         for (int32_t b : untried) {
-                            auto it = nd->priors.find(b);
-                            if (it == nd->priors.end()) {
+                            int row = nd->prior_row(b);
+                            if (row < 0) {
                                 if (!near) {
                                     game.near(det);
                                     near = true;
@@ -298,13 +319,16 @@ template <class G> struct Tree {
                                 child.apply(b);
                                 Values pv{};
                                 game.win_values_near(child, o.scale, pv);
-                                it = nd->priors.emplace(b, pv).first;
+                                row = (int)nd->prior_actions.size();
+                                nd->prior_actions.push_back(b);
+                                nd->prior_values.insert(nd->prior_values.end(), pv.begin(), pv.begin() + players);
                             }
-                            if (it->second[p] > best_v) {
+                            const double* pv = nd->prior_values.data() + (size_t)row * players;
+                            if (pv[p] > best_v) {
                                 a = b;
                                 found = prior = true;
-                                best_v = it->second[p];
-                                prior_value = it->second;
+                                best_v = pv[p];
+                                std::copy(pv, pv + players, prior_value.begin());
                             }
                         }
                     }
@@ -381,7 +405,7 @@ template <class G> struct Tree {
         auto it = nodes[root].index.find(action);
         if (it == nodes[root].index.end()) return false;
         root = it->second;
-        nodes[root].priors.clear();
+        nodes[root].clear_priors();
         return true;
     }
 };
