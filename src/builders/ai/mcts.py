@@ -30,6 +30,10 @@ time for the seat's whole turn (``turn_time``: split across the decisions of the
 most visited action can no longer be overtaken, and the time left over goes to the rest of the
 turn). With ``reuse``, the subtree under the action played is kept for the seat's next decision of
 the same turn. With an iteration budget and a seed, the agent is deterministic.
+
+Handed a native state, the iterations run inside the native core (``builders.ai.mcts_native``), in
+blocks between the looks at the clock: the same tree, visits and values as on the Python state, many
+times faster (docs/native.md, "The search inside the core").
 """
 
 from __future__ import annotations
