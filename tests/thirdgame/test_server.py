@@ -137,3 +137,29 @@ def test_pig_has_a_leaderboard_and_an_unknown_game_none(api):
     assert (api.get("/api/leaderboard/pig").status_code, api.get("/api/leaderboard/pig").json()) == (200, [])
     r = api.get("/api/leaderboard/chess")
     assert (r.status_code, r.json()["detail"]) == (404, "there is no game named 'chess'")
+
+
+def test_pig_s_favourites_on_a_profile_say_they_are_pig_s(server):
+    """A third game's part of a profile comes with its name, after the registry's other games: Ada's
+    favourites are Kingdom Builder's three cards, then Pig's target (``tests/thirdgame/profile.py``)."""
+    from tests.server.test_accounts import Person, fresh_name
+
+    ada, bo = Person(server.url), Person(server.url)
+    try:
+        ada_name, bo_name = fresh_name("Pig"), fresh_name("Pig")
+        ada.sign_up(ada_name)
+        bo.sign_up(bo_name)
+        seats = [{"type": "human"}, {"type": "human", "user": bo_name}]
+        pig = ada.post("/api/games", json={"game": "pig", "seats": seats, "setup": {"target": 12}})
+        kb = ada.post("/api/games", json={"game": "kingdom", "seats": seats})
+        for made in (pig, kb):
+            assert made.status_code == 201, made.text
+            assert bo.post(f"/api/games/{made.json()['id']}/resign").json()["status"] == "finished"
+        cards = bo.get(f"/api/games/{kb.json()['id']}/record").json()["setup"]["cards"]
+        assert ada.get(f"/api/players/{ada_name}").json()["favourite_cards"] == [
+            *({"game": "kingdom", "card": card} for card in cards),
+            {"game": "pig", "card": "target 12"},
+        ]
+    finally:
+        ada.close()
+        bo.close()
