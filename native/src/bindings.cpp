@@ -738,9 +738,32 @@ template <class G, class N> void bind_search(nb::module_& m, const char* name) {
         });
 }
 
+// the state's resample_hidden (of either game) made in the core: a new state of the same Python class
+// with its public history (the actions, no card drawn) and no forced draws; returns it and the
+// generator's state after it
+template <class G, class N> void bind_resample(nb::class_<N>& cls) {
+    cls.def("resample", [](nb::handle self, int seat, uint64_t rng_state) {
+        const N& s = nb::cast<const N&>(self);
+        kb::Rng rng{rng_state};
+        typename G::State st = G::resample(s.st, seat, rng);
+        st.keep_history = true;
+        for (int32_t a : s.st.history)
+            if (a >= 0) st.history.push_back(a);
+        nb::object out = nb::inst_alloc(self.type());
+        N* p = nb::inst_ptr<N>(out);
+        new (p) N();
+        p->st = std::move(st);
+        p->meta = s.meta;
+        nb::inst_mark_ready(out);
+        return std::make_tuple(out, rng.state);
+    }, "seat"_a, "rng_state"_a);
+}
+
 void bind_searches(nb::module_& m, nb::class_<KB>& kbstate, nb::class_<MA>& mastate) {
     bind_search<mcts::KBGame, KB>(m, "KBSearch");
     bind_search<mcts::MAGame, MA>(m, "MASearch");
+    bind_resample<mcts::KBGame>(kbstate);
+    bind_resample<mcts::MAGame>(mastate);
     kbstate.def("mcts_tree", [](const KB& s, double c, double scale, double widen, int top, bool fast, int own,
                                 int rollout, int finish) {
         // a new search tree of MCTSAgent's settings (the evaluation's own weights)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import random
 
 import pytest
 
@@ -215,3 +216,41 @@ def test_an_agent_that_searched_inside_the_core_pickles_without_its_tree():
     again.rng.state = copy.rng.state
     assert copy.act(nat) == again.act(nat)
     assert copy.last_tree.dump() == again.last_tree.dump()
+
+
+@pytest.mark.parametrize("game", ["kingdom", "middle-ages"])
+def test_resample_hidden_is_made_in_the_core_as_on_the_python_engine(game):
+    """A native state's determinization (``resample_hidden``, made in the core) is the Python one: the
+    same position, public history and generator after it, and the same game when played on."""
+    from builders.core.rng import Rng
+
+    positions = _positions(game, 13, False)
+    assert len(positions) >= 20
+    for i, py in enumerate(positions):
+        nat = NATIVE[game](py)
+        seat = i % py.num_players
+        rng_py, rng_nat = Rng(i), Rng(i)
+        other_py = py.resample_hidden(seat, rng_py)
+        other_nat = nat.resample_hidden(seat, rng_nat)
+        assert type(other_nat) is type(nat)
+        assert rng_nat.state == rng_py.state
+        assert other_nat.to_json() == other_py.to_json()
+        assert other_nat.history == other_py.history
+        assert other_nat.forced == [] and other_nat.to_python().forced == []
+        if game == "kingdom":  # the copy's own generator, for its reshuffles
+            assert other_nat.rng_state == other_py.rng.state
+        rnd = random.Random(i)
+        for _ in range(30):
+            if other_py.is_over():
+                break
+            legal = other_py.legal_actions()
+            assert other_nat.legal_actions() == legal
+            action = legal[rnd.randrange(len(legal))]
+            other_py.apply(action)
+            other_nat.apply(action)
+        assert other_nat.to_json() == other_py.to_json()
+        assert other_nat.history == other_py.history
+    nat = NATIVE[game](positions[0])
+    if game == "middle-ages":
+        with pytest.raises(ValueError, match=f"^seat must be from 0 to {nat.num_players - 1}, not 9$"):
+            nat.resample_hidden(9, Rng(1))

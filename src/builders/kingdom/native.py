@@ -360,8 +360,11 @@ class NativeKingdomState(_native.KBState if _native is not None else object):  #
         return dump.observation(self, seat)
 
     def resample_hidden(self, seat: int, rng: Rng) -> NativeKingdomState:
-        """As ``KingdomState.resample_hidden``, on the native core."""
-        return from_python(self.to_python().resample_hidden(seat, rng))
+        """As ``KingdomState.resample_hidden``, made in the native core (``resample``)."""
+        if type(seat) is not int or not -1 <= seat < self.num_players:
+            return from_python(self.to_python().resample_hidden(seat, rng))
+        other, rng.state = self.resample(seat, rng.state)
+        return other
 
     def preview_turn(self, seat: int, terrain: int) -> NativeKingdomState:
         """As ``KingdomState.preview_turn``, on the native core (made there: ``preview``)."""

@@ -231,8 +231,12 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
         return (py if py is not None else _Fields(self.fields(), self.meta)).observation(seat)
 
     def resample_hidden(self, seat: int, rng: Rng) -> NativeMiddleAgesState:
-        """As ``MiddleAgesState.resample_hidden``, on the native core."""
-        return from_python(self.to_python().resample_hidden(seat, rng))
+        """As ``MiddleAgesState.resample_hidden``, made in the native core (``resample``; a seat out of
+        range gets the Python engine's error)."""
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            return from_python(self.to_python().resample_hidden(seat, rng))
+        other, rng.state = self.resample(seat, rng.state)
+        return other
 
     def __repr__(self) -> str:
         return f"<NativeMiddleAgesState {self.num_players} players, seat {self.current_player}>"
