@@ -66,6 +66,11 @@ class AiKit:
     check_planner: Callable[[str, Mapping[str, Any]], None] | None = None
     #: the search's defaults: exploration ``c``, ``scale``, ``widen`` and root ``top``
     search: Mapping[str, Any] = field(default_factory=lambda: {"c": 0.5, "scale": 1.0, "widen": 2.0, "top": 0})
+    #: ``native_search(weights)``: the game's own arguments of the native core's search tree
+    #: (``state.mcts_tree``) for an agent with these evaluation weights (the kit's settings object,
+    #: or None): a tuple, or None where the core cannot search with them; None (the field): the core
+    #: has no search of this game (``builders.ai.mcts_native``)
+    native_search: Callable[[Any], tuple[Any, ...] | None] | None = None
     #: estimator -> (a, b): the calibration map of the analysis's win chances (none: shown raw)
     calibration: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 

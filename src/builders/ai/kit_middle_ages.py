@@ -110,5 +110,9 @@ KIT = AiKit(
     planner_options=PLANNER_OPTIONS,
     options_owner="The Builders'",
     search={"c": 0.5, "scale": 2.5, "widen": 2.0, "top": 3},
+    # the core's search values positions with an agent's weights too
+    native_search=lambda weights: (
+        eval_middle_ages.native_weights(eval_middle_ages.DEFAULT if weights is None else weights),
+    ),
     calibration={"analysis": (0.521, -0.200)},
 )

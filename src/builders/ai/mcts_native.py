@@ -3,15 +3,16 @@ state: the core's ``KBSearch`` and ``MASearch`` (native/src/mcts.hpp) draw the d
 and grow the tree, value the leaves and back them up, a block of iterations a call, with the same
 choices, visits and values as the Python search (tests/native/test_search.py).
 
-The core searches with the game's own evaluation: The Builders' with an agent's weights too,
-Kingdom Builder's with its defaults only (an agent with weights of its own searches on the Python
-engine).
+The core searches with the game's own evaluation; the game's AI kit says with which weights it can
+(``AiKit.native_search``: an agent with other weights searches on the Python engine) and what the
+core's tree takes besides the search's settings.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from builders.ai.kit import kit
 from builders.core.state import GameState
 
 
@@ -20,7 +21,8 @@ def supported(state: GameState, weights: Any) -> bool:
     kit's settings object, or None)."""
     if getattr(state, "mcts_tree", None) is None:
         return False
-    return state.GAME == "middle-ages" or weights is None
+    own = kit(state.GAME).native_search
+    return own is not None and own(weights) is not None
 
 
 def new_tree(
@@ -38,11 +40,10 @@ def new_tree(
     """A new, empty tree of the core for ``state``'s game with the search's settings (``own``: the
     seat whose decisions the full evaluation orders, or -1; ``weights``: see ``supported``)."""
     args = (float(c), float(scale), float(widen), int(top or 0), bool(fast), int(own), int(rollout), int(finish))
-    if state.GAME == "middle-ages":
-        from builders.ai.eval_middle_ages import DEFAULT, native_weights
-
-        return state.mcts_tree(*args, native_weights(DEFAULT if weights is None else weights))
-    return state.mcts_tree(*args)
+    extra = kit(state.GAME).native_search
+    if extra is None or (found := extra(weights)) is None:
+        raise ValueError(f"the native core cannot search {state.GAME} with these weights")
+    return state.mcts_tree(*args, *found)
 
 
 class NativeNode:
