@@ -136,10 +136,24 @@ def test_the_client_key_index_holds_only_the_actions_with_a_key(kind, tmp_path, 
             if kind == "sqlite":
                 sql = conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'ix_actions_client_key'")).scalar()
             else:
-                sql = conn.execute(text("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_actions_client_key'")).scalar()
+                sql = conn.execute(
+                    text("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_actions_client_key'")
+                ).scalar()
             assert sql.replace("(", "").replace(")", "").endswith("WHERE client_key IS NOT NULL")
-        game = {"id": "g1", "game": "middle-ages", "setup": "{}", "seats": "[]", "status": "running", "version": 0,
-                "actions": 0, "turn": 0, "private": False, "bots_only": False, "bot_turn": False, "created": 1.0}
+        game = {
+            "id": "g1",
+            "game": "middle-ages",
+            "setup": "{}",
+            "seats": "[]",
+            "status": "running",
+            "version": 0,
+            "actions": 0,
+            "turn": 0,
+            "private": False,
+            "bots_only": False,
+            "bot_turn": False,
+            "created": 1.0,
+        }
         columns = ", ".join(game)
         with engine.begin() as conn:
             conn.execute(text(f"INSERT INTO games ({columns}) VALUES ({', '.join(':' + k for k in game)})"), game)

@@ -280,7 +280,9 @@ class Store:
             if "options" in params:
                 found = conn.execute(_SQLITE_UPDATE_OPTIONS, params).rowcount
             else:
-                found = conn.execute(_SQLITE_UPDATE_SAME, params).rowcount or conn.execute(_SQLITE_UPDATE, params).rowcount
+                found = (
+                    conn.execute(_SQLITE_UPDATE_SAME, params).rowcount or conn.execute(_SQLITE_UPDATE, params).rowcount
+                )
             if found != 1:
                 stale = f"the game is no longer at version {version}"
             else:
