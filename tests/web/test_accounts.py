@@ -399,3 +399,33 @@ def test_an_opt_in_alert_when_it_becomes_your_turn(new_page, server, shots):
     assert bo.page.evaluate("window.__beeps") >= 1
     expect(bo.page.locator(f'#waiting-list li[data-id="{game_id}"]')).to_have_count(1)
     shots(bo.page, "alerted")
+
+
+def test_the_account_forms_send_nothing_before_their_script_runs(browser, server):
+    """A button pressed before the page's script has put its handlers on (a slow connection, a quick
+    hand) does nothing: the forms' buttons are off until then, and a form would never go to the page's
+    address with the password in it."""
+    context = browser.new_context(base_url=server.url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        page.goto("/account")
+        for button in ("#signup-btn", "#signin-btn", "#password-btn", "#token-btn"):
+            assert page.locator(button).is_disabled(), button
+        page.locator("#signin-name").fill("someone")
+        page.locator("#signin-password").fill("a secret password")
+        page.locator("#signin-password").press("Enter")  # the form's own submission, were it on
+        page.wait_for_timeout(500)
+        assert page.url == f"{server.url}/account"
+        assert not [url for url in asked if "password" in url], asked
+    finally:
+        context.close()
+    # with the script, the buttons are on
+    page = browser.new_context(base_url=server.url).new_page()
+    try:
+        page.goto("/account")
+        expect(page.locator("#signup-btn")).to_be_enabled()
+        expect(page.locator("#signin-btn")).to_be_enabled()
+    finally:
+        page.context.close()

@@ -295,14 +295,26 @@ def test_a_finished_game_opens_its_analysis_graph_and_labelled_moves(new_page, a
 
 def test_the_builders_analysis_tells_the_moves_in_words(new_page, api):
     """The Builders' labelled moves are told as moves made, with the cards' names ("sent master W42
-    to The Watermill (B20)"), never in notation."""
+    to The Watermill (B20)"), never in notation: also when the analysis is shown before the game's
+    table has come (its script held back here)."""
     import re
 
     game_id = finished_careless_game(api, "middle-ages")
     assert api.post(f"/api/games/{game_id}/analysis").status_code == 202
+    deadline = time.monotonic() + 180
+    while api.get(f"/api/games/{game_id}/analysis").json()["status"] != "done":
+        assert time.monotonic() < deadline, "the analysis did not end"
+        time.sleep(0.2)
     page = new_page()
+
+    def late(route):
+        time.sleep(1.5)  # the stored analysis is on the page before the table's script runs
+        route.continue_()
+
+    page.route("**/middle_ages.js", late)
     page.goto(f"/replay/{game_id}")
     page.wait_for_selector("#analysis[data-status='done'] #analysis-moves", timeout=180_000)
+    page.wait_for_function("() => document.body.dataset.game === 'middle-ages'")  # the table has come
     stored = api.get(f"/api/games/{game_id}/analysis").json()["result"]
     labelled = [d for d in stored["decisions"] if d["label"]]
     assert labelled

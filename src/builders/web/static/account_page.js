@@ -69,6 +69,8 @@ function goNext() {
 
 function init() {
   mountAccount();
+  // the forms' buttons work once their handlers are on (before, a click would post the form to the page)
+  for (const id of ["signup-btn", "signin-btn", "password-btn", "token-btn"]) $(id).disabled = false;
   form("signup-form", "signup-error", async () => {
     await currentSession();
     const made = await api("/api/accounts", { method: "POST", body: { username: $("signup-name").value, password: $("signup-password").value } });

@@ -85,6 +85,8 @@ async function show(k) {
     table = new Table(tableRoot, opts);
     document.getElementById("game-title").textContent = `${t("common.replay")} · ${GAME_TITLES[view.game] || view.game}`;
     document.body.dataset.game = view.game;
+    // an analysis shown before the table was made told its moves in notation: told again in words
+    if (board.data && board.data.status === "done") board.show(board.data);
   }
   // the result is shown only at the last step; the seats as they were then (who makes the next move: a
   // person, or the bot that had the seat)
