@@ -55,13 +55,20 @@ services:
 # (BUILDERS_CORE=python), so both cores are tested; the browser tests, the rest of the server's
 # (its bots' and analyses' handling is the same on either core) and tests/native (which compares the
 # cores itself) run once, and so do the tests that play no game or choose their core themselves
-# (tests/core's toy game, the calibration tables, tests/rl/test_cores.py). `make test-all-cores` runs
+# (tests/core's toy game, the calibration tables, tests/rl/test_cores.py), and the tests of the
+# harnesses around the games, the same code on either core (the benchmark scripts' matches and
+# reports, the tournament's backends, the learning libraries' examples, the hints checked against a
+# whole game's analysis: tests/native checks the searches themselves alike). `make test-all-cores` runs
 # the whole suite on each core. Each pass lists its slowest tests (--durations), so a run's log says
 # where its time went. Each worker takes a contiguous half of the tests and an idle one takes half of
 # what the other has left (--dist worksteal), so a test file (its server, its browser) stays on one worker.
 PYTHON_CORE_TESTS := tests/kingdom tests/middle_ages tests/ai tests/rl \
 	tests/server/test_play.py tests/server/test_views.py \
-	--ignore=tests/ai/test_calibration.py --ignore=tests/rl/test_cores.py
+	--ignore=tests/ai/test_calibration.py --ignore=tests/rl/test_cores.py \
+	--ignore=tests/ai/test_paired_benchmark.py --ignore=tests/ai/test_strength_report.py \
+	--ignore=tests/ai/test_speed_benchmark.py --ignore=tests/ai/test_fit_benchmark.py \
+	--ignore=tests/ai/test_tournament.py --ignore=tests/rl/test_examples.py \
+	--deselect=tests/ai/test_analysis.py::test_a_hint_is_the_move_and_the_chance_the_analysis_shows
 test: $(TESTS) chromium npm services native
 	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest --dist worksteal --durations=40

@@ -215,14 +215,16 @@ FORBIDDEN_KEYS = {"deck", "building_deck", "worker_deck", "setup", "seed", "toke
 
 
 def keys_of(value: Any) -> set[str]:
+    """Every key of every object in ``value``, however deep."""
     out: set[str] = set()
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out.add(k)
-            out |= keys_of(v)
-    elif isinstance(value, list):
-        for v in value:
-            out |= keys_of(v)
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            out.update(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
     return out
 
 
