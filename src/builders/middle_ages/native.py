@@ -139,8 +139,16 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
 
     def _python(self) -> MiddleAgesState:
         py = self.cache
-        if py is None:
+        if py is None or type(py) is _Fields:
             py = self.cache = self.to_python()
+        return py
+
+    def _seen(self) -> MiddleAgesState | _Fields:
+        """The position's fields, read from the core once a version (its Python state when it was
+        made): what the observations and the fields' reads share."""
+        py = self.cache
+        if py is None:
+            py = self.cache = _Fields(self.fields(), self.meta)
         return py
 
     def _apply_slow(self, action: Any) -> None:
@@ -226,9 +234,9 @@ class NativeMiddleAgesState(_native.MAState if _native is not None else object):
         return self._python().to_json()
 
     def observation(self, seat: int | None) -> dict[str, Any]:
-        """``MiddleAgesState.observation`` read from the core's fields (no Python state is made)."""
-        py = self.cache
-        return (py if py is not None else _Fields(self.fields(), self.meta)).observation(seat)
+        """``MiddleAgesState.observation`` read from the core's fields (no Python state is made; the
+        fields are read once a version for every seat's observation)."""
+        return self._seen().observation(seat)
 
     def resample_hidden(self, seat: int, rng: Rng) -> NativeMiddleAgesState:
         """As ``MiddleAgesState.resample_hidden``, made in the native core (``resample``; a seat out of
@@ -254,9 +262,9 @@ class _Fields:
         self._setup = setup
 
 
-def _read_python(name: str) -> property:
+def _read_field(name: str) -> property:
     def read(self: NativeMiddleAgesState) -> Any:
-        return getattr(self._python(), name)
+        return getattr(self._seen(), name)
 
     read.__doc__ = f"``MiddleAgesState.{name}`` of this position (read it, do not change it)."
     return property(read)
@@ -266,7 +274,7 @@ def _read_python(name: str) -> property:
 _CORE_FIELDS = ("turn", "coins")
 for _name in FIELDS[1:]:
     if _name not in _CORE_FIELDS:
-        setattr(NativeMiddleAgesState, _name, _read_python(_name))
+        setattr(NativeMiddleAgesState, _name, _read_field(_name))
 
 GameState.register(NativeMiddleAgesState)
 

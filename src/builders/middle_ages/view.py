@@ -69,8 +69,7 @@ class MiddleAgesView(GameView[MiddleAgesState, int]):
     def legal_costs(self, state: MiddleAgesState, actions: Sequence[int]) -> dict[str, dict[str, int]]:
         """What each legal action costs: actions and coins (a negative cost is a gain). The cost
         objects are shared between calls (the view is encoded at once, never changed)."""
-        fields = getattr(state, "fields", None)  # the native core's: no Python copy of the position
-        sent = fields()["sent"] if fields is not None else state.sent
+        sent = state.sent  # on the native core read with the observations' fields (no Python copy)
         text = state.action_to_string
         out = {}
         for a in actions:
