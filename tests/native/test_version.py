@@ -55,3 +55,19 @@ def test_bench_native_prints_every_figure():
     assert any(line.startswith("  2 players, batched masked random steps") for line in lines)
     assert any(line.startswith("  a state copy (state.copy() from Python): ") for line in lines)
     assert any(line.startswith("The Builders: Middle Ages, native core vs Python engine") for line in lines)
+    # the floor of the Python loop: the same loop on stand-ins, at 2 and 4 players
+    assert sum("the same loop on C stand-ins" in line for line in lines) == 2
+
+
+def test_the_stand_ins_replay_the_games_the_loop_plays():
+    """The stand-ins of The Builders' benchmark give the loop the same decisions as the core: the
+    same count, the same legal lists, the game over at the same step."""
+    from builders.middle_ages.native import from_python
+    from builders.middle_ages.native_bench import _api, _recorded, _StandIn, _starts
+
+    starts = _starts(3, 4)
+    recorded = _recorded([from_python(s) for s in starts])
+    assert _api([_StandIn(*g) for g in recorded], 1) == _api([from_python(s) for s in starts], 1) > 0
+    first = from_python(starts[0])
+    stand_in = _StandIn(*recorded[0])
+    assert stand_in.is_over() is False and stand_in.legal_actions() == first.legal_actions()

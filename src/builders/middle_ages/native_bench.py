@@ -30,6 +30,34 @@ def _api(states: list, seed: int) -> float:
     return decisions
 
 
+class _StandIn:
+    """A game whose three calls do next to nothing, in C: ``is_over`` and ``legal_actions`` read the
+    next step of a game played before (its legal lists, copied as a call of the core makes a new
+    list), ``apply`` a set's ``discard``. The loop of :func:`_api` over these costs what the loop
+    itself costs: the most any core can show from Python."""
+
+    def __init__(self, over: list[bool], legal: list[list[int]]):
+        self.is_over = iter(over).__next__
+        self.legal_actions = map(list, legal).__next__
+        self.apply = set().discard
+
+
+def _recorded(states: list) -> list[tuple[list[bool], list[list[int]]]]:
+    """Each game of :func:`_api` (the same random picks) as the steps a stand-in replays."""
+    rnd = random.Random(1).random
+    out = []
+    for st in states:
+        over, legal = [], []
+        while not st.is_over():
+            over.append(False)
+            actions = st.legal_actions()
+            legal.append(actions)
+            st.apply(actions[int(rnd() * len(actions))])
+        over.append(True)
+        out.append((over, legal))
+    return out
+
+
 def run(runs: int = 5, games: int = 40, echo: Callable[[str], None] = print) -> dict[str, float]:
     """Print the figures (decisions per CPU second, medians of ``runs``; each ratio the median of the
     ratios of neighbouring measures of one round) and return them."""
@@ -41,26 +69,35 @@ def run(runs: int = 5, games: int = 40, echo: Callable[[str], None] = print) -> 
         f"random setups)"
     )
     for players in (2, 4):
-        rates: dict[str, list[float]] = {"python": [], "core": [], "api": []}
+        rates: dict[str, list[float]] = {"python": [], "core": [], "api": [], "loop": []}
         for _ in range(runs):
             starts = _starts(players, games)
+            games_played = _recorded([from_python(s) for s in starts])
             for key, states, play in (
                 ("python", [s.copy() for s in starts], lambda states: _api(states, 1)),
                 ("core", [from_python(s) for s in starts], lambda states: _native.MAState.random_games(states, 10, 1)),
                 ("api", [from_python(s) for s in starts], lambda states: _api(states, 1)),
+                ("loop", [_StandIn(*g) for g in games_played], lambda states: _api(states, 1)),
             ):
                 start = time.process_time()
                 count = play(states)
                 rates[key].append(count / (time.process_time() - start))
-        py, core, api = (statistics.median(rates[k]) for k in ("python", "core", "api"))
-        core_x, api_x = (statistics.median(x / b for x, b in zip(rates[k], rates["python"])) for k in ("core", "api"))
+        py, core, api, loop = (statistics.median(rates[k]) for k in ("python", "core", "api", "loop"))
+        core_x, api_x, loop_x = (
+            statistics.median(x / b for x, b in zip(rates[k], rates["python"])) for k in ("core", "api", "loop")
+        )
         out[f"python_{players}p"], out[f"core_{players}p"], out[f"api_{players}p"] = py, core, api
         out[f"core_ratio_{players}p"], out[f"api_ratio_{players}p"] = core_x, api_x
+        out[f"loop_{players}p"], out[f"loop_ratio_{players}p"] = loop, loop_x
         echo(f"  {players} players, random games: Python {py:>12,.0f} decisions/s")
         echo(f"  {players} players, random games inside the core: {core:>12,.0f} decisions/s  ({core_x:,.1f}x)")
         echo(
             f"  {players} players, legal_actions() + apply() from Python on the core: {api:>12,.0f} "
             f"decisions/s  ({api_x:,.1f}x)"
+        )
+        echo(
+            f"  {players} players, the same loop on C stand-ins that only hand out a recorded game's lists "
+            f"(the loop's own cost): {loop:>12,.0f} decisions/s  ({loop_x:,.1f}x)"
         )
     return out
 
