@@ -499,6 +499,18 @@ nb::object kb_like(nb::handle like, const KB& from, const kb::State& st) {
     return out;
 }
 
+// KingdomSettings' 20 weights of the evaluation and move heuristic in the order of its fields
+// (builders.ai.eval_kingdom.native_weights), or none: the defaults
+kb::Weights kb_weights(const std::vector<double>& w) {
+    if (w.empty()) return kb::Weights();
+    if ((int)w.size() != kb::Weights::COUNT) throw nb::value_error("weights: the 20 weights of KingdomSettings");
+    try {
+        return kb::Weights::from(w.data());
+    } catch (const std::invalid_argument& e) {
+        throw nb::value_error(e.what());
+    }
+}
+
 void bind_kb_bots(nb::module_& m, nb::class_<KB>& kbstate) {
     nb::class_<kb::PyRandom>(m, "PyRandom")
         .def(nb::init<>())
@@ -523,20 +535,20 @@ void bind_kb_bots(nb::module_& m, nb::class_<KB>& kbstate) {
             r.index = (int)state[624];
         }, "state"_a);
     kbstate
-        .def("eval_values", [](const KB& s, bool turn_over) {
-            // builders.ai.eval_kingdom.values (turn_over: whether one was given)
+        .def("eval_values", [](const KB& s, bool turn_over, const std::vector<double>& weights) {
+            // builders.ai.eval_kingdom.values (turn_over: whether one was given; weights: see kb_weights)
             double v[4];
-            kb::EvalContext(s.st).values(s.st, turn_over, v);
+            kb::EvalContext(s.st, kb_weights(weights)).values(s.st, turn_over, v);
             return std::vector<double>(v, v + s.st.num_players);
-        }, "turn_over"_a)
-        .def("eval_moves", [](const KB& s, const std::vector<int32_t>& acts) {
+        }, "turn_over"_a, "weights"_a = std::vector<double>())
+        .def("eval_moves", [](const KB& s, const std::vector<int32_t>& acts, const std::vector<double>& weights) {
             // builders.ai.eval_kingdom.move_values
             for (int32_t a : acts)
                 if (a < 0) throw nb::value_error("eval_moves: an action is not negative");
             std::vector<double> out(acts.size());
-            kb::EvalContext(s.st).move_values(s.st, acts.data(), (int)acts.size(), out.data());
+            kb::EvalContext(s.st, kb_weights(weights)).move_values(s.st, acts.data(), (int)acts.size(), out.data());
             return out;
-        }, "actions"_a)
+        }, "actions"_a, "weights"_a = std::vector<double>())
         .def("preview", [](nb::handle self, int seat, int terrain) {
             // KingdomState.preview_turn: seat starts a turn holding terrain card `terrain`
             const KB& s = nb::cast<const KB&>(self);
@@ -765,11 +777,13 @@ void bind_searches(nb::module_& m, nb::class_<KB>& kbstate, nb::class_<MA>& mast
     bind_resample<mcts::KBGame>(kbstate);
     bind_resample<mcts::MAGame>(mastate);
     kbstate.def("mcts_tree", [](const KB& s, double c, double scale, double widen, int top, bool fast, int own,
-                                int rollout, int finish) {
-        // a new search tree of MCTSAgent's settings (the evaluation's own weights)
-        return mcts::Tree<mcts::KBGame>(mcts::KBGame(s.st), {c, scale, widen, top, fast, own, rollout, finish},
-                                        s.st.num_players);
-    }, "c"_a, "scale"_a, "widen"_a, "top"_a, "fast"_a, "own"_a, "rollout"_a, "finish"_a);
+                                int rollout, int finish, const std::vector<double>& weights) {
+        // a new search tree of MCTSAgent's settings, the evaluation and move heuristic with `weights`
+        // (see kb_weights)
+        return mcts::Tree<mcts::KBGame>(mcts::KBGame(s.st, kb_weights(weights)),
+                                        {c, scale, widen, top, fast, own, rollout, finish}, s.st.num_players);
+    }, "c"_a, "scale"_a, "widen"_a, "top"_a, "fast"_a, "own"_a, "rollout"_a, "finish"_a,
+       "weights"_a = std::vector<double>());
     mastate.def("mcts_tree", [](const MA& s, double c, double scale, double widen, int top, bool, int own,
                                 int rollout, int finish, const std::vector<double>& settings) {
         // a new search tree of MCTSAgent's settings, the evaluation with `settings` (no move heuristic)

@@ -92,7 +92,21 @@ Mask extreme(const Mask& own, const Mask* areas, int k, bool most) {
 
 }  // namespace
 
-EvalContext::EvalContext(const State& st) : board(st.board.get()) {
+Weights Weights::from(const double* v) {
+    Weights w;
+    w.tile_base = v[0], w.tile_per_turn = v[1], w.location_reach = v[2], w.castle_reach = v[3];
+    w.lords_lead = v[4], w.farmers_low = v[5], w.citizens_half = v[6], w.frontier = v[7];
+    if (!(v[8] >= 1 && v[8] <= 1e6) || v[8] != (double)(int)v[8])
+        throw std::invalid_argument("KB_FRONTIER_CAP must be a whole number of at least 1");
+    w.frontier_cap = (int)v[8];
+    w.new_row = v[9], w.farmers_gap = v[10];
+    w.move_castle = v[11], w.move_good = v[12], w.move_merchants = v[13], w.move_knights = v[14];
+    w.move_hermits = v[15], w.move_citizens = v[16], w.move_lords = v[17], w.move_farmers = v[18];
+    w.move_tile_build = v[19];
+    return w;
+}
+
+EvalContext::EvalContext(const State& st, const Weights& weights) : board(st.board.get()), w(weights) {
     const Board& b = *board;
     for (int i = 0; i < 3; i++) cards[i] = st.cards[i];
     for (int c : b.castles) {
@@ -155,16 +169,16 @@ void EvalContext::own_part(const Mask& own, OwnPart& out) const {
         }
         v += gold;
         if (card == CITIZENS) {
-            shape += CITIZENS_HALF * (big & 1);
+            shape += w.citizens_half * (big & 1);
         } else if (card == FARMERS) {
             int low[4] = {out.counts[0], out.counts[1], out.counts[2], out.counts[3]};
             std::sort(low, low + 4);
-            shape += FARMERS_LOW * (low[0] + low[1]);
+            shape += w.farmers_low * (low[0] + low[1]);
             if (own.any()) {
                 int gaps[4];
                 steps_to_sectors(own, gaps);
                 for (int k = 0; k < 4; k++)
-                    if (!out.counts[k]) shape -= FARMERS_GAP * gaps[k];
+                    if (!out.counts[k]) shape -= w.farmers_gap * gaps[k];
             }
         }
     }
@@ -203,7 +217,7 @@ void EvalContext::values_with(const State& st, bool turn_over, const OwnPart* pa
         int least = st.supply[0];
         for (int q = 1; q < n; q++) least = std::min(least, st.supply[q]);
         double turns_left = least / 3.0;
-        tile_value = TILE_BASE + TILE_PER_TURN * std::min(turns_left, 12.0);
+        tile_value = w.tile_base + w.tile_per_turn * std::min(turns_left, 12.0);
         free = b.buildable.andnot(st.occ);
     }
     int best[4], ties[4], second[4];
@@ -230,7 +244,7 @@ void EvalContext::values_with(const State& st, bool turn_over, const OwnPart* pa
                 else if (m == second[k]) v += 6;
                 if (going) {
                     int lead = m - (m == best[k] && ties[k] == 1 ? second[k] : best[k]);
-                    v += LORDS_LEAD * (lead >= -3 && lead <= 2 ? lead : (lead > 2 ? 2 : -3));
+                    v += w.lords_lead * (lead >= -3 && lead <= 2 ? lead : (lead > 2 ? 2 : -3));
                 }
             }
         }
@@ -242,19 +256,19 @@ void EvalContext::values_with(const State& st, bool turn_over, const OwnPart* pa
         Mask frontier = st.near[p] & free;
         for (int g = 0; g < ngoods; g++) {
             int c = (frontier & goods[g]).count();
-            v += FRONTIER * (c < FRONTIER_CAP ? c : FRONTIER_CAP);
+            v += w.frontier * (c < w.frontier_cap ? c : w.frontier_cap);
         }
         if (frontier.any()) {
             const Mask& own = st.own[p];
-            if (discoverers) v += NEW_ROW * __builtin_popcount(row_flags(frontier) & ~row_flags(own));
+            if (discoverers) v += w.new_row * __builtin_popcount(row_flags(frontier) & ~row_flags(own));
             if ((frontier & loc_union).any()) {
                 uint32_t taken = st.taken[p];
                 for (int o = 0; o < b.nloc; o++)
-                    if (st.left[o] && !(taken >> o & 1) && (loc_nbr[o] & frontier).any()) v += LOCATION_REACH;
+                    if (st.left[o] && !(taken >> o & 1) && (loc_nbr[o] & frontier).any()) v += w.location_reach;
             }
             if ((frontier & castle_union).any()) {
                 for (int i = 0; i < ncastles; i++)
-                    if (!(castle_nbr[i] & own).any() && (castle_nbr[i] & frontier).any()) v += CASTLE_REACH;
+                    if (!(castle_nbr[i] & own).any() && (castle_nbr[i] & frontier).any()) v += w.castle_reach;
             }
         }
         out[p] = v;
@@ -273,40 +287,40 @@ void EvalContext::move_values(const State& st, const int32_t* acts, int na, doub
     Mask m;
     for (int i = 0; i < ncastles; i++)
         if (!(castle_nbr[i] & own).any()) m |= castle_nbr[i];
-    if (m.any()) feats[nf++] = {m, MOVE_CASTLE};
+    if (m.any()) feats[nf++] = {m, w.move_castle};
     m = Mask();
     for (int o = 0; o < b.nloc; o++)
         if (st.left[o] && !(st.taken[p] >> o & 1)) m |= loc_nbr[o];
     if (m.any()) {
         int least = st.supply[0];
         for (int q = 1; q < n; q++) least = std::min(least, st.supply[q]);
-        feats[nf++] = {m, TILE_BASE + TILE_PER_TURN * std::min(least / 3.0, 12.0)};
+        feats[nf++] = {m, w.tile_base + w.tile_per_turn * std::min(least / 3.0, 12.0)};
     }
     for (int card : cards) {
         switch (card) {
-            case FISHERMEN: feats[nf++] = {b.near_water.andnot(b.water), MOVE_GOOD}; break;
-            case MINERS: feats[nf++] = {b.near_mountain, MOVE_GOOD}; break;
-            case WORKERS: feats[nf++] = {b.near_special, MOVE_GOOD}; break;
-            case MERCHANTS: feats[nf++] = {b.near_special, MOVE_MERCHANTS}; break;
+            case FISHERMEN: feats[nf++] = {b.near_water.andnot(b.water), w.move_good}; break;
+            case MINERS: feats[nf++] = {b.near_mountain, w.move_good}; break;
+            case WORKERS: feats[nf++] = {b.near_special, w.move_good}; break;
+            case MERCHANTS: feats[nf++] = {b.near_special, w.move_merchants}; break;
             case DISCOVERERS: {
                 m = Mask();
                 for (int r = 0; r < 20; r++)
                     if (!(own & G.rows[r]).any()) m |= G.rows[r];
-                feats[nf++] = {m, MOVE_GOOD};
+                feats[nf++] = {m, w.move_good};
                 break;
             }
-            case KNIGHTS: feats[nf++] = {extreme(own, G.rows, 20, true), MOVE_KNIGHTS}; break;
-            case HERMITS: feats[nf++] = {~near, MOVE_HERMITS}; break;
-            case CITIZENS: feats[nf++] = {near, MOVE_CITIZENS}; break;
+            case KNIGHTS: feats[nf++] = {extreme(own, G.rows, 20, true), w.move_knights}; break;
+            case HERMITS: feats[nf++] = {~near, w.move_hermits}; break;
+            case CITIZENS: feats[nf++] = {near, w.move_citizens}; break;
             case LORDS:
                 for (int k = 0; k < 4; k++) {
                     int mine = (own & G.sectors[k]).count(), other = -1;
                     for (int q = 0; q < n; q++)
                         if (q != p) other = std::max(other, (st.own[q] & G.sectors[k]).count());
-                    feats[nf++] = {G.sectors[k], mine <= other ? MOVE_LORDS : 0.5};
+                    feats[nf++] = {G.sectors[k], mine <= other ? w.move_lords : 0.5};
                 }
                 break;
-            default: feats[nf++] = {extreme(own, G.sectors, 4, false), MOVE_FARMERS};  // farmers
+            default: feats[nf++] = {extreme(own, G.sectors, 4, false), w.move_farmers};  // farmers
         }
     }
     Mask need;
@@ -322,7 +336,7 @@ void EvalContext::move_values(const State& st, const int32_t* acts, int na, doub
         if (a < 400) out[i] = hv[a];
         else if (a == END) out[i] = 0.0;
         else if ((a >> SHIFT) >= 6) out[i] = hv[a & 511] - 0.5 * hv[(a >> SRC_SHIFT) & 511];
-        else out[i] = hv[a & 511] + MOVE_TILE_BUILD;
+        else out[i] = hv[a & 511] + w.move_tile_build;
     }
 }
 

@@ -11,13 +11,19 @@
 
 namespace kb {
 
-// the weights of builders.ai.eval_kingdom
-constexpr double TILE_BASE = 2.0, TILE_PER_TURN = 0.6, LOCATION_REACH = 1.5, CASTLE_REACH = 1.0;
-constexpr double LORDS_LEAD = 0.8, FARMERS_LOW = 0.8, CITIZENS_HALF = 0.5, FRONTIER = 0.25, NEW_ROW = 0.3;
-constexpr double FARMERS_GAP = 0.6;
-constexpr int FRONTIER_CAP = 8;
-constexpr double MOVE_CASTLE = 3.0, MOVE_GOOD = 1.0, MOVE_MERCHANTS = 1.5, MOVE_KNIGHTS = 2.0, MOVE_HERMITS = 1.0;
-constexpr double MOVE_CITIZENS = 0.5, MOVE_LORDS = 2.0, MOVE_FARMERS = 2.0, MOVE_TILE_BUILD = 1.0;
+// builders.ai.eval_kingdom.KingdomSettings: the weights of the evaluation and the move heuristic (the
+// order of its fields; its TILE_ACTIONS is the planner's), today's defaults
+struct Weights {
+    double tile_base = 2.0, tile_per_turn = 0.6, location_reach = 1.5, castle_reach = 1.0;
+    double lords_lead = 0.8, farmers_low = 0.8, citizens_half = 0.5, frontier = 0.25;
+    int frontier_cap = 8;
+    double new_row = 0.3, farmers_gap = 0.6;
+    double move_castle = 3.0, move_good = 1.0, move_merchants = 1.5, move_knights = 2.0, move_hermits = 1.0;
+    double move_citizens = 0.5, move_lords = 2.0, move_farmers = 2.0, move_tile_build = 1.0;
+    static constexpr int COUNT = 20;
+    // from the 20 values in that order (the cap a whole number of at least 1)
+    static Weights from(const double* v);
+};
 // the card codes (builders.kingdom.data.CARDS)
 enum Card { FISHERMEN, MINERS, MERCHANTS, WORKERS, DISCOVERERS, KNIGHTS, HERMITS, LORDS, CITIZENS, FARMERS };
 
@@ -38,7 +44,8 @@ struct EvalContext {
     Mask goods[3];
     int ngoods = 0;
     bool lords = false, discoverers = false;
-    explicit EvalContext(const State& st);
+    Weights w;
+    explicit EvalContext(const State& st, const Weights& weights = Weights());
     void own_part(const Mask& own, OwnPart& out) const;
     // per seat: the estimate of its final gold; turn_over: the turn planners' valuation (values)
     void values(const State& st, bool turn_over, double out[4]) const;

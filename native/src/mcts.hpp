@@ -82,13 +82,13 @@ struct Node {
     explicit Node(int p) : player(p) {}
 };
 
-// Kingdom Builder: the evaluation of builders.ai.eval_kingdom (its own weights), no margins
+// Kingdom Builder: the evaluation of builders.ai.eval_kingdom with an agent's weights, no margins
 struct KBGame {
     using State = kb::State;
     static constexpr double WIN_SCALE = 8.0;
     std::shared_ptr<const kb::Board> board;  // the map the evaluation reads, kept while the tree lives
     kb::EvalContext ctx;
-    explicit KBGame(const State& st) : board(st.board), ctx(st) {}
+    explicit KBGame(const State& st, const kb::Weights& w = kb::Weights()) : board(st.board), ctx(st, w) {}
     static int player(const State& s) { return s.to_move; }
     static Key key(const State& s) { return {(uint64_t)(int64_t)s.hand[s.to_move], 0}; }
     void move_values(const State& s, const std::vector<int32_t>& acts, std::vector<double>& out) const {

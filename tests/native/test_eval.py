@@ -401,3 +401,70 @@ def test_a_middle_ages_batch_refuses_codes_that_would_index_out_of_bounds():
         MiddleAgesBatch(1, missing, 2, seed=5, pool=1)
     with pytest.raises(ValueError, match=r"that no index of codes names$"):
         MiddleAgesBatch(1, codes[:1], 2, seed=5, pool=1)
+
+
+# -- an agent's own weights ----------------------------------------------------------------------------
+
+
+def _weight_sets(count: int, seed: int) -> list:
+    """Settings far from the defaults: each weight scaled by a random factor (some negative, some whole
+    numbers), the frontier's cap from 1 to 12."""
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(count):
+        changed = {}
+        for name in eval_kingdom.NATIVE_NAMES:
+            if name == "KB_FRONTIER_CAP":
+                changed[name] = rnd.randint(1, 12)
+            elif rnd.random() < 0.2:
+                changed[name] = rnd.randint(-3, 6)
+            else:
+                changed[name] = getattr(eval_kingdom.DEFAULT, name) * rnd.uniform(-1.0, 3.0)
+        out.append(eval_kingdom.weights(changed))
+    return out
+
+
+def test_the_evaluation_with_an_agent_s_weights_is_the_python_one():
+    """``eval_values`` and ``eval_moves`` with weights (``native_weights``), and ``values`` and
+    ``move_values`` handed a native state and settings, give the Python evaluation's numbers."""
+    sets = _weight_sets(6, 48)
+    checked = 0
+    for i, py in enumerate(_random_positions(24, 9, 5300) + _bot_positions(2, 5)):
+        settings = sets[i % len(sets)]
+        nat = kb_native.from_python(py)
+        for turn_over in (None, -1):
+            expected = eval_kingdom._kingdom_values(py, turn_over, settings)
+            assert nat.eval_values(turn_over is not None, eval_kingdom.native_weights(settings)) == expected, i
+            assert eval_kingdom.values(nat, turn_over, settings) == expected, i
+        legal = py.legal_actions()
+        if legal:
+            expected_moves = eval_kingdom._kingdom_move_values(py, legal, settings)
+            assert nat.eval_moves(legal, eval_kingdom.native_weights(settings)) == expected_moves, i
+            assert eval_kingdom.move_values(nat, legal, settings) == expected_moves, i
+        checked += 1
+    assert checked > 300
+    # the defaults given as weights are the core's own
+    py = _random_positions(1, 40, 5400)[3]
+    nat = kb_native.from_python(py)
+    assert nat.eval_values(False, eval_kingdom.native_weights(eval_kingdom.DEFAULT)) == nat.eval_values(False)
+
+
+def test_weights_the_core_cannot_take_are_refused():
+    nat = kb_native.from_python(kb_new_state(GAME.random_setup(2, 32)))
+    good = eval_kingdom.native_weights(eval_kingdom.DEFAULT)
+    cap = eval_kingdom.NATIVE_NAMES.index("KB_FRONTIER_CAP")
+    cases = [
+        (good[:-1], "weights: the 20 weights of KingdomSettings"),
+        ([*good, 1.0], "weights: the 20 weights of KingdomSettings"),
+        ([*good[:cap], 0.0, *good[cap + 1 :]], "KB_FRONTIER_CAP must be a whole number of at least 1"),
+        ([*good[:cap], 2.5, *good[cap + 1 :]], "KB_FRONTIER_CAP must be a whole number of at least 1"),
+    ]
+    for weights, message in cases:
+        for call in (
+            lambda: nat.eval_values(False, weights),
+            lambda: nat.eval_moves(nat.legal_actions(), weights),
+            lambda: nat.mcts_tree(0.3, 4.0, 2.0, 0, False, -1, 0, 0, weights),
+        ):
+            with pytest.raises(ValueError) as err:
+                call()
+            assert str(err.value) == message

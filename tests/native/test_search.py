@@ -16,6 +16,7 @@ import random
 
 import pytest
 
+from builders.ai.eval_kingdom import weights as kb_weights
 from builders.ai.eval_middle_ages import weights as ma_weights
 from builders.ai.factory import make_bot
 from builders.ai.mcts import MCTSAgent, Node
@@ -114,13 +115,12 @@ def test_the_middle_ages_search_with_an_agents_weights_is_the_python_one():
         _same_search(py, {"weights": own, "rollout": i % 3}, 60, i)
 
 
-def test_kingdom_weights_of_an_agents_own_search_on_the_python_engine():
-    py = _positions("kingdom", 29, False)[3]
-    on_py = MCTSAgent(3, time_limit=None, iterations=50, weights={"KB_FRONTIER": 0.5})
-    on_nat = MCTSAgent(3, time_limit=None, iterations=50, weights={"KB_FRONTIER": 0.5})
-    assert on_nat.act(kb_native.from_python(py)) == on_py.act(py)
-    assert on_nat.last_tree is None
-    assert _tree(on_nat.last_root) == _tree(on_py.last_root)
+def test_the_kingdom_search_with_an_agents_weights_is_the_python_one():
+    """Kingdom Builder's evaluation and move heuristic with an agent's weights inside the core: the
+    same tree, with every prior (the fast ones order by the move heuristic's weights)."""
+    own = kb_weights({"KB_FRONTIER": 0.5, "KB_FRONTIER_CAP": 3, "KB_MOVE_GOOD": 2.5, "KB_TILE_BASE": 1.0})
+    for i, py in enumerate(_positions("kingdom", 29, False)[:6]):
+        _same_search(py, {"weights": own, **OPTIONS[i % len(OPTIONS)]}, 50, i)
 
 
 class StepClock:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from builders.ai.kit import settings_with
+from builders.ai.kit import numbers_of, settings_with
 
 
 @dataclass(frozen=True)
@@ -46,12 +46,28 @@ class KingdomSettings:
     TILE_ACTIONS: int = 16
 
 
-#: the evaluation's own settings (the native evaluation knows these only)
+#: the evaluation's own settings
 DEFAULT = KingdomSettings()
 #: the names of the settings (``weights`` takes overrides of any of them)
 SETTING_NAMES = tuple(f.name for f in fields(KingdomSettings))
 #: the settings that are whole numbers of at least 1
 _COUNTS = ("KB_FRONTIER_CAP", "TILE_ACTIONS")
+#: the weights of the evaluation and the move heuristic, in the order the native core takes them
+#: (TILE_ACTIONS is the planner's)
+NATIVE_NAMES = tuple(name for name in SETTING_NAMES if name != "TILE_ACTIONS")
+
+
+def native_weights(settings: KingdomSettings) -> list[float]:
+    """The weights of ``settings`` in the order of ``NATIVE_NAMES``, as numbers: what the native
+    core's evaluation, move heuristic and search take (``KBState.eval_values``, ``mcts_tree``).
+
+    >>> native_weights(weights({"KB_MOVE_GOOD": 2}))[NATIVE_NAMES.index("KB_MOVE_GOOD")]
+    2.0
+    """
+    return numbers_of(settings, NATIVE_NAMES, _NATIVE)
+
+
+_NATIVE: dict[KingdomSettings, list[float]] = {}
 
 
 def weights(overrides: Mapping[str, float] | KingdomSettings | None = None) -> KingdomSettings:
@@ -549,9 +565,11 @@ def _kingdom_move_values(st, acts: list, w: KingdomSettings = DEFAULT) -> list[f
 def values(st, turn_over: int | None = None, settings: KingdomSettings | None = None) -> list[float]:
     """Per-seat estimates of the final gold (``builders.ai.evaluate.values``), with ``settings``
     (``weights(...)``; None: ``DEFAULT``)."""
-    if settings is not None and settings != DEFAULT:  # the native evaluation knows the defaults only
-        return _kingdom_values(_python(st), turn_over, settings)
     native = getattr(st, "eval_values", None)  # a native state values itself, with the same numbers
+    if settings is not None and settings != DEFAULT:
+        if native is not None:
+            return native(turn_over is not None, native_weights(settings))
+        return _kingdom_values(st, turn_over, settings)
     return native(turn_over is not None) if native is not None else _kingdom_values(st, turn_over)
 
 
@@ -559,19 +577,12 @@ def move_values(st, acts: list, settings: KingdomSettings | None = None) -> list
     """A cheap value of each of ``acts`` for the player to move (higher first), with ``settings``."""
     if not acts:
         return []
-    if settings is not None and settings != DEFAULT:
-        return _kingdom_move_values(_python(st), acts, settings)
     native = getattr(st, "eval_moves", None)
+    if settings is not None and settings != DEFAULT:
+        if native is not None:
+            return native(acts, native_weights(settings))
+        return _kingdom_move_values(st, acts, settings)
     return native(acts) if native is not None else _kingdom_move_values(st, acts)
-
-
-def _python(st):
-    """``st`` as a Python engine's state (a native one copied over: its evaluation has the defaults only)."""
-    if getattr(st, "eval_values", None) is None:
-        return st
-    from builders.core.games import on_python
-
-    return on_python(st)
 
 
 def decision_key(st) -> int:

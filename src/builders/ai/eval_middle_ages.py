@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from builders.ai.kit import settings_with
+from builders.ai.kit import numbers_of, settings_with
 from builders.middle_ages.cards import REWARD, VP
 from builders.middle_ages.rules import ACTION_PRICE, FREE_ACTIONS
 
@@ -208,12 +208,7 @@ _NATIVE: dict[MiddleAgesSettings, list[float]] = {}
 def native_weights(settings: MiddleAgesSettings) -> list[float]:
     """The weights of ``settings`` in the order of ``WEIGHT_NAMES``, as numbers: what the native core's
     evaluation and planner take (``MAState.ma_eval_values``, ``ma_plan_turn``)."""
-    found = _NATIVE.get(settings)
-    if found is None:
-        if len(_NATIVE) >= 16:
-            _NATIVE.clear()
-        found = _NATIVE[settings] = [float(getattr(settings, name)) for name in WEIGHT_NAMES]
-    return found
+    return numbers_of(settings, WEIGHT_NAMES, _NATIVE)
 
 
 def values(st, settings: MiddleAgesSettings | None = None) -> list[float]:

@@ -99,6 +99,17 @@ def check_weights(weights: Mapping[str, float]) -> None:
     raise ValueError("no game's evaluation has weights of an agent's own")
 
 
+def numbers_of(settings: Any, names: tuple[str, ...], cache: dict[Any, list[float]]) -> list[float]:
+    """The values of ``settings`` named by ``names``, in that order, as floats: the weights a native
+    core takes. Kept in ``cache`` (a few settings objects; emptied when it holds 16)."""
+    found = cache.get(settings)
+    if found is None:
+        if len(cache) >= 16:
+            cache.clear()
+        found = cache[settings] = [float(getattr(settings, name)) for name in names]
+    return found
+
+
 def settings_with(default: Any, overrides: Any, owner: str, check: Callable[[str, Any], None]) -> Any:
     """A game's settings (``default``, a frozen dataclass whose fields are the settings' names) with
     ``overrides`` (name -> value) instead, each value checked by ``check(name, value)``; a settings

@@ -125,8 +125,7 @@ KIT = AiKit(
     options_owner="Kingdom Builder's",
     check_planner=check_planner,
     search={"c": 0.3, "scale": 4.0, "widen": 2.0, "top": 0},
-    # the core's search values positions with the default weights only (an agent with weights of its
-    # own searches on the Python engine)
-    native_search=lambda weights: () if weights is None else None,
+    # the core's search values positions and orders moves with an agent's weights too
+    native_search=lambda weights: () if weights is None else (eval_kingdom.native_weights(weights),),
     calibration={"analysis": (0.388, -0.230)},
 )
