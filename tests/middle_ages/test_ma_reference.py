@@ -8,6 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from builders.core.games import on_python
 from builders.middle_ages import rules
 from builders.middle_ages.cards import PROD
 from builders.middle_ages.codes import BUY, COINS, END, OPEN, RECRUIT, SEND
@@ -21,7 +22,9 @@ ALL_CODES = [code for code in range(SEND + (84 << 7)) if rules.is_action_code(co
 
 def reference(state: MiddleAgesState) -> list[int]:
     """docs/middle-ages.md: end, buy, coins, the opens and recruits in row order, then the sends site by
-    site (in the order the sites were opened), worker by worker (crew order)."""
+    site (in the order the sites were opened), worker by worker (crew order). Asked of the rules on a
+    Python copy of the position (the rules read its fields some 2,000 times)."""
+    state = on_python(state)
     legal = {code for code in ALL_CODES if rules.why_illegal(state, code) is None}
     p = state.cur
     order = [END, BUY] + [COINS + k for k in (1, 2, 3)] + state.brow + state.wrow
