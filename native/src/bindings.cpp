@@ -511,6 +511,14 @@ kb::Weights kb_weights(const std::vector<double>& w) {
     }
 }
 
+// the planner's settings: kb_weights and TILE_ACTIONS (at least 1)
+kb::Weights kb_plan_weights(const std::vector<double>& weights, int tile_actions) {
+    if (tile_actions < 1) throw nb::value_error("TILE_ACTIONS must be a whole number of at least 1");
+    kb::Weights w = kb_weights(weights);
+    w.tile_actions = tile_actions;
+    return w;
+}
+
 void bind_kb_bots(nb::module_& m, nb::class_<KB>& kbstate) {
     nb::class_<kb::PyRandom>(m, "PyRandom")
         .def(nb::init<>())
@@ -563,37 +571,43 @@ void bind_kb_bots(nb::module_& m, nb::class_<KB>& kbstate) {
             return kb_like(self, s, st);
         }, "seat"_a, "terrain"_a)
         .def("plan_turn", [](nb::handle self, int seat, int width, bool keep, kb::PyRandom& rnd,
-                             std::optional<double> deadline, nb::object now) {
+                             std::optional<double> deadline, nb::object now, const std::vector<double>& weights,
+                             int tile_actions) {
             // TurnPlanner._plans: (positions valued, [(lead, state before end, actions)] best first
             // with keep, else the best lead); now(positions valued so far) is the planner's clock,
-            // asked after each step when a deadline is given
+            // asked after each step when a deadline is given; the settings' weights (see kb_weights)
+            // and TILE_ACTIONS
             const KB& s = nb::cast<const KB&>(self);
             check_seat(seat, s.st.num_players);
             if (width < 1) throw nb::value_error("plan_turn: a beam of at least 1");
+            kb::Weights w = kb_plan_weights(weights, tile_actions);
             std::function<bool(int64_t)> late = [&](int64_t evals) { return nb::cast<double>(now(evals)) > *deadline; };
             kb::PlanSearch search;
-            search.run(kb::EvalContext(s.st), s.st, seat, width, keep, rnd, deadline ? &late : nullptr);
+            search.run(kb::EvalContext(s.st, w), s.st, seat, width, keep, rnd, deadline ? &late : nullptr);
             if (!keep) return nb::make_tuple(search.evals, search.best);
             nb::list found;
             for (const kb::Plan& plan : search.plans)
                 found.append(nb::make_tuple(plan.value, kb_like(self, s, *plan.state), to_list(plan.actions)));
             return nb::make_tuple(search.evals, found);
-        }, "seat"_a, "width"_a, "keep"_a, "rnd"_a, "deadline"_a.none(), "now"_a.none())
-        .def("plan_rollout", [](const KB& s, int seat, uint64_t sample, int width) {
+        }, "seat"_a, "width"_a, "keep"_a, "rnd"_a, "deadline"_a.none(), "now"_a.none(),
+           "weights"_a = std::vector<double>(), "tile_actions"_a = 16)
+        .def("plan_rollout", [](const KB& s, int seat, uint64_t sample, int width, const std::vector<double>& weights,
+                                int tile_actions) {
             // TurnPlanner._rollout from this plan's position before its end: (seat's final lead,
-            // positions valued)
+            // positions valued), with the settings' weights and TILE_ACTIONS
             check_seat(seat, s.st.num_players);
             if (width < 1) throw nb::value_error("plan_rollout: a beam of at least 1");
             if (!s.st.over && !s.st.is_legal(kb::END)) throw nb::value_error("plan_rollout: the turn is not complete");
+            kb::Weights w = kb_plan_weights(weights, tile_actions);
             int64_t evals = 0;
             double lead;
             kb::State end = s.st;  // the position is copied while the interpreter is held
             {
                 nb::gil_scoped_release release;
-                lead = kb::play_out(kb::EvalContext(end), end, seat, sample, width, evals);
+                lead = kb::play_out(kb::EvalContext(end, w), end, seat, sample, width, evals);
             }
             return std::make_tuple(lead, evals);
-        }, "seat"_a, "sample"_a, "width"_a);
+        }, "seat"_a, "sample"_a, "width"_a, "weights"_a = std::vector<double>(), "tile_actions"_a = 16);
 }
 
 

@@ -20,6 +20,7 @@ struct Weights {
     double new_row = 0.3, farmers_gap = 0.6;
     double move_castle = 3.0, move_good = 1.0, move_merchants = 1.5, move_knights = 2.0, move_hermits = 1.0;
     double move_citizens = 0.5, move_lords = 2.0, move_farmers = 2.0, move_tile_build = 1.0;
+    int tile_actions = 16;  // the planner's TILE_ACTIONS (not one of the 20 below)
     static constexpr int COUNT = 20;
     // from the 20 values in that order (the cap a whole number of at least 1)
     static Weights from(const double* v);

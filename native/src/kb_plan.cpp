@@ -82,7 +82,6 @@ uint64_t PyRandom::getrandbits(int k) {
 
 namespace {
 
-constexpr int TILE_ACTIONS = 16;
 constexpr int32_t TILE = 1 << SHIFT;
 
 // what a position of the search is told apart by (the key of TurnPlanner._plans)
@@ -105,20 +104,21 @@ struct KeyHash {
     }
 };
 
-// _fewer_tile_actions: `legal` with only the TILE_ACTIONS best tile actions by the move heuristic
+// _fewer_tile_actions: `legal` with only the best tile actions by the move heuristic (the settings'
+// TILE_ACTIONS of them)
 void fewer_tile_actions(const EvalContext& ctx, const State& st, std::vector<int32_t>& legal,
                         std::vector<int32_t>& tiles, std::vector<double>& values, std::vector<int>& order) {
     tiles.clear();
     for (int32_t a : legal)
         if (a >= TILE && a != END) tiles.push_back(a);
-    if ((int)tiles.size() <= TILE_ACTIONS) return;
+    if ((int)tiles.size() <= ctx.w.tile_actions) return;
     values.resize(tiles.size());
     ctx.move_values(st, tiles.data(), (int)tiles.size(), values.data());
     order.resize(tiles.size());
     for (size_t i = 0; i < order.size(); i++) order[i] = (int)i;
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return values[a] > values[b]; });
     std::vector<int32_t> keep;
-    for (int i = 0; i < TILE_ACTIONS; i++) keep.push_back(tiles[order[i]]);
+    for (int i = 0; i < ctx.w.tile_actions; i++) keep.push_back(tiles[order[i]]);
     size_t w = 0;
     for (int32_t a : legal)
         if (a < TILE || a == END || std::find(keep.begin(), keep.end(), a) != keep.end()) legal[w++] = a;
@@ -186,7 +186,7 @@ void PlanSearch::run(const EvalContext& ctx, const State& root, int seat, int wi
         children.clear();
         for (int b : beam) {
             nodes[b].legal_actions(legal);
-            if ((int)legal.size() > TILE_ACTIONS) fewer_tile_actions(ctx, nodes[b], legal, tiles, values, order);
+            if ((int)legal.size() > ctx.w.tile_actions) fewer_tile_actions(ctx, nodes[b], legal, tiles, values, order);
             for (int32_t a : legal) {
                 if (a == END) {  // the turn is complete
                     double value = lead(nodes[b], node_part[b]);

@@ -154,10 +154,10 @@ def _search_positions() -> list:
     return _random_positions(9, 3, 8800)
 
 
-def _pair(seed: int, clock: str = "count") -> tuple[TurnPlanner, TurnPlanner]:
-    """Two planners alike; the second draws its ties from a native copy of its generator, as
-    ``TurnPlanner.plan`` does on a native state."""
-    py, nat = TurnPlanner(seed, clock=clock), TurnPlanner(seed, clock=clock)
+def _pair(seed: int, clock: str = "count", weights=None) -> tuple[TurnPlanner, TurnPlanner]:
+    """Two planners alike (with ``weights``: settings of their own); the second draws its ties from a
+    native copy of its generator, as ``TurnPlanner.plan`` does on a native state."""
+    py, nat = TurnPlanner(seed, clock=clock, weights=weights), TurnPlanner(seed, clock=clock, weights=weights)
     nat.random = _native_random(nat.random)
     return py, nat
 
@@ -188,6 +188,32 @@ def test_the_beam_search_inside_the_core_finds_the_python_plans():
             assert theirs._evals == mine._evals, i
             previews += 1
     assert many_tiles >= 3 and previews > 40
+
+
+def test_the_beam_search_and_games_played_out_with_a_planner_s_settings_are_the_python_ones():
+    """Settings of a planner's own inside the core: the evaluation's weights and TILE_ACTIONS (3 and 9:
+    the move heuristic with those weights picks which tile actions are tried)."""
+    sets = _weight_sets(4, 77)
+    cut = checked = 0
+    for i, py in enumerate(_search_positions()[::2]):
+        if py.is_over():
+            continue
+        weights = {name: getattr(sets[i % 4], name) for name in eval_kingdom.NATIVE_NAMES}
+        own = eval_kingdom.weights({**weights, "TILE_ACTIONS": (3, 9)[i % 2]})
+        nat = kb_native.from_python(py)
+        seat = py.to_move
+        cut += sum(1 for a in py.legal_actions() if a >= TILE and a != END) > own.TILE_ACTIONS
+        mine, theirs = _pair(i, weights=own)
+        expected = mine._plans(py, seat, (1, 4)[i % 2], True)
+        found = theirs._plans(nat, seat, (1, 4)[i % 2], True)
+        assert [(v, acts) for v, _, acts in found] == [(v, acts) for v, _, acts in expected], i
+        assert theirs._evals == mine._evals and tuple(theirs.random.getstate()) == mine.random.getstate()[1], i
+        if i % 5 == 0:
+            sample = 7 * i + 1
+            assert theirs._rollout(found[0][1], seat, sample) == mine._rollout(expected[0][1], seat, sample), i
+            assert theirs._evals == mine._evals, i
+        checked += 1
+    assert checked > 60 and cut >= 5
 
 
 def test_the_beam_narrows_when_its_deadline_passes_alike():
@@ -243,8 +269,9 @@ def test_a_game_played_out_from_a_finished_game_is_its_result():
         (2, "hard", 1.0, {}, 4),
         (3, "hard", 0.25, {"depth": 2}, 0),
         (4, "expert", 0.25, {}, 0),
+        (2, "hard", 0.5, {"weights": {"TILE_ACTIONS": 5, "KB_FRONTIER": 0.6, "KB_MOVE_CASTLE": 1.5}}, 2),
     ],
-    ids=["2-hard", "3-hard-depth-2", "4-expert"],
+    ids=["2-hard", "3-hard-depth-2", "4-expert", "2-hard-own-settings"],
 )
 def test_the_planner_chooses_alike_on_both_cores_for_a_budget_of_positions(players, level, turn, options, least_rounds):
     """A few turns of each seat with the clock that counts positions: the same actions, plans, values
@@ -302,6 +329,16 @@ def test_bad_input_to_the_bots_inside_the_core_is_refused_and_changes_nothing():
         (lambda: nat.plan_rollout(4, 1, 1), IndexError, "seat out of range"),
         (lambda: nat.plan_rollout(0, 1, 0), ValueError, "plan_rollout: a beam of at least 1"),
         (lambda: nat.eval_moves([3, -5]), ValueError, "eval_moves: an action is not negative"),
+        (
+            lambda: nat.plan_turn(0, 4, True, rnd, None, None, [1.0] * 20, 0),
+            ValueError,
+            "TILE_ACTIONS must be a whole number of at least 1",
+        ),
+        (
+            lambda: nat.plan_turn(0, 4, True, rnd, None, None, [1.0] * 3, 16),
+            ValueError,
+            "weights: the 20 weights of KingdomSettings",
+        ),
         (lambda: nat.preview(1, 5), ValueError, "a terrain card is a code from 0 to 4"),
         (lambda: nat.preview(3, 0), IndexError, "seat out of range"),
     ]

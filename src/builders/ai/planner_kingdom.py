@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from builders.ai.eval_kingdom import DEFAULT, KingdomSettings, last_round, move_values, values
+from builders.ai.eval_kingdom import DEFAULT, KingdomSettings, last_round, move_values, native_weights, values
 from builders.ai.eval_kingdom import weights as eval_weights
 from builders.ai.evaluate import advantages, win_value
 from builders.ai.planner import Planner, PlannerError, with_ending_plans
@@ -115,8 +115,10 @@ class TurnPlanner(Planner):
             self.settings = eval_weights(weights)
         except ValueError as e:
             raise PlannerError(str(e)) from None
-        #: the settings as the evaluation takes them (None: its defaults, which the native core knows)
+        #: the settings as the evaluation takes them (None: its defaults)
         self._w = None if self.settings == DEFAULT else self.settings
+        #: the settings as the native core's searches take them (its weights and TILE_ACTIONS)
+        self._native = () if self._w is None else (native_weights(self.settings), self.settings.TILE_ACTIONS)
         super().__init__(seed, turn_time, beam, plans, reply, depth, clock, name)
         self.ahead = float(ahead)
         self.block = float(block)
@@ -173,9 +175,9 @@ class TurnPlanner(Planner):
         return out
 
     def _planned_on(self, state: GameState) -> GameState:
-        """A native state as it is: its searches run inside the core (``plan_turn``, ``plan_rollout``)."""
-        native = hasattr(state, "plan_turn") and self._w is None  # the core knows the default settings only
-        return state if native else super()._planned_on(state)
+        """A native state as it is: its searches run inside the core (``plan_turn``, ``plan_rollout``),
+        with the planner's settings."""
+        return state if hasattr(state, "plan_turn") else super()._planned_on(state)
 
     def plan(self, state: GameState) -> list[Action]:
         """The actions of the seat to move until the end of its turn (``end`` included)."""
@@ -289,7 +291,7 @@ class TurnPlanner(Planner):
         """``seat``'s final lead in the game played out from ``end`` (``_play_out``; a native state
         plays it out inside the core, alike)."""
         if hasattr(end, "plan_rollout"):
-            lead, evals = end.plan_rollout(seat, sample, self.roll_beam)
+            lead, evals = end.plan_rollout(seat, sample, self.roll_beam, *self._native)
             self._evals += evals
             return lead
         return advantages(self._play_out(end, seat, sample), None, self._w)[seat]
@@ -328,7 +330,7 @@ class TurnPlanner(Planner):
             source = rand or self.random
             source = getattr(source, "__self__", source)  # the generator of a bound random()
             rnd = _native_random(source) if isinstance(source, random.Random) else source
-            evals, found = state.plan_turn(seat, width, keep, rnd, deadline, now)
+            evals, found = state.plan_turn(seat, width, keep, rnd, deadline, now, *self._native)
             if rnd is not source:
                 _give_back(source, rnd)
             self._evals += evals
