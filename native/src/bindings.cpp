@@ -1156,11 +1156,13 @@ NB_MODULE(builders_native, m) {
             d["sites"] = lists(st.sites);
             d["done"] = lists(st.done);
             nb::dict placed;
+            std::vector<int> on[ma::NUM_CARDS];
+            for (int16_t e : st.placed) on[e / 128].push_back(e % 128);
             for (int c = 0; c < ma::NUM_CARDS; c++)
                 if (st.has_placed[c]) {
-                    nb::list on;
-                    for (auto x : st.placed[c]) on.append((int)x);
-                    placed[nb::int_(c)] = nb::tuple(on);
+                    nb::list workers;
+                    for (int x : on[c]) workers.append(x);
+                    placed[nb::int_(c)] = nb::tuple(workers);
                 }
             d["placed"] = placed;
             d["progress"] = std::vector<int64_t>(st.progress, st.progress + ma::NUM_CARDS);
@@ -1203,12 +1205,17 @@ NB_MODULE(builders_native, m) {
                 fill(st.sites[p], sites.at(p), 48);
                 fill(st.done[p], done.at(p), 48);
             }
-            for (int c = 0; c < ma::NUM_CARDS; c++) { st.has_placed[c] = false; st.placed[c].n = 0; }
+            for (int c = 0; c < ma::NUM_CARDS; c++) st.has_placed[c] = false;
+            st.placed.n = 0;
             for (auto item : nb::cast<nb::dict>(d["placed"])) {
                 int c = nb::cast<int>(item.first);
                 if (c < 0 || c >= ma::NUM_CARDS) throw nb::value_error("no such site");
                 st.has_placed[c] = true;
-                fill(st.placed[c], nb::cast<std::vector<int>>(item.second), 40);
+                for (int x : nb::cast<std::vector<int>>(item.second)) {
+                    if (x < 0 || x >= ma::NUM_CARDS) throw nb::value_error("no such worker");
+                    if (st.placed.n == 96) throw nb::value_error("a list too long for the native state");
+                    st.place(c, x);
+                }
             }
             auto progress = nb::cast<std::vector<int64_t>>(d["progress"]);
             auto sent = nb::cast<std::vector<int>>(d["sent"]);

@@ -190,8 +190,7 @@ int State::apply(int32_t action) {
         int64_t prog = progress[s] + T.prod[w];
         if (keep_history) history.push_back(action);
         if (covers(prog, T.req[s])) {
-            for (int8_t x : placed[s]) cr.push(x);
-            placed[s].n = 0;
+            unplace(s, cr);
             has_placed[s] = false;
             cr.push((int8_t)w);
             sites[p].remove((int8_t)s);
@@ -202,7 +201,7 @@ int State::apply(int32_t action) {
             sent[s] = 0;
             if (T.machine[s]) cr.push((int8_t)s);
         } else {
-            placed[s].push((int8_t)w);
+            place(s, w);
             progress[s] = prog;
         }
         coins[p] = c;
@@ -227,7 +226,8 @@ int State::apply(int32_t action) {
         base = OPEN;
         int c = action - OPEN;
         sites[p].push((int8_t)c);
-        placed[c].n = 0;
+        struct { void push(int8_t) {} } none;
+        unplace(c, none);  // (a site opened has no workers on it)
         has_placed[c] = true;
     }
     if (keep_history) history.push_back(action);

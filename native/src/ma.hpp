@@ -72,7 +72,9 @@ struct State {
     int coins[4] = {0, 0, 0, 0}, vp[4] = {0, 0, 0, 0};
     Small<int8_t, 64> crew[4];
     Small<int8_t, 48> sites[4], done[4];
-    Small<int8_t, 40> placed[NUM_CARDS];
+    // the workers on the open sites, in the order they were sent, as site * 128 + worker (each site's
+    // MiddleAgesState.placed is its entries in order): one short list, not a list per card
+    Small<int16_t, 96> placed;
     bool has_placed[NUM_CARDS];
     int64_t progress[NUM_CARDS];
     int sent[NUM_CARDS];
@@ -91,6 +93,17 @@ struct State {
     // dealt to the rows), each seat's apprentice
     void start_setup(int players, int start_player, const std::vector<int>& buildings,
                      const std::vector<int>& workers, const std::vector<int>& apprentices);
+    void place(int site, int worker) { placed.push((int16_t)(site * 128 + worker)); }
+    // the workers on `site` handed to `to` (push), in the order they were sent, and taken off it
+    template <class To> void unplace(int site, To& to) {
+        int k = 0;
+        for (int i = 0; i < placed.n; i++) {
+            int16_t e = placed.v[i];
+            if (e / 128 == site) to.push((int8_t)(e % 128));
+            else placed.v[k++] = e;
+        }
+        placed.n = k;
+    }
     void legal(Legal& out) const;
     void legal_actions(std::vector<int32_t>& out) const;
     bool is_legal(int64_t action) const;
