@@ -226,9 +226,7 @@ int State::apply(int32_t action) {
         base = OPEN;
         int c = action - OPEN;
         sites[p].push((int8_t)c);
-        struct { void push(int8_t) {} } none;
-        unplace(c, none);  // (a site opened has no workers on it)
-        has_placed[c] = true;
+        has_placed[c] = true;  // (no worker is on a card of the building row: none to take off)
     }
     if (keep_history) history.push_back(action);
     if (deck.n) {
