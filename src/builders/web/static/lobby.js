@@ -525,7 +525,11 @@ function init() {
   mountAccount();
   $("your-name").value = playerName();
   showGames();
-  for (const b of document.querySelectorAll("#players button")) b.addEventListener("click", () => selectPlayers(Number(b.dataset.n)));
+  // the numbers of players answer once their handlers are on (before, a click did nothing)
+  for (const b of document.querySelectorAll("#players button")) {
+    b.addEventListener("click", () => selectPlayers(Number(b.dataset.n)));
+    b.disabled = false;
+  }
   $("start").addEventListener("click", startGame);
   // why Start is disabled, under the row of Start (said at once: role alert)
   $("start").closest(".start-row").after(el("p", { class: "error-text small rated-reason", id: "rated-reason", role: "alert", hidden: true }));
