@@ -321,7 +321,7 @@ def client_jobs(url: str) -> list[str]:
 
 def test_an_analysis_whose_worker_dies_is_run_by_the_server(tmp_path, redis_server, workers):
     url = redis_db(redis_server, 6)
-    app = make_app(tmp_path, redis_url=url, analysis_iterations=100)
+    app = make_app(tmp_path, redis_url=url, analysis_iterations=300)  # a second of work: killed in it
     jobs: JobQueue = app.state.service.bots.jobs
     jobs.no_worker_grace = 1.0
     client = redis.Redis.from_url(url)

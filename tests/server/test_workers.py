@@ -121,7 +121,12 @@ def test_a_worker_killed_in_the_middle_of_a_bots_move_the_game_goes_on_with_one_
         assert first[0] not in pool.pids() and len(pool.pids()) == 1
 
 
-def _analysis_app(tmp_path, iterations: int):
+# 300 iterations a move: about a second of work on the native core, so that the worker can be caught
+# in the middle (with 5, the whole analysis took 0.06 s and could end between two polls)
+ANALYSIS_ITERATIONS = 300
+
+
+def _analysis_app(tmp_path, iterations: int = ANALYSIS_ITERATIONS):
     app = make_app(tmp_path, bot_mode="process", analysis_iterations=iterations, bot_workers=1, analysis_workers=1)
     return app, app.state.workers
 
@@ -129,14 +134,15 @@ def _analysis_app(tmp_path, iterations: int):
 def test_a_worker_killed_in_the_middle_of_an_analysis_the_analysis_finishes_once_and_as_without(tmp_path):
     from builders.ai.analysis import analyse
 
-    app, pool = _analysis_app(tmp_path, 5)
+    app, pool = _analysis_app(tmp_path)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
         gid = finished_bot_game(api, setup={"seed": 4})["id"]
         r = api.post(f"/api/games/{gid}/analysis")
         assert r.status_code == 202
-        # some progress written: the worker is in the middle of it
-        wait_for(lambda: api.get(f"/api/games/{gid}/analysis").json()["done"] > 0, what="progress")
-        killed = pool.pids(BACKGROUND)
+        # some progress written and the worker still on it: it is in the middle
+        killed = wait_for(
+            lambda: api.get(f"/api/games/{gid}/analysis").json()["done"] > 0 and pool.pids(BACKGROUND), what="progress"
+        )
         assert len(killed) == 1
         os.kill(killed[0], signal.SIGKILL)
         final = wait_for_analysis(api, gid, [])
@@ -147,11 +153,11 @@ def test_a_worker_killed_in_the_middle_of_an_analysis_the_analysis_finishes_once
     from builders.server.analysis import _seed
 
     # the analysis run again from the start gives what one run gives
-    assert final["result"] == analyse(record, iterations=5, seed=_seed("analysis", gid)).to_json()
+    assert final["result"] == analyse(record, iterations=ANALYSIS_ITERATIONS, seed=_seed("analysis", gid)).to_json()
 
 
 def test_an_analysis_whose_worker_dies_twice_fails_with_a_clear_message_and_can_be_started_again(tmp_path):
-    app, pool = _analysis_app(tmp_path, 5)
+    app, pool = _analysis_app(tmp_path)
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as api:
         gid = finished_bot_game(api, setup={"seed": 4})["id"]
         assert api.post(f"/api/games/{gid}/analysis").status_code == 202
