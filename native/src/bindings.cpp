@@ -75,6 +75,18 @@ nb::list to_list(const std::vector<int32_t>& v) {
     return nb::steal<nb::list>(list);
 }
 
+// a state's history: Kingdom Builder's vector, The Builders' shared chunks
+const std::vector<int32_t>& codes_of(const std::vector<int32_t>& v) { return v; }
+std::vector<int32_t> codes_of(const hist::History& h) { return h.to_vector(); }
+nb::list history_list(const std::vector<int32_t>& v) { return to_list(v); }
+nb::list history_list(const hist::History& h) { return to_list(h.to_vector()); }
+// the bytes of its history a copy of a state writes (a vector's codes; nothing of shared chunks,
+// one reference to them), and the bytes the history holds
+size_t own_history_bytes(const std::vector<int32_t>& v) { return v.capacity() * sizeof(int32_t); }
+size_t own_history_bytes(const hist::History&) { return 0; }
+size_t history_bytes(const std::vector<int32_t>& v) { return v.capacity() * sizeof(int32_t); }
+size_t history_bytes(const hist::History& h) { return h.chunk_bytes(); }
+
 bool legal_int(const kb::State& st, nb::handle h, long long& a) {
     if (!PyLong_CheckExact(h.ptr())) return false;
     int overflow = 0;
@@ -126,9 +138,10 @@ template <class N> void bind_common(nb::class_<N>& cls) {
                      [](N& s, nb::object v) { s.cache = v; s.cache_version = s.version; })
         .def_prop_rw("hist", [](const N& s) { return s.hist_version == s.version ? s.hist : nb::none(); },
                      [](N& s, nb::object v) { s.hist = v; s.hist_version = s.version; })
-        .def_prop_ro("history_codes", [](const N& s) { return to_list(s.st.history); })
+        .def_prop_ro("history_codes", [](const N& s) { return history_list(s.st.history); })
         .def("set_history", [](N& s, const std::vector<int32_t>& h) { s.st.history = h; s.version++; })
-        .def_prop_ro("nbytes", [](const N& s) { return sizeof(s.st) + s.st.history.capacity() * sizeof(int32_t); })
+        .def_prop_ro("nbytes", [](const N& s) { return sizeof(s.st) + own_history_bytes(s.st.history); })
+        .def_prop_ro("history_nbytes", [](const N& s) { return history_bytes(s.st.history); })
         .def("rollout", [](N& s, uint64_t rng_state, int64_t steps) {
             // the search's random playout (builders.ai.mcts): at most ``steps`` actions, each
             // legal[rng.randbelow(len(legal))] from a generator of state ``rng_state``; returns the
@@ -773,7 +786,7 @@ template <class G, class N> void bind_resample(nb::class_<N>& cls) {
         kb::Rng rng{rng_state};
         typename G::State st = G::resample(s.st, seat, rng);
         st.keep_history = true;
-        for (int32_t a : s.st.history)
+        for (int32_t a : codes_of(s.st.history))
             if (a >= 0) st.history.push_back(a);
         nb::object out = nb::inst_alloc(self.type());
         N* p = nb::inst_ptr<N>(out);
@@ -1219,7 +1232,15 @@ NB_MODULE(builders_native, m) {
             }
             auto progress = nb::cast<std::vector<int64_t>>(d["progress"]);
             auto sent = nb::cast<std::vector<int>>(d["sent"]);
-            for (int c = 0; c < ma::NUM_CARDS; c++) { st.progress[c] = progress.at(c); st.sent[c] = sent.at(c); }
+            for (int c = 0; c < ma::NUM_CARDS; c++) {
+                int64_t g = progress.at(c);
+                int s = sent.at(c);
+                // (the engine's own bounds: 43 of each resource in the whole game, a send an action)
+                if (g < 0 || g > 0x7f7f7f7fLL || (g & ma::GUARD)) throw nb::value_error("a site's progress out of range");
+                if (s < 0 || s > 32767) throw nb::value_error("a site's sends out of range");
+                st.progress[c] = (uint32_t)g;
+                st.sent[c] = (int16_t)s;
+            }
             fill(st.touched, nb::cast<std::vector<int>>(d["touched"]), 48);
             fill(st.brow, nb::cast<std::vector<int>>(d["brow"]), 5);
             fill(st.wrow, nb::cast<std::vector<int>>(d["wrow"]), 5);

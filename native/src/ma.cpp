@@ -184,7 +184,7 @@ int State::apply(int32_t action) {
         int need = sent[s] + 1;
         int c = coins[p] - T.cost[w];
         actions -= need;
-        sent[s] = need;
+        sent[s] = (int16_t)need;
         if (need == 1) touched.push((int8_t)s);
         cr.remove((int8_t)w);
         int64_t prog = progress[s] + T.prod[w];
@@ -202,7 +202,7 @@ int State::apply(int32_t action) {
             if (T.machine[s]) cr.push((int8_t)s);
         } else {
             place(s, w);
-            progress[s] = prog;
+            progress[s] = (uint32_t)prog;
         }
         coins[p] = c;
         return 0;

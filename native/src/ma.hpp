@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "history.hpp"
+
 namespace ma {
 
 constexpr int NUM_CARDS = 84;
@@ -76,13 +78,16 @@ struct State {
     // MiddleAgesState.placed is its entries in order): one short list, not a list per card
     Small<int16_t, 96> placed;
     bool has_placed[NUM_CARDS];
-    int64_t progress[NUM_CARDS];
-    int sent[NUM_CARDS];
+    // the resources on each site, packed as in cards.pack (all the cards together produce 43 of
+    // each: the four amounts stay below 128, within 32 bits)
+    uint32_t progress[NUM_CARDS];
+    int16_t sent[NUM_CARDS];            // this turn's sends to each site
     Small<int8_t, 48> touched;
     Small<int16_t, ROW_SIZE> brow{}, wrow{};  // action codes (all five set: Legal copies them whole)
     Small<int8_t, 48> bdeck, wdeck;     // top card last
     int64_t unrecruited = 0;
-    std::vector<int32_t> history;       // actions >= 0; a drawn card c as -(c + 1)
+    // actions >= 0; a drawn card c as -(c + 1); shared with the state's copies (see history.hpp)
+    hist::History history;
     bool keep_history = true;
     int forced_card = -2;               // the next draw (replay): a card index, -1 none such, -2 nothing forced
 

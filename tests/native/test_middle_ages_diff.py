@@ -197,6 +197,40 @@ def test_broken_records_fail_alike(seed, monkeypatch):
     assert run("native") == run("python")
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), cuts=st.lists(st.integers(0, 120), min_size=1, max_size=6))
+def test_copies_share_their_history_and_each_sees_its_own(seed, cuts):
+    """A copy shares its history with the state it was copied from (one reference, see
+    native/src/history.hpp): states copied from one another at random points, each played on
+    differently over the chunks' boundaries, keep each their own history and fields, those of the
+    Python engine's copies played alike; and a copy writes the same bytes, under 2 KB, however long
+    the history."""
+    game = MiddleAges()
+    py = game.new_state(game.random_setup(2 + seed % 3, seed))
+    pairs = [(py, native.from_python(py))]
+    rnd = random.Random(seed)
+    for cut in cuts:  # from a random one of the states so far: a copy, played on `cut` decisions
+        source_py, source_nat = pairs[rnd.randrange(len(pairs))]
+        pair = (source_py.copy(), source_nat.copy())
+        for _ in range(cut):
+            if pair[0].is_over():
+                break
+            legal = pair[0].legal_actions()
+            action = legal[rnd.randrange(len(legal))]
+            pair[0].apply(action)
+            pair[1].apply(action)
+        pairs.append(pair)
+        # the source plays on too: what it appends now is not in the copy's history, nor the reverse
+        if not source_py.is_over():
+            legal = source_py.legal_actions()
+            source_py.apply(legal[-1])
+            source_nat.apply(legal[-1])
+    for one_py, one_nat in pairs:
+        assert difference(one_py, one_nat) is None
+        assert one_nat.nbytes == pairs[0][1].nbytes <= 2048
+        assert one_nat.history_nbytes >= 4 * len(one_nat.history_codes)
+
+
 def test_the_core_is_chosen_by_builders_core(monkeypatch):
     game = MiddleAges()
     monkeypatch.delenv("BUILDERS_CORE", raising=False)

@@ -57,6 +57,10 @@ def test_bench_native_prints_every_figure():
     assert any(line.startswith("The Builders: Middle Ages, native core vs Python engine") for line in lines)
     # the floor of the Python loop: the same loop on stand-ins, at 2 and 4 players
     assert sum("the same loop on C stand-ins" in line for line in lines) == 2
+    # The Builders' copy: the bytes it writes (the history shared), under 2 KB at 2 and 4 players
+    copies = [line for line in lines if "players, a state copy (state.copy() from Python) at the end of" in line]
+    assert len(copies) == 2
+    assert all(int(line.split(" decisions: ")[1].split(" bytes written")[0]) <= 2048 for line in copies), copies
 
 
 def test_the_stand_ins_replay_the_games_the_loop_plays():

@@ -58,6 +58,31 @@ def _recorded(states: list) -> list[tuple[list[bool], list[list[int]]]]:
     return out
 
 
+def copy_figures(players: int = 2, copies: int = 100_000, runs: int = 5) -> dict[str, float]:
+    """A state copy at the end of a random game (seed 7, ``players`` players): ``bytes`` a native
+    copy writes (the state; its history is shared with the copy, one reference), ``history_bytes``
+    the history holds, ``decisions`` in it, and the microseconds of ``state.copy()`` called from
+    Python on the core (``us``) and on the Python engine (``python_us``), medians of ``runs``."""
+    from builders.middle_ages.native import from_python
+
+    py = _starts(players, 8)[7]
+    decisions = _api([py], 7)
+    st = from_python(py)
+    timings: dict[str, list[float]] = {"us": [], "python_us": []}
+    for _ in range(runs):
+        for key, copy, n in (("us", st.copy, copies), ("python_us", py.copy, copies // 10)):
+            start = time.process_time()
+            for _ in range(n):
+                copy()
+            timings[key].append((time.process_time() - start) / n * 1e6)
+    return {
+        "bytes": st.nbytes,
+        "history_bytes": st.history_nbytes,
+        "decisions": decisions,
+        **{key: statistics.median(values) for key, values in timings.items()},
+    }
+
+
 def run(runs: int = 5, games: int = 40, echo: Callable[[str], None] = print) -> dict[str, float]:
     """Print the figures (decisions per CPU second, medians of ``runs``; each ratio the median of the
     ratios of neighbouring measures of one round) and return them."""
@@ -98,6 +123,13 @@ def run(runs: int = 5, games: int = 40, echo: Callable[[str], None] = print) -> 
         echo(
             f"  {players} players, the same loop on C stand-ins that only hand out a recorded game's lists "
             f"(the loop's own cost): {loop:>12,.0f} decisions/s  ({loop_x:,.1f}x)"
+        )
+        copy = copy_figures(players, runs=runs)
+        out.update({f"copy_{key}_{players}p": value for key, value in copy.items()})
+        echo(
+            f"  {players} players, a state copy (state.copy() from Python) at the end of a game of "
+            f"{copy['decisions']:.0f} decisions: {copy['bytes']:.0f} bytes written (the history, "
+            f"{copy['history_bytes']:,.0f} bytes, shared), {copy['us']:.2f} us; Python engine {copy['python_us']:.2f} us"
         )
     return out
 
