@@ -22,7 +22,6 @@ class History {
 
   public:
     size_t size() const { return last_ ? (size_t)last_->size : 0; }
-    bool empty() const { return !last_; }
     void clear() { last_.reset(); }
     void shrink_to_fit() {}
     void push_back(int32_t code) {

@@ -25,7 +25,7 @@ extern Tables T;
 void set_tables(const std::vector<int>& cost, const std::vector<int64_t>& prod, const std::vector<int64_t>& req,
                 const std::vector<int>& reward, const std::vector<int>& vp, const std::vector<int>& machines);
 
-// a list kept in place (a copy of the state is one memcpy)
+// a list kept in place (copied with the state, without an allocation)
 template <class T, int N> struct Small {
     T v[N];
     int n = 0;
