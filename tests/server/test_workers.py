@@ -126,8 +126,10 @@ def test_a_worker_killed_in_the_middle_of_a_bots_move_the_game_goes_on_with_one_
 ANALYSIS_ITERATIONS = 300
 
 
-def _analysis_app(tmp_path, iterations: int = ANALYSIS_ITERATIONS):
-    app = make_app(tmp_path, bot_mode="process", analysis_iterations=iterations, bot_workers=1, analysis_workers=1)
+def _analysis_app(tmp_path):
+    app = make_app(
+        tmp_path, bot_mode="process", analysis_iterations=ANALYSIS_ITERATIONS, bot_workers=1, analysis_workers=1
+    )
     return app, app.state.workers
 
 
